@@ -1,0 +1,166 @@
+/**
+ * The agent's turn contract: what the IVR channel hands the agent for one caller turn, and the plain,
+ * JSON-serialisable result it gets back. No VXML, HTTP or storage concepts live here.
+ */
+
+/** ASR values as a VXML browser reports them (strings as submitted; confidence is a decimal string). */
+export interface AsrMeta {
+  confidence: string; // e.g. "0.810000"
+  Inputmode: string; // "voice" | "dtmf"
+  interpretation: string;
+  utterance: string;
+}
+
+/** What happened on the caller's side since the last turn. */
+export type TurnInput =
+  | { kind: 'start' } // first request of a call, empty message: welcome
+  | {
+      kind: 'utterance';
+      text: string; // what the caller said or keyed (digits for DTMF)
+      inputmode: 'voice' | 'dtmf';
+      /** Intent name when a grammar tagged the utterance with one (SRGS semantics), else undefined. */
+      grammarIntent?: string;
+      asr?: AsrMeta;
+      /** true when the IVR applied the confidence threshold and the utterance fell below it. */
+      belowThreshold?: boolean;
+    }
+  | { kind: 'noinput' } // the gateway saw no input (rare: the document handles no-input itself)
+  | { kind: 'nomatch' }
+  | { kind: 'maxretries' } // the document exhausted its retries
+  | { kind: 'continue' } // say-and-continue finished playing
+  | { kind: 'transfer'; result: string } // outcome of a transfer (busy, noanswer, error.noresource...)
+  | { kind: 'hangup' };
+
+/** A piece of a prompt. Text is plain text (never markup); SSML structure is explicit. */
+export type PromptPart =
+  | { type: 'text'; text: string }
+  | { type: 'break'; time?: string; strength?: 'none' | 'x-weak' | 'weak' | 'medium' | 'strong' | 'x-strong' }
+  | { type: 'emphasis'; level?: 'strong' | 'moderate' | 'none' | 'reduced'; parts: PromptPart[] }
+  | { type: 'say-as'; interpretAs: string; format?: string; text: string }
+  | { type: 'prosody'; rate?: string; pitch?: string; volume?: string; parts: PromptPart[] }
+  | { type: 'audio'; src: string; parts: PromptPart[] };
+
+/** A grammar the node asks the browser to use. */
+export interface GrammarSpec {
+  mode: 'voice' | 'dtmf';
+  /** builtin:… or a URL */
+  src?: string;
+  /** inline SRGS XML supplied by the operator (validated elsewhere) */
+  inline?: string;
+}
+
+/** Per-node IVR overrides; undefined members fall back to the app's IVR settings. */
+export interface IvrOverrides {
+  noInputPrompt?: PromptPart[];
+  noMatchPrompt?: PromptPart[];
+  errorPrompt?: PromptPart[];
+  grammar?: GrammarSpec[];
+  timeout?: string; // "4s" / "4000ms"
+  retries?: number; // 1..10
+  bargein?: boolean;
+  recording?: 'start' | 'stop';
+  locale?: string;
+  properties?: Record<string, string>;
+}
+
+/** What kind of input the next document awaits. */
+export type AwaitSpec =
+  | { kind: 'intent' } // free utterance, recognised as an intent
+  | {
+      kind: 'entity';
+      entityType: 'string' | 'number' | 'digits' | 'date' | 'yesno' | 'list';
+      minLength?: number;
+      maxLength?: number;
+      values?: string[]; // list of values (synonyms flattened)
+    };
+
+export interface RecognitionResult {
+  intent: string; // 'None' when nothing reached the threshold
+  score: number;
+  scores: Array<{ intent: string; score: number }>;
+  source: 'grammar' | 'nlu';
+}
+
+/** The dialog position and memory that must survive to the next turn. Small: it is stored per call. */
+export interface DialogState {
+  dialog: string | null; // null = between dialogs (awaiting an intent)
+  node: string | null; // the node that asked, when awaiting input
+  entities: Record<string, unknown>;
+  vars: Record<string, unknown>; // llm answers (saveAs), table results…
+  retries: number; // failed attempts on the current asking node
+  turns: number; // agent turns so far
+  ended: boolean;
+  lastMessage?: { text: string; asrMetaData?: AsrMeta & { data: { text: AsrMeta } } };
+}
+
+export interface TurnResult {
+  /** Merged prompts of this turn, in order (several messages in a row become one). */
+  prompt: PromptPart[];
+  /** Same prompt as plain text (for history and logs). */
+  promptText: string;
+  /** "Prompt: True": the agent awaits caller input. */
+  awaitInput: boolean;
+  action: 'ask' | 'continue' | 'end' | 'transfer';
+  await?: AwaitSpec;
+  /** Overrides of the node that asks (or transfers), merged over the app's settings by the channel. */
+  overrides?: IvrOverrides;
+  transfer?: { destination: string; skillGroupId?: string; skillGroupName?: string };
+  endOfConversation: boolean;
+  /** Set when the agent could not proceed (e.g. model failure without an error prompt). */
+  error?: { code: string };
+  recognition?: RecognitionResult;
+  /** Node ids visited this turn, for logs and metrics. */
+  trace: string[];
+  state: DialogState;
+}
+
+/** Settings the channel passes down: the app's IVR defaults the agent must apply. */
+export interface AgentRuntimeSettings {
+  retries: number; // 1..10
+  onExceedingRetries: ExceedBehaviour;
+  callTerminationHandler?: string; // dialog name
+  noMatchPrompt?: string;
+  errorPrompt?: string;
+}
+
+export type ExceedBehaviour =
+  | { action: 'terminationHandler' }
+  | { action: 'startDialog'; dialog: string }
+  | { action: 'jumpToNode'; node: string };
+
+/** Context the channel supplies (identity of the caller); read by placeholders and rules. */
+export interface CallContext {
+  appId: string; // streamId
+  callId: string;
+  userId: string;
+  from?: string;
+  to?: string;
+  sessionId: string;
+}
+
+/** Ports through which the agent reaches the outside; main.ts wires them. */
+export interface LlmPort {
+  complete(req: {
+    appId: string;
+    connectionId: string;
+    prompt: string;
+    system?: string;
+    timeoutMs: number;
+    signal?: AbortSignal;
+  }): Promise<{ text: string; inputTokens?: number; outputTokens?: number }>;
+}
+
+export interface TablePort {
+  insert(req: { appId: string; table: string; record: Record<string, unknown> }): Promise<Record<string, unknown>>;
+}
+
+export interface SkillGroupPort {
+  find(req: { appId: string; skillGroupId: string }): Promise<{ id: string; name: string } | null>;
+}
+
+export interface AgentPorts {
+  llm?: LlmPort;
+  tables?: TablePort;
+  skillGroups?: SkillGroupPort;
+  now?: () => Date;
+}
