@@ -1,0 +1,5 @@
+export type { Store, WriteOp, Guard, AtomicResult, RangeOptions, ScoredMember, RateLimiter, RateLimitRule, RateLimitOutcome } from './store-port.js';
+export { storeKeys, type StoreKeys } from './store-keys.js';
+export { MemoryStore } from './memory-store.js';
+export { RedisStore, type RedisStoreOptions } from './redis-store.js';
+export { isStoreUnavailable } from './store-errors.js';

@@ -1,0 +1,314 @@
+/**
+ * The embedded store: every operation of the port on plain maps, with lazy expiry and a periodic
+ * sweep. Single-threaded JavaScript makes each call atomic, which is what `atomic` promises.
+ */
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, WriteOp } from './store-port.js';
+import { toRateLimiter } from './rate-limiter-adapter.js';
+
+type Value = string | Map<string, string> | Map<string, number> | Set<string>;
+interface Entry {
+  kind: 'string' | 'hash' | 'zset' | 'set';
+  value: Value;
+  expiresAt?: number;
+}
+
+export class MemoryStore implements Store {
+  readonly kind = 'memory' as const;
+  private readonly data = new Map<string, Entry>();
+  private readonly sweeper: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(private readonly prefix = '') {
+    this.sweeper = setInterval(() => this.sweep(), 5_000);
+    this.sweeper.unref();
+  }
+
+  private k(key: string): string {
+    return this.prefix + key;
+  }
+
+  private live(key: string): Entry | undefined {
+    const e = this.data.get(this.k(key));
+    if (!e) return undefined;
+    if (e.expiresAt !== undefined && e.expiresAt <= Date.now()) {
+      this.data.delete(this.k(key));
+      return undefined;
+    }
+    return e;
+  }
+
+  private typed(key: string, kind: Entry['kind']): Entry | undefined {
+    const e = this.live(key);
+    if (e && e.kind !== kind) throw new Error(`WRONGTYPE ${key} holds a ${e.kind}`);
+    return e;
+  }
+
+  private ensure(key: string, kind: 'hash' | 'zset' | 'set'): Entry {
+    let e = this.typed(key, kind);
+    if (!e) {
+      e = { kind, value: kind === 'set' ? new Set<string>() : new Map() };
+      this.data.set(this.k(key), e);
+    }
+    return e;
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [k, e] of this.data) if (e.expiresAt !== undefined && e.expiresAt <= now) this.data.delete(k);
+  }
+
+  async get(key: string): Promise<string | null> {
+    return (this.typed(key, 'string')?.value as string | undefined) ?? null;
+  }
+
+  async mget(keys: string[]): Promise<Array<string | null>> {
+    return keys.map((key) => (this.typed(key, 'string')?.value as string | undefined) ?? null);
+  }
+
+  async set(key: string, value: string, opts: { ttlMs?: number; nx?: boolean } = {}): Promise<boolean> {
+    if (opts.nx && this.live(key)) return false;
+    this.data.set(this.k(key), { kind: 'string', value, expiresAt: opts.ttlMs ? Date.now() + opts.ttlMs : undefined });
+    return true;
+  }
+
+  async del(keys: string[]): Promise<number> {
+    let n = 0;
+    for (const key of keys) if (this.live(key) && this.data.delete(this.k(key))) n++;
+    return n;
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return this.live(key) !== undefined;
+  }
+
+  async pttl(key: string): Promise<number> {
+    const e = this.live(key);
+    if (!e) return -2;
+    return e.expiresAt === undefined ? -1 : Math.max(0, e.expiresAt - Date.now());
+  }
+
+  async incrby(key: string, by: number, ttlMs?: number): Promise<number> {
+    const next = this.incr(key, by);
+    if (ttlMs && next === by) this.expire(key, ttlMs);
+    return next;
+  }
+
+  private incr(key: string, by: number): number {
+    const e = this.typed(key, 'string');
+    const current = e ? Number(e.value) : 0;
+    if (!Number.isInteger(current)) throw new Error(`ERR value of ${key} is not an integer`);
+    const next = current + by;
+    if (e) e.value = String(next);
+    else this.data.set(this.k(key), { kind: 'string', value: String(next) });
+    return next;
+  }
+
+  private expire(key: string, ttlMs: number): void {
+    const e = this.live(key);
+    if (e) e.expiresAt = Date.now() + ttlMs;
+  }
+
+  async hget(key: string, field: string): Promise<string | null> {
+    return (this.typed(key, 'hash')?.value as Map<string, string> | undefined)?.get(field) ?? null;
+  }
+
+  async hgetall(key: string): Promise<Record<string, string>> {
+    const m = this.typed(key, 'hash')?.value as Map<string, string> | undefined;
+    return m ? Object.fromEntries(m) : {};
+  }
+
+  async hgetallMany(keys: string[]): Promise<Array<Record<string, string>>> {
+    return Promise.all(keys.map((k) => this.hgetall(k)));
+  }
+
+  async hset(key: string, fields: Record<string, string>): Promise<void> {
+    this.apply({ op: 'hset', key, fields });
+  }
+
+  async smembers(key: string): Promise<string[]> {
+    return [...((this.typed(key, 'set')?.value as Set<string> | undefined) ?? [])];
+  }
+
+  private sorted(key: string): ScoredMember[] {
+    const m = this.typed(key, 'zset')?.value as Map<string, number> | undefined;
+    if (!m) return [];
+    return [...m].map(([member, score]) => ({ member, score })).sort((a, b) => a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0));
+  }
+
+  async zrangeByScore(key: string, min: number, max: number, opts: RangeOptions = {}): Promise<ScoredMember[]> {
+    let list = this.sorted(key).filter((x) => x.score >= min && x.score <= max);
+    if (opts.rev) list = list.reverse();
+    const offset = opts.offset ?? 0;
+    return list.slice(offset, opts.count === undefined ? undefined : offset + opts.count);
+  }
+
+  async zrange(key: string, start: number, stop: number, opts: { rev?: boolean } = {}): Promise<ScoredMember[]> {
+    let list = this.sorted(key);
+    if (opts.rev) list = list.reverse();
+    const n = list.length;
+    const s = start < 0 ? Math.max(0, n + start) : start;
+    const e = stop < 0 ? n + stop : Math.min(stop, n - 1);
+    return s > e ? [] : list.slice(s, e + 1);
+  }
+
+  async zcount(key: string, min: number, max: number): Promise<number> {
+    return this.sorted(key).filter((x) => x.score >= min && x.score <= max).length;
+  }
+
+  async zcard(key: string): Promise<number> {
+    return (this.typed(key, 'zset')?.value as Map<string, number> | undefined)?.size ?? 0;
+  }
+
+  async zscore(key: string, member: string): Promise<number | null> {
+    return (this.typed(key, 'zset')?.value as Map<string, number> | undefined)?.get(member) ?? null;
+  }
+
+  async zrank(key: string, member: string, opts: { rev?: boolean } = {}): Promise<number | null> {
+    const list = this.sorted(key);
+    const i = list.findIndex((x) => x.member === member);
+    if (i < 0) return null;
+    return opts.rev ? list.length - 1 - i : i;
+  }
+
+  private guardHolds(g: Guard): boolean {
+    if ('hashField' in g) {
+      const m = this.typed(g.key, 'hash')?.value as Map<string, string> | undefined;
+      const v = m?.get(g.hashField);
+      return 'absent' in g ? v === undefined : v === g.equals;
+    }
+    const e = this.live(g.key);
+    if ('absent' in g) return e === undefined;
+    return e?.kind === 'string' && e.value === g.equals;
+  }
+
+  async atomic(ops: WriteOp[], guards: Guard[] = []): Promise<AtomicResult> {
+    for (let i = 0; i < guards.length; i++) if (!this.guardHolds(guards[i]!)) return { ok: false, failedGuard: i };
+    // validate types first so a failing op cannot leave earlier ones applied
+    for (const op of ops) this.check(op);
+    for (const op of ops) this.apply(op);
+    return { ok: true };
+  }
+
+  private check(op: WriteOp): void {
+    const kinds: Partial<Record<WriteOp['op'], Entry['kind']>> = {
+      hset: 'hash', hdel: 'hash', hincrby: 'hash', zadd: 'zset', zrem: 'zset', sadd: 'set', srem: 'set', incrby: 'string',
+    };
+    const kind = kinds[op.op];
+    if (kind) this.typed(op.key, kind);
+  }
+
+  private apply(op: WriteOp): void {
+    switch (op.op) {
+      case 'set':
+        this.data.set(this.k(op.key), { kind: 'string', value: op.value, expiresAt: op.ttlMs ? Date.now() + op.ttlMs : undefined });
+        return;
+      case 'del':
+        this.data.delete(this.k(op.key));
+        return;
+      case 'hset': {
+        const m = this.ensure(op.key, 'hash').value as Map<string, string>;
+        for (const [f, v] of Object.entries(op.fields)) m.set(f, v);
+        return;
+      }
+      case 'hdel': {
+        const e = this.typed(op.key, 'hash');
+        if (!e) return;
+        const m = e.value as Map<string, string>;
+        for (const f of op.fields) m.delete(f);
+        if (m.size === 0) this.data.delete(this.k(op.key));
+        return;
+      }
+      case 'hincrby': {
+        const m = this.ensure(op.key, 'hash').value as Map<string, string>;
+        m.set(op.field, String(Number(m.get(op.field) ?? 0) + op.by));
+        return;
+      }
+      case 'zadd':
+        (this.ensure(op.key, 'zset').value as Map<string, number>).set(op.member, op.score);
+        return;
+      case 'zrem': {
+        const e = this.typed(op.key, 'zset');
+        if (!e) return;
+        (e.value as Map<string, number>).delete(op.member);
+        if ((e.value as Map<string, number>).size === 0) this.data.delete(this.k(op.key));
+        return;
+      }
+      case 'sadd':
+        (this.ensure(op.key, 'set').value as Set<string>).add(op.member);
+        return;
+      case 'srem': {
+        const e = this.typed(op.key, 'set');
+        if (!e) return;
+        (e.value as Set<string>).delete(op.member);
+        if ((e.value as Set<string>).size === 0) this.data.delete(this.k(op.key));
+        return;
+      }
+      case 'incrby':
+        this.incr(op.key, op.by);
+        return;
+      case 'pexpire':
+        this.expire(op.key, op.ttlMs);
+        return;
+    }
+  }
+
+  async acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }> {
+    const now = Date.now();
+    const e = this.ensure(key, 'zset');
+    const m = e.value as Map<string, number>;
+    for (const [mem, exp] of m) if (exp <= now) m.delete(mem);
+    if (m.has(member) || m.size < max) {
+      m.set(member, expiresAtMs);
+      return { acquired: true, inUse: m.size };
+    }
+    return { acquired: false, inUse: m.size };
+  }
+
+  async releaseSlot(key: string, member: string): Promise<void> {
+    this.apply({ op: 'zrem', key, member });
+  }
+
+  async countSlots(key: string): Promise<number> {
+    const now = Date.now();
+    return this.sorted(key).filter((x) => x.score > now).length;
+  }
+
+  rateLimiter(rule: RateLimitRule): RateLimiter {
+    return toRateLimiter(
+      new RateLimiterMemory({
+        keyPrefix: this.prefix + rule.name,
+        points: rule.points,
+        duration: rule.durationS,
+        blockDuration: rule.blockDurationS ?? 0,
+      }),
+      rule.points,
+    );
+  }
+
+  async bulk(ops: WriteOp[]): Promise<void> {
+    for (const op of ops) this.apply(op);
+  }
+
+  async ping(): Promise<boolean> {
+    return !this.closed;
+  }
+
+  async memoryUsage(keys: string[]): Promise<number> {
+    let bytes = 0;
+    for (const key of keys) {
+      const e = this.live(key);
+      if (!e) continue;
+      bytes += key.length + 48;
+      if (typeof e.value === 'string') bytes += e.value.length;
+      else if (e.value instanceof Set) for (const v of e.value) bytes += v.length + 16;
+      else for (const [f, v] of e.value) bytes += f.length + String(v).length + 32;
+    }
+    return bytes;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweeper);
+  }
+}

@@ -1,0 +1,308 @@
+/**
+ * The Redis adapter (ioredis; a single node or a Cluster). The only module that talks to Redis.
+ * Client settings are chosen for fast failure: no offline queue (a command while disconnected fails
+ * at once, so requests answer 503 or the retry document instead of hanging), one retry per request,
+ * a command timeout, and a capped reconnect backoff so the service recovers by itself.
+ */
+import { Redis, Cluster, type RedisOptions, type ClusterOptions } from 'ioredis';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, WriteOp } from './store-port.js';
+import { acquireSlotScript, atomicScript, incrWithTtlScript } from './redis-scripts.js';
+import { toRateLimiter } from './rate-limiter-adapter.js';
+
+type Client = Redis | Cluster;
+
+export interface RedisStoreOptions {
+  url: string; // one URL, or several comma-separated (cluster seed nodes)
+  cluster?: boolean;
+  prefix?: string;
+  commandTimeoutMs?: number;
+  onError?: (err: Error) => void;
+}
+
+const baseOptions = (timeout: number): RedisOptions => ({
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 1,
+  commandTimeout: timeout,
+  connectTimeout: 2_000,
+  retryStrategy: (times: number) => Math.min(100 * times, 2_000),
+});
+
+export function createRedisClient(opts: RedisStoreOptions): Client {
+  const urls = opts.url.split(',').map((u) => u.trim()).filter(Boolean);
+  const base = baseOptions(opts.commandTimeoutMs ?? 2_000);
+  if (opts.cluster || urls.length > 1) {
+    const nodes = urls.map((u) => {
+      const p = new URL(u);
+      return { host: p.hostname, port: Number(p.port || 6379) };
+    });
+    const first = new URL(urls[0]!);
+    const clusterOptions: ClusterOptions = {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      enableAutoPipelining: true,
+      clusterRetryStrategy: (times: number) => Math.min(100 * times, 2_000),
+      redisOptions: { ...base, password: first.password || undefined },
+    };
+    return new Cluster(nodes, clusterOptions);
+  }
+  return new Redis(urls[0]!, base);
+}
+
+export class RedisStore implements Store {
+  readonly kind = 'redis' as const;
+  private readonly prefix: string;
+
+  constructor(private readonly client: Client, prefix = '') {
+    this.prefix = prefix;
+  }
+
+  static async connect(opts: RedisStoreOptions): Promise<RedisStore> {
+    const client = createRedisClient(opts);
+    client.on('error', (err: Error) => opts.onError?.(err));
+    await client.connect();
+    return new RedisStore(client, opts.prefix ?? '');
+  }
+
+  private k(key: string): string {
+    return this.prefix + key;
+  }
+
+  get isCluster(): boolean {
+    return this.client instanceof Cluster;
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.client.get(this.k(key));
+  }
+
+  async mget(keys: string[]): Promise<Array<string | null>> {
+    if (keys.length === 0) return [];
+    if (this.isCluster) return Promise.all(keys.map((k) => this.get(k)));
+    return this.client.mget(keys.map((k) => this.k(k)));
+  }
+
+  async set(key: string, value: string, opts: { ttlMs?: number; nx?: boolean } = {}): Promise<boolean> {
+    const k = this.k(key);
+    let r: string | null;
+    if (opts.ttlMs && opts.nx) r = await this.client.set(k, value, 'PX', opts.ttlMs, 'NX');
+    else if (opts.ttlMs) r = await this.client.set(k, value, 'PX', opts.ttlMs);
+    else if (opts.nx) r = await this.client.set(k, value, 'NX');
+    else r = await this.client.set(k, value);
+    return r === 'OK';
+  }
+
+  async del(keys: string[]): Promise<number> {
+    if (keys.length === 0) return 0;
+    const counts = await Promise.all(keys.map((k) => this.client.del(this.k(k))));
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.client.exists(this.k(key))) === 1;
+  }
+
+  async pttl(key: string): Promise<number> {
+    return this.client.pttl(this.k(key));
+  }
+
+  async incrby(key: string, by: number, ttlMs?: number): Promise<number> {
+    return Number(await this.client.eval(incrWithTtlScript, 1, this.k(key), String(by), String(ttlMs ?? 0)));
+  }
+
+  async hget(key: string, field: string): Promise<string | null> {
+    return this.client.hget(this.k(key), field);
+  }
+
+  async hgetall(key: string): Promise<Record<string, string>> {
+    return this.client.hgetall(this.k(key));
+  }
+
+  async hgetallMany(keys: string[]): Promise<Array<Record<string, string>>> {
+    if (keys.length === 0) return [];
+    if (this.isCluster) return Promise.all(keys.map((k) => this.hgetall(k)));
+    const pipe = this.client.pipeline();
+    for (const k of keys) pipe.hgetall(this.k(k));
+    const res = (await pipe.exec()) ?? [];
+    return res.map(([err, v]) => {
+      if (err) throw err;
+      return v as Record<string, string>;
+    });
+  }
+
+  async hset(key: string, fields: Record<string, string>): Promise<void> {
+    if (Object.keys(fields).length) await this.client.hset(this.k(key), fields);
+  }
+
+  async smembers(key: string): Promise<string[]> {
+    return this.client.smembers(this.k(key));
+  }
+
+  private static scored(flat: string[]): ScoredMember[] {
+    const out: ScoredMember[] = [];
+    for (let i = 0; i < flat.length; i += 2) out.push({ member: flat[i]!, score: Number(flat[i + 1]) });
+    return out;
+  }
+
+  async zrangeByScore(key: string, min: number, max: number, opts: RangeOptions = {}): Promise<ScoredMember[]> {
+    const lo = Number.isFinite(min) ? String(min) : '-inf';
+    const hi = Number.isFinite(max) ? String(max) : '+inf';
+    const limit = opts.count !== undefined || opts.offset ? ['LIMIT', String(opts.offset ?? 0), String(opts.count ?? -1)] : [];
+    const flat = opts.rev
+      ? await this.client.call('ZRANGE', this.k(key), hi, lo, 'BYSCORE', 'REV', ...limit, 'WITHSCORES')
+      : await this.client.call('ZRANGE', this.k(key), lo, hi, 'BYSCORE', ...limit, 'WITHSCORES');
+    return RedisStore.scored(flat as string[]);
+  }
+
+  async zrange(key: string, start: number, stop: number, opts: { rev?: boolean } = {}): Promise<ScoredMember[]> {
+    const flat = opts.rev
+      ? await this.client.zrevrange(this.k(key), start, stop, 'WITHSCORES')
+      : await this.client.zrange(this.k(key), start, stop, 'WITHSCORES');
+    return RedisStore.scored(flat);
+  }
+
+  async zcount(key: string, min: number, max: number): Promise<number> {
+    return this.client.zcount(this.k(key), Number.isFinite(min) ? min : '-inf', Number.isFinite(max) ? max : '+inf');
+  }
+
+  async zcard(key: string): Promise<number> {
+    return this.client.zcard(this.k(key));
+  }
+
+  async zscore(key: string, member: string): Promise<number | null> {
+    const s = await this.client.zscore(this.k(key), member);
+    return s === null ? null : Number(s);
+  }
+
+  async zrank(key: string, member: string, opts: { rev?: boolean } = {}): Promise<number | null> {
+    return opts.rev ? this.client.zrevrank(this.k(key), member) : this.client.zrank(this.k(key), member);
+  }
+
+  async atomic(ops: WriteOp[], guards: Guard[] = []): Promise<AtomicResult> {
+    const keys: string[] = [];
+    const index = new Map<string, number>();
+    const ref = (key: string): number => {
+      let i = index.get(key);
+      if (i === undefined) {
+        keys.push(this.k(key));
+        i = keys.length;
+        index.set(key, i);
+      }
+      return i;
+    };
+    const g = guards.map((x) =>
+      'hashField' in x
+        ? { k: ref(x.key), t: 'absent' in x ? 'habsent' : 'hequals', f: x.hashField, v: 'equals' in x ? x.equals : undefined }
+        : { k: ref(x.key), t: 'absent' in x ? 'absent' : 'equals', v: 'equals' in x ? x.equals : undefined },
+    );
+    const o = ops.map((op) => RedisStore.encode(op, ref(op.key)));
+    const r = Number(await this.client.eval(atomicScript, keys.length, ...keys, JSON.stringify({ g, o })));
+    return r === 0 ? { ok: true } : { ok: false, failedGuard: r - 1 };
+  }
+
+  private static encode(op: WriteOp, k: number): Record<string, unknown> {
+    switch (op.op) {
+      case 'set':
+        return { o: 'set', k, v: op.value, t: op.ttlMs ? String(Math.ceil(op.ttlMs)) : undefined };
+      case 'hset':
+        return { o: 'hset', k, f: Object.entries(op.fields).flat() };
+      case 'hdel':
+        return { o: 'hdel', k, f: op.fields };
+      case 'hincrby':
+        return { o: 'hincrby', k, f: op.field, v: String(op.by) };
+      case 'zadd':
+        return { o: 'zadd', k, s: String(op.score), v: op.member };
+      case 'zrem':
+      case 'sadd':
+      case 'srem':
+        return { o: op.op, k, v: op.member };
+      case 'incrby':
+        return { o: 'incrby', k, v: String(op.by) };
+      case 'pexpire':
+        return { o: 'pexpire', k, t: String(Math.ceil(op.ttlMs)) };
+      case 'del':
+        return { o: 'del', k };
+    }
+  }
+
+  async acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }> {
+    const r = (await this.client.eval(acquireSlotScript, 1, this.k(key), member, String(expiresAtMs), String(max), String(Date.now()))) as [number, number];
+    return { acquired: r[0] === 1, inUse: r[1] };
+  }
+
+  async releaseSlot(key: string, member: string): Promise<void> {
+    await this.client.zrem(this.k(key), member);
+  }
+
+  async countSlots(key: string): Promise<number> {
+    return this.client.zcount(this.k(key), `(${Date.now()}`, '+inf');
+  }
+
+  rateLimiter(rule: RateLimitRule): RateLimiter {
+    return toRateLimiter(
+      new RateLimiterRedis({
+        storeClient: this.client,
+        useRedisPackage: false,
+        keyPrefix: this.prefix + rule.name,
+        points: rule.points,
+        duration: rule.durationS,
+        blockDuration: rule.blockDurationS ?? 0,
+        rejectIfRedisNotReady: true,
+      }),
+      rule.points,
+    );
+  }
+
+  async bulk(ops: WriteOp[]): Promise<void> {
+    if (ops.length === 0) return;
+    if (this.isCluster) {
+      await Promise.all(ops.map((op) => this.atomic([op])));
+      return;
+    }
+    const pipe = this.client.pipeline();
+    for (const op of ops) {
+      const k = this.k(op.key);
+      switch (op.op) {
+        case 'set':
+          if (op.ttlMs) pipe.set(k, op.value, 'PX', op.ttlMs);
+          else pipe.set(k, op.value);
+          break;
+        case 'del': pipe.del(k); break;
+        case 'hset': pipe.hset(k, op.fields); break;
+        case 'hdel': pipe.hdel(k, ...op.fields); break;
+        case 'hincrby': pipe.hincrby(k, op.field, op.by); break;
+        case 'zadd': pipe.zadd(k, op.score, op.member); break;
+        case 'zrem': pipe.zrem(k, op.member); break;
+        case 'sadd': pipe.sadd(k, op.member); break;
+        case 'srem': pipe.srem(k, op.member); break;
+        case 'incrby': pipe.incrby(k, op.by); break;
+        case 'pexpire': pipe.pexpire(k, op.ttlMs); break;
+      }
+    }
+    const res = await pipe.exec();
+    const failed = res?.find(([err]) => err);
+    if (failed) throw failed[0];
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      return (await this.client.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async memoryUsage(keys: string[]): Promise<number> {
+    const sizes = await Promise.all(keys.map((k) => this.client.call('MEMORY', 'USAGE', this.k(k), 'SAMPLES', '0') as Promise<number | null>));
+    return sizes.reduce<number>((a, b) => a + (b ?? 0), 0);
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.client.quit();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The one storage port every component uses. Keys given to it are logical keys built by
+ * `store-keys.ts`; adapters add KEY_PREFIX. Multi-step changes go through `atomic`, which applies a
+ * list of writes all-or-nothing after checking its guards (Lua in Redis, one synchronous step in
+ * memory). All keys of one `atomic` call must share a hash tag (one Redis Cluster slot).
+ */
+
+export type WriteOp =
+  | { op: 'set'; key: string; value: string; ttlMs?: number }
+  | { op: 'del'; key: string }
+  | { op: 'hset'; key: string; fields: Record<string, string> }
+  | { op: 'hdel'; key: string; fields: string[] }
+  | { op: 'hincrby'; key: string; field: string; by: number }
+  | { op: 'zadd'; key: string; score: number; member: string }
+  | { op: 'zrem'; key: string; member: string }
+  | { op: 'sadd'; key: string; member: string }
+  | { op: 'srem'; key: string; member: string }
+  | { op: 'incrby'; key: string; by: number }
+  | { op: 'pexpire'; key: string; ttlMs: number };
+
+export type Guard =
+  | { key: string; absent: true } // the key must not exist
+  | { key: string; equals: string } // the string value must equal
+  | { key: string; hashField: string; absent: true } // the hash field must not exist
+  | { key: string; hashField: string; equals: string };
+
+export type AtomicResult = { ok: true } | { ok: false; failedGuard: number };
+
+export interface RangeOptions {
+  /** Highest scores first. */
+  rev?: boolean;
+  offset?: number;
+  count?: number;
+}
+
+export interface ScoredMember {
+  member: string;
+  score: number;
+}
+
+export interface RateLimitRule {
+  /** Distinguishes limiters in keys, e.g. "bot-min". */
+  name: string;
+  points: number;
+  durationS: number;
+  /** Block for this long once exceeded (defaults to the rest of the window). */
+  blockDurationS?: number;
+}
+
+export interface RateLimitOutcome {
+  allowed: boolean;
+  remaining: number;
+  /** ms until the next point is available (Retry-After when refused). */
+  msBeforeNext: number;
+}
+
+export interface RateLimiter {
+  consume(key: string, points?: number): Promise<RateLimitOutcome>;
+  /** Current state without consuming. */
+  peek(key: string): Promise<RateLimitOutcome>;
+  reset(key: string): Promise<void>;
+}
+
+export interface Store {
+  readonly kind: 'memory' | 'redis';
+  get(key: string): Promise<string | null>;
+  mget(keys: string[]): Promise<Array<string | null>>;
+  /** Sets a value; with `nx` only when absent (returns false when it existed). */
+  set(key: string, value: string, opts?: { ttlMs?: number; nx?: boolean }): Promise<boolean>;
+  del(keys: string[]): Promise<number>;
+  exists(key: string): Promise<boolean>;
+  pttl(key: string): Promise<number>; // -2 missing, -1 no ttl
+  incrby(key: string, by: number, ttlMs?: number): Promise<number>;
+  hget(key: string, field: string): Promise<string | null>;
+  hgetall(key: string): Promise<Record<string, string>>;
+  /** Reads many hashes in one round trip (pipelined). Missing hashes come back as {}. */
+  hgetallMany(keys: string[]): Promise<Array<Record<string, string>>>;
+  hset(key: string, fields: Record<string, string>): Promise<void>;
+  smembers(key: string): Promise<string[]>;
+  zrangeByScore(key: string, min: number, max: number, opts?: RangeOptions): Promise<ScoredMember[]>;
+  zrange(key: string, start: number, stop: number, opts?: { rev?: boolean }): Promise<ScoredMember[]>;
+  zcount(key: string, min: number, max: number): Promise<number>;
+  zcard(key: string): Promise<number>;
+  zscore(key: string, member: string): Promise<number | null>;
+  /** Rank of a member (0-based) in ascending (or descending with rev) order; null when absent. */
+  zrank(key: string, member: string, opts?: { rev?: boolean }): Promise<number | null>;
+  /** Applies writes all-or-nothing when every guard holds. */
+  atomic(ops: WriteOp[], guards?: Guard[]): Promise<AtomicResult>;
+  /**
+   * Takes one of `max` slots in a sorted set of members with expiry scores (ms since epoch):
+   * expired members are pruned first; re-acquiring a held member refreshes its expiry.
+   */
+  acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }>;
+  releaseSlot(key: string, member: string): Promise<void>;
+  countSlots(key: string): Promise<number>;
+  /** A rolling-window rate limiter kept in this store (holds across instances on Redis). */
+  rateLimiter(rule: RateLimitRule): RateLimiter;
+  /** Writes many independent ops in one round trip, not atomically (bulk loads, benchmarks). */
+  bulk(ops: WriteOp[]): Promise<void>;
+  ping(): Promise<boolean>;
+  /** Bytes used by the keys (Redis MEMORY USAGE; an estimate in memory). */
+  memoryUsage(keys: string[]): Promise<number>;
+  close(): Promise<void>;
+}

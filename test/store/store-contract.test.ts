@@ -1,0 +1,157 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeEachStore } from '../helpers/test-stores.js';
+import { storeKeys, type Store } from '../../src/store/index.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describeEachStore('store contract', (factory) => {
+  let store: Store;
+  beforeEach(async () => {
+    store = await factory.make();
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('when a value is set with a TTL, then it reads back and expires', async () => {
+    await store.set('a', 'one', { ttlMs: 80 });
+    expect(await store.get('a')).toBe('one');
+    expect(await store.pttl('a')).toBeGreaterThan(0);
+    await sleep(150);
+    expect(await store.get('a')).toBeNull();
+    expect(await store.pttl('a')).toBe(-2);
+  });
+
+  it('when set with nx on an existing key, then it refuses and keeps the old value', async () => {
+    expect(await store.set('n', '1', { nx: true })).toBe(true);
+    expect(await store.set('n', '2', { nx: true })).toBe(false);
+    expect(await store.get('n')).toBe('1');
+    expect(await store.mget(['n', 'missing'])).toEqual(['1', null]);
+  });
+
+  it('when a counter is incremented with a TTL, then the TTL is set once at creation', async () => {
+    expect(await store.incrby('c', 2, 10_000)).toBe(2);
+    expect(await store.incrby('c', 3, 10_000)).toBe(5);
+    const ttl = await store.pttl('c');
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(10_000);
+  });
+
+  it('when hashes are written, then hget, hgetall and hgetallMany read them', async () => {
+    await store.hset('h1', { a: '1', b: '2' });
+    await store.hset('h2', { c: '3' });
+    expect(await store.hget('h1', 'b')).toBe('2');
+    expect(await store.hgetall('h1')).toEqual({ a: '1', b: '2' });
+    expect(await store.hgetallMany(['h1', 'h2', 'h3'])).toEqual([{ a: '1', b: '2' }, { c: '3' }, {}]);
+  });
+
+  it('when a sorted set is ranged by score, then order, reverse, offset and count hold', async () => {
+    await store.atomic([1, 2, 3, 4, 5].map((s) => ({ op: 'zadd' as const, key: 'z', score: s * 10, member: `m${s}` })));
+    expect((await store.zrangeByScore('z', 20, 40)).map((x) => x.member)).toEqual(['m2', 'm3', 'm4']);
+    expect((await store.zrangeByScore('z', -Infinity, Infinity, { rev: true, offset: 1, count: 2 })).map((x) => x.member)).toEqual(['m4', 'm3']);
+    expect((await store.zrange('z', 0, 1, { rev: true })).map((x) => x.score)).toEqual([50, 40]);
+    expect(await store.zcount('z', 15, 45)).toBe(3);
+    expect(await store.zcard('z')).toBe(5);
+    expect(await store.zscore('z', 'm3')).toBe(30);
+    expect(await store.zrank('z', 'm3')).toBe(2);
+    expect(await store.zrank('z', 'm1', { rev: true })).toBe(4);
+    expect(await store.zrank('z', 'nope')).toBeNull();
+  });
+
+  it('when millisecond timestamps are used as scores, then they come back exactly', async () => {
+    const ts = 1_795_000_000_123;
+    await store.atomic([{ op: 'zadd', key: 'ts', score: ts, member: 'x' }]);
+    expect(await store.zscore('ts', 'x')).toBe(ts);
+  });
+
+  it('when every guard holds, then all writes of an atomic change apply', async () => {
+    const key = storeKeys.callSession('call-1');
+    const r = await store.atomic(
+      [
+        { op: 'set', key, value: 'v1', ttlMs: 5_000 },
+        { op: 'hset', key: storeKeys.callPending('call-1'), fields: { turn: '1' } },
+        { op: 'sadd', key: 'set', member: 'a' },
+        { op: 'incrby', key: 'cnt', by: 4 },
+        { op: 'hincrby', key: 'hh', field: 'f', by: 2 },
+      ],
+      [{ key, absent: true }],
+    );
+    expect(r).toEqual({ ok: true });
+    expect(await store.get(key)).toBe('v1');
+    expect(await store.hgetall(storeKeys.callPending('call-1'))).toEqual({ turn: '1' });
+    expect(await store.smembers('set')).toEqual(['a']);
+    expect(await store.get('cnt')).toBe('4');
+    expect(await store.hget('hh', 'f')).toBe('2');
+  });
+
+  it('when a guard fails, then nothing of the atomic change is written and the failed guard is named', async () => {
+    await store.set('lock', 'owner-a');
+    const r = await store.atomic(
+      [
+        { op: 'set', key: 'x', value: '1' },
+        { op: 'del', key: 'lock' },
+      ],
+      [{ key: 'x', absent: true }, { key: 'lock', equals: 'owner-b' }],
+    );
+    expect(r).toEqual({ ok: false, failedGuard: 1 });
+    expect(await store.get('x')).toBeNull();
+    expect(await store.get('lock')).toBe('owner-a');
+  });
+
+  it('when a hash-field guard is used, then it protects a unique index', async () => {
+    const first = await store.atomic([{ op: 'hset', key: 'uniq', fields: { 'a@b.c': 'row1' } }], [{ key: 'uniq', hashField: 'a@b.c', absent: true }]);
+    const second = await store.atomic([{ op: 'hset', key: 'uniq', fields: { 'a@b.c': 'row2' } }], [{ key: 'uniq', hashField: 'a@b.c', absent: true }]);
+    expect(first.ok).toBe(true);
+    expect(second.ok).toBe(false);
+    expect(await store.hget('uniq', 'a@b.c')).toBe('row1');
+  });
+
+  it('when 20 writers race on one guarded key, then exactly one wins', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.atomic([{ op: 'set', key: 'race', value: String(i) }], [{ key: 'race', absent: true }])),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+  });
+
+  it('when slots are acquired beyond the maximum, then the extra is refused until one is released or expires', async () => {
+    const now = Date.now();
+    expect((await store.acquireSlot('lines', 'c1', now + 60_000, 2)).acquired).toBe(true);
+    expect((await store.acquireSlot('lines', 'c2', now + 100, 2)).acquired).toBe(true);
+    expect(await store.acquireSlot('lines', 'c3', now + 60_000, 2)).toEqual({ acquired: false, inUse: 2 });
+    expect((await store.acquireSlot('lines', 'c1', now + 60_000, 2)).acquired).toBe(true);
+    await store.releaseSlot('lines', 'c1');
+    expect((await store.acquireSlot('lines', 'c3', now + 60_000, 2)).acquired).toBe(true);
+    await sleep(150);
+    expect(await store.countSlots('lines')).toBe(1);
+    expect((await store.acquireSlot('lines', 'c4', now + 60_000, 2)).acquired).toBe(true);
+  });
+
+  it('when a rate limit is consumed past its points, then it refuses with the time to wait', async () => {
+    const rl = store.rateLimiter({ name: 'contract', points: 3, durationS: 60 });
+    for (let i = 0; i < 3; i++) expect((await rl.consume('k')).allowed).toBe(true);
+    const refused = await rl.consume('k');
+    expect(refused.allowed).toBe(false);
+    expect(refused.msBeforeNext).toBeGreaterThan(0);
+    expect((await rl.consume('other')).allowed).toBe(true);
+    await rl.reset('k');
+    expect((await rl.consume('k')).allowed).toBe(true);
+  });
+
+  it('when bulk writes are sent, then they all land', async () => {
+    await store.bulk(Array.from({ length: 50 }, (_, i) => ({ op: 'zadd' as const, key: 'bulk', score: i, member: `m${i}` })));
+    expect(await store.zcard('bulk')).toBe(50);
+  });
+
+  it('when keys are deleted, then del counts them and memoryUsage sees nothing', async () => {
+    await store.set('d1', 'x');
+    await store.hset('d2', { a: 'b' });
+    expect(await store.memoryUsage(['d1', 'd2'])).toBeGreaterThan(0);
+    expect(await store.del(['d1', 'd2', 'd3'])).toBe(2);
+    expect(await store.exists('d1')).toBe(false);
+    expect(await store.memoryUsage(['d1', 'd2'])).toBe(0);
+  });
+
+  it('when pinged, then it answers true', async () => {
+    expect(await store.ping()).toBe(true);
+  });
+});
