@@ -1,0 +1,71 @@
+/** Operator routes of the admin component: apps, API apps, API keys, the agent definition. */
+import { z } from 'zod';
+import { AppError, defineRoute, type RouteDef } from '../platform/index.js';
+import { apiAppAnswer, apiKeyAnswer, appRecord, createApiAppBody, createApiKeyBody, createAppBody, streamIdParam } from './admin-schemas.js';
+import type { AgentRegistry } from './agent-registry.js';
+import type { AppsService } from './apps-service.js';
+
+const admin = { kind: 'admin' } as const;
+const tags = ['operator'];
+
+export function adminRoutes(apps: AppsService, agents: AgentRegistry): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'post', path: '/api/admin/apps', summary: 'Create an app', tags, auth: admin, body: createAppBody,
+      responses: { 201: { description: 'created', schema: appRecord } },
+      handler: async ({ body }) => ({ status: 201, json: await apps.createApp(body) }),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/admin/apps', summary: 'List apps', tags, auth: admin,
+      responses: { 200: { description: 'apps', schema: z.object({ apps: z.array(appRecord), total: z.number() }) } },
+      handler: async () => {
+        const list = await apps.listApps();
+        return { json: { apps: list, total: list.length } };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/admin/apps/:streamId', summary: 'Read an app', tags, auth: admin, params: streamIdParam,
+      responses: { 200: { description: 'the app', schema: appRecord } },
+      handler: async ({ params }) => ({ json: await apps.requireApp(params.streamId) }),
+    }),
+    defineRoute({
+      method: 'delete', path: '/api/admin/apps/:streamId', summary: 'Delete an app', tags, auth: admin, params: streamIdParam,
+      responses: { 204: { description: 'deleted' } },
+      handler: async ({ params }) => {
+        await apps.deleteApp(params.streamId);
+        agents.forget(params.streamId);
+        return { status: 204 };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/api/admin/apps/:streamId/api-apps', summary: 'Create an API app (JWT client)', tags, auth: admin,
+      params: streamIdParam, body: createApiAppBody,
+      responses: { 201: { description: 'created; clientSecret is shown once', schema: apiAppAnswer } },
+      handler: async ({ params, body }) => ({ status: 201, json: await apps.createApiApp(params.streamId, body) }),
+    }),
+    defineRoute({
+      method: 'post', path: '/api/admin/api-keys', summary: 'Create an API key for model connections', tags, auth: admin, body: createApiKeyBody,
+      responses: { 201: { description: 'created; apiKey is shown once', schema: apiKeyAnswer } },
+      handler: async ({ body }) => ({ status: 201, json: await apps.createApiKey(body) }),
+    }),
+    defineRoute({
+      method: 'put', path: '/api/admin/apps/:streamId/agent', summary: 'Set the agent definition (validated and trained)', tags, auth: admin,
+      params: streamIdParam, body: z.unknown(),
+      responses: { 200: { description: 'the stored definition' }, 400: { description: 'every problem with its JSON path' } },
+      handler: async ({ params, body }) => {
+        await apps.requireApp(params.streamId);
+        return { json: await agents.put(params.streamId, body) };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/admin/apps/:streamId/agent', summary: 'Read the agent definition', tags, auth: admin, params: streamIdParam,
+      responses: { 200: { description: 'the stored definition' } },
+      handler: async ({ params }) => {
+        await apps.requireApp(params.streamId);
+        const def = await agents.getDefinition(params.streamId);
+        if (!def) throw AppError.notFound('No agent is set for this app');
+        return { json: def };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,35 @@
+/** Request and answer shapes of the operator API (gateway-contract.md section 5). */
+import { z } from 'zod';
+
+export const streamIdParam = z.object({ streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>') });
+
+export const createAppBody = z.strictObject({
+  name: z.string().trim().min(1).max(120),
+  language: z.string().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'a language code like en or en-US').default('en'),
+  icon: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+});
+
+export const appRecord = z.object({
+  streamId: z.string(),
+  name: z.string(),
+  language: z.string(),
+  icon: z.string().optional(),
+  createdOn: z.string(),
+});
+export type AppRecord = z.infer<typeof appRecord>;
+
+export const API_APP_SCOPES = ['chat-history', 'batch-tests', 'assist-import-export', 'tables'] as const;
+export const API_KEY_SCOPES = ['connections:view', 'connections:manage'] as const;
+
+export const createApiAppBody = z.strictObject({
+  name: z.string().trim().min(1).max(120),
+  scopes: z.array(z.enum(API_APP_SCOPES)).min(1).max(API_APP_SCOPES.length),
+});
+
+export const createApiKeyBody = z.strictObject({
+  name: z.string().trim().min(1).max(120),
+  scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(API_KEY_SCOPES.length),
+});
+
+export const apiAppAnswer = z.object({ clientId: z.string(), clientSecret: z.string(), name: z.string(), scopes: z.array(z.string()), streamId: z.string() });
+export const apiKeyAnswer = z.object({ id: z.string(), apiKey: z.string(), name: z.string(), scopes: z.array(z.string()) });

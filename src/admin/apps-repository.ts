@@ -1,0 +1,75 @@
+/** Apps, API apps and API keys in the store. */
+import { storeKeys, type Store } from '../store/index.js';
+import type { Sealer } from '../platform/index.js';
+import { appRecord, type AppRecord } from './admin-schemas.js';
+
+export interface ApiAppRecord {
+  clientId: string;
+  streamId: string;
+  name: string;
+  scopes: string[];
+  secret: string; // clear text in memory only; sealed in the store
+  createdOn: string;
+}
+
+export class AppsRepository {
+  constructor(private readonly store: Store, private readonly sealer: Sealer) {}
+
+  async create(app: AppRecord): Promise<void> {
+    await this.store.atomic([{ op: 'set', key: storeKeys.appRecord(app.streamId), value: JSON.stringify(app) }]);
+    await this.store.atomic([{ op: 'zadd', key: storeKeys.appIndex(), score: Date.parse(app.createdOn), member: app.streamId }]);
+  }
+
+  async find(streamId: string): Promise<AppRecord | null> {
+    const raw = await this.store.get(storeKeys.appRecord(streamId));
+    return raw ? appRecord.parse(JSON.parse(raw)) : null;
+  }
+
+  async list(): Promise<AppRecord[]> {
+    const ids = await this.store.zrange(storeKeys.appIndex(), 0, -1);
+    const raws = await this.store.mget(ids.map((x) => storeKeys.appRecord(x.member)));
+    return raws.filter((r): r is string => r !== null).map((r) => appRecord.parse(JSON.parse(r)));
+  }
+
+  async delete(streamId: string): Promise<boolean> {
+    const clientIds = await this.store.smembers(storeKeys.appApiApps(streamId));
+    const existed = (await this.store.del([storeKeys.appRecord(streamId)])) > 0;
+    await this.store.del([storeKeys.agentDefinition(streamId), storeKeys.agentModel(streamId), storeKeys.appApiApps(streamId)]);
+    await this.store.del(clientIds.map((c) => storeKeys.apiApp(c)));
+    await this.store.atomic([{ op: 'zrem', key: storeKeys.appIndex(), member: streamId }]);
+    return existed;
+  }
+
+  async createApiApp(rec: ApiAppRecord): Promise<void> {
+    await this.store.hset(storeKeys.apiApp(rec.clientId), {
+      streamId: rec.streamId,
+      name: rec.name,
+      scopes: JSON.stringify(rec.scopes),
+      secret: this.sealer.seal(rec.secret),
+      createdOn: rec.createdOn,
+    });
+    await this.store.atomic([{ op: 'sadd', key: storeKeys.appApiApps(rec.streamId), member: rec.clientId }]);
+  }
+
+  async findApiApp(clientId: string): Promise<ApiAppRecord | null> {
+    const h = await this.store.hgetall(storeKeys.apiApp(clientId));
+    if (!h.streamId || !h.secret) return null;
+    return {
+      clientId,
+      streamId: h.streamId,
+      name: h.name ?? '',
+      scopes: JSON.parse(h.scopes ?? '[]') as string[],
+      secret: this.sealer.open(h.secret),
+      createdOn: h.createdOn ?? '',
+    };
+  }
+
+  async createApiKey(hash: string, rec: { id: string; name: string; scopes: string[]; createdOn: string }): Promise<void> {
+    await this.store.hset(storeKeys.apiKeyByHash(hash), { id: rec.id, name: rec.name, scopes: JSON.stringify(rec.scopes), createdOn: rec.createdOn });
+  }
+
+  async findApiKey(hash: string): Promise<{ id: string; scopes: string[] } | null> {
+    const h = await this.store.hgetall(storeKeys.apiKeyByHash(hash));
+    return h.id ? { id: h.id, scopes: JSON.parse(h.scopes ?? '[]') as string[] } : null;
+  }
+}

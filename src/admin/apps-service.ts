@@ -1,0 +1,61 @@
+/** Operator use cases: apps, API apps (JWT clients) and API keys. */
+import { AppError, isoNow, newId, randomSecret, sha256, type CredentialLookup, type Sealer } from '../platform/index.js';
+import type { Store } from '../store/index.js';
+import type { AppRecord } from './admin-schemas.js';
+import { AppsRepository } from './apps-repository.js';
+
+export class AppsService implements CredentialLookup {
+  readonly repo: AppsRepository;
+
+  constructor(store: Store, sealer: Sealer) {
+    this.repo = new AppsRepository(store, sealer);
+  }
+
+  async createApp(input: { name: string; language: string; icon?: string }): Promise<AppRecord> {
+    const app: AppRecord = { streamId: newId('st'), name: input.name, language: input.language, ...(input.icon ? { icon: input.icon } : {}), createdOn: isoNow() };
+    await this.repo.create(app);
+    return app;
+  }
+
+  async requireApp(streamId: string): Promise<AppRecord> {
+    const app = await this.repo.find(streamId);
+    if (!app) throw AppError.notFound('App not found');
+    return app;
+  }
+
+  findApp(streamId: string): Promise<AppRecord | null> {
+    return this.repo.find(streamId);
+  }
+
+  listApps(): Promise<AppRecord[]> {
+    return this.repo.list();
+  }
+
+  async deleteApp(streamId: string): Promise<void> {
+    if (!(await this.repo.delete(streamId))) throw AppError.notFound('App not found');
+  }
+
+  async createApiApp(streamId: string, input: { name: string; scopes: string[] }) {
+    await this.requireApp(streamId);
+    const rec = { clientId: newId('cs'), streamId, name: input.name, scopes: [...new Set(input.scopes)], secret: randomSecret(32), createdOn: isoNow() };
+    await this.repo.createApiApp(rec);
+    return { clientId: rec.clientId, clientSecret: rec.secret, name: rec.name, scopes: rec.scopes, streamId };
+  }
+
+  async createApiKey(input: { name: string; scopes: string[] }) {
+    const apiKey = `ak-${randomSecret(32)}`;
+    const rec = { id: newId('key'), name: input.name, scopes: [...new Set(input.scopes)], createdOn: isoNow() };
+    await this.repo.createApiKey(sha256(apiKey), rec);
+    return { id: rec.id, apiKey, name: rec.name, scopes: rec.scopes };
+  }
+
+  // CredentialLookup for the authenticator
+  async findApiApp(clientId: string) {
+    const r = await this.repo.findApiApp(clientId);
+    return r ? { streamId: r.streamId, secret: r.secret, scopes: r.scopes } : null;
+  }
+
+  findApiKeyByHash(hash: string) {
+    return this.repo.findApiKey(hash);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Builds the Express app from injected dependencies; never reads the environment. Health,
+ * readiness, OpenAPI and metrics routes, request ids and logging, compression, the component
+ * routes, 404/405, and the one error handler.
+ */
+import { randomUUID } from 'node:crypto';
+import express, { type Express } from 'express';
+import compression from 'compression';
+import { pinoHttp } from 'pino-http';
+import type { Config, Logger, Metrics, Authenticator, RouteDef } from './platform/index.js';
+import { scrubUrl } from './platform/index.js';
+import { buildOpenApi, errorHandler, mountRoutes, notFoundHandler } from './platform/http/index.js';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  metrics: Metrics;
+  authenticator: Authenticator;
+  routes: RouteDef[];
+  isReady: () => Promise<boolean>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+export function buildApp(deps: AppDeps): Express {
+  const { config, logger, metrics } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: scrubUrl(req.url) }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
+    }),
+  );
+  app.use((req, res, next) => {
+    const end = metrics.httpDuration.startTimer({ method: req.method });
+    res.on('finish', () => end({ route: (res.locals.routeDef as RouteDef | undefined)?.path ?? 'unmatched', status: String(res.statusCode) }));
+    next();
+  });
+  app.use(compression({ threshold: 1024 }));
+
+  const openapi = buildOpenApi(deps.routes, { title: 'IVR gateway', version: '0.1.0' });
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const ok = await deps.isReady().catch(() => false);
+    if (ok) res.json({ status: 'ready' });
+    else res.status(503).json({ errors: [{ msg: 'Store unreachable', code: 'store_unavailable' }] });
+  });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+  });
+
+  mountRoutes(app, deps.routes, { authenticator: deps.authenticator, bodyLimit: config.bodyLimit, publicBaseUrl: config.publicBaseUrl });
+  app.use(notFoundHandler());
+  app.use(errorHandler({ logger, bodyLimit: config.bodyLimit, metrics, publicBaseUrl: config.publicBaseUrl }));
+  return app;
+}

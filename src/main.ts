@@ -1,0 +1,76 @@
+/**
+ * Composes the service from the environment and listens. SIGTERM/SIGINT: stop accepting, let
+ * in-flight requests finish (bounded by SHUTDOWN_GRACE_MS), stop background work, close the store.
+ */
+import type { AddressInfo } from 'node:net';
+import { composeGateway } from './compose.js';
+import { ConfigError, createLogger, createMetrics, loadConfig, type Config, type Logger } from './platform/index.js';
+import { MemoryStore, RedisStore, type Store } from './store/index.js';
+
+async function openStore(config: Config, logger: Logger): Promise<Store> {
+  if (config.store === 'memory') return new MemoryStore(config.keyPrefix);
+  let lastLogged = 0;
+  return RedisStore.connect({
+    url: config.redisUrl,
+    cluster: config.redisCluster,
+    prefix: config.keyPrefix,
+    onError: (err) => {
+      const now = Date.now();
+      if (now - lastLogged > 5_000) {
+        lastLogged = now;
+        logger.warn({ err: { message: err.message } }, 'redis connection problem');
+      }
+    },
+  });
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+  const logger = createLogger({ level: config.logLevel });
+  if (config.masterKeyGenerated) logger.warn('MASTER_KEY is not set: a random key is used, so sealed secrets will not survive a restart');
+  const store = await openStore(config, logger);
+  const gateway = composeGateway({ config, store, logger, metrics: createMetrics({ defaultMetrics: true }) });
+  await gateway.start();
+
+  const server = gateway.app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const addr = server.address() as AddressInfo;
+  const shown = config.publicBaseUrl ?? `http://${addr.address === '0.0.0.0' || addr.address === '::' ? '127.0.0.1' : addr.address}:${addr.port}`;
+  const tokenNote = config.adminTokenGenerated ? ` admin token: ${config.adminToken}` : ' admin token: from ADMIN_TOKEN';
+  process.stdout.write(`IVR gateway listening on ${shown} (store: ${config.store}).${tokenNote}\n`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const timer = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+    timer.unref();
+    await closed;
+    await gateway.stop();
+    await store.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`fatal: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

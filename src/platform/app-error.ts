@@ -1,0 +1,77 @@
+/**
+ * The one error type. `code` is stable (clients branch on it); `status` is the HTTP status of the
+ * contract; `details` carries one entry per problem with its path.
+ */
+export interface ErrorDetail {
+  msg: string;
+  code: string | number;
+  path?: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | number,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  /** The contract body: {"errors":[{msg, code, path?}]}. */
+  toBody(): { errors: ErrorDetail[] } {
+    return { errors: this.details.length ? this.details : [{ msg: this.message, code: this.code }] };
+  }
+
+  static validation(details: Array<{ msg: string; path?: string }>): AppError {
+    return new AppError(
+      400,
+      'validation_error',
+      'Validation errors/ Invalid arguments',
+      details.map((d) => ({ msg: d.msg, code: 'validation_error', ...(d.path ? { path: d.path } : {}) })),
+    );
+  }
+  static badRequest(msg: string, path?: string): AppError {
+    return new AppError(400, 'bad_request', msg, [{ msg, code: 'bad_request', ...(path ? { path } : {}) }]);
+  }
+  static unauthorized(msg = 'Invalid SDK credentials'): AppError {
+    return new AppError(401, 4002, msg);
+  }
+  static invalidJwt(): AppError {
+    return new AppError(401, 4002, 'Invalid JWT token');
+  }
+  static forbidden(msg = 'Permission denied. Scope is incorrect!'): AppError {
+    return new AppError(403, 4002, msg);
+  }
+  static notFound(msg = 'Resource not found'): AppError {
+    return new AppError(404, 'not_found', msg);
+  }
+  static methodNotAllowed(allowed: string[]): AppError {
+    return new AppError(405, 'method_not_allowed', 'Method Not Allowed', [], { Allow: allowed.join(', ') });
+  }
+  static conflict(msg: string, path?: string): AppError {
+    return new AppError(409, 'conflict', msg, [{ msg, code: 'conflict', ...(path ? { path } : {}) }]);
+  }
+  static tooLarge(limit: string): AppError {
+    return new AppError(413, 'payload_too_large', `Request body is larger than ${limit}`);
+  }
+  static unsupportedMediaType(allowed: string[]): AppError {
+    return new AppError(415, 'unsupported_media_type', `Unsupported Content-Type; use ${allowed.join(' or ')}`);
+  }
+  static businessRule(msg: string, path?: string): AppError {
+    return new AppError(422, 'business_rule', msg, [{ msg, code: 'business_rule', ...(path ? { path } : {}) }]);
+  }
+  static rateLimited(retryAfterS: number): AppError {
+    return new AppError(429, 'rate_limited', 'Rate limit for this API has been reached. Please try again after some time.', [], {
+      'Retry-After': String(Math.max(1, Math.ceil(retryAfterS))),
+    });
+  }
+  static storeUnavailable(): AppError {
+    return new AppError(503, 'store_unavailable', 'Service temporarily unavailable; try again shortly', [], { 'Retry-After': '2' });
+  }
+  static internal(): AppError {
+    return new AppError(500, 'internal_error', 'Internal server error');
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Authentication of the three kinds of caller: the operator (Bearer ADMIN_TOKEN), API apps (the
+ * `auth` header JWT, scoped, bound to the app in the path) and API keys (`x-api-key`, scoped,
+ * stored only as a hash; failed attempts rate-limited per client address).
+ */
+import { AppError } from './app-error.js';
+import { verifyHs256 } from './jwt.js';
+import { safeEqual, sha256 } from './secrets.js';
+import type { RateLimiter } from '../store/index.js';
+
+export type AuthRequirement =
+  | { kind: 'none' }
+  | { kind: 'admin' }
+  /** `appParam` names the path parameter that must equal the token's app (botId/streamId). */
+  | { kind: 'jwt'; scope: string; appParam?: string }
+  | { kind: 'apiKey'; scope: string };
+
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'admin' }
+  | { kind: 'app'; clientId: string; streamId: string; scopes: string[]; sub?: string }
+  | { kind: 'apiKey'; id: string; scopes: string[] };
+
+export interface CredentialLookup {
+  findApiApp(clientId: string): Promise<{ streamId: string; secret: string; scopes: string[] } | null>;
+  findApiKeyByHash(hash: string): Promise<{ id: string; scopes: string[] } | null>;
+}
+
+export interface AuthRequest {
+  headers: Record<string, string | string[] | undefined>;
+  params: Record<string, string>;
+  ip: string;
+}
+
+export interface Authenticator {
+  authenticate(req: AuthRequest, requirement: AuthRequirement): Promise<Principal>;
+}
+
+const header = (req: AuthRequest, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+export function createAuthenticator(opts: { adminToken: string; lookup: CredentialLookup; keyFailures: RateLimiter }): Authenticator {
+  const { adminToken, lookup, keyFailures } = opts;
+
+  async function admin(req: AuthRequest): Promise<Principal> {
+    const h = header(req, 'authorization') ?? '';
+    const m = /^Bearer\s+(.+)$/i.exec(h);
+    if (!m || !safeEqual(m[1]!.trim(), adminToken)) throw AppError.unauthorized('Invalid or missing admin token');
+    return { kind: 'admin' };
+  }
+
+  async function app(req: AuthRequest, scope: string, appParam?: string): Promise<Principal> {
+    const token = header(req, 'auth');
+    if (!token) throw AppError.unauthorized();
+    let found: { streamId: string; secret: string; scopes: string[] } | null = null;
+    const verified = await verifyHs256(token, async (clientId) => {
+      found = await lookup.findApiApp(clientId);
+      return found?.secret ?? null;
+    });
+    const apiApp = found as { streamId: string; secret: string; scopes: string[] } | null;
+    if (!apiApp) throw AppError.unauthorized();
+    if (appParam) {
+      const pathApp = req.params[appParam];
+      if (pathApp !== undefined && pathApp !== apiApp.streamId) throw AppError.unauthorized('Invalid SDK credentials: the token belongs to another app');
+    }
+    if (!apiApp.scopes.includes(scope)) throw AppError.forbidden();
+    return { kind: 'app', clientId: verified.appId, streamId: apiApp.streamId, scopes: apiApp.scopes, sub: verified.sub };
+  }
+
+  async function apiKey(req: AuthRequest, scope: string): Promise<Principal> {
+    const key = header(req, 'x-api-key');
+    const gate = await keyFailures.peek(req.ip);
+    if (!gate.allowed) throw AppError.rateLimited(gate.msBeforeNext / 1000);
+    const found = key && key.length <= 200 ? await lookup.findApiKeyByHash(sha256(key)) : null;
+    if (!found) {
+      const r = await keyFailures.consume(req.ip);
+      if (!r.allowed) throw AppError.rateLimited(r.msBeforeNext / 1000);
+      throw AppError.unauthorized();
+    }
+    if (!found.scopes.includes(scope)) throw AppError.forbidden();
+    return { kind: 'apiKey', id: found.id, scopes: found.scopes };
+  }
+
+  return {
+    async authenticate(req, requirement) {
+      switch (requirement.kind) {
+        case 'none':
+          return { kind: 'anonymous' };
+        case 'admin':
+          return admin(req);
+        case 'jwt':
+          return app(req, requirement.scope, requirement.appParam);
+        case 'apiKey':
+          return apiKey(req, requirement.scope);
+      }
+    },
+  };
+}

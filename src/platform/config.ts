@@ -1,0 +1,117 @@
+/**
+ * Configuration from the environment, validated once at start-up. A bad value stops the process
+ * with a message naming the variable. `loadConfig` never reads anything but the map it is given.
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TRUST_PROXY: bool.default(false),
+  STORE: z.enum(['memory', 'redis']).optional(),
+  REDIS_URL: z
+    .string()
+    .refine((v) => v.split(',').every((u) => /^rediss?:\/\/[^\s]+$/.test(u.trim())), 'must be redis:// URLs, comma-separated for cluster seeds')
+    .optional(),
+  REDIS_CLUSTER: bool.default(false),
+  KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]*$/, 'letters, digits and : _ . - only (no braces: they would break hash tags)')
+    .default('ivr:'),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  MASTER_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TURN_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2500),
+  SESSION_TTL_S: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
+  DEPLOYMENT: z.enum(['cloud', 'onprem']).default('cloud'),
+  SANDBOX_NUMBER_PREFIX: z
+    .string()
+    .regex(/^\+[1-9]\d{0,7}$/, 'must be "+" and 1-8 digits, the start of an E.164 number')
+    .default('+1555'),
+  ALLOW_PRIVATE_MODEL_ENDPOINTS: bool.default(false),
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb').default('1mb'),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  BENCH_MODE: bool.default(false),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl?: string;
+  trustProxy: boolean;
+  store: 'memory' | 'redis';
+  redisUrl: string;
+  redisCluster: boolean;
+  keyPrefix: string;
+  adminToken: string;
+  adminTokenGenerated: boolean;
+  masterKey: Buffer;
+  masterKeyGenerated: boolean;
+  logLevel: string;
+  turnDeadlineMs: number;
+  sessionTtlS: number;
+  deployment: 'cloud' | 'onprem';
+  sandboxNumberPrefix: string;
+  allowPrivateModelEndpoints: boolean;
+  bodyLimit: string;
+  shutdownGraceMs: number;
+  benchMode: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses an environment map into a Config; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const store = e.STORE ?? (e.REDIS_URL ? 'redis' : 'memory');
+  if (store === 'redis' && e.MASTER_KEY === undefined) {
+    throw new ConfigError(['MASTER_KEY: required with the Redis store (secrets sealed at rest must survive restarts)']);
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    trustProxy: e.TRUST_PROXY,
+    store,
+    redisUrl: e.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    redisCluster: e.REDIS_CLUSTER,
+    keyPrefix: e.KEY_PREFIX,
+    adminToken: e.ADMIN_TOKEN ?? randomBytes(24).toString('base64url'),
+    adminTokenGenerated: e.ADMIN_TOKEN === undefined,
+    masterKey: e.MASTER_KEY ? Buffer.from(e.MASTER_KEY, 'base64') : randomBytes(32),
+    masterKeyGenerated: e.MASTER_KEY === undefined,
+    logLevel: e.LOG_LEVEL,
+    turnDeadlineMs: e.TURN_DEADLINE_MS,
+    sessionTtlS: e.SESSION_TTL_S,
+    deployment: e.DEPLOYMENT,
+    sandboxNumberPrefix: e.SANDBOX_NUMBER_PREFIX,
+    allowPrivateModelEndpoints: e.ALLOW_PRIVATE_MODEL_ENDPOINTS,
+    bodyLimit: e.BODY_LIMIT,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    benchMode: e.BENCH_MODE,
+  };
+}
+
+/** A Config for tests and embedding: defaults plus overrides, never read from process.env. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ ADMIN_TOKEN: 'test-admin-token-0123456789' }), ...overrides };
+}

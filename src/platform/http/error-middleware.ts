@@ -1,0 +1,51 @@
+/**
+ * The one place errors become answers: AppError as is; body-parser and store failures mapped to
+ * their contract status; anything else a 500 without internals (logged with the request id).
+ */
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { AppError } from '../app-error.js';
+import { isStoreUnavailable } from '../../store/index.js';
+import type { Metrics } from '../metrics.js';
+import { baseUrlOf, sendReply } from './mount-routes.js';
+import type { RouteDef } from './route-def.js';
+
+export function toAppError(err: unknown, bodyLimit: string): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as { type?: string; status?: number; statusCode?: number } | undefined;
+  if (e?.type === 'entity.too.large') return AppError.tooLarge(bodyLimit);
+  if (e?.type === 'entity.parse.failed') return AppError.badRequest('Malformed JSON body');
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return AppError.unsupportedMediaType(['utf-8']);
+  if (e?.type === 'request.aborted') return AppError.badRequest('Request aborted');
+  if (e?.type === 'parameters.too.many') return AppError.tooLarge(bodyLimit);
+  if (isStoreUnavailable(err)) return AppError.storeUnavailable();
+  if (e && (e.status ?? e.statusCode) && (e.status ?? e.statusCode)! < 500 && (e.status ?? e.statusCode)! >= 400) {
+    return new AppError((e.status ?? e.statusCode)!, 'bad_request', 'Bad request');
+  }
+  return AppError.internal();
+}
+
+export function notFoundHandler(): RequestHandler {
+  return (_req, _res, next) => next(AppError.notFound('Route not found'));
+}
+
+export function errorHandler(opts: { logger: Logger; bodyLimit: string; metrics: Metrics; publicBaseUrl?: string }): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const appErr = toAppError(err, opts.bodyLimit);
+    if (appErr.code === 'store_unavailable') opts.metrics.storeErrors.inc({ operation: 'request' });
+    const log = (req as { log?: Logger }).log ?? opts.logger;
+    if (appErr.status >= 500) log.error({ err }, 'request failed');
+    else log.debug({ code: appErr.code, status: appErr.status }, 'request refused');
+    if (res.headersSent) return res.end();
+    const def = res.locals.routeDef as RouteDef | undefined;
+    if (def?.renderError) {
+      try {
+        return sendReply(res, { ...def.renderError(appErr, { baseUrl: baseUrlOf(req, opts.publicBaseUrl), params: req.params as Record<string, string> }), headers: appErr.headers });
+      } catch (renderErr) {
+        log.error({ err: renderErr }, 'error renderer failed');
+      }
+    }
+    for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
+    res.status(appErr.status).json({ ...appErr.toBody(), requestId: String((req as { id?: unknown }).id ?? "") });
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * Mounts route definitions on an Express app: per-route parsers, authentication, zod validation of
+ * params/query/body, the handler, and the reply. 405 for a known path with another method.
+ */
+import type { Application, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ZodType } from 'zod';
+import { AppError } from '../app-error.js';
+import type { Authenticator } from '../auth.js';
+import { bodyParsers } from './body-parsers.js';
+import type { RouteContext, RouteDef, RouteReply } from './route-def.js';
+
+export interface MountOptions {
+  authenticator: Authenticator;
+  bodyLimit: string;
+  publicBaseUrl?: string;
+}
+
+const issuesToDetails = (where: string, schema: ZodType, value: unknown): unknown => {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  throw AppError.validation(
+    r.error.issues.map((i) => ({ msg: i.message, path: [where, ...i.path.map(String)].join('.') })),
+  );
+};
+
+export const baseUrlOf = (req: Request, configured?: string): string => configured ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+
+export function sendReply(res: Response, reply: RouteReply): void {
+  res.status(reply.status ?? 200);
+  for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+  if (reply.xml !== undefined) {
+    res.type(reply.contentType ?? 'application/voicexml+xml; charset=utf-8').send(reply.xml);
+  } else if (reply.text !== undefined) {
+    res.type(reply.contentType ?? 'text/plain; charset=utf-8').send(reply.text);
+  } else if (reply.json !== undefined) {
+    res.json(reply.json);
+  } else {
+    res.end();
+  }
+}
+
+function handle(def: RouteDef, opts: MountOptions): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const params = def.params ? issuesToDetails('params', def.params, req.params) : req.params;
+      const principal = await opts.authenticator.authenticate({ headers: req.headers, params: req.params as Record<string, string>, ip: req.ip ?? '' }, def.auth);
+      const rawQuery = { ...(req.query as Record<string, unknown>) };
+      const rawBody = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : req.body ?? {};
+      const mergedBody = def.mergeQueryIntoBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? { ...rawQuery, ...rawBody } : rawBody;
+      const query = def.query ? issuesToDetails('query', def.query, rawQuery) : rawQuery;
+      const body = def.body ? issuesToDetails('body', def.body, mergedBody) : mergedBody;
+      const controller = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const ctx: RouteContext = {
+        params: params as Record<string, string>,
+        query: query as Record<string, unknown>,
+        body,
+        headers: req.headers,
+        principal,
+        requestId: String((req as { id?: unknown }).id ?? ''),
+        baseUrl: baseUrlOf(req, opts.publicBaseUrl),
+        ip: req.ip ?? '',
+        method: req.method,
+        signal: controller.signal,
+      };
+      sendReply(res, await def.handler(ctx));
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+/** Mounts every route and the 405 answers; returns the list for OpenAPI. */
+export function mountRoutes(app: Application, routes: RouteDef[], opts: MountOptions): void {
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const def of routes) {
+    const methods = Array.isArray(def.method) ? def.method : [def.method];
+    const parsers = def.body || def.bodyTypes ? bodyParsers(def.bodyTypes ?? ['json'], opts.bodyLimit) : bodyParsers([], opts.bodyLimit);
+    const tag: RequestHandler = (_req, res, next) => {
+      res.locals.routeDef = def;
+      next();
+    };
+    for (const m of methods) {
+      app[m](def.path, tag, ...parsers, handle(def, opts));
+      const set = methodsByPath.get(def.path) ?? new Set<string>();
+      set.add(m.toUpperCase());
+      if (m === 'get') set.add('HEAD');
+      methodsByPath.set(def.path, set);
+    }
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allowed = [...methods];
+    const defForPath = routes.find((r) => r.path === path);
+    app.all(path, (_req, res, next) => {
+      res.locals.routeDef = defForPath;
+      next(AppError.methodNotAllowed(allowed));
+    });
+  }
+}

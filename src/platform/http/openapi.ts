@@ -1,0 +1,82 @@
+/** OpenAPI 3.1 document generated from the route definitions' zod schemas (zod's JSON Schema). */
+import { z, type ZodType } from 'zod';
+import type { RouteDef } from './route-def.js';
+
+const toSchema = (schema: ZodType): Record<string, unknown> => {
+  try {
+    return z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+};
+
+const securityOf = (def: RouteDef): Array<Record<string, string[]>> => {
+  switch (def.auth.kind) {
+    case 'admin':
+      return [{ adminBearer: [] }];
+    case 'jwt':
+      return [{ authJwt: [def.auth.scope] }];
+    case 'apiKey':
+      return [{ apiKey: [def.auth.scope] }];
+    default:
+      return [];
+  }
+};
+
+function parameters(def: RouteDef): unknown[] {
+  const out: unknown[] = [];
+  for (const [where, schema] of [['path', def.params], ['query', def.query]] as const) {
+    if (!schema) continue;
+    const js = toSchema(schema) as { properties?: Record<string, unknown>; required?: string[] };
+    for (const [name, s] of Object.entries(js.properties ?? {})) {
+      out.push({ name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema: s });
+    }
+  }
+  return out;
+}
+
+export function buildOpenApi(routes: RouteDef[], info: { title: string; version: string }): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const def of routes) {
+    const path = def.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const methods = Array.isArray(def.method) ? def.method : [def.method];
+    for (const method of methods) {
+      const op: Record<string, unknown> = {
+        summary: def.summary,
+        tags: def.tags,
+        security: securityOf(def),
+        parameters: parameters(def),
+        responses: Object.fromEntries(
+          Object.entries(def.responses).map(([status, r]) => [
+            status,
+            { description: r.description, ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: toSchema(r.schema) } } } : {}) },
+          ]),
+        ),
+      };
+      if (def.body && method !== 'get') {
+        const types = def.bodyTypes ?? ['json'];
+        const media: Record<string, string> = { json: 'application/json', urlencoded: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' };
+        op.requestBody = { content: Object.fromEntries(types.map((t) => [media[t], { schema: toSchema(def.body!) }])) };
+      }
+      (paths[path] ??= {})[method] = op;
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    paths,
+    components: {
+      securitySchemes: {
+        adminBearer: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+        authJwt: { type: 'apiKey', in: 'header', name: 'auth', description: 'HS256 JWT with claim appId = the API app clientId' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          properties: { errors: { type: 'array', items: { type: 'object', properties: { msg: { type: 'string' }, code: { type: ['string', 'number'] }, path: { type: 'string' } }, required: ['msg', 'code'] } } },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Framework-free route definitions: components describe their routes with zod schemas beside the
+ * handler; platform/http mounts them on Express and generates OpenAPI from the same schemas.
+ */
+import type { ZodType } from 'zod';
+import type { AuthRequirement, Principal } from '../auth.js';
+import type { AppError } from '../app-error.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type BodyType = 'json' | 'urlencoded' | 'multipart';
+
+export interface RouteContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+  params: P;
+  query: Q;
+  body: B;
+  headers: Record<string, string | string[] | undefined>;
+  principal: Principal;
+  requestId: string;
+  /** Absolute base URL of this service (PUBLIC_BASE_URL or derived from the request). */
+  baseUrl: string;
+  ip: string;
+  method: string;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}
+
+export interface RouteReply {
+  status?: number;
+  json?: unknown;
+  xml?: string;
+  text?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDef<P = any, Q = any, B = any> {
+  method: HttpMethod | HttpMethod[];
+  /** Express-style path, e.g. /api/admin/apps/:streamId */
+  path: string;
+  summary: string;
+  tags: string[];
+  auth: AuthRequirement;
+  params?: ZodType<P>;
+  query?: ZodType<Q>;
+  body?: ZodType<B>;
+  /** Accepted request body encodings (default json when a body schema is given). */
+  bodyTypes?: BodyType[];
+  /** Merge query parameters into the body before validation (the body wins on a clash). */
+  mergeQueryIntoBody?: boolean;
+  responses: Record<number, { description: string; schema?: ZodType; contentType?: string }>;
+  handler: (ctx: RouteContext<P, Q, B>) => Promise<RouteReply>;
+  /** Renders this route's errors (e.g. as VoiceXML) instead of the JSON error body. */
+  renderError?: (err: AppError, ctx: { baseUrl: string; params: Record<string, string> }) => RouteReply;
+}
+
+/** Identity helper that keeps the handler's types tied to the schemas. */
+export function defineRoute<P, Q, B>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> {
+  return def;
+}

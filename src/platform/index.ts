@@ -1,0 +1,11 @@
+/** Platform: configuration, errors, auth, secrets, logging, metrics and the HTTP helpers. */
+export { loadConfig, testConfig, ConfigError, type Config } from './config.js';
+export { AppError, type ErrorDetail } from './app-error.js';
+export { createSealer, type Sealer } from './seal.js';
+export { sha256, safeEqual, randomSecret, randomDigits } from './secrets.js';
+export { verifyHs256, signHs256, type VerifiedToken } from './jwt.js';
+export { createAuthenticator, type Authenticator, type AuthRequirement, type Principal, type CredentialLookup } from './auth.js';
+export { createLogger, scrubUrl, type Logger } from './logger.js';
+export { createMetrics, type Metrics } from './metrics.js';
+export { defineRoute, type RouteDef, type RouteContext, type RouteReply } from './http/index.js';
+export { newId, isoNow } from './ids.js';

@@ -1,0 +1,20 @@
+/** Secret generation, hashing and constant-time comparison: the only place these are done. */
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+
+export const sha256 = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
+
+/** Compares two secrets in constant time (hashing first so lengths do not leak). */
+export function safeEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a, 'utf8').digest();
+  const hb = createHash('sha256').update(b, 'utf8').digest();
+  return timingSafeEqual(ha, hb) && a.length === b.length;
+}
+
+export const randomSecret = (bytes = 32): string => randomBytes(bytes).toString('base64url');
+
+/** Digits a caller can type on a keypad. */
+export function randomDigits(length: number): string {
+  let s = '';
+  for (let i = 0; i < length; i++) s += String(randomInt(0, 10));
+  return s;
+}
