@@ -91,6 +91,12 @@ export interface DialogState {
   turns: number; // agent turns so far
   ended: boolean;
   lastMessage?: { text: string; asrMetaData?: AsrMeta & { data: { text: AsrMeta } } };
+  /**
+   * Set when the agent awaits an event rather than caller input: 'continue' = `node` is the next node
+   * to run once the say-and-continue document has played; 'transfer' = `node` is the transfer node
+   * whose `next` rules run when the transfer outcome arrives. Absent = `node` (if any) asked.
+   */
+  pending?: 'continue' | 'transfer';
 }
 
 export interface TurnResult {
@@ -121,6 +127,8 @@ export interface AgentRuntimeSettings {
   callTerminationHandler?: string; // dialog name
   noMatchPrompt?: string;
   errorPrompt?: string;
+  /** Played (before the node's prompt) when the gateway reports a `noinput` event. */
+  noInputPrompt?: string;
 }
 
 export type ExceedBehaviour =
