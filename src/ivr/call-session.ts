@@ -1,0 +1,34 @@
+/**
+ * What a call keeps between turns: only what the next turn needs. One JSON value per call
+ * (`{c:<callId>}` slot) plus a transient lock, so a live call costs well under 2 KB in Redis.
+ */
+import type { AwaitSpec, DialogState, IvrOverrides, PromptPart, TurnInput } from '../agent/index.js';
+
+/** The stored outcome of a turn; the document is rendered from it on every (re)delivery. */
+export interface AnswerSpec {
+  action: 'ask' | 'continue' | 'end' | 'transfer' | 'error';
+  prompt: PromptPart[];
+  await?: AwaitSpec;
+  overrides?: IvrOverrides;
+  transfer?: { destination: string; skillGroupId?: string; skillGroupName?: string };
+  error?: string;
+}
+
+export interface CallSession {
+  v: 1;
+  appId: string;
+  callId: string;
+  userId: string;
+  sessionId: string;
+  from?: string;
+  to?: string;
+  createdOn: number;
+  /** Turn number of the latest document issued to the browser. */
+  turn: number;
+  state: DialogState | null;
+  /** The answer to the latest submitted turn (the document that issued `turn`). */
+  last?: { turn: number; event: string; answer: AnswerSpec };
+  /** A submitted turn being worked on (so another instance can finish it if this one dies). */
+  pending?: { turn: number; event: string; input: TurnInput; startedAt: number };
+  ended?: boolean;
+}

@@ -1,0 +1,266 @@
+/**
+ * The turn loop of one webhook request: serialize the call's turns across instances, answer
+ * duplicates from the stored answer without running the agent, run the agent under the turn
+ * deadline (a wait document when it is late; the answer is delivered exactly once on a later
+ * poll), record the turn for history, and commit the session and release the lock in one step.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { runTurn, type CompiledAgent, type TurnInput, type TurnResult } from '../agent/index.js';
+import { AppError, type Logger, type Metrics } from '../platform/index.js';
+import type { AnswerSpec, CallSession } from './call-session.js';
+import type { CallSessionRepository } from './call-session-repository.js';
+import type { IvrSettings } from './ivr-settings-schema.js';
+import type { IvrPorts, TurnMessage } from './ivr-ports.js';
+import { toTurnInput } from './turn-input.js';
+import type { WebhookRequest } from './webhook-input.js';
+
+export interface TurnContext {
+  streamId: string;
+  req: WebhookRequest;
+  settings: IvrSettings;
+  agent: CompiledAgent;
+  lang: string;
+  deadlineAt: number;
+}
+
+/** What the request answers: a stored answer to render for `turn`, or a wait for `turn`. */
+export type TurnOutcome =
+  | { kind: 'answer'; answer: AnswerSpec; session: CallSession; issuedTurn: number }
+  | { kind: 'wait'; session: CallSession; turn: number };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Deterministic message ids, so a re-run of a turn never records it twice. */
+export const messageId = (callId: string, turn: number, type: string): string => {
+  const h = createHash('sha256').update(`${callId}\u0000${turn}\u0000${type}`).digest('hex');
+  return `ms-${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
+const toAnswer = (r: TurnResult): AnswerSpec => ({
+  action: r.error ? 'error' : r.action,
+  prompt: r.prompt,
+  ...(r.await ? { await: r.await } : {}),
+  ...(r.overrides ? { overrides: r.overrides } : {}),
+  ...(r.transfer ? { transfer: r.transfer } : {}),
+  ...(r.error ? { error: r.error.code } : {}),
+});
+
+export class CallTurnService {
+  constructor(
+    private readonly sessions: CallSessionRepository,
+    private readonly ports: IvrPorts,
+    private readonly logger: Logger,
+    private readonly metrics: Metrics,
+  ) {}
+
+  async handle(ctx: TurnContext): Promise<TurnOutcome> {
+    const { req, streamId } = ctx;
+    const callId = req.callId!;
+    const submitted = req.turn ?? 0;
+    let session = await this.sessions.load(callId);
+    if (session && session.appId !== streamId) throw AppError.conflict('This callId belongs to another app');
+    if (!session) {
+      if (submitted > 0) return this.expired(ctx);
+      session = await this.open(ctx);
+    }
+    if (req.event === 'poll') return this.poll(ctx, session, submitted);
+    const done = this.answered(session, submitted);
+    if (done) return done;
+    if (submitted > session.turn) throw AppError.badRequest('Unknown turn for this call', 'turn');
+    return this.runLocked(ctx, submitted);
+  }
+
+  private async open(ctx: TurnContext): Promise<CallSession> {
+    const { req } = ctx;
+    const fresh: CallSession = {
+      v: 1,
+      appId: ctx.streamId,
+      callId: req.callId!,
+      userId: `u-${randomUUID()}`,
+      sessionId: `ss-${randomUUID()}`,
+      ...(req.from ? { from: req.from } : {}),
+      ...(req.to ? { to: req.to } : {}),
+      createdOn: Date.now(),
+      turn: 0,
+      state: null,
+    };
+    const { session, created } = await this.sessions.create(fresh);
+    if (created) {
+      this.metrics.liveCalls.inc();
+      await this.ports.lifecycle?.started?.(session);
+    }
+    return session;
+  }
+
+  /** A submit of a turn already answered (a duplicate, or a stale resubmission) gets that answer again. */
+  private answered(session: CallSession, submitted: number): TurnOutcome | null {
+    if (!session.last) return null;
+    if (session.last.turn === submitted || submitted < session.turn - 1 || (submitted === 0 && session.turn > 0)) {
+      return { kind: 'answer', answer: session.last.answer, session, issuedTurn: session.turn };
+    }
+    return null;
+  }
+
+  private expired(ctx: TurnContext): TurnOutcome {
+    const session: CallSession = { v: 1, appId: ctx.streamId, callId: ctx.req.callId!, userId: '', sessionId: '', createdOn: Date.now(), turn: 0, state: null };
+    return { kind: 'answer', answer: { action: 'error', prompt: [], error: 'session_expired' }, session, issuedTurn: 0 };
+  }
+
+  /** Waits for the lock (until the deadline), then runs the submitted turn. */
+  private async runLocked(ctx: TurnContext, submitted: number): Promise<TurnOutcome> {
+    const callId = ctx.req.callId!;
+    const token = randomUUID();
+    while (!(await this.sessions.tryLock(callId, token))) {
+      if (Date.now() + 25 >= ctx.deadlineAt) {
+        const s = (await this.sessions.load(callId))!;
+        return this.answered(s, submitted) ?? { kind: 'wait', session: s, turn: submitted };
+      }
+      await sleep(20);
+    }
+    let session: CallSession | null;
+    try {
+      session = await this.sessions.load(callId);
+    } catch (err) {
+      await this.sessions.unlock(callId, token).catch(() => undefined);
+      throw err;
+    }
+    const done = session && this.answered(session, submitted);
+    if (!session || done || submitted !== session.turn) {
+      await this.sessions.unlock(callId, token);
+      if (done) return done;
+      throw AppError.badRequest('Unknown turn for this call', 'turn');
+    }
+    const read = toTurnInput(ctx.req, submitted === 0 && !session.last, ctx.settings, ctx.agent);
+    session.pending = { turn: submitted, event: ctx.req.event ?? 'input', input: read.input, startedAt: Date.now() };
+    if (read.asr && session.state) session.state = { ...session.state, lastMessage: { text: read.text, asrMetaData: read.asr } };
+    if (!(await this.sessions.saveLocked(session, token))) throw AppError.storeUnavailable();
+    return this.raceDeadline(ctx, this.execute(ctx, session, token, read.text));
+  }
+
+  private async raceDeadline(ctx: TurnContext, work: Promise<CallSession>): Promise<TurnOutcome> {
+    const remaining = ctx.deadlineAt - Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), Math.max(0, remaining));
+    });
+    try {
+      const first = await Promise.race([work, late]);
+      if (first === 'late') {
+        work.catch((err: unknown) => this.logger.error({ err }, 'late turn failed'));
+        const s = await this.sessions.load(ctx.req.callId!);
+        return { kind: 'wait', session: s!, turn: ctx.req.turn ?? 0 };
+      }
+      return { kind: 'answer', answer: first.last!.answer, session: first, issuedTurn: first.turn };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A poll: the answer when ready, else wait; re-runs a pending turn whose owner died. */
+  private async poll(ctx: TurnContext, session: CallSession, submitted: number): Promise<TurnOutcome> {
+    const callId = ctx.req.callId!;
+    let s: CallSession | null = session;
+    for (;;) {
+      const done = s && this.answered(s, submitted);
+      if (done) return done;
+      if (!s?.pending || s.pending.turn !== submitted) {
+        if (s && submitted === s.turn) return this.runLocked(ctx, submitted);
+        throw AppError.badRequest('Nothing is pending for this turn', 'turn');
+      }
+      if (!(await this.sessions.isLocked(callId))) return this.resume(ctx, submitted);
+      if (Date.now() + 50 >= ctx.deadlineAt) return { kind: 'wait', session: s, turn: submitted };
+      await sleep(25);
+      s = await this.sessions.load(callId);
+    }
+  }
+
+  /** Takes over a pending turn whose process died: runs the stored input again. */
+  private async resume(ctx: TurnContext, submitted: number): Promise<TurnOutcome> {
+    const callId = ctx.req.callId!;
+    const token = randomUUID();
+    if (!(await this.sessions.tryLock(callId, token))) return this.poll(ctx, (await this.sessions.load(callId))!, submitted);
+    const session = await this.sessions.load(callId);
+    if (!session?.pending || session.pending.turn !== submitted) {
+      await this.sessions.unlock(callId, token);
+      return this.handle(ctx);
+    }
+    this.logger.warn({ callId, turn: submitted }, 'resuming a turn whose owner stopped');
+    const input = session.pending.input;
+    const text = input.kind === 'utterance' ? input.text : '';
+    return this.raceDeadline(ctx, this.execute(ctx, session, token, text));
+  }
+
+  /** Runs the agent, records history, commits the session and releases the lock. */
+  private async execute(ctx: TurnContext, session: CallSession, token: string, text: string): Promise<CallSession> {
+    const pending = session.pending!;
+    const started = performance.now();
+    let result: TurnResult | null = null;
+    let answer: AnswerSpec;
+    try {
+      result = await runTurn(
+        ctx.agent,
+        pending.input as TurnInput,
+        session.state,
+        { appId: ctx.streamId, callId: session.callId, userId: session.userId, from: session.from, to: session.to, sessionId: session.sessionId },
+        {
+          retries: ctx.settings.retries,
+          onExceedingRetries: ctx.settings.onExceedingRetries,
+          callTerminationHandler: ctx.settings.callTerminationHandler,
+          noMatchPrompt: ctx.settings.standardResponses.noMatch,
+          errorPrompt: ctx.settings.standardResponses.error,
+        },
+        this.ports.agentPorts,
+      );
+      answer = toAnswer(result);
+      if (pending.turn === 0 && !session.last && ctx.settings.welcomeMessage) {
+        answer.prompt = [{ type: 'text', text: ctx.settings.welcomeMessage }, { type: 'break', time: '300ms' }, ...answer.prompt];
+      }
+    } catch (err) {
+      this.logger.error({ err, callId: session.callId }, 'agent turn failed');
+      answer = { action: 'error', prompt: [], error: 'agent_error' };
+    }
+    this.metrics.agentNodeLatency.observe({ type: 'turn' }, (performance.now() - started) / 1000);
+    const next: CallSession = {
+      ...session,
+      turn: pending.turn + 1,
+      state: result ? result.state : session.state,
+      last: { turn: pending.turn, event: pending.event, answer },
+      ended: answer.action === 'end' || answer.action === 'error' || pending.input.kind === 'hangup',
+    };
+    delete next.pending;
+    await this.ports.history.record(this.messages(ctx, next, text, answer, result));
+    if (!(await this.sessions.commit(next, token))) {
+      this.logger.warn({ callId: session.callId }, 'turn lock lost before commit; the other owner answers');
+      const current = await this.sessions.load(session.callId);
+      if (current?.last) return current;
+      throw AppError.storeUnavailable();
+    }
+    if (next.ended && !session.ended) {
+      this.metrics.liveCalls.dec();
+      await this.ports.lifecycle?.ended?.(next);
+    }
+    return next;
+  }
+
+  private messages(ctx: TurnContext, s: CallSession, text: string, answer: AnswerSpec, result: TurnResult | null): TurnMessage[] {
+    const turn = s.last!.turn;
+    const base = {
+      botId: ctx.streamId,
+      userId: s.userId,
+      identities: [s.callId, ...(s.from ? [s.from] : [])],
+      sessionId: s.sessionId,
+      callId: s.callId,
+      channelUId: s.from ?? s.callId,
+      lang: ctx.lang,
+    };
+    const out: TurnMessage[] = [];
+    const now = Date.now();
+    if (text) {
+      const asr = s.state?.lastMessage?.asrMetaData;
+      out.push({ ...base, id: messageId(s.callId, turn, 'in'), type: 'incoming', text, createdOn: now - 1, traceId: `tr-${randomUUID()}`, ...(asr ? { asrMetaData: asr } : {}) });
+    }
+    const said = result?.promptText ?? answer.prompt.map((p) => ('text' in p ? p.text : '')).join(' ');
+    if (said.trim()) out.push({ ...base, id: messageId(s.callId, turn, 'out'), type: 'outgoing', text: said, createdOn: now });
+    return out;
+  }
+}

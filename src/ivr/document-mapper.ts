@@ -1,0 +1,113 @@
+/**
+ * Pure mapping from a turn's stored answer and the app's IVR settings to the VoiceXML document
+ * spec the renderer takes. The app's settings are the defaults; the asking node's overrides win.
+ */
+import type { CompiledAgent, GrammarSpec, PromptPart } from '../agent/index.js';
+import { listIntentPhrases } from '../agent/index.js';
+import {
+  buildIntentGrammar, entityGrammars, fieldNameFromKey, type DialectName, type FieldGrammar, type VxmlDocument,
+} from '../vxml/index.js';
+import type { AnswerSpec } from './call-session.js';
+import type { IvrSettings } from './ivr-settings-schema.js';
+
+export interface DocumentContext {
+  settings: IvrSettings;
+  agent: CompiledAgent;
+  callId: string;
+  from?: string;
+  /** The turn number this document issues (the browser submits it back). */
+  turn: number;
+  /** The webhook URL with its token, where the document submits. */
+  submitUrl: string;
+  lang: string;
+}
+
+export const textPrompt = (text: string | undefined): PromptPart[] => (text ? [{ type: 'text', text }] : []);
+
+const str = (v: unknown): string => (typeof v === 'boolean' ? String(v) : String(v));
+
+export function documentProperties(settings: IvrSettings): Record<string, string> {
+  const props: Record<string, string> = {};
+  for (const [name, value] of Object.entries(settings.vxmlProperties)) if (value !== undefined) props[name] = str(value);
+  for (const p of settings.callControlParameters) props[p.name] = p.value;
+  return props;
+}
+
+function fieldProperties(answer: AnswerSpec): Record<string, string> {
+  const o = answer.overrides;
+  const props: Record<string, string> = {};
+  if (!o) return props;
+  if (o.timeout) props.timeout = o.timeout;
+  if (o.bargein !== undefined) props.bargein = String(o.bargein);
+  for (const [k, v] of Object.entries(o.properties ?? {})) props[k] = v;
+  return props;
+}
+
+function nodeGrammars(specs: GrammarSpec[]): FieldGrammar[] {
+  return specs
+    .filter((g): g is GrammarSpec & { src: string } => typeof g.src === 'string')
+    .map((g) => (g.src.startsWith('builtin:') ? { kind: 'builtin', mode: g.mode, src: g.src } : { kind: 'uri', mode: g.mode, src: g.src }));
+}
+
+function grammarsFor(answer: AnswerSpec, ctx: DocumentContext): FieldGrammar[] {
+  const { settings } = ctx;
+  const dialect = settings.dialect as DialectName;
+  if (settings.transcription.enabled) return [{ kind: 'transcription', src: settings.transcription.engine }];
+  const own = nodeGrammars(answer.overrides?.grammar ?? []);
+  if (own.length) return own;
+  if (!answer.await || answer.await.kind === 'intent') return [buildIntentGrammar(listIntentPhrases(ctx.agent), { lang: ctx.lang })];
+  return entityGrammars(answer.await, dialect);
+}
+
+export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDocument {
+  const { settings } = ctx;
+  const vars = { callId: ctx.callId, from: ctx.from ?? '', turn: String(ctx.turn) };
+  const submit = { url: ctx.submitUrl, fetchtimeout: str(settings.vxmlProperties.fetchtimeout) };
+  const lang = ctx.lang;
+  switch (answer.action) {
+    case 'ask':
+      return {
+        kind: 'ask',
+        lang,
+        vars,
+        submit,
+        prompt: answer.prompt,
+        fieldName: fieldNameFromKey(settings.dataExtractionKey),
+        grammars: grammarsFor(answer, ctx),
+        documentProperties: documentProperties(settings),
+        fieldProperties: fieldProperties(answer),
+        noInputPrompt: answer.overrides?.noInputPrompt ?? textPrompt(settings.standardResponses.noInput),
+        noMatchPrompt: answer.overrides?.noMatchPrompt ?? textPrompt(settings.standardResponses.noMatch),
+        retries: answer.overrides?.retries ?? settings.retries,
+        hangupCatch: true,
+      };
+    case 'continue':
+      return { kind: 'say', lang, vars, submit, prompt: answer.prompt };
+    case 'transfer': {
+      const t = answer.transfer!;
+      const aai = t.skillGroupId ? new URLSearchParams({ skillGroupId: t.skillGroupId, skillGroupName: t.skillGroupName ?? '' }).toString().replace('&', ';') : undefined;
+      return { kind: 'transfer', lang, vars, submit, prompt: answer.prompt, destination: t.destination, ...(aai ? { aai } : {}), connecttimeout: '30s' };
+    }
+    case 'end':
+      return {
+        kind: 'end',
+        lang,
+        callId: ctx.callId,
+        prompt: answer.prompt,
+        behaviour: settings.endOfConversationBehavior === 'terminateCall' ? 'disconnect' : 'return',
+      };
+    case 'error':
+      return { kind: 'error', lang, prompt: answer.prompt.length ? answer.prompt : textPrompt(settings.standardResponses.error), error: answer.error ?? 'agent_error' };
+  }
+}
+
+/** The hold document: replays the hold prompt and polls for the pending answer of `turn`. */
+export function waitDocument(ctx: Omit<DocumentContext, 'agent'>, holdPrompt?: string): VxmlDocument {
+  return {
+    kind: 'wait',
+    lang: ctx.lang,
+    vars: { callId: ctx.callId, from: ctx.from ?? '', turn: String(ctx.turn) },
+    submit: { url: ctx.submitUrl },
+    prompt: textPrompt(holdPrompt ?? ctx.settings.standardResponses.hold),
+  };
+}

@@ -1,0 +1,49 @@
+/** Operator routes of the IVR channel and settings. */
+import { z } from 'zod';
+import { defineRoute, type RouteDef } from '../platform/index.js';
+import type { IvrConfigService } from './ivr-config-service.js';
+import { channelBody } from './ivr-settings-schema.js';
+
+const admin = { kind: 'admin' } as const;
+const tags = ['operator', 'ivr'];
+const params = z.object({ streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>') });
+
+export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'put', path: '/api/admin/apps/:streamId/channels/ivr', summary: 'Enable or disable the IVR channel', tags, auth: admin,
+      params, body: channelBody,
+      responses: { 200: { description: 'webhookUrl, clientId and clientSecret (the JWT signing secret)' } },
+      handler: async ({ params: p, body, baseUrl }) => {
+        await requireApp(p.streamId);
+        return { json: await ivr.setChannel(p.streamId, body.enabled, baseUrl) };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/admin/apps/:streamId/channels/ivr', summary: 'Read the IVR channel (without the secret)', tags, auth: admin, params,
+      responses: { 200: { description: 'the channel' } },
+      handler: async ({ params: p, baseUrl }) => {
+        await requireApp(p.streamId);
+        const ch = await ivr.repo.findChannel(p.streamId);
+        return { json: ch ? { enabled: ch.enabled, webhookUrl: `${baseUrl}/ivr/hooks/${p.streamId}`, clientId: ch.clientId } : { enabled: false } };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Read the IVR settings', tags, auth: admin, params,
+      responses: { 200: { description: 'the stored settings, or the defaults' } },
+      handler: async ({ params: p }) => {
+        await requireApp(p.streamId);
+        return { json: await ivr.getSettings(p.streamId) };
+      },
+    }),
+    defineRoute({
+      method: 'put', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Replace the IVR settings', tags, auth: admin,
+      params, body: z.unknown(),
+      responses: { 200: { description: 'the stored settings' }, 400: { description: 'every problem with its path' } },
+      handler: async ({ params: p, body }) => {
+        await requireApp(p.streamId);
+        return { json: await ivr.putSettings(p.streamId, body) };
+      },
+    }),
+  ];
+}

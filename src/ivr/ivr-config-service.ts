@@ -1,0 +1,62 @@
+/** Operator use cases of the IVR channel and settings, and the cached reads the webhook needs. */
+import { AppError, isoNow, newId, randomSecret, verifyHs256, type Sealer } from '../platform/index.js';
+import type { Store } from '../store/index.js';
+import { IvrRepository, type IvrChannel } from './ivr-repository.js';
+import { defaultIvrSettings, ivrSettingsSchema, type IvrSettings } from './ivr-settings-schema.js';
+import { TtlCache } from './ttl-cache.js';
+
+export class IvrConfigService {
+  readonly repo: IvrRepository;
+  private readonly channels = new TtlCache<IvrChannel | null>(2_000);
+  private readonly settings = new TtlCache<IvrSettings>(2_000);
+
+  constructor(store: Store, sealer: Sealer) {
+    this.repo = new IvrRepository(store, sealer);
+  }
+
+  static webhookUrl(baseUrl: string, streamId: string): string {
+    return `${baseUrl}/ivr/hooks/${encodeURIComponent(streamId)}`;
+  }
+
+  /** Enables (creating the client id and secret once) or disables the channel. */
+  async setChannel(streamId: string, enabled: boolean, baseUrl: string) {
+    const existing = await this.repo.findChannel(streamId);
+    const ch: IvrChannel = existing
+      ? { ...existing, enabled }
+      : { streamId, enabled, clientId: newId('cs'), secret: randomSecret(32), createdOn: isoNow() };
+    await this.repo.saveChannel(ch);
+    this.channels.delete(streamId);
+    return { enabled: ch.enabled, webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId), clientId: ch.clientId, clientSecret: ch.secret };
+  }
+
+  channel(streamId: string): Promise<IvrChannel | null> {
+    return this.channels.get(streamId, () => this.repo.findChannel(streamId));
+  }
+
+  /** Stored settings, or the defaults (not enabled) when none were saved. */
+  getSettings(streamId: string): Promise<IvrSettings> {
+    return this.settings.get(streamId, async () => (await this.repo.findSettings(streamId)) ?? defaultIvrSettings());
+  }
+
+  async hasSettings(streamId: string): Promise<boolean> {
+    return (await this.repo.findSettings(streamId)) !== null;
+  }
+
+  async putSettings(streamId: string, input: unknown): Promise<IvrSettings> {
+    const parsed = ivrSettingsSchema.safeParse(input);
+    if (!parsed.success) throw AppError.validation(parsed.error.issues.map((i) => ({ msg: i.message, path: ['body', ...i.path.map(String)].join('.') })));
+    await this.repo.saveSettings(streamId, parsed.data);
+    this.settings.delete(streamId);
+    return parsed.data;
+  }
+
+  /** Verifies a webhook token: HS256, signed with this app's channel secret, channel enabled. */
+  async verifyToken(streamId: string, token: string | undefined): Promise<{ sub?: string; claims: Record<string, unknown> }> {
+    if (!token) throw AppError.unauthorized('Missing token');
+    const ch = await this.channel(streamId);
+    if (!ch) throw AppError.notFound('IVR channel is not set up for this app');
+    const verified = await verifyHs256(token, async (clientId) => (clientId === ch.clientId ? ch.secret : null));
+    if (!ch.enabled) throw AppError.notFound('IVR channel is disabled');
+    return { sub: verified.sub, claims: verified.claims };
+  }
+}

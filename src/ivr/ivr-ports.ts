@@ -1,0 +1,46 @@
+/** What the IVR component needs from the rest of the system; compose.ts wires these. */
+import type { AgentPorts, CompiledAgent, AsrMeta } from '../agent/index.js';
+import type { CallSession } from './call-session.js';
+
+export interface TurnMessage {
+  id: string;
+  botId: string;
+  userId: string;
+  identities: string[];
+  sessionId: string;
+  callId: string;
+  type: 'incoming' | 'outgoing';
+  text: string;
+  channelUId: string;
+  createdOn: number;
+  lang: string;
+  traceId?: string;
+  asrMetaData?: AsrMeta & { data: { text: AsrMeta } };
+}
+
+export interface HistoryPort {
+  record(messages: TurnMessage[]): Promise<void>;
+}
+
+export interface AgentSource {
+  get(streamId: string): Promise<CompiledAgent | null>;
+}
+
+export interface AppSource {
+  findApp(streamId: string): Promise<{ streamId: string; language: string } | null>;
+}
+
+export interface CallLifecycle {
+  /** A call's session was created. */
+  started?(session: CallSession): Promise<void> | void;
+  /** A call ended (end, error or hangup committed). */
+  ended?(session: CallSession): Promise<void> | void;
+}
+
+export interface IvrPorts {
+  agents: AgentSource;
+  apps: AppSource;
+  agentPorts: AgentPorts;
+  history: HistoryPort;
+  lifecycle?: CallLifecycle;
+}

@@ -1,0 +1,45 @@
+/** The IVR channel (client id and sealed secret) and IVR settings of each app, in the store. */
+import type { Sealer } from '../platform/index.js';
+import { storeKeys, type Store } from '../store/index.js';
+import { ivrSettingsSchema, type IvrSettings } from './ivr-settings-schema.js';
+
+export interface IvrChannel {
+  streamId: string;
+  enabled: boolean;
+  clientId: string;
+  secret: string;
+  createdOn: string;
+}
+
+export class IvrRepository {
+  constructor(private readonly store: Store, private readonly sealer: Sealer) {}
+
+  async findChannel(streamId: string): Promise<IvrChannel | null> {
+    const h = await this.store.hgetall(storeKeys.ivrChannel(streamId));
+    if (!h.clientId || !h.secret) return null;
+    return { streamId, enabled: h.enabled === 'true', clientId: h.clientId, secret: this.sealer.open(h.secret), createdOn: h.createdOn ?? '' };
+  }
+
+  async saveChannel(ch: IvrChannel): Promise<void> {
+    await this.store.hset(storeKeys.ivrChannel(ch.streamId), {
+      enabled: String(ch.enabled),
+      clientId: ch.clientId,
+      secret: this.sealer.seal(ch.secret),
+      createdOn: ch.createdOn,
+    });
+    await this.store.set(storeKeys.ivrChannelByClient(ch.clientId), ch.streamId);
+  }
+
+  async streamIdForClient(clientId: string): Promise<string | null> {
+    return this.store.get(storeKeys.ivrChannelByClient(clientId));
+  }
+
+  async findSettings(streamId: string): Promise<IvrSettings | null> {
+    const raw = await this.store.get(storeKeys.ivrSettings(streamId));
+    return raw ? ivrSettingsSchema.parse(JSON.parse(raw)) : null;
+  }
+
+  async saveSettings(streamId: string, settings: IvrSettings): Promise<void> {
+    await this.store.set(storeKeys.ivrSettings(streamId), JSON.stringify(settings));
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The app's IVR settings (gateway-contract.md section 8): the agent-level defaults every document
+ * starts from. Node overrides win over these.
+ */
+import { z } from 'zod';
+
+const duration = z.string().regex(/^\d+(\.\d+)?(ms|s)$/, 'a VoiceXML time like 5s or 500ms');
+const durationBetween = (minS: number, maxS: number) =>
+  duration.refine((v) => {
+    const s = v.endsWith('ms') ? Number(v.slice(0, -2)) / 1000 : Number(v.slice(0, -1));
+    return s >= minS && s <= maxS;
+  }, `must be between ${minS}s and ${maxS}s`);
+
+const propertyName = z.string().regex(/^[A-Za-z_][\w.-]{0,63}$/, 'a VoiceXML property name');
+
+export const exceedBehaviourSchema = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('terminationHandler') }),
+  z.strictObject({ action: z.literal('startDialog'), dialog: z.string().min(1) }),
+  z.strictObject({ action: z.literal('jumpToNode'), node: z.string().min(1) }),
+]);
+
+export const DIALECTS = ['w3c', 'jvoicexml', 'cisco', 'genesys', 'avaya', 'voxeo'] as const;
+
+export const ivrSettingsSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  transcription: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      engine: z.string().min(1).max(300).default('builtin:speech/transcribe'),
+    })
+    .default({ enabled: false, engine: 'builtin:speech/transcribe' }),
+  welcomeMessage: z.string().max(2000).optional(),
+  standardResponses: z
+    .strictObject({
+      noInput: z.string().max(1000).default("Sorry, I didn't hear anything."),
+      noMatch: z.string().max(1000).default("Sorry, I didn't get that."),
+      error: z.string().max(1000).default('Sorry, something went wrong on our side. Please try again later.'),
+      goodbye: z.string().max(1000).default('Goodbye.'),
+      hold: z.string().max(1000).default('One moment please.'),
+    })
+    .default({
+      noInput: "Sorry, I didn't hear anything.",
+      noMatch: "Sorry, I didn't get that.",
+      error: 'Sorry, something went wrong on our side. Please try again later.',
+      goodbye: 'Goodbye.',
+      hold: 'One moment please.',
+    }),
+  vxmlProperties: z
+    .object({
+      timeout: durationBetween(1, 60).default('5s'),
+      bargein: z.boolean().default(false),
+      interdigittimeout: durationBetween(0.1, 60).optional(),
+      termchar: z.string().regex(/^[0-9#*]?$/).optional(),
+      confidencelevel: z.number().min(0).max(1).optional(),
+      fetchtimeout: durationBetween(1, 120).default('10s'),
+    })
+    .catchall(z.union([z.string().max(200), z.number(), z.boolean()]))
+    .default({ timeout: '5s', bargein: false, fetchtimeout: '10s' }),
+  retries: z.number().int().min(1).max(10).default(3),
+  onExceedingRetries: exceedBehaviourSchema.default({ action: 'terminationHandler' }),
+  endOfConversationBehavior: z.enum(['triggerEvent', 'terminateCall']).default('triggerEvent'),
+  callTerminationHandler: z.string().min(1).max(100).optional(),
+  callControlParameters: z.array(z.strictObject({ name: propertyName, value: z.string().max(500) })).max(50).default([]),
+  dataExtractionKey: z.string().trim().min(1).max(64).regex(/^[A-Za-z_][A-Za-z0-9_ ]*$/, 'letters, digits, spaces and _; must start with a letter').default('user input'),
+  confidenceKey: z.string().trim().min(1).max(80).default('userinput confidence'),
+  confidenceThreshold: z.number().min(0).max(100).default(0),
+  dialect: z.enum(DIALECTS).default('w3c'),
+  log: z.boolean().default(false),
+});
+
+export type IvrSettings = z.infer<typeof ivrSettingsSchema>;
+
+export const defaultIvrSettings = (): IvrSettings => ivrSettingsSchema.parse({ enabled: false });
+
+/** The values service-api.md F rule 4 requires for the sandbox; pre-filled when settings are not enabled. */
+export const sandboxRequiredSettings = {
+  enabled: true,
+  transcription: { enabled: true, engine: 'builtin:speech/transcribe' },
+  dataExtractionKey: 'user input',
+  confidenceKey: 'userinput confidence',
+  confidenceThreshold: 50,
+} as const;
+
+export const channelBody = z.strictObject({ enabled: z.boolean() });

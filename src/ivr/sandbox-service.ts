@@ -1,0 +1,148 @@
+/**
+ * The test sandbox: provisioning (number, PIN, secret, pre-filled settings) and the call flow a
+ * VXML browser's number routing drives: PIN and secret by DTMF (constant-time checks, single-use
+ * attempts, lockout after five wrong entries in ten minutes), a line from the app's pool, then
+ * the app's webhook as a subdialog with a token minted for the call.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { AppError, randomDigits, safeEqual, signHs256, type Config, type Metrics, type Sealer } from '../platform/index.js';
+import { storeKeys, type RateLimiter, type Store } from '../store/index.js';
+import type { IvrConfigService } from './ivr-config-service.js';
+import { sandboxRequiredSettings, type IvrSettings } from './ivr-settings-schema.js';
+import { SandboxRepository, type SandboxRecord } from './sandbox-repository.js';
+
+const ATTEMPT_TTL_MS = 10 * 60_000;
+
+export type SandboxStep =
+  | { kind: 'login'; streamId: string; callId: string; from: string; attempt: string; retry: boolean }
+  | { kind: 'connect'; streamId: string; callId: string; from: string; token: string }
+  | { kind: 'announce'; text: string; reason: 'busy' | 'locked' | 'unknown' | 'disabled' };
+
+export class SandboxService {
+  readonly repo: SandboxRepository;
+  private readonly failures: RateLimiter;
+
+  constructor(
+    private readonly store: Store,
+    sealer: Sealer,
+    private readonly ivr: IvrConfigService,
+    private readonly config: Config,
+    private readonly metrics: Metrics,
+  ) {
+    this.repo = new SandboxRepository(store, sealer);
+    // 4 points + block: the fifth wrong entry within ten minutes is refused and blocks for ten minutes
+    this.failures = store.rateLimiter({ name: storeKeys.rateLimitPrefix('sandbox-login'), points: 4, durationS: 600, blockDurationS: 600 });
+  }
+
+  async provision(streamId: string, input: { enabled: boolean; maxConcurrentCalls?: number }, baseUrl: string): Promise<Omit<SandboxRecord, 'streamId'>> {
+    if (this.config.deployment === 'onprem') {
+      throw AppError.businessRule('The test sandbox is not available on on-premise installations (DEPLOYMENT=onprem)');
+    }
+    const existing = await this.repo.find(streamId);
+    if (!input.enabled) {
+      if (existing) {
+        await this.repo.releaseNumber(existing.phoneNumber, streamId);
+        await this.repo.save({ ...existing, enabled: false });
+      }
+      return { enabled: false, phoneNumber: '', pin: '', secret: '', maxConcurrentCalls: existing?.maxConcurrentCalls ?? 0 };
+    }
+    const phoneNumber = existing && (await this.repo.claimNumber(existing.phoneNumber, streamId)) ? existing.phoneNumber : await this.newNumber(streamId);
+    const rec: SandboxRecord = {
+      streamId,
+      enabled: true,
+      phoneNumber,
+      pin: existing?.pin ?? randomDigits(6),
+      secret: existing?.secret ?? randomDigits(8),
+      maxConcurrentCalls: input.maxConcurrentCalls ?? existing?.maxConcurrentCalls ?? 2,
+    };
+    await this.repo.save(rec);
+    await this.prefillSettings(streamId);
+    const channel = await this.ivr.channel(streamId);
+    if (!channel?.enabled) await this.ivr.setChannel(streamId, true, baseUrl);
+    const { streamId: _s, ...answer } = rec;
+    return answer;
+  }
+
+  private async newNumber(streamId: string): Promise<string> {
+    const prefix = this.config.sandboxNumberPrefix;
+    const digits = Math.max(4, 11 - (prefix.length - 1));
+    for (let i = 0; i < 20; i++) {
+      const candidate = `${prefix}${String(randomInt(0, 10 ** Math.min(digits, 9))).padStart(Math.min(digits, 9), '0')}`.slice(0, 16);
+      if (await this.repo.claimNumber(candidate, streamId)) return candidate;
+    }
+    throw AppError.conflict('Could not allocate a unique sandbox number; try again');
+  }
+
+  private async prefillSettings(streamId: string): Promise<void> {
+    const current = await this.ivr.getSettings(streamId);
+    if ((await this.ivr.hasSettings(streamId)) && current.enabled) return;
+    const merged: IvrSettings = {
+      ...current,
+      ...sandboxRequiredSettings,
+      transcription: { ...sandboxRequiredSettings.transcription },
+    };
+    await this.ivr.putSettings(streamId, merged);
+  }
+
+  /** First fetch of a call to a sandbox number. */
+  async enter(phoneNumber: string, from: string, callId?: string): Promise<SandboxStep> {
+    const streamId = await this.repo.appForNumber(phoneNumber);
+    const rec = streamId ? await this.repo.find(streamId) : null;
+    if (!streamId || !rec) return { kind: 'announce', text: 'The number you have called is not in service.', reason: 'unknown' };
+    if (!rec.enabled) return { kind: 'announce', text: 'This test line is switched off.', reason: 'disabled' };
+    if (await this.locked(phoneNumber, from)) return this.lockedStep();
+    return this.loginStep(streamId, callId ?? `sb-${randomUUID()}`, from, false);
+  }
+
+  /** The caller's PIN and secret. */
+  async login(phoneNumber: string, input: { callId: string; from: string; attempt: string; pin: string; secret: string }, baseUrl: string): Promise<SandboxStep> {
+    const streamId = await this.repo.appForNumber(phoneNumber);
+    const rec = streamId ? await this.repo.find(streamId) : null;
+    if (!streamId || !rec?.enabled) return { kind: 'announce', text: 'The number you have called is not in service.', reason: 'unknown' };
+    if (await this.locked(phoneNumber, input.from)) return this.lockedStep();
+    const fresh = await this.repo.useAttempt(input.attempt);
+    const pinOk = safeEqual(input.pin, rec.pin);
+    const secretOk = safeEqual(input.secret, rec.secret);
+    if (!fresh || !pinOk || !secretOk) {
+      const r = await this.failures.consume(this.failureKey(phoneNumber, input.from));
+      if (!r.allowed) return this.lockedStep();
+      return this.loginStep(streamId, input.callId, input.from, true);
+    }
+    const line = await this.store.acquireSlot(storeKeys.sandboxLines(streamId), input.callId, Date.now() + this.config.sessionTtlS * 1000, rec.maxConcurrentCalls);
+    this.metrics.sandboxLinesInUse.set({ app: streamId }, line.inUse);
+    if (!line.acquired) return { kind: 'announce', text: 'All lines are busy. Please call again later.', reason: 'busy' };
+    const channel = await this.ivr.channel(streamId);
+    if (!channel) return { kind: 'announce', text: 'This test line is switched off.', reason: 'disabled' };
+    const token = signHs256({ appId: channel.clientId, sub: input.from, isAnonymous: true }, channel.secret, this.config.sessionTtlS);
+    void baseUrl;
+    return { kind: 'connect', streamId, callId: input.callId, from: input.from, token };
+  }
+
+  /** Frees a call's line (end of conversation, hangup); lines also expire with the session TTL. */
+  async release(streamId: string, callId: string): Promise<void> {
+    await this.store.releaseSlot(storeKeys.sandboxLines(streamId), callId);
+    this.metrics.sandboxLinesInUse.set({ app: streamId }, await this.store.countSlots(storeKeys.sandboxLines(streamId)));
+  }
+
+  linesInUse(streamId: string): Promise<number> {
+    return this.store.countSlots(storeKeys.sandboxLines(streamId));
+  }
+
+  private async loginStep(streamId: string, callId: string, from: string, retry: boolean): Promise<SandboxStep> {
+    const attempt = randomUUID();
+    await this.repo.newAttempt(attempt, ATTEMPT_TTL_MS);
+    return { kind: 'login', streamId, callId, from, attempt, retry };
+  }
+
+  private failureKey(phoneNumber: string, from: string): string {
+    return `${phoneNumber}|${from || 'unknown'}`;
+  }
+
+  private async locked(phoneNumber: string, from: string): Promise<boolean> {
+    return !(await this.failures.peek(this.failureKey(phoneNumber, from))).allowed;
+  }
+
+  private lockedStep(): SandboxStep {
+    return { kind: 'announce', text: 'Too many wrong entries. This line is locked for ten minutes. Goodbye.', reason: 'locked' };
+  }
+}

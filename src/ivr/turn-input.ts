@@ -1,0 +1,48 @@
+/** Turns a webhook request into the agent's TurnInput and the ASR metadata of the caller's message. */
+import type { AsrMeta, CompiledAgent, TurnInput } from '../agent/index.js';
+import { belowThreshold, buildAsrMeta, parseNlsml, type RawAsr } from './asr-metadata.js';
+import type { WebhookRequest } from './webhook-input.js';
+import type { IvrSettings } from './ivr-settings-schema.js';
+
+export interface ReadInput {
+  input: TurnInput;
+  asr?: AsrMeta & { data: { text: AsrMeta } };
+  /** What the caller said, for history ('' when nothing). */
+  text: string;
+}
+
+export function toTurnInput(req: WebhookRequest, isStart: boolean, settings: IvrSettings, agent: CompiledAgent): ReadInput {
+  if (isStart) return { input: { kind: 'start' }, text: '' };
+  switch (req.event) {
+    case 'noinput':
+    case 'nomatch':
+    case 'maxretries':
+    case 'continue':
+    case 'hangup':
+      return { input: { kind: req.event }, text: '' };
+    case 'transfer':
+      return { input: { kind: 'transfer', result: req.transferResult ?? 'unknown' }, text: '' };
+    default:
+      break;
+  }
+  const nlsml = req.nlsml ? parseNlsml(req.nlsml) : null;
+  const raw: RawAsr = nlsml ?? { confidence: req.confidence, inputmode: req.inputmode, interpretation: req.interpretation, utterance: req.utterance };
+  const message = (nlsml?.utterance ?? req.message).trim();
+  if (message === '' && !nlsml) return { input: { kind: 'noinput' }, text: '' };
+  const asr = buildAsrMeta(raw, message);
+  const intentNames = new Set(agent.definition.intents.map((i) => i.name));
+  const interp = asr.interpretation.trim();
+  const grammarIntent = !settings.transcription.enabled && intentNames.has(interp) ? interp : undefined;
+  return {
+    input: {
+      kind: 'utterance',
+      text: message,
+      inputmode: asr.Inputmode === 'dtmf' ? 'dtmf' : 'voice',
+      ...(grammarIntent ? { grammarIntent } : {}),
+      asr: { confidence: asr.confidence, Inputmode: asr.Inputmode, interpretation: asr.interpretation, utterance: asr.utterance },
+      belowThreshold: belowThreshold(asr.confidence, settings.confidenceThreshold),
+    },
+    asr,
+    text: message,
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * `/ivr/hooks/:streamId` (GET and POST): the webhook a VXML browser calls. Parameters come from
+ * the query and the body (the body wins), in JSON, urlencoded or multipart. Every answer is a
+ * VoiceXML document: faults during an authenticated call answer 200 with the error document (a
+ * browser never runs a non-2xx body); refusals answer their status with an error document.
+ */
+import { z } from 'zod';
+import { AppError, defineRoute, type Config, type Logger, type Metrics, type RouteDef } from '../platform/index.js';
+import { isStoreUnavailable } from '../store/index.js';
+import { renderDocument, type DialectName, type VxmlDocument } from '../vxml/index.js';
+import type { CallTurnService } from './call-turn-service.js';
+import { textPrompt, toVxmlDocument, waitDocument } from './document-mapper.js';
+import type { IvrConfigService } from './ivr-config-service.js';
+import type { IvrPorts } from './ivr-ports.js';
+import { readWebhookRequest, type WebhookRequest } from './webhook-input.js';
+
+const MAX_STORE_RETRIES = 3;
+
+export interface WebhookDeps {
+  config: Config;
+  ivr: IvrConfigService;
+  turns: CallTurnService;
+  ports: IvrPorts;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+export function submitUrl(baseUrl: string, streamId: string, token?: string): string {
+  const url = new URL(`/ivr/hooks/${encodeURIComponent(streamId)}`, baseUrl);
+  if (token) url.searchParams.set('token', token);
+  return url.toString();
+}
+
+const errorDoc = (error: string, text = 'Sorry, something went wrong on our side. Please try again later.'): VxmlDocument => ({
+  kind: 'error',
+  prompt: textPrompt(text),
+  error,
+});
+
+const vxml = (doc: VxmlDocument, dialect: DialectName = 'w3c', status = 200) => ({ status, xml: renderDocument(doc, { dialect }) });
+
+/** Errors before a call is under way (bad token, unknown app, bad request) as VXML with their status. */
+export function renderWebhookError(err: AppError) {
+  const status = err.status >= 500 ? 200 : err.status;
+  const name = err.status === 401 ? 'unauthorized' : err.status === 404 ? 'not_found' : err.status === 400 ? 'bad_request' : err.status === 413 ? 'too_large' : err.status === 415 ? 'unsupported_media_type' : err.status === 405 ? 'method_not_allowed' : err.status === 409 ? 'conflict' : err.status === 503 ? 'store_unavailable' : 'internal_error';
+  return vxml(errorDoc(name), 'w3c', status);
+}
+
+export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
+  const { ivr, turns, ports, config, logger, metrics } = deps;
+
+  async function answer(streamId: string, req: WebhookRequest, baseUrl: string, startedAt: number) {
+    await ivr.verifyToken(streamId, req.token);
+    const url = submitUrl(baseUrl, streamId, req.token);
+    if (!req.callId) {
+      if (req.turn === undefined && req.event === undefined) return { kind: 'bootstrap', ...vxml({ kind: 'bootstrap', submit: { url } }) };
+      throw AppError.badRequest('callId is required', 'callId');
+    }
+    const settings = await ivr.getSettings(streamId);
+    const dialect = settings.dialect as DialectName;
+    try {
+      const [agent, app] = await Promise.all([ports.agents.get(streamId), ports.apps.findApp(streamId)]);
+      if (!app) throw AppError.notFound('App not found');
+      if (!agent) throw AppError.notFound('No agent is set for this app');
+      const lang = app.language.includes('-') ? app.language : `${app.language}-US`;
+      const outcome = await turns.handle({ streamId, req, settings, agent, lang, deadlineAt: startedAt + config.turnDeadlineMs });
+      const base = { settings, agent, callId: req.callId, from: outcome.session.from ?? req.from, submitUrl: url, lang };
+      if (outcome.kind === 'wait') return { kind: 'wait', ...vxml(waitDocument({ ...base, turn: outcome.turn }), dialect) };
+      const doc = toVxmlDocument(outcome.answer, { ...base, turn: outcome.issuedTurn });
+      return { kind: doc.kind, ...vxml(doc, dialect) };
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) throw err;
+      if (isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable')) {
+        metrics.storeErrors.inc({ operation: 'turn' });
+        logger.warn({ callId: req.callId, retry: req.retry }, 'store unavailable during a turn');
+        if (req.retry < MAX_STORE_RETRIES) return { kind: 'retry', ...vxml(retryDocument(req, url, settings.standardResponses.hold), dialect) };
+        return { kind: 'error', ...vxml(errorDoc('store_unavailable', settings.standardResponses.error), dialect) };
+      }
+      logger.error({ err, callId: req.callId }, 'turn failed');
+      return { kind: 'error', ...vxml(errorDoc('internal_error', settings.standardResponses.error), dialect) };
+    }
+  }
+
+  return [
+    defineRoute({
+      method: ['get', 'post'],
+      path: '/ivr/hooks/:streamId',
+      summary: 'IVR webhook: one caller turn in, one VoiceXML document out',
+      tags: ['ivr'],
+      auth: { kind: 'none' },
+      params: z.object({ streamId: z.string().min(1).max(100) }),
+      body: z.record(z.string(), z.unknown()),
+      bodyTypes: ['json', 'urlencoded', 'multipart'],
+      mergeQueryIntoBody: true,
+      responses: { 200: { description: 'a VoiceXML 2.1 document', contentType: 'application/voicexml+xml' } },
+      renderError: (err) => renderWebhookError(err),
+      handler: async ({ params, body, baseUrl }) => {
+        const startedAt = Date.now();
+        const end = metrics.turnLatency.startTimer();
+        const req = readWebhookRequest(body as Record<string, unknown>);
+        const out = await answer(params.streamId, req, baseUrl, startedAt);
+        end({ kind: out.kind });
+        metrics.turns.inc({ kind: out.kind });
+        return { status: out.status, xml: out.xml };
+      },
+    }),
+  ];
+}
+
+/** While the store is unreachable: the hold prompt, then the same request again with retry+1. */
+function retryDocument(req: WebhookRequest, url: string, hold: string): VxmlDocument {
+  const resubmit: Record<string, string> = { retry: String(req.retry + 1) };
+  const copy: Array<[string, string | undefined]> = [
+    ['message', req.message], ['event', req.event], ['from', req.from], ['to', req.to], ['interpretation', req.interpretation],
+    ['confidence', req.confidence], ['inputmode', req.inputmode], ['utterance', req.utterance], ['transferResult', req.transferResult],
+  ];
+  for (const [k, v] of copy) if (v !== undefined) resubmit[k] = v;
+  return {
+    kind: 'wait',
+    vars: { callId: req.callId ?? '', from: req.from ?? '', turn: String(req.turn ?? 0) },
+    submit: { url },
+    prompt: textPrompt(hold),
+    resubmit,
+  } as VxmlDocument;
+}
