@@ -1,0 +1,46 @@
+/**
+ * Builds the assist component: its routes, the `SkillGroupPort` the agent's transfer node uses,
+ * and `listSkillGroupIds` for checking, when an agent is defined, that a transfer names an
+ * imported skill group.
+ */
+import { createRateLimitGate, RATE_LIMITS, type Config, type Logger, type Metrics, type RouteDef, type Sealer } from '../platform/index.js';
+import type { Store } from '../store/index.js';
+import type { AppsService } from '../admin/index.js';
+import type { SkillGroupPort } from '../agent/turn-types.js';
+import { AssistRepository } from './assist-repository.js';
+import { AssistService } from './assist-service.js';
+import { assistRoutes } from './assist-routes.js';
+
+export interface AssistDeps {
+  config: Config;
+  store: Store;
+  sealer: Sealer;
+  apps: AppsService;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+export interface AssistOptions {
+  /** Overrides the platform's bot-API limit of 60/min and 1800/h per bot (tests use a small one). */
+  rateLimit?: { perMinute: number; perHour: number };
+}
+
+export interface AssistComponent {
+  routes: RouteDef[];
+  skillGroups: SkillGroupPort;
+  /** Ids of every skill group imported into the app (any accountId/orgId). */
+  listSkillGroupIds(appId: string): Promise<string[]>;
+  service: AssistService;
+}
+
+export function createAssistComponent(deps: AssistDeps, options: AssistOptions = {}): AssistComponent {
+  const limit = options.rateLimit ?? RATE_LIMITS.botApi;
+  const gate = createRateLimitGate(deps.store, RATE_LIMITS.botApi.name, limit.perMinute, limit.perHour, deps.metrics);
+  const service = new AssistService(new AssistRepository(deps.store), deps.apps, deps.logger.child({ component: 'assist' }));
+  return {
+    routes: assistRoutes(service, gate),
+    skillGroups: { find: ({ appId, skillGroupId }) => service.findSkillGroup(appId, skillGroupId) },
+    listSkillGroupIds: (appId) => service.listSkillGroupIds(appId),
+    service,
+  };
+}

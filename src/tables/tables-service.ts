@@ -1,0 +1,137 @@
+/**
+ * Data-table use cases: define a table (operator), insert a record (an app with write access,
+ * through the public API or the agent's table node), read a stored row back in clear.
+ */
+import { randomUUID } from 'node:crypto';
+import { AppError, isoNow, type Logger, type Sealer } from '../platform/index.js';
+import type { AppsService } from '../admin/index.js';
+import { NAME_PATTERN, type TableDefinition, type TableDefinitionInput } from './tables-schemas.js';
+import { TablesRepository, type DefinitionSnapshot, type StoredRow } from './tables-repository.js';
+import { validateRecord, type CellValue } from './validate-record.js';
+
+/** Optimistic retries when the definition changes between reading it and writing. */
+const MAX_ATTEMPTS = 5;
+
+const tableNotFound = (): AppError => AppError.notFound('Table not found');
+
+export class TablesService {
+  constructor(
+    private readonly repo: TablesRepository,
+    private readonly sealer: Sealer,
+    private readonly apps: AppsService,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Creates or redefines a table. Existing rows are kept; unique indexes are rebuilt from them. */
+  async define(tableName: string, input: TableDefinitionInput): Promise<TableDefinition> {
+    const unknownApps = [];
+    for (const streamId of Object.keys(input.access)) {
+      if (!(await this.apps.findApp(streamId))) unknownApps.push({ msg: 'unknown app', path: `body.access.${streamId}` });
+    }
+    if (unknownApps.length) throw AppError.validation(unknownApps);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const prev = await this.repo.readDefinition(tableName);
+      const now = isoNow();
+      const def: TableDefinition = { tableName, columns: input.columns, access: input.access, createdOn: prev?.def.createdOn ?? now, updatedOn: now };
+      // indexes of columns unique before and after are kept; newly unique ones are built from the rows
+      const wasUnique = new Set(prev?.def.columns.filter((c) => c.unique).map((c) => c.name) ?? []);
+      const isUnique = new Set(def.columns.filter((c) => c.unique).map((c) => c.name));
+      const indexes = prev ? await this.buildIndexes(def, input.source, wasUnique) : new Map<string, Map<string, string>>();
+      const drop = [...wasUnique].filter((name) => !isUnique.has(name));
+      if (await this.repo.saveDefinition(def, prev, indexes, drop)) {
+        this.logger.info({ table: tableName, columns: def.columns.length, redefined: Boolean(prev) }, 'table defined');
+        return def;
+      }
+    }
+    throw AppError.conflict('The table changed while it was being redefined; try again');
+  }
+
+  async getDefinition(tableName: string): Promise<TableDefinition> {
+    const snap = NAME_PATTERN.test(tableName) ? await this.repo.readDefinition(tableName) : null;
+    if (!snap) throw tableNotFound();
+    return snap.def;
+  }
+
+  /**
+   * Inserts one record written by `writer` (a streamId). Errors: 404 unknown table, 403 without
+   * write access, 400 per bad member (paths under `pathPrefix`), 409 duplicate on a unique column.
+   */
+  async insert(writer: string, tableName: string, data: Record<string, unknown>, pathPrefix: string): Promise<Record<string, unknown>> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const snap = NAME_PATTERN.test(tableName) ? await this.repo.readDefinition(tableName) : null;
+      if (!snap) throw tableNotFound();
+      if (snap.def.access[writer]?.write !== true) throw AppError.forbidden('Permission denied. The app has no write access to this table');
+      const { values, problems } = validateRecord(snap.def, data, pathPrefix);
+      if (problems.length) throw AppError.validation(problems);
+      const result = await this.tryInsert(writer, snap, values, pathPrefix);
+      if (result) return result;
+    }
+    throw AppError.conflict('The table definition changed during the insert; try again');
+  }
+
+  /** A stored row with its encrypted columns opened (for the operator and tests), or null. */
+  async readRow(tableName: string, sysId: string): Promise<Record<string, unknown> | null> {
+    if (!NAME_PATTERN.test(tableName)) return null;
+    const row = await this.repo.findRow(tableName, sysId);
+    return row ? this.open(row) : null;
+  }
+
+  private async tryInsert(writer: string, snap: DefinitionSnapshot, values: Record<string, CellValue>, pathPrefix: string) {
+    const uuid = randomUUID();
+    const sysId = `sys-${uuid}`;
+    const now = new Date();
+    const at = isoNow(now);
+    const system = { sys_Id: sysId, _id: uuid, Created_On: at, Updated_On: at, Created_By: writer, Updated_By: writer };
+    const clear: Record<string, unknown> = { ...values, ...system };
+    const stored: StoredRow = { record: { ...clear }, sealed: [] };
+    const uniques: Array<{ column: string; value: string }> = [];
+    for (const c of snap.def.columns) {
+      const v = values[c.name];
+      if (v === undefined || v === null) continue;
+      if (c.encrypted) {
+        stored.record[c.name] = this.sealer.seal(JSON.stringify(v));
+        stored.sealed.push(c.name);
+      }
+      if (c.unique) uniques.push({ column: c.name, value: String(v) });
+    }
+    const r = await this.repo.insertRow(snap, sysId, now.getTime(), stored, uniques);
+    if (r.ok) return clear;
+    if (r.reason === 'duplicate') {
+      throw AppError.conflict(`Duplicate value for the unique column ${r.column}`, `${pathPrefix}.${r.column}`);
+    }
+    return null;
+  }
+
+  private open(row: StoredRow): Record<string, unknown> {
+    const out = { ...row.record };
+    for (const c of row.sealed) {
+      const v = out[c];
+      if (typeof v === 'string') out[c] = JSON.parse(this.sealer.open(v)) as unknown;
+    }
+    return out;
+  }
+
+  /**
+   * Unique indexes for the columns of `def` that become unique (not in `existing`), over the rows
+   * already stored; 409 when existing rows hold duplicates.
+   */
+  private async buildIndexes(def: TableDefinition, source: string, existing: Set<string>): Promise<Map<string, Map<string, string>>> {
+    const uniqueCols = def.columns.map((c, i) => ({ c, i })).filter((x) => x.c.unique && !existing.has(x.c.name));
+    const indexes = new Map<string, Map<string, string>>(uniqueCols.map((x) => [x.c.name, new Map<string, string>()]));
+    if (!uniqueCols.length) return indexes;
+    const rows = await this.repo.listRows(def.tableName);
+    for (const { id, row } of rows) {
+      const rec = this.open(row);
+      for (const { c, i } of uniqueCols) {
+        const v = rec[c.name];
+        if (v === undefined || v === null) continue;
+        const index = indexes.get(c.name)!;
+        if (index.has(String(v))) {
+          throw AppError.conflict(`Existing rows hold duplicate values in column ${c.name}, so it cannot be unique`, `body.${source}.${i}.unique`);
+        }
+        index.set(String(v), id);
+      }
+    }
+    return indexes;
+  }
+}
