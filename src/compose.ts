@@ -7,12 +7,27 @@ import { buildApp } from './app.js';
 import { createAuthenticator, createMetrics, createSealer, type Config, type Logger, type Metrics, type RouteDef } from './platform/index.js';
 import { storeKeys, type Store } from './store/index.js';
 import { AgentRegistry, AppsService, adminRoutes } from './admin/index.js';
+import { createConnectionsComponent, type ProviderBaseUrls } from './connections/index.js';
+import { createTablesComponent } from './tables/index.js';
+import { createAssistComponent } from './assist/index.js';
+import { createTestRunsComponent, type RecognizerPort, type TestRunsOptions } from './testruns/index.js';
+import { createHistoryComponent } from './history/index.js';
+import { createIvrComponent, type HistoryPort, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
+
+export interface GatewayOptions {
+  /** Overrides of the platform's rate limits (tests use small ones). */
+  rateLimits?: { botApi?: { perMinute: number; perHour: number }; tables?: { perMinute: number; perHour: number } };
+  providerBaseUrls?: ProviderBaseUrls;
+  fetch?: typeof fetch;
+  testRuns?: TestRunsOptions;
+}
 
 export interface GatewayDeps {
   config: Config;
   store: Store;
   logger: Logger;
   metrics?: Metrics;
+  options?: GatewayOptions;
 }
 
 export interface Gateway {
@@ -21,22 +36,93 @@ export interface Gateway {
   routes: RouteDef[];
   apps: AppsService;
   agents: AgentRegistry;
-  /** Starts background work (batch-test runners, recovery). */
+  ivr: IvrConfigService;
+  sandbox: SandboxService;
+  sessions: CallSessionRepository;
+  /** Starts background work (batch-test runners, recovery of cut-off runs). */
   start(): Promise<void>;
-  /** Stops background work; the store is closed by the owner. */
+  /** Stops background work; the store is closed by its owner. */
   stop(): Promise<void>;
 }
 
 export function composeGateway(deps: GatewayDeps): Gateway {
   const { config, store, logger } = deps;
+  const options = deps.options ?? {};
   const metrics = deps.metrics ?? createMetrics();
   const sealer = createSealer(config.masterKey);
+  const base = { config, store, sealer, logger, metrics };
   const apps = new AppsService(store, sealer);
   const agents = new AgentRegistry(store);
   const keyFailures = store.rateLimiter({ name: storeKeys.rateLimitPrefix('api-key-failures'), points: 20, durationS: 60, blockDurationS: 60 });
   const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, keyFailures });
 
-  const routes: RouteDef[] = [...adminRoutes(apps, agents)];
+  const connections = createConnectionsComponent({
+    ...base,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.providerBaseUrls ? { providerBaseUrls: options.providerBaseUrls } : {}),
+  });
+  const tables = createTablesComponent({ ...base, apps }, options.rateLimits?.tables ? { rateLimit: options.rateLimits.tables } : {});
+  const assist = createAssistComponent({ ...base, apps }, options.rateLimits?.botApi ? { rateLimit: options.rateLimits.botApi } : {});
+  const history = createHistoryComponent({ ...base, apps }, options.rateLimits?.botApi ? { rateLimit: options.rateLimits.botApi } : {});
+
+  const recognizers: RecognizerPort = {
+    async forApp(streamId) {
+      const agent = await agents.get(streamId);
+      if (!agent) return null;
+      return {
+        language: agent.definition.language,
+        threshold: agent.recognizer.threshold,
+        recognize: async (text) => {
+          const r = await agent.recognizer.recognize(text);
+          return { intent: r.intent, score: r.score, scores: r.scores };
+        },
+      };
+    },
+  };
+  const testRuns = createTestRunsComponent({ ...base, apps, recognizers, ...(options.testRuns ? { options: options.testRuns } : {}) });
+
+  const historyPort: HistoryPort = {
+    record: (messages) =>
+      history.recorder.record(
+        messages.map((m) => ({
+          id: m.id,
+          botId: m.botId,
+          userId: m.userId,
+          identities: m.identities,
+          sessionId: m.sessionId,
+          callId: m.callId,
+          type: m.type,
+          status: m.type === 'incoming' ? 'received' : 'delivered',
+          text: m.text,
+          channel: 'ivr',
+          channelUId: m.channelUId,
+          createdOn: m.createdOn,
+          lang: m.lang,
+          ...(m.traceId ? { traceId: m.traceId } : {}),
+          ...(m.asrMetaData ? { asrMetaData: m.asrMetaData } : {}),
+        })),
+      ),
+  };
+  const ivrComponent = createIvrComponent({
+    ...base,
+    requireApp: (streamId) => apps.requireApp(streamId),
+    ports: {
+      agents,
+      apps,
+      history: historyPort,
+      agentPorts: { llm: connections.llm, tables: tables.tables, skillGroups: assist.skillGroups },
+    },
+  });
+
+  const routes: RouteDef[] = [
+    ...adminRoutes(apps, agents),
+    ...ivrComponent.routes,
+    ...connections.routes,
+    ...tables.routes,
+    ...assist.routes,
+    ...history.routes,
+    ...testRuns.routes,
+  ];
 
   const app = buildApp({ config, logger, metrics, authenticator, routes, isReady: () => store.ping() });
   return {
@@ -45,7 +131,10 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     routes,
     apps,
     agents,
-    async start() {},
-    async stop() {},
+    ivr: ivrComponent.ivr,
+    sandbox: ivrComponent.sandbox,
+    sessions: ivrComponent.sessions,
+    start: () => testRuns.start(),
+    stop: () => testRuns.stop(),
   };
 }

@@ -5,7 +5,7 @@
 import type { CompiledAgent, GrammarSpec, PromptPart } from '../agent/index.js';
 import { listIntentPhrases } from '../agent/index.js';
 import {
-  buildIntentGrammar, entityGrammars, fieldNameFromKey, type DialectName, type FieldGrammar, type VxmlDocument,
+  buildIntentGrammar, entityGrammars, fieldNameFromKey, transcriptionGrammar, type DialectName, type FieldGrammar, type VxmlDocument,
 } from '../vxml/index.js';
 import type { AnswerSpec } from './call-session.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
@@ -49,14 +49,30 @@ function nodeGrammars(specs: GrammarSpec[]): FieldGrammar[] {
     .map((g) => (g.src.startsWith('builtin:') ? { kind: 'builtin', mode: g.mode, src: g.src } : { kind: 'uri', mode: g.mode, src: g.src }));
 }
 
+/** The intents' SRGS grammar, built once per compiled agent and language (not per turn). */
+const intentGrammars = new WeakMap<CompiledAgent, Map<string, FieldGrammar>>();
+function intentGrammar(agent: CompiledAgent, lang: string): FieldGrammar {
+  let byLang = intentGrammars.get(agent);
+  if (!byLang) intentGrammars.set(agent, (byLang = new Map()));
+  let g = byLang.get(lang);
+  if (!g) {
+    g = buildIntentGrammar(listIntentPhrases(agent).map((p) => ({ name: p.intent, utterances: p.utterances })), { lang });
+    byLang.set(lang, g);
+  }
+  return g;
+}
+
 function grammarsFor(answer: AnswerSpec, ctx: DocumentContext): FieldGrammar[] {
   const { settings } = ctx;
   const dialect = settings.dialect as DialectName;
-  if (settings.transcription.enabled) return [{ kind: 'transcription', src: settings.transcription.engine }];
+  if (settings.transcription.enabled) {
+    const t = transcriptionGrammar(dialect, settings.transcription.engine);
+    if (t) return [t];
+  }
   const own = nodeGrammars(answer.overrides?.grammar ?? []);
   if (own.length) return own;
-  if (!answer.await || answer.await.kind === 'intent') return [buildIntentGrammar(listIntentPhrases(ctx.agent), { lang: ctx.lang })];
-  return entityGrammars(answer.await, dialect);
+  if (!answer.await || answer.await.kind === 'intent') return [intentGrammar(ctx.agent, ctx.lang)];
+  return entityGrammars(answer.await, dialect, { lang: ctx.lang });
 }
 
 export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDocument {
@@ -85,7 +101,7 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
       return { kind: 'say', lang, vars, submit, prompt: answer.prompt };
     case 'transfer': {
       const t = answer.transfer!;
-      const aai = t.skillGroupId ? new URLSearchParams({ skillGroupId: t.skillGroupId, skillGroupName: t.skillGroupName ?? '' }).toString().replace('&', ';') : undefined;
+      const aai = t.skillGroupId ? [`skillGroupId=${encodeURIComponent(t.skillGroupId)}`, `skillGroupName=${encodeURIComponent(t.skillGroupName ?? '')}`].join(';') : undefined;
       return { kind: 'transfer', lang, vars, submit, prompt: answer.prompt, destination: t.destination, ...(aai ? { aai } : {}), connecttimeout: '30s' };
     }
     case 'end':

@@ -7,6 +7,8 @@ import { ivrAdminRoutes } from './ivr-admin-routes.js';
 import { IvrConfigService } from './ivr-config-service.js';
 import type { IvrPorts } from './ivr-ports.js';
 import { webhookRoutes } from './webhook-routes.js';
+import { SandboxService } from './sandbox-service.js';
+import { sandboxRoutes } from './sandbox-routes.js';
 
 export type { IvrPorts, HistoryPort, TurnMessage, AgentSource, AppSource, CallLifecycle } from './ivr-ports.js';
 export type { IvrSettings } from './ivr-settings-schema.js';
@@ -14,6 +16,7 @@ export { ivrSettingsSchema, sandboxRequiredSettings } from './ivr-settings-schem
 export { IvrConfigService } from './ivr-config-service.js';
 export { CallSessionRepository } from './call-session-repository.js';
 export { messageId } from './call-turn-service.js';
+export { SandboxService } from './sandbox-service.js';
 
 export interface IvrDeps {
   config: Config;
@@ -25,13 +28,26 @@ export interface IvrDeps {
   requireApp: (streamId: string) => Promise<unknown>;
 }
 
-export function createIvrComponent(deps: IvrDeps): { routes: RouteDef[]; ivr: IvrConfigService; sessions: CallSessionRepository } {
+export function createIvrComponent(deps: IvrDeps): { routes: RouteDef[]; ivr: IvrConfigService; sessions: CallSessionRepository; sandbox: SandboxService } {
   const ivr = new IvrConfigService(deps.store, deps.sealer);
   const sessions = new CallSessionRepository(deps.store, deps.config.sessionTtlS * 1000);
-  const turns = new CallTurnService(sessions, deps.ports, deps.logger, deps.metrics);
+  const sandbox = new SandboxService(deps.store, deps.sealer, ivr, deps.config, deps.metrics);
+  const lifecycle = deps.ports.lifecycle;
+  const ports: IvrPorts = {
+    ...deps.ports,
+    lifecycle: {
+      started: (s) => lifecycle?.started?.(s),
+      ended: async (s) => {
+        await sandbox.release(s.appId, s.callId);
+        await lifecycle?.ended?.(s);
+      },
+    },
+  };
+  const turns = new CallTurnService(sessions, ports, deps.logger, deps.metrics);
   const routes = [
     ...ivrAdminRoutes(ivr, deps.requireApp),
-    ...webhookRoutes({ config: deps.config, ivr, turns, ports: deps.ports, logger: deps.logger, metrics: deps.metrics }),
+    ...sandboxRoutes(sandbox, deps.requireApp),
+    ...webhookRoutes({ config: deps.config, ivr, turns, ports, logger: deps.logger, metrics: deps.metrics }),
   ];
-  return { routes, ivr, sessions };
+  return { routes, ivr, sessions, sandbox };
 }

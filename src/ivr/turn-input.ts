@@ -32,7 +32,7 @@ export function toTurnInput(req: WebhookRequest, isStart: boolean, settings: Ivr
   const asr = buildAsrMeta(raw, message);
   const intentNames = new Set(agent.definition.intents.map((i) => i.name));
   const interp = asr.interpretation.trim();
-  const grammarIntent = !settings.transcription.enabled && intentNames.has(interp) ? interp : undefined;
+  const grammarIntent = intentNames.has(interp) && interp.toLowerCase() !== message.toLowerCase() ? interp : undefined;
   return {
     input: {
       kind: 'utterance',

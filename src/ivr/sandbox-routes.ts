@@ -1,0 +1,78 @@
+/** Sandbox routes: provisioning (operator) and the number a VXML browser's routing fetches. */
+import { z } from 'zod';
+import { defineRoute, type RouteDef } from '../platform/index.js';
+import { renderDocument, type VxmlDocument } from '../vxml/index.js';
+import { textPrompt } from './document-mapper.js';
+import { param } from './webhook-input.js';
+import type { SandboxService, SandboxStep } from './sandbox-service.js';
+import { renderWebhookError, submitUrl } from './webhook-routes.js';
+
+const streamIdParams = z.object({ streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>') });
+const sandboxBody = z.strictObject({ enabled: z.boolean(), maxConcurrentCalls: z.number().int().min(1).max(100).optional() });
+
+function entryUrl(baseUrl: string, phoneNumber: string, q: Record<string, string>): string {
+  const url = new URL(`/ivr/sandbox/${encodeURIComponent(phoneNumber)}`, baseUrl);
+  for (const [k, v] of Object.entries(q)) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+function documentFor(step: SandboxStep, phoneNumber: string, baseUrl: string): VxmlDocument {
+  switch (step.kind) {
+    case 'announce':
+      return { kind: 'announce-disconnect', prompt: textPrompt(step.text) };
+    case 'login':
+      return {
+        kind: 'sandbox-login',
+        submit: { url: entryUrl(baseUrl, phoneNumber, { step: 'login', callId: step.callId, from: step.from }) },
+        attemptId: step.attempt,
+        ...(step.retry ? { errorPrompt: textPrompt('That PIN or secret did not match.') } : {}),
+        pinPrompt: textPrompt('Welcome to the test line. Please key in your PIN, then press pound.'),
+        secretPrompt: textPrompt('Now key in your secret, then press pound.'),
+        pinLength: { min: 6, max: 6 },
+        secretLength: { min: 8, max: 8 },
+        goodbyePrompt: textPrompt('Goodbye.'),
+      };
+    case 'connect':
+      return {
+        kind: 'sandbox-connect',
+        webhookUrl: submitUrl(baseUrl, step.streamId, step.token),
+        callId: step.callId,
+        from: step.from,
+        to: step.streamId,
+        goodbyePrompt: textPrompt('Thank you for testing. Goodbye.'),
+        errorPrompt: textPrompt('Sorry, the assistant is not available right now. Goodbye.'),
+      };
+  }
+}
+
+export function sandboxRoutes(sandbox: SandboxService, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'put', path: '/api/admin/apps/:streamId/ivr-sandbox', summary: 'Enable or disable the test sandbox', tags: ['operator', 'ivr'],
+      auth: { kind: 'admin' }, params: streamIdParams, body: sandboxBody,
+      responses: { 200: { description: '{enabled, phoneNumber, pin, secret, maxConcurrentCalls}' }, 422: { description: 'not available on-premise' } },
+      handler: async ({ params, body, baseUrl }) => {
+        await requireApp(params.streamId);
+        return { json: await sandbox.provision(params.streamId, body, baseUrl) };
+      },
+    }),
+    defineRoute({
+      method: ['get', 'post'], path: '/ivr/sandbox/:phoneNumber', summary: 'Sandbox number: PIN and secret, then the app as a subdialog', tags: ['ivr'],
+      auth: { kind: 'none' }, params: z.object({ phoneNumber: z.string().regex(/^\+?\d{4,16}$/, 'an E.164 number') }),
+      body: z.record(z.string(), z.unknown()), bodyTypes: ['json', 'urlencoded', 'multipart'], mergeQueryIntoBody: true,
+      responses: { 200: { description: 'a VoiceXML 2.1 document', contentType: 'application/voicexml+xml' } },
+      renderError: (err) => renderWebhookError(err),
+      handler: async ({ params, body, baseUrl }) => {
+        const p = body as Record<string, unknown>;
+        const phoneNumber = params.phoneNumber.startsWith('+') ? params.phoneNumber : `+${params.phoneNumber}`;
+        const from = param(p, 'from', 64) ?? '';
+        const callId = param(p, 'callId', 200);
+        const step =
+          param(p, 'step', 10) === 'login' && callId
+            ? await sandbox.login(phoneNumber, { callId, from, attempt: param(p, 'attempt', 64) ?? '', pin: param(p, 'pin', 32) ?? '', secret: param(p, 'secret', 32) ?? '' }, baseUrl)
+            : await sandbox.enter(phoneNumber, from, callId);
+        return { xml: renderDocument(documentFor(step, phoneNumber, baseUrl)) };
+      },
+    }),
+  ];
+}
