@@ -4,7 +4,7 @@
  * compiled agent is cached per app and its version re-checked at most every `recheckMs`.
  */
 import { createHash } from 'node:crypto';
-import { compileAgent, loadCompiledAgent, validateAgentDefinition, type AgentDefinition, type CompiledAgent } from '../agent/index.js';
+import { IntentModelError, compileAgent, loadCompiledAgent, validateAgentDefinition, type AgentDefinition, type CompiledAgent } from '../agent/index.js';
 import { AppError } from '../platform/index.js';
 import { storeKeys, type Store } from '../store/index.js';
 
@@ -66,7 +66,15 @@ export class AgentRegistry {
     const [def, model] = await Promise.all([this.store.hget(storeKeys.agentDefinition(streamId), 'json'), this.store.get(storeKeys.agentModel(streamId))]);
     if (!def) throw AppError.notFound('Agent not found');
     const definition = JSON.parse(def) as AgentDefinition;
-    return model ? loadCompiledAgent(definition, model) : compileAgent(definition);
+    if (model) {
+      try {
+        return loadCompiledAgent(definition, model);
+      } catch (err) {
+        if (!(err instanceof IntentModelError)) throw err;
+        // a model trained from other utterances (e.g. written by an older version): train again
+      }
+    }
+    return compileAgent(definition);
   }
 
   forget(streamId: string): void {

@@ -1,0 +1,157 @@
+/**
+ * Semantic checks of an agent definition, run over the raw input (with type guards) so they report
+ * alongside the schema's issues even when parts of the definition are malformed.
+ */
+import { reservedContextKeys } from './evaluation-context.js';
+import { expressionProblem } from './expression.js';
+import { nodeRegistry } from './node-registry.js';
+import { placeholderProblems } from './prompt-template.js';
+
+export interface DefinitionProblem {
+  path: string;
+  msg: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const asObj = (v: unknown): Obj => (isObj(v) ? v : {});
+const has = (o: Obj, key: string): boolean => Object.hasOwn(o, key);
+
+/** Lower case, punctuation removed, whitespace collapsed: how utterances are compared. */
+export function normalizeUtterance(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s']+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const IVR_PROMPTS = ['noInputPrompt', 'noMatchPrompt', 'errorPrompt'] as const;
+
+function checkIntents(root: Obj, dialogs: Obj, out: DefinitionProblem[]): void {
+  if (!Array.isArray(root.intents)) return;
+  const names = new Map<string, number>();
+  const utterances = new Map<string, { intent: string; path: string }>();
+  root.intents.forEach((raw, i) => {
+    const intent = asObj(raw);
+    const base = `intents[${i}]`;
+    const name = typeof intent.name === 'string' ? intent.name : undefined;
+    if (name !== undefined) {
+      if (name === 'None') out.push({ path: `${base}.name`, msg: '"None" is reserved for "no intent recognised"' });
+      const first = names.get(name);
+      if (first !== undefined) out.push({ path: `${base}.name`, msg: `duplicate intent name "${name}" (also intents[${first}])` });
+      else names.set(name, i);
+    }
+    if (typeof intent.dialog === 'string' && !has(dialogs, intent.dialog)) {
+      out.push({ path: `${base}.dialog`, msg: `intent starts dialog "${intent.dialog}", which does not exist` });
+    }
+    if (!Array.isArray(intent.utterances)) return;
+    if (intent.utterances.length === 0) out.push({ path: `${base}.utterances`, msg: 'intent has no utterances' });
+    intent.utterances.forEach((u, k) => {
+      if (typeof u !== 'string') return;
+      const path = `${base}.utterances[${k}]`;
+      const norm = normalizeUtterance(u);
+      if (norm === '') {
+        out.push({ path, msg: 'empty utterance' });
+        return;
+      }
+      const seen = utterances.get(norm);
+      if (seen && seen.intent !== (name ?? '')) {
+        out.push({ path, msg: `utterance "${u}" is also an utterance of intent "${seen.intent}" (${seen.path})` });
+      } else if (!seen) utterances.set(norm, { intent: name ?? '', path });
+    });
+  });
+}
+
+function checkTemplate(value: unknown, path: string, out: DefinitionProblem[]): void {
+  if (typeof value !== 'string') return;
+  for (const msg of placeholderProblems(value)) out.push({ path, msg });
+}
+
+/** Checks one node; returns the node ids it can go to (for reachability). */
+function checkNode(node: Obj, base: string, nodes: Obj, dialogs: Obj, out: DefinitionProblem[]): string[] {
+  const targets: string[] = [];
+  if (Array.isArray(node.next)) {
+    node.next.forEach((raw, i) => {
+      const rule = asObj(raw);
+      if (typeof rule.goto === 'string') {
+        if (has(nodes, rule.goto)) targets.push(rule.goto);
+        else out.push({ path: `${base}.next[${i}].goto`, msg: `goto to a missing node "${rule.goto}"` });
+      }
+      if (typeof rule.when === 'string' && rule.when.trim() !== '') {
+        const problem = expressionProblem(rule.when);
+        if (problem) out.push({ path: `${base}.next[${i}].when`, msg: problem });
+      }
+    });
+  }
+  const ivr = asObj(node.ivr);
+  for (const field of IVR_PROMPTS) checkTemplate(ivr[field], `${base}.ivr.${field}`, out);
+  const exceed = asObj(ivr.onExceedingRetries);
+  if (exceed.action === 'jumpToNode' && typeof exceed.node === 'string') {
+    if (has(nodes, exceed.node)) targets.push(exceed.node);
+    else out.push({ path: `${base}.ivr.onExceedingRetries.node`, msg: `jumpToNode to a missing node "${exceed.node}"` });
+  }
+  if (exceed.action === 'startDialog' && typeof exceed.dialog === 'string' && !has(dialogs, exceed.dialog)) {
+    out.push({ path: `${base}.ivr.onExceedingRetries.dialog`, msg: `startDialog to a missing dialog "${exceed.dialog}"` });
+  }
+  const module = typeof node.type === 'string' ? nodeRegistry.get(node.type) : undefined;
+  for (const [field, kind] of Object.entries(module?.templates ?? {})) {
+    if (kind === 'textMap') {
+      for (const [key, value] of Object.entries(asObj(node[field]))) checkTemplate(value, `${base}.${field}.${key}`, out);
+    } else checkTemplate(node[field], `${base}.${field}`, out);
+  }
+  if (typeof node.saveAs === 'string' && reservedContextKeys.includes(node.saveAs)) {
+    out.push({ path: `${base}.saveAs`, msg: `"${node.saveAs}" is reserved in the context (${reservedContextKeys.join(', ')})` });
+  }
+  return targets;
+}
+
+function checkDialog(name: string, dialog: Obj, dialogs: Obj, out: DefinitionProblem[]): void {
+  const base = `dialogs.${name}`;
+  const nodes = asObj(dialog.nodes);
+  const edges = new Map<string, string[]>();
+  for (const [id, raw] of Object.entries(nodes)) {
+    if (isObj(raw)) edges.set(id, checkNode(raw, `${base}.nodes.${id}`, nodes, dialogs, out));
+  }
+  if (typeof dialog.start !== 'string') return;
+  if (!has(nodes, dialog.start)) {
+    out.push({ path: `${base}.start`, msg: `start node "${dialog.start}" does not exist` });
+    return;
+  }
+  const reached = new Set<string>([dialog.start]);
+  const queue = [dialog.start];
+  while (queue.length > 0) {
+    for (const next of edges.get(queue.shift() ?? '') ?? []) {
+      if (!reached.has(next)) {
+        reached.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  for (const id of Object.keys(nodes)) {
+    if (!reached.has(id)) out.push({ path: `${base}.nodes.${id}`, msg: `node is unreachable from the start node "${dialog.start}"` });
+  }
+}
+
+export function semanticProblems(input: unknown): DefinitionProblem[] {
+  if (!isObj(input)) return [];
+  const out: DefinitionProblem[] = [];
+  const dialogs = asObj(input.dialogs);
+  if (typeof input.language === 'string' && !/^en(?:[-_][A-Za-z0-9]+)*$/i.test(input.language)) {
+    out.push({ path: 'language', msg: `language "${input.language}" is not supported (only "en")` });
+  }
+  if (typeof input.timeZone === 'string') {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: input.timeZone });
+    } catch {
+      out.push({ path: 'timeZone', msg: `unknown time zone "${input.timeZone}"` });
+    }
+  }
+  for (const key of ['welcomeDialog', 'fallbackDialog'] as const) {
+    const name = input[key];
+    if (typeof name === 'string' && name !== '' && !has(dialogs, name)) out.push({ path: key, msg: `dialog "${name}" does not exist` });
+  }
+  checkIntents(input, dialogs, out);
+  for (const [name, dialog] of Object.entries(dialogs)) if (isObj(dialog)) checkDialog(name, dialog, dialogs, out);
+  return out;
+}

@@ -1,0 +1,63 @@
+/**
+ * Connection-rule expressions, run with jexl (a parser + tree walker: no eval, no Function, no vm).
+ * Expressions are compiled once when the agent is compiled; evaluation is synchronous.
+ */
+import { vendorModules, type JexlExpression } from './vendor-modules.js';
+
+export interface CompiledExpression {
+  readonly source: string;
+  /** Evaluates over the context; throws on a run-time failure (callers decide what that means). */
+  evaluate(context: object): unknown;
+}
+
+export class ExpressionError extends Error {
+  constructor(
+    readonly source: string,
+    detail: string,
+  ) {
+    super(`expression "${source}" does not parse: ${detail}`);
+    this.name = 'ExpressionError';
+  }
+}
+
+const toNumber = (value: unknown): number | undefined => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+};
+
+const jexl = new vendorModules.Jexl();
+jexl.addTransform('number', (v) => toNumber(v));
+jexl.addTransform('string', (v) => (v === undefined || v === null ? '' : String(v)));
+jexl.addTransform('lower', (v) => (typeof v === 'string' ? v.toLowerCase() : v));
+jexl.addTransform('upper', (v) => (typeof v === 'string' ? v.toUpperCase() : v));
+jexl.addTransform('trim', (v) => (typeof v === 'string' ? v.trim() : v));
+jexl.addTransform('length', (v) => (typeof v === 'string' || Array.isArray(v) ? v.length : undefined));
+
+/** Parses `source` (throws ExpressionError with the parser's reason when it does not parse). */
+export function compileExpression(source: string): CompiledExpression {
+  if (typeof source !== 'string' || source.trim() === '') {
+    throw new ExpressionError(String(source), 'empty expression');
+  }
+  let compiled: JexlExpression;
+  try {
+    compiled = jexl.compile(source);
+  } catch (err) {
+    throw new ExpressionError(source, err instanceof Error ? err.message : String(err));
+  }
+  return {
+    source,
+    evaluate: (context: object) => compiled.evalSync(context),
+  };
+}
+
+/** The parse error of `source`, or undefined when it parses. */
+export function expressionProblem(source: string): string | undefined {
+  try {
+    compileExpression(source);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+export { toNumber };

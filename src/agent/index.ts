@@ -1,0 +1,21 @@
+/**
+ * The agent runtime's public face: definition validation, compilation (intent training / model
+ * import), the turn runner and the demo agent. Nothing else under src/agent/ is public.
+ */
+export {
+  agentDefinitionSchema,
+  validateAgentDefinition,
+  AgentDefinitionError,
+  type AgentDefinition,
+  type AgentDefinitionInput,
+  type AgentNode,
+  type DefinitionProblem,
+  type ValidationResult,
+} from './agent-definition.js';
+export { compileAgent, loadCompiledAgent, type CompiledAgent, type CompiledDialog } from './compile-agent.js';
+export { IntentModelError, type IntentRecognizer } from './intent-recognizer.js';
+export { runTurn, initialDialogState } from './run-turn.js';
+export { demoAgentDefinition } from './demo-agent.js';
+export { promptToText } from './prompt-template.js';
+export { listIntentPhrases, type IntentPhrases } from './list-intent-phrases.js';
+export type * from './turn-types.js';

@@ -1,0 +1,93 @@
+/**
+ * Zod pieces shared by every node type: IVR overrides, `next` rules, the entity spec.
+ * Each node type's own schema lives beside its handler under nodes/.
+ */
+import { z } from 'zod';
+
+export const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** "4s", "500ms", "1.5s" → milliseconds, or undefined when it is not a duration. */
+export function durationMs(value: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)(ms|s)$/.exec(value.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * (m[2] === 's' ? 1000 : 1);
+}
+
+export const durationSchema = z.string().refine(
+  (v) => {
+    const ms = durationMs(v);
+    return ms !== undefined && ms > 0 && ms <= 60_000;
+  },
+  { message: 'expected a duration between 1ms and 60s such as "4s" or "500ms"' },
+);
+
+export const grammarSpecSchema = z
+  .object({
+    mode: z.enum(['voice', 'dtmf']),
+    src: z.string().min(1).optional(),
+    inline: z.string().min(1).optional(),
+  })
+  .refine((g) => (g.src === undefined) !== (g.inline === undefined), { message: 'a grammar has either src or inline (one of them)' });
+
+export const exceedBehaviourSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('terminationHandler') }),
+  z.object({ action: z.literal('startDialog'), dialog: z.string().min(1) }),
+  z.object({ action: z.literal('jumpToNode'), node: z.string().min(1) }),
+]);
+
+export const ivrOverridesSchema = z.object({
+  noInputPrompt: z.string().optional(),
+  noMatchPrompt: z.string().optional(),
+  errorPrompt: z.string().optional(),
+  grammar: z.union([grammarSpecSchema, z.array(grammarSpecSchema).min(1)]).optional(),
+  timeout: durationSchema.optional(),
+  retries: z.number().int().min(1).max(10).optional(),
+  onExceedingRetries: exceedBehaviourSchema.optional(),
+  bargein: z.boolean().optional(),
+  recording: z.enum(['start', 'stop']).optional(),
+  locale: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'expected a locale such as "en-US"')
+    .optional(),
+  properties: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'expected a VXML property name'), z.string()).optional(),
+});
+
+export const nextRuleSchema = z.object({
+  when: z.string().min(1).optional(),
+  goto: z.string().min(1),
+});
+
+const listValueSchema = z.union([
+  z.string().min(1),
+  z.object({ value: z.string().min(1), synonyms: z.array(z.string().min(1)).default([]) }),
+]);
+
+export const entitySpecSchema = z
+  .object({
+    name: z.string().regex(IDENTIFIER, 'an entity name is an identifier (letters, digits, _)'),
+    type: z.enum(['string', 'number', 'digits', 'date', 'yesno', 'list']),
+    minLength: z.number().int().min(0).optional(),
+    maxLength: z.number().int().min(1).optional(),
+    values: z.array(listValueSchema).optional(),
+  })
+  .superRefine((e, ctx) => {
+    if (e.type === 'list' && (!e.values || e.values.length === 0)) {
+      ctx.addIssue({ code: 'custom', path: ['values'], message: 'a list entity needs values' });
+    }
+    if (e.type !== 'list' && e.values !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['values'], message: 'values apply to list entities only' });
+    }
+    if (e.minLength !== undefined && e.maxLength !== undefined && e.minLength > e.maxLength) {
+      ctx.addIssue({ code: 'custom', path: ['minLength'], message: 'minLength is greater than maxLength' });
+    }
+  });
+
+/** Members every node may carry. */
+export const nodeCommonShape = {
+  ivr: ivrOverridesSchema.optional(),
+  next: z.array(nextRuleSchema).optional(),
+};
+
+export type IvrOverridesInput = z.output<typeof ivrOverridesSchema>;
+export type NextRule = z.output<typeof nextRuleSchema>;
+export type EntitySpecDefinition = z.output<typeof entitySpecSchema>;

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { defineNode, type NodeOutcome } from '../define-node.js';
+import { IDENTIFIER, nodeCommonShape } from '../node-schema-parts.js';
+
+/**
+ * Fills the record's templates (a value that is exactly one placeholder keeps its type) and inserts
+ * it through the table port; `saveAs` keeps the stored record in `vars`. On failure the error
+ * prompt is said and `next` runs; without any error prompt the turn ends with an error result.
+ */
+export const tableNode = defineNode({
+  type: 'table',
+  schema: z.object({
+    type: z.literal('table'),
+    table: z.string().min(1),
+    record: z.record(z.string().min(1), z.string()),
+    saveAs: z.string().regex(IDENTIFIER, 'saveAs is an identifier').optional(),
+    ...nodeCommonShape,
+  }),
+  templates: { record: 'textMap' },
+  run: async (node, rt): Promise<NodeOutcome> => {
+    const { table, saveAs } = node.def;
+    const record: Record<string, unknown> = {};
+    for (const column of Object.keys(node.def.record)) record[column] = rt.value(node, `record.${column}`);
+    try {
+      const port = rt.ports.tables;
+      if (!port) throw new Error('no table port');
+      const stored = await port.insert({ appId: rt.call.appId, table, record });
+      if (saveAs) {
+        rt.state.vars[saveAs] = stored;
+        delete rt.state.vars[`${saveAs}Error`];
+      }
+      return { kind: 'say', prompt: [] };
+    } catch {
+      if (saveAs) rt.state.vars[`${saveAs}Error`] = 'failed';
+      const prompt = rt.errorPrompt(node);
+      return prompt ? { kind: 'say', prompt } : { kind: 'error', code: 'table_failed' };
+    }
+  },
+});

@@ -1,0 +1,136 @@
+/**
+ * One caller turn: takes what happened on the caller's side and the stored dialog state, returns
+ * the next prompt / action and the new state. Pure apart from the ports; never throws (an
+ * unexpected failure is an error result).
+ */
+import type { CompiledAgent } from './compile-agent.js';
+import type { CompiledNode, UtteranceInput } from './define-node.js';
+import { DialogRunner } from './dialog-runner.js';
+import { nodeRegistry } from './node-registry.js';
+import type { AgentPorts, AgentRuntimeSettings, AsrMeta, CallContext, DialogState, RecognitionResult, TurnInput, TurnResult } from './turn-types.js';
+
+/** Said before re-asking when the app gives no no-match prompt. */
+export const DEFAULT_NO_MATCH_PROMPT = "Sorry, I didn't get that.";
+/** Allowed retries when neither the node nor the app says (the platform's default). */
+export const DEFAULT_RETRIES = 3;
+
+export function initialDialogState(): DialogState {
+  return { dialog: null, node: null, entities: {}, vars: {}, retries: 0, turns: 0, ended: false };
+}
+
+function rememberMessage(state: DialogState, input: UtteranceInput): void {
+  if (!input.asr) {
+    state.lastMessage = { text: input.text };
+    return;
+  }
+  const four: AsrMeta = {
+    confidence: String(input.asr.confidence),
+    Inputmode: String(input.asr.Inputmode),
+    interpretation: String(input.asr.interpretation),
+    utterance: String(input.asr.utterance),
+  };
+  state.lastMessage = { text: input.text, asrMetaData: { ...four, data: { text: { ...four } } } };
+}
+
+/** A failed attempt (no match, no input, below the confidence threshold) at the current position. */
+async function failedAttempt(run: DialogRunner, node: CompiledNode | undefined, kind: 'noinput' | 'nomatch'): Promise<TurnResult> {
+  const { state, settings } = run;
+  state.retries += 1;
+  const allowed = node?.def.ivr?.retries ?? settings.retries ?? DEFAULT_RETRIES;
+  if (state.retries > allowed) return run.exceedRetries(node);
+  const field = kind === 'noinput' ? 'ivr.noInputPrompt' : 'ivr.noMatchPrompt';
+  const appText = kind === 'noinput' ? (settings.noInputPrompt ?? settings.noMatchPrompt) : settings.noMatchPrompt;
+  const reason = (node ? run.prompt(node, field) : undefined) ?? run.renderSettings(appText ?? DEFAULT_NO_MATCH_PROMPT);
+  if (node) return run.reask(node, reason);
+  run.say(reason);
+  return run.awaitIntentResult();
+}
+
+async function recognize(run: DialogRunner, input: UtteranceInput): Promise<RecognitionResult> {
+  const { agent } = run;
+  if (input.grammarIntent !== undefined && agent.intentDialogs.has(input.grammarIntent)) {
+    const confidence = Number(input.asr?.confidence);
+    const score = Number.isFinite(confidence) && confidence > 0 ? Math.min(confidence, 1) : 1;
+    return { intent: input.grammarIntent, score, scores: [{ intent: input.grammarIntent, score }], source: 'grammar' };
+  }
+  return agent.recognizer.recognize(input.text);
+}
+
+async function onUtterance(run: DialogRunner, input: UtteranceInput, asking: CompiledNode | undefined): Promise<TurnResult> {
+  const { state } = run;
+  rememberMessage(state, input);
+  if (asking) {
+    const module = nodeRegistry.get(asking.def.type);
+    const extraction = input.belowThreshold || !module?.accept ? { ok: false as const } : module.accept(asking, run, input);
+    if (!extraction.ok) return failedAttempt(run, asking, 'nomatch');
+    const name = module?.entityName?.(asking);
+    if (name !== undefined) state.entities[name] = extraction.value;
+    state.retries = 0;
+    return run.continueAfter(asking);
+  }
+  if (input.belowThreshold) return failedAttempt(run, undefined, 'nomatch');
+  const recognition = await recognize(run, input);
+  run.recognition = recognition;
+  run.trace.push(`#intent ${recognition.intent} ${recognition.score.toFixed(3)} (${recognition.source})`);
+  state.retries = 0;
+  const dialog = recognition.intent === 'None' ? undefined : run.agent.intentDialogs.get(recognition.intent);
+  return run.startDialog(dialog ?? run.agent.definition.fallbackDialog);
+}
+
+async function dispatch(run: DialogRunner, input: TurnInput): Promise<TurnResult> {
+  const { state, agent } = run;
+  if (input.kind === 'start') return run.startDialog(agent.definition.welcomeDialog);
+  if (input.kind === 'hangup' || state.ended) {
+    state.ended = true;
+    return run.endResult();
+  }
+  const node = run.node(state.dialog, state.node);
+  if (state.pending === 'continue') {
+    // The say-and-continue document played: run the node it stopped before (whatever the event).
+    if (input.kind === 'utterance') rememberMessage(state, input);
+    return node ? run.runFrom(node.dialog, node.id) : run.finishDialog();
+  }
+  if (state.pending === 'transfer') {
+    // The transfer returned: its outcome is readable as context.transferResult by the node's rules.
+    if (input.kind === 'utterance') rememberMessage(state, input);
+    state.vars.transferResult = input.kind === 'transfer' ? input.result : 'unknown';
+    delete state.pending;
+    return node ? run.continueAfter(node) : run.finishDialog();
+  }
+  const asking = node && nodeRegistry.get(node.def.type)?.accept ? node : undefined;
+  switch (input.kind) {
+    case 'utterance':
+      return onUtterance(run, input, asking);
+    case 'noinput':
+    case 'nomatch':
+      return failedAttempt(run, asking, input.kind);
+    case 'maxretries':
+      return run.exceedRetries(asking);
+    case 'continue':
+    case 'transfer':
+      // Nothing is pending: present the current question again.
+      return asking ? run.reask(asking, undefined) : run.finishDialog();
+  }
+}
+
+/**
+ * Runs one turn. `state` is not modified: the result carries the new state (null = new call).
+ * `start` always begins a new conversation with the welcome dialog.
+ */
+export async function runTurn(
+  agent: CompiledAgent,
+  input: TurnInput,
+  state: DialogState | null,
+  call: CallContext,
+  settings: AgentRuntimeSettings,
+  ports: AgentPorts,
+): Promise<TurnResult> {
+  const working = state && input.kind !== 'start' ? structuredClone(state) : initialDialogState();
+  working.turns += 1;
+  const run = new DialogRunner(agent, working, call, settings, ports);
+  try {
+    return await dispatch(run, input);
+  } catch {
+    return run.errorResult('agent_failure');
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * A scripted caller that speaks to the webhook directly, the way a VXML browser submits: urlencoded
+ * POSTs to the URL in the document's <submit>, with the turn the document declared.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RunningGateway } from './test-gateway.js';
+
+export const turnOf = (xml: string): string | undefined => /<var name="turn" expr="'(\d+)'"\s*\/>/.exec(xml)?.[1];
+export const submitUrlOf = (xml: string): string | undefined => {
+  const m = /<submit[^>]*next="([^"]+)"/.exec(xml);
+  return m?.[1]?.replace(/&amp;/g, '&');
+};
+/** The text of every <prompt> in a document, tags removed. */
+export const spokenOf = (xml: string): string =>
+  [...xml.matchAll(/<prompt[^>]*>([\s\S]*?)<\/prompt>/g)]
+    .map((m) => m[1]!.replace(/<[^>]+>/g, ' ').replace(/&apos;/g, "'").replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>'))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+export const kindOf = (xml: string): string => {
+  if (xml.includes('<transfer')) return 'transfer';
+  if (xml.includes('<field')) return 'ask';
+  if (xml.includes("expr=\"'poll'\"")) return 'wait';
+  if (xml.includes('<disconnect')) return 'end';
+  if (/namelist="endOfConversation error"/.test(xml)) return 'error';
+  if (xml.includes('<return')) return 'end';
+  if (xml.includes("expr=\"'continue'\"")) return 'say';
+  return 'other';
+};
+
+export class IvrCall {
+  readonly callId: string;
+  last = '';
+  lastStatus = 0;
+  private url: string;
+
+  constructor(private readonly gw: RunningGateway, webhookUrl: string, readonly from = '+15550001111', callId?: string) {
+    this.callId = callId ?? `call-${randomUUID()}`;
+    this.url = webhookUrl;
+  }
+
+  private async post(params: Record<string, string>, url = this.url): Promise<string> {
+    const r = await this.gw.submit(url, params);
+    this.last = r.xml;
+    this.lastStatus = r.status;
+    const next = submitUrlOf(r.xml);
+    if (next) this.url = next;
+    return r.xml;
+  }
+
+  start(extra: Record<string, string> = {}): Promise<string> {
+    return this.post({ callId: this.callId, message: '', from: this.from, to: 'agent', ...extra });
+  }
+
+  get turn(): string {
+    return turnOf(this.last) ?? '0';
+  }
+
+  /** What the caller says (voice) or keys (dtmf), with the ASR values a browser would submit. */
+  say(text: string, opts: { confidence?: string; inputmode?: 'voice' | 'dtmf'; interpretation?: string; turn?: string } = {}): Promise<string> {
+    return this.post({
+      callId: this.callId,
+      from: this.from,
+      turn: opts.turn ?? `${this.turn}.0`,
+      message: text,
+      interpretation: opts.interpretation ?? text,
+      confidence: opts.confidence ?? '0.900000',
+      inputmode: opts.inputmode ?? 'voice',
+    });
+  }
+
+  event(event: string, extra: Record<string, string> = {}): Promise<string> {
+    return this.post({ callId: this.callId, turn: this.turn, event, ...extra });
+  }
+
+  /** Resubmits exactly the params of a given turn (a browser's duplicate). */
+  raw(params: Record<string, string>): Promise<string> {
+    return this.post({ callId: this.callId, ...params });
+  }
+}
