@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/platform/index.js';
+
+describe('configuration', () => {
+  it('when nothing is set, then the defaults apply and an admin token is generated', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 3000, store: 'memory', keyPrefix: 'ivr:', turnDeadlineMs: 2500, sessionTtlS: 3600, deployment: 'cloud', allowPrivateModelEndpoints: false });
+    expect(c.adminTokenGenerated).toBe(true);
+    expect(c.adminToken.length).toBeGreaterThanOrEqual(24);
+  });
+
+  it('when REDIS_URL is set, then the Redis store is selected (and MASTER_KEY is required)', () => {
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(/MASTER_KEY/);
+    const c = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', MASTER_KEY: Buffer.alloc(32, 7).toString('base64') });
+    expect(c.store).toBe('redis');
+  });
+
+  it('when values are bad, then one error names every bad variable', () => {
+    try {
+      loadConfig({ PORT: 'eighty', MASTER_KEY: 'short', DEPLOYMENT: 'moon', TURN_DEADLINE_MS: '5', KEY_PREFIX: 'a{b}' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const msg = (err as Error).message;
+      for (const v of ['PORT', 'MASTER_KEY', 'DEPLOYMENT', 'TURN_DEADLINE_MS', 'KEY_PREFIX']) expect(msg).toContain(v);
+    }
+  });
+
+  it('when STORE=memory is forced with a REDIS_URL, then memory wins', () => {
+    expect(loadConfig({ STORE: 'memory', REDIS_URL: 'redis://x:1' }).store).toBe('memory');
+  });
+});

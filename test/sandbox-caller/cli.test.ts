@@ -1,0 +1,86 @@
+/**
+ * The CLI in scripted mode, run as a child process (npx tsx sandbox/call.ts … --script FILE) against
+ * the local gateway stub: its transcript and its exit codes.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startGatewayStub, type GatewayStub, type StubAnswer } from './gateway-stub.js';
+
+const projectRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+let dir = '';
+let stub: GatewayStub | undefined;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sandbox-caller-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+});
+
+/** Runs the CLI without blocking this process (the stub server lives here). */
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, reject) => {
+    const child = spawn('npx', ['tsx', 'sandbox/call.ts', ...args], { cwd: projectRoot });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+const A2: StubAnswer[] = [
+  { file: 'bootstrap.vxml' },
+  { file: 'ask-intent.vxml' },
+  { file: 'ask-entity-dtmf.vxml', transform: (x) => x.replace('builtin:grammar/number', 'builtin:grammar/digits') },
+  { file: 'say-continue.vxml' },
+  { file: 'end-return.vxml' },
+];
+
+describe('the CLI in scripted mode', () => {
+  it('when the script matches the call (run a2), then the transcript shows prompts, inputs, submits with timing, and the exit code is 0', async () => {
+    stub = await startGatewayStub({ hooks: A2 });
+    writeFileSync(
+      join(dir, 'a2.txt'),
+      ['# run a2', 'expect: welcome to luigi', 'say: check my booking', 'expect: booking number', 'dtmf: 4567', 'expect: table for four', 'expect: goodbye', 'expect-end: true'].join('\n'),
+    );
+    const r = await cli([stub.webhookUrl, '--script', join(dir, 'a2.txt'), '--mode', 'strict-w3c', '--call-id', 'cli-1', '--from', '+15550002222']);
+    expect(r.stderr).not.toMatch(/FAILED/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("🔊 Welcome to Luigi's. … How can I help you today?");
+    expect(r.stdout).toContain('🗣 check my booking');
+    expect(r.stdout).toMatch(/→ submit POST \/ivr\/hooks\/\S+  turn=2 message=4567 interpretation=4567 confidence=1 inputmode=dtmf/);
+    expect(r.stdout).toMatch(/← 200 in \d+ ms/);
+    expect(r.stdout).toContain('☎ call ended: return · endOfConversation=true');
+    expect(stub.hookRequests()[1]?.body).toEqual({ callId: 'cli-1', message: '', from: '+15550002222', to: 'st-1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d' });
+  }, 60_000);
+
+  it('when an expectation fails, then the CLI stops with the script line and exits non-zero', async () => {
+    stub = await startGatewayStub({ hooks: A2 });
+    writeFileSync(join(dir, 'bad.txt'), 'expect: welcome to mario\nsay: check my booking\n');
+    const r = await cli([stub.webhookUrl, '--script', join(dir, 'bad.txt')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/FAILED: script line 1 \(expect: welcome to mario\) failed: expected "welcome to mario"/);
+  }, 60_000);
+
+  it('when the script runs out while a field waits, then the CLI exits non-zero and names the field', async () => {
+    stub = await startGatewayStub({ hooks: A2 });
+    writeFileSync(join(dir, 'short.txt'), 'say: check my booking\n');
+    const r = await cli([stub.webhookUrl, '--script', join(dir, 'short.txt')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/inputs ran out while field "userinput" waits for input/);
+  }, 60_000);
+
+  it('when the arguments are wrong, then the CLI prints the usage and exits with 2', async () => {
+    const r = await cli(['not-a-number', '--mode', 'lenient']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/usage: npm run call --/);
+  }, 60_000);
+});
