@@ -32,13 +32,18 @@ export const storeKeys = {
   callLock: (callId: string) => `${call(callId)}:lock`,
   callTurnDoc: (callId: string, turnKey: string) => `${call(callId)}:doc:${safe(turnKey)}`,
   callPending: (callId: string) => `${call(callId)}:pending`,
-  // history (per app: one slot for a message and its indexes)
+  // history (per app: one slot for a message and its indexes). Message indexes are sorted sets of
+  // message ids scored by createdOn ms, one per `view` = `<channelType>:<d|x>` (d: Dialog task
+  // messages, x: Alert and Action); session sets hold session ids scored by the session's first
+  // message, one per `view` = `<channelType>:<v1|v2>`. See src/history/history-layout.ts.
   message: (streamId: string, msgId: string) => `${app(streamId)}:msg:${safe(msgId)}`,
-  historyByApp: (streamId: string) => `${app(streamId)}:h:all`,
-  historyByUser: (streamId: string, userId: string) => `${app(streamId)}:h:user:${safe(userId)}`,
-  historyBySession: (streamId: string, sessionId: string) => `${app(streamId)}:h:session:${safe(sessionId)}`,
-  historySessionsByUser: (streamId: string, userId: string) => `${app(streamId)}:h:user-sessions:${safe(userId)}`,
-  historySessionsByApp: (streamId: string) => `${app(streamId)}:h:sessions`,
+  historyByApp: (streamId: string, view: string) => `${app(streamId)}:h:${safe(view)}:all`,
+  historyByUser: (streamId: string, view: string, identity: string) => `${app(streamId)}:h:${safe(view)}:u:${safe(identity)}`,
+  historyBySession: (streamId: string, view: string, sessionId: string) => `${app(streamId)}:h:${safe(view)}:s:${safe(sessionId)}`,
+  historyByTag: (streamId: string, view: string, tag: string) => `${app(streamId)}:h:${safe(view)}:t:${safe(tag)}`,
+  historySessionsByUser: (streamId: string, view: string, identity: string) => `${app(streamId)}:hs:${safe(view)}:u:${safe(identity)}`,
+  historySessionsByApp: (streamId: string, view: string) => `${app(streamId)}:hs:${safe(view)}:all`,
+  historySessionMeta: (streamId: string, sessionId: string) => `${app(streamId)}:h-session:${safe(sessionId)}`,
   historyTrace: (streamId: string, msgId: string) => `${app(streamId)}:trace:${safe(msgId)}`,
   // model connections
   connection: (connectionId: string) => `conn:{k:${safe(connectionId)}}`,
@@ -60,6 +65,12 @@ export const storeKeys = {
   testRunsActive: () => 'testruns:active',
   // rate limits (rate-limiter-flexible adds its own key below this prefix)
   rateLimitPrefix: (name: string) => `rl:${safe(name)}`,
+  // batch tests, continued: a run's result rows so far (app slot), the lock that keeps one run per
+  // suite, fileId -> run, and the heartbeat of the instance that owns runs
+  testRunRows: (streamId: string, runId: string) => `${app(streamId)}:run-rows:${safe(runId)}`,
+  testSuiteRunLock: (streamId: string, name: string) => `${app(streamId)}:suite-run:${safe(name)}`,
+  testRunFileRef: (fileId: string) => `testrun-file:{f:${safe(fileId)}}`,
+  testRunOwner: (instanceId: string) => `testrun-owner:{o:${safe(instanceId)}}`,
 };
 
 export type StoreKeys = typeof storeKeys;

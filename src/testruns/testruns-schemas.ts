@@ -1,0 +1,105 @@
+/** Request and answer shapes of batch tests (service-api.md area C; operator test suites). */
+import { z } from 'zod';
+
+export const RUN_TYPES = ['inDevelopment', 'published'] as const;
+export type RunType = (typeof RUN_TYPES)[number];
+export const RUN_STATUSES = ['running', 'completed', 'failed'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const MAX_UTTERANCES = 10_000;
+
+const noControlChars = (s: string): boolean => !/[\u0000-\u001f\u007f]/.test(s);
+export const suiteName = z.string().min(1).max(100).refine(noControlChars, 'must not contain control characters');
+/** botId / streamId of the public paths: the authenticator checks it against the token's app. */
+const appId = z.string().min(1).max(200);
+
+export const suiteParams = z.object({
+  streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>'),
+  name: suiteName,
+});
+
+const entityValue = z.union([z.string().max(1000), z.number(), z.boolean()]);
+export const suiteUtterance = z.strictObject({
+  utterance: z.string().max(2000).refine((s) => s.trim().length > 0, 'must not be empty'),
+  /** `None` = no intent expected. */
+  intent: z.string().trim().min(1).max(200),
+  entities: z.array(z.strictObject({ name: z.string().trim().min(1).max(100), value: entityValue })).max(50).optional(),
+});
+export type SuiteUtterance = z.infer<typeof suiteUtterance>;
+
+export const suiteBody = z.strictObject({ utterances: z.array(suiteUtterance).min(1).max(MAX_UTTERANCES) });
+
+export const suiteAnswer = z.object({
+  id: z.string(),
+  name: z.string(),
+  streamId: z.string(),
+  utteranceCount: z.number(),
+  utterances: z.array(suiteUtterance),
+  createdOn: z.string(),
+  updatedOn: z.string(),
+});
+export type SuiteRecord = z.infer<typeof suiteAnswer>;
+export const suiteSummary = suiteAnswer.omit({ utterances: true });
+
+export const runParams = z.object({ botId: appId, testSuiteName: suiteName });
+export const runBody = z.object({ runType: z.enum(RUN_TYPES).default('inDevelopment') });
+export const botStatusParams = z.object({ botId: appId, testSuiteName: suiteName, testRunId: z.string().min(1).max(100) });
+export const streamStatusParams = z.object({ streamId: appId, testSuiteName: suiteName, testRunId: z.string().min(1).max(100) });
+export const fileParams = z.object({ fileId: z.string().min(1).max(100) });
+export const fileQuery = z.object({ exp: z.string().max(20).optional(), sig: z.string().max(200).optional() });
+
+export const acceptedAnswer = z.object({
+  _id: z.string(),
+  status: z.literal('accepted'),
+  streamId: z.string(),
+  testSuiteId: z.string(),
+  testSuiteName: z.string(),
+  runType: z.enum(RUN_TYPES),
+  botLanguage: z.string(),
+  utterance_count: z.number(),
+  startTime: z.string(),
+  statusUrl: z.string(),
+});
+
+const counters = z.object(
+  Object.fromEntries(
+    ['TP', 'TN', 'FP', 'FN', 'success', 'failure', 'traitSuccess', 'traitFailure', 'totalEntitiesCount', 'matchedEntitiesCount',
+      'totalTraitsCount', 'matchedTraitsCount', 'failedUtteranceCount', 'failedEntitiesCount'].map((k) => [k, z.number()]),
+  ),
+);
+
+export const runResult = z.object({
+  _id: z.string(),
+  isPartialFailure: z.boolean(),
+  status: z.enum(RUN_STATUSES),
+  testSuiteId: z.string(),
+  triggeredBy: z.string(),
+  streamId: z.string(),
+  botLanguage: z.string(),
+  runType: z.enum(RUN_TYPES),
+  utterance_count: z.number(),
+  startTime: z.string(),
+  __v: z.number(),
+  isAvailable: z.boolean().optional(),
+  endTime: z.string().optional(),
+  f1_score: z.string().optional(),
+  precision: z.string().optional(),
+  recall: z.string().optional(),
+  fileId: z.string().optional(),
+  fileUrl: z.string().optional(),
+  results: counters.optional(),
+  /** Failed runs only: why it ended early. */
+  reason: z.string().optional(),
+});
+
+export const statusAnswer = z.object({
+  _id: z.string(),
+  streamId: z.string(),
+  testSuiteId: z.string(),
+  status: z.enum(RUN_STATUSES),
+  utterance_count: z.number(),
+  totalUtterances: z.number().optional(),
+  utterance_ran: z.number().optional(),
+  percentage: z.number().optional(),
+  result: runResult,
+});
+export type StatusAnswer = z.infer<typeof statusAnswer>;
