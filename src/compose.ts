@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import { buildApp } from './app.js';
 import { createAuthenticator, createMetrics, createSealer, type Config, type Logger, type Metrics, type RouteDef } from './platform/index.js';
 import { storeKeys, type Store } from './store/index.js';
-import { AgentRegistry, AppsService, adminRoutes } from './admin/index.js';
+import { AgentRegistry, AppsService, adminRoutes, type DefinitionCheck } from './admin/index.js';
 import { createConnectionsComponent, type ProviderBaseUrls } from './connections/index.js';
 import { createTablesComponent } from './tables/index.js';
 import { createAssistComponent } from './assist/index.js';
@@ -52,7 +52,6 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const sealer = createSealer(config.masterKey);
   const base = { config, store, sealer, logger, metrics };
   const apps = new AppsService(store, sealer);
-  const agents = new AgentRegistry(store);
   const keyFailures = store.rateLimiter({ name: storeKeys.rateLimitPrefix('api-key-failures'), points: 20, durationS: 60, blockDurationS: 60 });
   const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, keyFailures });
 
@@ -63,7 +62,20 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   });
   const tables = createTablesComponent({ ...base, apps }, options.rateLimits?.tables ? { rateLimit: options.rateLimits.tables } : {});
   const assist = createAssistComponent({ ...base, apps }, options.rateLimits?.botApi ? { rateLimit: options.rateLimits.botApi } : {});
-  const history = createHistoryComponent({ ...base, apps }, options.rateLimits?.botApi ? { rateLimit: options.rateLimits.botApi } : {});
+  /** A transfer node's skill group must be one the app imported (area B). */
+  const skillGroupCheck: DefinitionCheck = async (streamId, definition) => {
+    const known = new Set(await assist.listSkillGroupIds(streamId));
+    const problems: Array<{ path: string; msg: string }> = [];
+    for (const [dialogName, dialog] of Object.entries(definition.dialogs)) {
+      for (const [nodeId, node] of Object.entries(dialog.nodes)) {
+        const id = (node as { type: string; skillGroupId?: string }).type === 'transfer' ? (node as { skillGroupId?: string }).skillGroupId : undefined;
+        if (id && !known.has(id)) problems.push({ path: `dialogs.${dialogName}.nodes.${nodeId}.skillGroupId`, msg: `Skill group "${id}" has not been imported for this app` });
+      }
+    }
+    return problems;
+  };
+  const agents = new AgentRegistry(store, [skillGroupCheck]);
+  const history = createHistoryComponent({ store, apps, metrics, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
 
   const recognizers: RecognizerPort = {
     async forApp(streamId) {

@@ -14,15 +14,23 @@ interface CacheEntry {
   agent: Promise<CompiledAgent>;
 }
 
+/** Checks that need other components (e.g. that a transfer names an imported skill group). */
+export type DefinitionCheck = (streamId: string, definition: AgentDefinition) => Promise<Array<{ path: string; msg: string }>>;
+
 export class AgentRegistry {
   private readonly cache = new Map<string, CacheEntry>();
 
-  constructor(private readonly store: Store, private readonly recheckMs = 2_000) {}
+  constructor(
+    private readonly store: Store,
+    private readonly checks: DefinitionCheck[] = [],
+    private readonly recheckMs = 2_000,
+  ) {}
 
   /** Validates (400 listing every problem), trains, stores; answers the stored definition. */
   async put(streamId: string, input: unknown): Promise<AgentDefinition> {
     const checked = validateAgentDefinition(input);
-    if (!checked.ok) throw AppError.validation(checked.problems.map((p) => ({ msg: p.msg, path: `body${p.path ? `.${p.path}` : ''}` })));
+    const problems = checked.ok ? (await Promise.all(this.checks.map((c) => c(streamId, checked.definition)))).flat() : checked.problems;
+    if (!checked.ok || problems.length) throw AppError.validation(problems.map((p) => ({ msg: p.msg, path: `body${p.path ? `.${p.path}` : ''}` })));
     const agent = await compileAgent(checked.definition);
     const json = JSON.stringify(checked.definition);
     const version = createHash('sha256').update(json).digest('hex').slice(0, 16);

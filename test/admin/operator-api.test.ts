@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../helpers/test-stores.js';
-import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
+import { importSkillGroup, startGateway, type RunningGateway } from '../helpers/test-gateway.js';
 import { demoAgentDefinition } from '../../src/agent/index.js';
 import type { Store } from '../../src/store/index.js';
 
@@ -61,6 +61,10 @@ describeEachStore('operator API', (factory) => {
   it('when a valid agent is stored, then GET answers it and the IVR settings validate their ranges', async () => {
     const app = await gw.admin('POST', '/api/admin/apps', { name: 'C' });
     const id = app.body.streamId;
+    const missing = await gw.admin('PUT', `/api/admin/apps/${id}/agent`, demoAgentDefinition);
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors[0].path).toBe('body.dialogs.human.nodes.transfer.skillGroupId');
+    await importSkillGroup(gw, id, 'sg-reservations', 'Reservations');
     expect((await gw.admin('PUT', `/api/admin/apps/${id}/agent`, demoAgentDefinition)).status).toBe(200);
     expect((await gw.admin('GET', `/api/admin/apps/${id}/agent`)).body.welcomeDialog).toBe('welcome');
     const bad = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, { retries: 11, confidenceThreshold: 101, vxmlProperties: { timeout: '90s' } });

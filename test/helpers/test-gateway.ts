@@ -102,6 +102,7 @@ export async function setupIvrApp(gw: RunningGateway, opts: { agent?: unknown; s
   const app = await gw.admin('POST', '/api/admin/apps', { name: opts.name ?? "Luigi's", language: 'en' });
   if (app.status !== 201) throw new Error(`create app: ${app.status} ${JSON.stringify(app.body)}`);
   const streamId = app.body.streamId as string;
+  await importSkillGroup(gw, streamId, 'sg-reservations', 'Reservations');
   const agent = await gw.admin('PUT', `/api/admin/apps/${streamId}/agent`, opts.agent ?? demoAgentDefinition);
   if (agent.status !== 200) throw new Error(`set agent: ${agent.status} ${JSON.stringify(agent.body)}`);
   const settings = await gw.admin('PUT', `/api/admin/apps/${streamId}/ivr-settings`, { enabled: true, ...(opts.settings ?? {}) });
@@ -113,3 +114,19 @@ export async function setupIvrApp(gw: RunningGateway, opts: { agent?: unknown; s
 }
 
 export { ADMIN_TOKEN as adminToken };
+
+/** Imports one skill group through the public import API (area B), as a contact centre would. */
+export async function importSkillGroup(gw: RunningGateway, streamId: string, id: string, name: string): Promise<void> {
+  const client = await gw.admin('POST', `/api/admin/apps/${streamId}/api-apps`, { name: 'assist import', scopes: ['assist-import-export'] });
+  const jwtToken = signHs256({ appId: client.body.clientId, sub: 'u-importer' }, client.body.clientSecret);
+  const q = new URLSearchParams({ accountId: 'acc-1', orgId: 'org-1', type: 'skillGroups' });
+  const res = await fetch(`${gw.url}/assist/api/v1/public/analytics/${streamId}/storeAssistFunctionalities?${q}`, {
+    method: 'POST',
+    headers: { auth: jwtToken, accountId: 'acc-1', 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      data: [{ _id: id, name, status: 'ACTIVE', isDefault: false, iId: streamId, createdByAId: 'a-1', skills: [] }],
+      metaData: { userId: 'u-importer', orgId: 'org-1', type: 'skillGroups', accountId: 'acc-1' },
+    }),
+  });
+  if (res.status !== 200) throw new Error(`skill group import: ${res.status} ${await res.text()}`);
+}
