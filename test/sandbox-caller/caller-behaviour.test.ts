@@ -134,6 +134,24 @@ describe('documents and the root', () => {
   });
 });
 
+describe('an injected fetch', () => {
+  it('when runCall is given its own fetch, then every document comes from it and relative URLs resolve against the document URL', async () => {
+    const seen: string[] = [];
+    const fakeFetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const url = String(input);
+      seen.push(`${init?.method ?? 'GET'} ${url}`);
+      const body = url.includes('/next')
+        ? '<vxml version="2.1" xmlns="http://www.w3.org/2001/vxml"><form><block><prompt>Second.</prompt><var name="endOfConversation" expr="true"/><return namelist="endOfConversation"/></block></form></vxml>'
+        : '<vxml version="2.1" xmlns="http://www.w3.org/2001/vxml"><form><block><prompt>First.</prompt><goto next="next?x=1"/></block></form></vxml>';
+      return new Response(body, { status: 200, headers: { 'Content-Type': 'application/voicexml+xml' } });
+    }) as typeof fetch;
+    const r = await runCall({ webhookUrl: 'https://gateway.example.com/ivr/hooks/st-x/start?token=t', inputs: [], fetch: fakeFetch, callId: 'k' });
+    expect(seen[1]).toBe('GET https://gateway.example.com/ivr/hooks/st-x/next?x=1');
+    expect(r.spoken).toEqual(['First.', 'Second.']);
+    expect(r.result).toEqual({ endOfConversation: true });
+  });
+});
+
 describe('the generated customer root and failures', () => {
   it('when a webhook URL is called, then the root passes a callId, an empty message, from, and the streamId as to', async () => {
     stub = await startGatewayStub({ hooks: [{ file: 'bootstrap.vxml' }, { file: 'end-return.vxml' }] });

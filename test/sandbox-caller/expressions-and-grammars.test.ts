@@ -102,6 +102,29 @@ describe('grammars', () => {
     expect(m.recognize(g, { kind: 'dtmf', digits: '1' })).toBeUndefined();
   });
 
+  it('when a grammar computes its value with SISR scripts (rules.latest(), compound assignment, var, unbounded repeat), then the script result is the interpretation', async () => {
+    const numbers = `<grammar mode="voice" root="n" tag-format="semantics/1.0">
+      <rule id="n"><one-of>
+        <item>zero<tag>out=0;</tag></item>
+        <item><ruleref uri="#n99"/><tag>out=rules.latest();</tag>
+          <item repeat="0-1">hundred<tag>out*=100;</tag><item repeat="0-1"><item repeat="0-1">and</item><ruleref uri="#n99"/><tag>out+=rules.latest();</tag></item></item></item>
+      </one-of></rule>
+      <rule id="units"><one-of><item>one<tag>out=1;</tag></item><item>two<tag>out=2;</tag></item><item>four<tag>out=4;</tag></item></one-of></rule>
+      <rule id="tens"><one-of><item>twenty<tag>out=20;</tag></item><item>forty<tag>out=40;</tag></item></one-of></rule>
+      <rule id="n99"><one-of><item><ruleref uri="#units"/><tag>out=rules.latest();</tag></item>
+        <item><ruleref uri="#tens"/><tag>out=rules.latest();</tag><item repeat="0-1"><ruleref uri="#units"/><tag>out+=rules.latest();</tag></item></item></one-of></rule>
+    </grammar>`;
+    const keys = `<grammar mode="dtmf" root="k"><rule id="k"><tag>var acc='';</tag><item repeat="1-"><ruleref uri="#d"/><tag>acc+=rules.latest();</tag></item><tag>out=Number(acc)*2;</tag></rule>
+      <rule id="d"><one-of><item>1</item><item>2</item><item>3</item></one-of></rule></grammar>`;
+    const m = matcher('strict-w3c');
+    const g = await m.compile(field(numbers + keys), undefined);
+    expect(m.recognize(g, { kind: 'speech', text: 'forty two' })?.interpretation).toBe(42);
+    expect(m.recognize(g, { kind: 'speech', text: 'two hundred and twenty one' })?.interpretation).toBe(221);
+    expect(m.recognize(g, { kind: 'speech', text: 'zero' })?.interpretation).toBe(0);
+    expect(m.recognize(g, { kind: 'dtmf', digits: '1231' })?.interpretation).toBe(2462);
+    expect(m.recognize(g, { kind: 'speech', text: 'forty forty' })).toBeUndefined();
+  });
+
   it('when lenient recognition gets a longer utterance, then the longest phrase that prefixes it matches', async () => {
     const m = matcher('lenient');
     const g = await m.compile(field(INTENTS), undefined);
