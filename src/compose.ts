@@ -12,7 +12,7 @@ import { createTablesComponent } from './tables/index.js';
 import { createAssistComponent } from './assist/index.js';
 import { createTestRunsComponent, type RecognizerPort, type TestRunsOptions } from './testruns/index.js';
 import { createHistoryComponent } from './history/index.js';
-import { createIvrComponent, type HistoryPort, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
+import { createIvrComponent, type SandboxOptions, type HistoryPort, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
 
 export interface GatewayOptions {
   /** Overrides of the platform's rate limits (tests use small ones). */
@@ -20,6 +20,7 @@ export interface GatewayOptions {
   providerBaseUrls?: ProviderBaseUrls;
   fetch?: typeof fetch;
   testRuns?: TestRunsOptions;
+  sandbox?: SandboxOptions;
 }
 
 export interface GatewayDeps {
@@ -118,6 +119,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const ivrComponent = createIvrComponent({
     ...base,
     requireApp: (streamId) => apps.requireApp(streamId),
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ports: {
       agents,
       apps,

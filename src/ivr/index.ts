@@ -7,7 +7,7 @@ import { ivrAdminRoutes } from './ivr-admin-routes.js';
 import { IvrConfigService } from './ivr-config-service.js';
 import type { IvrPorts } from './ivr-ports.js';
 import { webhookRoutes } from './webhook-routes.js';
-import { SandboxService } from './sandbox-service.js';
+import { SandboxService, type SandboxOptions } from './sandbox-service.js';
 import { sandboxRoutes } from './sandbox-routes.js';
 
 export type { IvrPorts, HistoryPort, TurnMessage, AgentSource, AppSource, CallLifecycle } from './ivr-ports.js';
@@ -16,7 +16,7 @@ export { ivrSettingsSchema, sandboxRequiredSettings } from './ivr-settings-schem
 export { IvrConfigService } from './ivr-config-service.js';
 export { CallSessionRepository } from './call-session-repository.js';
 export { messageId } from './call-turn-service.js';
-export { SandboxService } from './sandbox-service.js';
+export { SandboxService, type SandboxOptions } from './sandbox-service.js';
 
 export interface IvrDeps {
   config: Config;
@@ -26,12 +26,13 @@ export interface IvrDeps {
   metrics: Metrics;
   ports: IvrPorts;
   requireApp: (streamId: string) => Promise<unknown>;
+  sandbox?: SandboxOptions;
 }
 
 export function createIvrComponent(deps: IvrDeps): { routes: RouteDef[]; ivr: IvrConfigService; sessions: CallSessionRepository; sandbox: SandboxService } {
   const ivr = new IvrConfigService(deps.store, deps.sealer);
   const sessions = new CallSessionRepository(deps.store, deps.config.sessionTtlS * 1000);
-  const sandbox = new SandboxService(deps.store, deps.sealer, ivr, deps.config, deps.metrics);
+  const sandbox = new SandboxService(deps.store, deps.sealer, ivr, deps.config, deps.metrics, deps.sandbox);
   const lifecycle = deps.ports.lifecycle;
   const ports: IvrPorts = {
     ...deps.ports,

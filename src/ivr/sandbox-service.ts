@@ -18,9 +18,17 @@ export type SandboxStep =
   | { kind: 'connect'; streamId: string; callId: string; from: string; token: string }
   | { kind: 'announce'; text: string; reason: 'busy' | 'locked' | 'unknown' | 'disabled' };
 
+export interface SandboxOptions {
+  /** Lockout window and duration after five wrong entries (default 600 s, as the contract says). */
+  lockoutS?: number;
+  /** How long a line stays taken without a hangup (default: the session TTL). */
+  lineTtlMs?: number;
+}
+
 export class SandboxService {
   readonly repo: SandboxRepository;
   private readonly failures: RateLimiter;
+  private readonly lineTtlMs: number;
 
   constructor(
     private readonly store: Store,
@@ -28,10 +36,13 @@ export class SandboxService {
     private readonly ivr: IvrConfigService,
     private readonly config: Config,
     private readonly metrics: Metrics,
+    options: SandboxOptions = {},
   ) {
     this.repo = new SandboxRepository(store, sealer);
-    // 4 points + block: the fifth wrong entry within ten minutes is refused and blocks for ten minutes
-    this.failures = store.rateLimiter({ name: storeKeys.rateLimitPrefix('sandbox-login'), points: 4, durationS: 600, blockDurationS: 600 });
+    const lockoutS = options.lockoutS ?? 600;
+    this.lineTtlMs = options.lineTtlMs ?? config.sessionTtlS * 1000;
+    // 4 points + block: the fifth wrong entry within the window is refused and blocks for the window
+    this.failures = store.rateLimiter({ name: storeKeys.rateLimitPrefix('sandbox-login'), points: 4, durationS: lockoutS, blockDurationS: lockoutS });
   }
 
   async provision(streamId: string, input: { enabled: boolean; maxConcurrentCalls?: number }, baseUrl: string): Promise<Omit<SandboxRecord, 'streamId'>> {
@@ -108,7 +119,7 @@ export class SandboxService {
       if (!r.allowed) return this.lockedStep();
       return this.loginStep(streamId, input.callId, input.from, true);
     }
-    const line = await this.store.acquireSlot(storeKeys.sandboxLines(streamId), input.callId, Date.now() + this.config.sessionTtlS * 1000, rec.maxConcurrentCalls);
+    const line = await this.store.acquireSlot(storeKeys.sandboxLines(streamId), input.callId, Date.now() + this.lineTtlMs, rec.maxConcurrentCalls);
     this.metrics.sandboxLinesInUse.set({ app: streamId }, line.inUse);
     if (!line.acquired) return { kind: 'announce', text: 'All lines are busy. Please call again later.', reason: 'busy' };
     const channel = await this.ivr.channel(streamId);
