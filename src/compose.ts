@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import { buildApp } from './app.js';
 import { createAuthenticator, createMetrics, createSealer, type Config, type Logger, type Metrics, type RouteDef } from './platform/index.js';
 import { storeKeys, type Store } from './store/index.js';
-import { AgentRegistry, AppsService, adminRoutes, type DefinitionCheck } from './admin/index.js';
+import { AgentRegistry, AppsService, adminRoutes, benchFloorRoute, type DefinitionCheck } from './admin/index.js';
 import { createConnectionsComponent, type ProviderBaseUrls } from './connections/index.js';
 import { createTablesComponent } from './tables/index.js';
 import { createAssistComponent } from './assist/index.js';
@@ -136,6 +136,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     ...assist.routes,
     ...history.routes,
     ...testRuns.routes,
+    ...(config.benchMode ? [benchFloorRoute(store)] : []),
   ];
 
   const app = buildApp({ config, logger, metrics, authenticator, routes, isReady: () => store.ping() });

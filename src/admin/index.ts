@@ -3,3 +3,4 @@ export { AppsService } from './apps-service.js';
 export { AgentRegistry, type DefinitionCheck } from './agent-registry.js';
 export { adminRoutes } from './admin-routes.js';
 export { streamIdParam, type AppRecord } from './admin-schemas.js';
+export { benchFloorRoute } from './bench-floor-route.js';

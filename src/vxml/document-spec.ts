@@ -3,9 +3,9 @@
  * these into a VoiceXML 2.1 string; nothing else builds VXML. Prompts are structured (PromptPart),
  * never markup, so caller and model text cannot change a document's structure.
  */
-import type { PromptPart, GrammarSpec } from '../agent/turn-types.js';
+import type { PromptPart, GrammarSpec, AwaitSpec } from '../agent/turn-types.js';
 
-export type { PromptPart, GrammarSpec };
+export type { PromptPart, GrammarSpec, AwaitSpec };
 
 /** Where and how a document submits back to the webhook. */
 export interface SubmitTarget {
@@ -28,11 +28,29 @@ export interface SrgsItem {
   tag: string; // semantic value, e.g. intent name
 }
 
+/** Entities whose inline SRGS grammar the renderer knows (builtin-grammars.ts / entity-srgs.ts). */
+export type InlineEntity = 'number' | 'date' | 'digits' | 'boolean';
+
+/** What buildIntentGrammar left out, by reason (for logs; the renderer ignores it). */
+export interface OmittedPhrases {
+  ambiguous: number; // claimed by two or more intents
+  tooLong: number; // longer than the phrase cap after normalisation
+  overCap: number; // beyond the item cap (per-intent fair share)
+  empty: number; // nothing left after normalisation
+}
+
 export type FieldGrammar =
   | { kind: 'builtin'; mode: 'voice' | 'dtmf'; src: string } // builtin:dtmf/digits?minlength=4
   | { kind: 'uri'; mode: 'voice' | 'dtmf'; src: string }
-  | { kind: 'srgs'; mode: 'voice' | 'dtmf'; root: string; items: SrgsItem[]; lang?: string }
-  | { kind: 'transcription'; src: string }; // e.g. builtin:speech/transcribe
+  | { kind: 'srgs'; mode: 'voice' | 'dtmf'; root: string; items: SrgsItem[]; lang?: string; omitted?: OmittedPhrases }
+  | { kind: 'transcription'; src: string } // e.g. builtin:speech/transcribe
+  /**
+   * An entity grammar written inline as SRGS by the renderer, for browsers without the builtin
+   * (see dialects.ts). digits: minLength/maxLength bound the count (default 1..unbounded).
+   * Results: number → a number; date → 'yyyymmdd' ('????' for a missing year); digits → the digit
+   * string; boolean → true/false (DTMF 1 = yes, 2 = no, as the VoiceXML builtin).
+   */
+  | { kind: 'inline-entity'; mode: 'voice' | 'dtmf'; entity: InlineEntity; minLength?: number; maxLength?: number; lang?: string };
 
 export interface AskDocument {
   kind: 'ask';
@@ -104,6 +122,64 @@ export interface BootstrapDocument {
   submit: SubmitTarget;
 }
 
+/* ---- Test sandbox documents (contract section 9). They are top-level documents, not subdialogs. ---- */
+
+/** A DTMF length rule: min === max for a fixed length. */
+export interface DigitLength {
+  min: number;
+  max: number;
+}
+
+/**
+ * Sandbox entry: collects the PIN, then the secret, by DTMF digit grammars, and POSTs `pin`, `secret`
+ * and `attempt` to `submit.url`. No-input and no-match count together; past `retries` failures the
+ * goodbye prompt plays and the call ends.
+ */
+export interface SandboxLoginDocument {
+  kind: 'sandbox-login';
+  lang?: string;
+  submit: SubmitTarget;
+  /** Opaque id of this login attempt, submitted back as `attempt`. */
+  attemptId: string;
+  /** Played first, e.g. after a wrong entry ("That PIN or secret did not match."). */
+  errorPrompt?: PromptPart[];
+  pinPrompt: PromptPart[];
+  secretPrompt: PromptPart[];
+  pinLength: DigitLength;
+  secretLength: DigitLength;
+  noInputPrompt?: PromptPart[];
+  noMatchPrompt?: PromptPart[];
+  /** Allowed failures before hanging up (default 3). */
+  retries?: number;
+  goodbyePrompt?: PromptPart[];
+  /** Field properties (interdigittimeout, termchar, timeout…). */
+  properties?: Record<string, string>;
+}
+
+/**
+ * Sandbox connection after a good login: runs the app's webhook as a `<subdialog>` (src = webhook URL
+ * with a token the service minted) with `<param>`s callId, message (empty), from and to. When the
+ * subdialog returns it says goodbye and disconnects; if the webhook cannot be fetched
+ * (error.badfetch) it apologises and disconnects.
+ */
+export interface SandboxConnectDocument {
+  kind: 'sandbox-connect';
+  lang?: string;
+  webhookUrl: string;
+  callId: string;
+  from?: string;
+  to?: string;
+  goodbyePrompt: PromptPart[];
+  errorPrompt: PromptPart[];
+}
+
+/** A prompt, then `<disconnect/>` (e.g. "All lines are busy, please call again later."). */
+export interface AnnounceDisconnectDocument {
+  kind: 'announce-disconnect';
+  lang?: string;
+  prompt: PromptPart[];
+}
+
 export type VxmlDocument =
   | AskDocument
   | SayDocument
@@ -111,4 +187,9 @@ export type VxmlDocument =
   | TransferDocument
   | WaitDocument
   | ErrorDocument
-  | BootstrapDocument;
+  | BootstrapDocument
+  | SandboxLoginDocument
+  | SandboxConnectDocument
+  | AnnounceDisconnectDocument;
+
+export type VxmlDocumentKind = VxmlDocument['kind'];

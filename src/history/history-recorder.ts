@@ -1,0 +1,64 @@
+/**
+ * Records conversation turns. Each app's messages of one call go to the store in ONE `atomic`
+ * (message hashes, index entries, traceIds, session bookkeeping), guarded so that a message id
+ * already stored is never written twice (idempotent) and so that a concurrent writer of the same
+ * session makes this batch re-read and retry instead of losing a session-set update.
+ */
+import { AppError } from '../platform/index.js';
+import type { Guard, WriteOp } from '../store/index.js';
+import { historyLayout } from './history-layout.js';
+import type { HistoryRepository } from './history-repository.js';
+import { newMessageSchema, type NewMessage, type ValidMessage } from './history-schemas.js';
+
+const MAX_ATTEMPTS = 6;
+
+export class HistoryRecorder {
+  constructor(
+    private readonly repo: HistoryRepository,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Stores the messages (any order, any apps); messages already stored are skipped. */
+  async record(messages: NewMessage[]): Promise<void> {
+    const valid = messages.map((m, i) => {
+      const r = newMessageSchema.safeParse(m);
+      if (!r.success) throw AppError.validation(r.error.issues.map((x) => ({ msg: x.message, path: ['messages', String(i), ...x.path.map(String)].join('.') })));
+      return r.data;
+    });
+    const byApp = new Map<string, ValidMessage[]>();
+    const seen = new Set<string>();
+    for (const m of valid) {
+      const k = `${m.botId}\u0000${m.id}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      byApp.set(m.botId, [...(byApp.get(m.botId) ?? []), m]);
+    }
+    await Promise.all([...byApp].map(([botId, msgs]) => this.recordForApp(botId, msgs)));
+  }
+
+  private async recordForApp(botId: string, msgs: ValidMessage[]): Promise<void> {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const stored = await this.repo.existing(botId, msgs.map((m) => m.id));
+      const fresh = msgs.filter((m) => !stored.has(m.id));
+      if (fresh.length === 0) return;
+      const sessions = [...new Set(fresh.map((m) => m.sessionId))];
+      const metas = await this.repo.sessionMetas(botId, sessions);
+      const now = this.now();
+      const ops: WriteOp[] = [];
+      const guards: Guard[] = [];
+      for (const m of fresh) {
+        ops.push(...historyLayout.messageOps(m, now));
+        guards.push({ key: historyLayout.messageKey(botId, m.id), hashField: 'id', absent: true });
+      }
+      sessions.forEach((sessionId, i) => {
+        const s = historyLayout.sessionOps(botId, sessionId, metas[i] ?? {}, fresh.filter((m) => m.sessionId === sessionId));
+        ops.push(...s.ops);
+        guards.push(...s.guards);
+      });
+      if (await this.repo.apply(ops, guards)) return;
+      // another writer got there first (same message or same session): re-read and retry
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * attempt)));
+    }
+    throw AppError.storeUnavailable();
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Conversation history component (area E): the recorder the IVR webhook calls for every turn, the
+ * getMessages / getMessagesV2 routes, and the service behind them (also used by the benchmark).
+ */
+import { createRateLimitGate, RATE_LIMITS, type Metrics, type RouteDef } from '../platform/index.js';
+import type { Store } from '../store/index.js';
+import { HistoryRecorder } from './history-recorder.js';
+import { HistoryReader, type ReaderBudgets } from './history-reader.js';
+import { HistoryRepository } from './history-repository.js';
+import { historyRoutes } from './history-routes.js';
+import { HistoryService, type AppIconSource } from './history-service.js';
+
+export interface HistoryDeps {
+  store: Store;
+  /** The app's logo for `icon` (AppsService). */
+  apps: AppIconSource;
+  metrics?: Metrics;
+  /** Per-bot rolling limits; default 60/min and 1800/h (platform-notes.md). */
+  rateLimits?: { perMinute: number; perHour: number; name?: string };
+  budgets?: Partial<ReaderBudgets>;
+  now?: () => number;
+}
+
+export interface HistoryComponent {
+  routes: RouteDef[];
+  recorder: HistoryRecorder;
+  service: HistoryService;
+}
+
+export function createHistoryComponent(deps: HistoryDeps): HistoryComponent {
+  const now = deps.now ?? Date.now;
+  const repo = new HistoryRepository(deps.store);
+  const reader = new HistoryReader(repo, { scanBudget: 10_000, countBudget: 20_000, ...deps.budgets });
+  const service = new HistoryService(repo, reader, deps.apps, now);
+  const limits = deps.rateLimits ?? { perMinute: RATE_LIMITS.botApi.perMinute, perHour: RATE_LIMITS.botApi.perHour };
+  const gate = createRateLimitGate(deps.store, limits.name ?? RATE_LIMITS.botApi.name, limits.perMinute, limits.perHour, deps.metrics);
+  return { routes: historyRoutes(service, gate), recorder: new HistoryRecorder(repo, now), service };
+}
+
+export { HistoryRecorder } from './history-recorder.js';
+export { HistoryService, type AppIconSource } from './history-service.js';
+export { historyLayout, TRACE_RETENTION_MS } from './history-layout.js';
+export {
+  CHANNEL_TYPES, LIMITS as HISTORY_LIMITS, newMessageSchema,
+  type ChannelType, type HistoryAnswer, type HistoryParams, type HistoryVersion, type MessageAnswer, type NewMessage, type TaskKind, type ValidMessage,
+} from './history-schemas.js';

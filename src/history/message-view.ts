@@ -1,0 +1,40 @@
+/** A stored message hash as the Message of service-api.md (area E). */
+import type { MessageAnswer } from './history-schemas.js';
+
+export interface MessageViewOptions {
+  /** The message's traceId (already looked up) when includeTraceId; null when expired or none. */
+  traceId?: string | null;
+  includeTraceId: boolean;
+  /** Show the text of messages that carry form input. */
+  includeSecureForm: boolean;
+}
+
+const parseTags = (raw: string | undefined): Record<string, string> => {
+  if (!raw) return {};
+  try {
+    return JSON.parse(raw) as Record<string, string>;
+  } catch {
+    return {};
+  }
+};
+
+export function messageView(row: Record<string, string>, opts: MessageViewOptions): MessageAnswer {
+  const masked = row.secureForm === '1' && !opts.includeSecureForm;
+  const channel = row.channel ?? 'rtm';
+  const out: MessageAnswer = {
+    _id: row.id ?? '',
+    botId: row.botId ?? '',
+    type: row.type === 'outgoing' ? 'outgoing' : 'incoming',
+    status: row.status ?? '',
+    createdBy: row.userId ?? '',
+    channels: [{ type: channel, channelUId: row.channelUId ?? '' }],
+    components: [{ cT: 'text', data: { text: masked ? '' : (row.text ?? '') } }],
+    createdOn: new Date(Number(row.createdOn ?? 0)).toISOString(),
+    lang: row.lang ?? '',
+    chnl: channel,
+    sessionId: row.sessionId ?? '',
+    tags: parseTags(row.tags),
+  };
+  if (opts.includeTraceId && opts.traceId) out.traceId = opts.traceId;
+  return out;
+}

@@ -1,0 +1,51 @@
+/**
+ * The ask document (contract section 6; shape of vxml-examples/ask-intent.vxml): merged prompt, a
+ * field named by the data extraction key with its grammars and properties, no-input/no-match counted
+ * together (document variable `failures`) with event=maxretries past `retries`, a `<filled>` that
+ * submits the utterance and ASR values, and optionally the document-level hangup catch.
+ */
+import { ecmaRef, js } from './ecma-string.js';
+import type { AskDocument } from './document-spec.js';
+import type { DialectProfile } from './dialects.js';
+import { fieldNameFromKey } from './field-name.js';
+import { callVars, eventCatch, fieldGrammars, properties, retryCatch, speak, submitOptions } from './render-parts.js';
+import type { Executable, SubmitOptions, VxmlBuilder } from './vxml-builder.js';
+
+const EVENT_NAMELIST = ['callId', 'turn', 'event'] as const;
+const FILLED_NAMELIST = ['callId', 'from', 'turn', 'message', 'interpretation', 'confidence', 'inputmode'] as const;
+
+interface FilledData {
+  field: string;
+  submit: SubmitOptions;
+}
+
+function buildFilled(e: Executable, d: FilledData): void {
+  const shadow = `${d.field}$`;
+  e.var('message', ecmaRef(shadow, 'utterance'));
+  e.var('interpretation', ecmaRef(d.field));
+  e.var('confidence', ecmaRef(shadow, 'confidence'));
+  e.var('inputmode', ecmaRef(shadow, 'inputmode'));
+  e.submit(d.submit);
+}
+
+export function askDocument(b: VxmlBuilder, doc: AskDocument, p: DialectProfile): void {
+  const field = fieldNameFromKey(doc.fieldName);
+  const eventSubmit = submitOptions(doc.submit, EVENT_NAMELIST, p);
+
+  callVars(b, doc.vars, { from: true });
+  b.var('failures', js`0`);
+  properties(b, { ...p.documentProperties, ...doc.documentProperties });
+  if (doc.hangupCatch) eventCatch(b, ['connection.disconnect.hangup'], 'hangup', eventSubmit);
+
+  const f = b.form('ask').field(field);
+  properties(f, doc.fieldProperties);
+  speak(f, doc.prompt);
+  fieldGrammars(f, doc.grammars ?? [], p);
+  retryCatch(f, {
+    retries: doc.retries,
+    noInput: doc.noInputPrompt,
+    noMatch: doc.noMatchPrompt,
+    exceeded: { event: 'maxretries', submit: eventSubmit },
+  });
+  f.filledOnce({ field, submit: submitOptions(doc.submit, FILLED_NAMELIST, p) }, buildFilled);
+}

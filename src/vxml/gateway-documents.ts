@@ -1,0 +1,93 @@
+/**
+ * The gateway's other document kinds (contract section 6; shapes of vxml-examples/*.vxml):
+ * say-and-continue, end, transfer, wait, error and bootstrap. One renderer per kind, by kind name.
+ */
+import { ecmaRef, ecmaString, js } from './ecma-string.js';
+import type { BootstrapDocument, EndDocument, ErrorDocument, SayDocument, TransferDocument, WaitDocument } from './document-spec.js';
+import type { DialectProfile } from './dialects.js';
+import { callVars, speak, submitOptions, submitTo } from './render-parts.js';
+import type { Executable, SubmitOptions, VxmlBuilder } from './vxml-builder.js';
+import { isVariableName } from './xml-values.js';
+
+const EVENT_NAMELIST = ['callId', 'turn', 'event'] as const;
+const TRANSFER_NAMELIST = ['callId', 'turn', 'event', 'transferResult'] as const;
+/** Errors a `<transfer>` raises when the platform cannot place the call; reported as transferResult. */
+const TRANSFER_ERRORS = ['error.connection', 'error.unsupported', 'error.noresource'];
+const BOOTSTRAP_VARS = ['callId', 'message', 'from', 'to'] as const;
+
+function say(b: VxmlBuilder, doc: SayDocument, p: DialectProfile): void {
+  callVars(b, doc.vars);
+  const block = b.form('say').block();
+  speak(block, doc.prompt);
+  block.var('event', ecmaString('continue'));
+  submitTo(block, doc.submit, EVENT_NAMELIST, p);
+}
+
+function end(b: VxmlBuilder, doc: EndDocument): void {
+  if (doc.behaviour === 'disconnect') {
+    const block = b.form('end').block();
+    speak(block, doc.prompt);
+    block.disconnect();
+    return;
+  }
+  b.var('callId', ecmaString(doc.callId ?? ''));
+  const block = b.form('end').block();
+  speak(block, doc.prompt);
+  block.var('endOfConversation', js`true`);
+  const extra: string[] = [];
+  for (const [name, value] of Object.entries(doc.returnVars ?? {})) {
+    if (!isVariableName(name) || name === 'endOfConversation' || name === 'callId' || extra.includes(name)) continue;
+    block.var(name, ecmaString(String(value)));
+    extra.push(name);
+  }
+  block.return(['endOfConversation', 'callId', ...extra]);
+}
+
+function transfer(b: VxmlBuilder, doc: TransferDocument, p: DialectProfile): void {
+  callVars(b, doc.vars);
+  b.var('event', ecmaString('transfer'));
+  const t = b.form('transfer').transfer({
+    name: 'xfer',
+    dest: doc.destination,
+    style: p.transferStyle,
+    ...(doc.connecttimeout !== undefined ? { connecttimeout: doc.connecttimeout } : {}),
+    ...(doc.aai !== undefined ? { aai: doc.aai } : {}),
+  });
+  speak(t, doc.prompt);
+  const filled = t.filled();
+  filled.var('transferResult', ecmaRef('xfer'));
+  submitTo(filled, doc.submit, TRANSFER_NAMELIST, p);
+  t.catchOnce(TRANSFER_ERRORS, submitOptions(doc.submit, TRANSFER_NAMELIST, p), buildTransferFailure);
+}
+
+/** The in-transfer error catch: the error event's name is the transferResult. */
+function buildTransferFailure(e: Executable, submit: SubmitOptions): void {
+  e.var('transferResult', ecmaRef('_event'));
+  e.submit(submit);
+}
+
+
+function wait(b: VxmlBuilder, doc: WaitDocument, p: DialectProfile): void {
+  callVars(b, doc.vars);
+  const block = b.form('wait').block();
+  speak(block, doc.prompt);
+  block.var('event', ecmaString('poll'));
+  submitTo(block, doc.submit, EVENT_NAMELIST, p);
+}
+
+function error(b: VxmlBuilder, doc: ErrorDocument): void {
+  const block = b.form('error').block();
+  speak(block, doc.prompt);
+  block.var('endOfConversation', js`true`);
+  block.var('error', ecmaString(doc.error ?? ''));
+  block.return(['endOfConversation', 'error']);
+}
+
+function bootstrap(b: VxmlBuilder, doc: BootstrapDocument, p: DialectProfile): void {
+  const form = b.form('bootstrap');
+  for (const name of BOOTSTRAP_VARS) form.var(name);
+  submitTo(form.block(), doc.submit, BOOTSTRAP_VARS, p);
+}
+
+/** Renderers of the gateway's non-ask kinds. */
+export const gatewayDocuments = { say, end, transfer, wait, error, bootstrap };

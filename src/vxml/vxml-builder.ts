@@ -1,0 +1,272 @@
+/**
+ * A small typed builder over xmlbuilder2 for the VoiceXML 2.1 we emit (in the spirit of twilio-node's
+ * TwiML builder): each class only offers the children the schema allows where we use them, so a
+ * wrong nesting does not compile. Text goes only through text nodes (escaped by xmlbuilder2, illegal
+ * characters removed in xml-values.ts); `expr`/`cond` only take EcmaExpr (see ecma-string.ts); URIs,
+ * durations, names and language tags are checked against their schema datatypes.
+ */
+import type { EcmaExpr } from './ecma-string.js';
+import { BuilderNode, VXML_NS, detachedRoot, documentRoot } from './builder-core.js';
+import { SsmlContainer } from './ssml-builder.js';
+import { SrgsGrammar, grammarAttrs, type GrammarAttrs } from './srgs-builder.js';
+import { count, duration, langTag, ncName, nmtoken, variableName, xmlUri } from './xml-values.js';
+
+export interface SubmitOptions {
+  next: string;
+  method?: 'get' | 'post';
+  namelist: readonly string[];
+  fetchaudio?: string;
+  fetchtimeout?: string;
+}
+
+function names(list: readonly string[]): string {
+  return list.map(variableName).join(' ');
+}
+
+function events(list: readonly string[]): string {
+  return list
+    .map((e) => {
+      if (nmtoken(e) === undefined) throw new TypeError(`invalid event name: ${JSON.stringify(e)}`);
+      return e;
+    })
+    .join(' ');
+}
+
+/** Executable content: what `<block>`, `<filled>`, `<catch>`, `<noinput>`, `<nomatch>` and `<if>` hold. */
+export class Executable extends BuilderNode {
+  prompt(): SsmlContainer {
+    return new SsmlContainer(this.add('prompt'), this.state);
+  }
+
+  var(name: string, expr?: EcmaExpr): this {
+    this.add('var', { name: variableName(name), expr });
+    return this;
+  }
+
+  assign(name: string, expr: EcmaExpr): this {
+    this.add('assign', { name: variableName(name), expr });
+    return this;
+  }
+
+  submit(o: SubmitOptions): this {
+    this.add('submit', {
+      next: xmlUri(o.next),
+      fetchaudio: o.fetchaudio !== undefined ? xmlUri(o.fetchaudio) : undefined,
+      fetchtimeout: duration(o.fetchtimeout),
+      method: o.method ?? 'post',
+      namelist: names(o.namelist),
+    });
+    return this;
+  }
+
+  return(namelist: readonly string[]): this {
+    this.add('return', { namelist: names(namelist) });
+    return this;
+  }
+
+  disconnect(): this {
+    this.add('disconnect');
+    return this;
+  }
+
+  exit(): this {
+    this.add('exit');
+    return this;
+  }
+
+  reprompt(): this {
+    this.add('reprompt');
+    return this;
+  }
+
+  log(expr: EcmaExpr): this {
+    this.add('log', { expr });
+    return this;
+  }
+
+  if(cond: EcmaExpr): If {
+    return new If(this.add('if', { cond }), this.state);
+  }
+}
+
+/** `<if>`: executable content, split by `<elseif/>` and `<else/>` markers. */
+export class If extends Executable {
+  elseif(cond: EcmaExpr): this {
+    this.add('elseif', { cond });
+    return this;
+  }
+
+  else(): this {
+    this.add('else');
+    return this;
+  }
+}
+
+/** Event handlers allowed in a form item (and at document/form level). */
+class HandlerHost extends BuilderNode {
+  catch(eventNames: readonly string[], n?: number): Executable {
+    return new Executable(this.add('catch', { event: events(eventNames), count: count(n) }), this.state);
+  }
+
+  /** A `<catch>` whose content depends only on `data`: built once, then reused (builder-core.ts). */
+  catchOnce<D>(eventNames: readonly string[], data: D, build: (e: Executable, data: D) => void): this {
+    this.addElementOnce('catch', { event: events(eventNames) }, (x, s) => new Executable(x, s), data, build);
+    return this;
+  }
+}
+
+/** `<field>`: prompts, grammars, properties, handlers and `<filled>`. */
+export class Field extends HandlerHost {
+  property(name: string, value: string): this {
+    const n = nmtoken(name);
+    if (n !== undefined) this.add('property', { name: n, value });
+    return this;
+  }
+
+  prompt(): SsmlContainer {
+    return new SsmlContainer(this.add('prompt'), this.state);
+  }
+
+  /** A grammar by reference: builtin:… or a URL. Without mode (transcription), none is written. */
+  grammar(src: string, mode?: 'voice' | 'dtmf'): this {
+    this.add('grammar', { mode, src: xmlUri(src) });
+    return this;
+  }
+
+  /**
+   * An inline SRGS grammar. With `cacheKey`, it is built once per (key, attributes) and reused as
+   * serialized XML (see builder-core.ts). `family` reserves `<root>_…` for the grammar's own rule IDs.
+   */
+  inlineGrammar(a: GrammarAttrs & { family?: boolean }, build: (g: SrgsGrammar, root: string) => void, cacheKey?: string): this {
+    const root = this.state.uniqueId(ncName(a.root), a.family ?? false);
+    const attrs = grammarAttrs({ ...a, root }, true);
+    if (cacheKey === undefined || !this.state.useFragmentCache) {
+      build(new SrgsGrammar(this.add('grammar', attrs), this.state), root);
+      return this;
+    }
+    this.addCached(JSON.stringify([cacheKey, attrs]), () => {
+      const { x, state } = detachedRoot('grammar', attrs);
+      const g = new SrgsGrammar(x, state);
+      build(g, root);
+      return BuilderNode.finish(g, { headless: true });
+    });
+    return this;
+  }
+
+  noinput(n?: number): Executable {
+    return new Executable(this.add('noinput', { count: count(n) }), this.state);
+  }
+
+  nomatch(n?: number): Executable {
+    return new Executable(this.add('nomatch', { count: count(n) }), this.state);
+  }
+
+  filled(): Executable {
+    return new Executable(this.add('filled'), this.state);
+  }
+
+  /** A `<filled>` whose content depends only on `data`: built once, then reused (builder-core.ts). */
+  filledOnce<D>(data: D, build: (e: Executable, data: D) => void): this {
+    this.addElementOnce('filled', {}, (x, s) => new Executable(x, s), data, build);
+    return this;
+  }
+}
+
+export interface TransferOptions {
+  name: string;
+  dest: string;
+  /** `type="bridge"` (VoiceXML 2.1) or the legacy `bridge="true"`; never both (see dialects.ts). */
+  style: 'type' | 'bridge';
+  connecttimeout?: string;
+  aai?: string;
+}
+
+/** `<transfer>`: prompts, `<filled>` and handlers. */
+export class Transfer extends HandlerHost {
+  prompt(): SsmlContainer {
+    return new SsmlContainer(this.add('prompt'), this.state);
+  }
+
+  filled(): Executable {
+    return new Executable(this.add('filled'), this.state);
+  }
+}
+
+/** `<subdialog>`: `<param>`s, `<filled>` and handlers. */
+export class Subdialog extends HandlerHost {
+  param(name: string, expr: EcmaExpr): this {
+    this.add('param', { name: variableName(name), expr });
+    return this;
+  }
+
+  filled(): Executable {
+    return new Executable(this.add('filled'), this.state);
+  }
+}
+
+/** `<form>`: variables, blocks, fields, transfers, subdialogs, handlers and a form-level `<filled>`. */
+export class Form extends HandlerHost {
+  var(name: string, expr?: EcmaExpr): this {
+    this.add('var', { name: variableName(name), expr });
+    return this;
+  }
+
+  block(): Executable {
+    return new Executable(this.add('block'), this.state);
+  }
+
+  field(name: string): Field {
+    return new Field(this.add('field', { name: variableName(name) }), this.state);
+  }
+
+  transfer(o: TransferOptions): Transfer {
+    return new Transfer(
+      this.add('transfer', {
+        name: variableName(o.name),
+        dest: xmlUri(o.dest),
+        type: o.style === 'type' ? 'bridge' : undefined,
+        bridge: o.style === 'bridge' ? 'true' : undefined,
+        connecttimeout: duration(o.connecttimeout),
+        aai: o.aai,
+      }),
+      this.state,
+    );
+  }
+
+  subdialog(name: string, src: string): Subdialog {
+    return new Subdialog(this.add('subdialog', { name: variableName(name), src: xmlUri(src) }), this.state);
+  }
+
+  filled(opts: { mode?: 'all' | 'any'; namelist?: readonly string[] } = {}): Executable {
+    const namelist = opts.namelist ? names(opts.namelist) : undefined;
+    return new Executable(this.add('filled', { mode: opts.mode, namelist }), this.state);
+  }
+}
+
+/** The `<vxml>` document: document variables, properties, handlers and forms. */
+export class VxmlBuilder extends HandlerHost {
+  /** A new document; `pretty` documents build cacheable grammars in place so they are indented too. */
+  static document(lang?: string, opts: { pretty?: boolean } = {}): VxmlBuilder {
+    const { x, state } = documentRoot(VXML_NS, 'vxml', { version: '2.1', 'xml:lang': langTag(lang) }, !opts.pretty);
+    return new VxmlBuilder(x, state);
+  }
+
+  var(name: string, expr?: EcmaExpr): this {
+    this.add('var', { name: variableName(name), expr });
+    return this;
+  }
+
+  property(name: string, value: string): this {
+    const n = nmtoken(name);
+    if (n !== undefined) this.add('property', { name: n, value });
+    return this;
+  }
+
+  form(id: string): Form {
+    return new Form(this.add('form', { id: this.state.uniqueId(ncName(id)) }), this.state);
+  }
+
+  toXml(opts: { pretty?: boolean } = {}): string {
+    return BuilderNode.finish(this, opts);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The single place where data becomes XML character data or attribute values. Only the builder
+ * (vxml-builder.ts, srgs-builder.ts) calls these; xmlbuilder2 then escapes `& < > "`.
+ * - xmlText: drops what XML 1.0 cannot carry (C0 controls but TAB/LF/CR, lone surrogates, U+FFFE/FFFF).
+ * - xmlAttr: the same, with TAB/LF/CR turned into spaces (a parser would normalise them anyway).
+ * - xmlUri: an attribute of type xsd:anyURI; characters outside RFC 3986 are percent-encoded so the
+ *   value stays a URI reference whatever it contains.
+ * The other helpers check schema datatypes and return undefined when a value does not fit, so the
+ * caller can leave the attribute out instead of emitting an invalid document.
+ */
+
+// eslint-disable-next-line no-control-regex
+const ILLEGAL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
+// eslint-disable-next-line no-control-regex
+const ILLEGAL_ALL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+
+export function xmlText(value: string): string {
+  const s = String(value);
+  return ILLEGAL.test(s) ? s.replace(ILLEGAL_ALL, '') : s;
+}
+
+export function xmlAttr(value: string): string {
+  const s = xmlText(value);
+  return /[\t\n\r]/.test(s) ? s.replace(/[\t\n\r]/g, ' ') : s;
+}
+
+const URI_SAFE = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+const URI_CHAR = /[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]/;
+
+export function xmlUri(value: string): string {
+  const s = xmlAttr(value).trim();
+  if (URI_SAFE.test(s)) return s;
+  let out = '';
+  for (let i = 0; i < s.length; ) {
+    const ch = String.fromCodePoint(s.codePointAt(i)!);
+    if (URI_CHAR.test(ch)) out += ch;
+    else if (ch === '%' && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) out += ch;
+    else out += encodeURIComponent(ch);
+    i += ch.length;
+  }
+  return out;
+}
+
+/** VoiceXML RestrictedVariableName: a letter first, no `.`, not ending with `$`, no leading `_`. */
+const RESTRICTED_NAME = /^[\p{L}\p{Nl}$](?:[\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}$]*[\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}])?$/u;
+
+export function isVariableName(name: string): boolean {
+  return RESTRICTED_NAME.test(name);
+}
+
+/** Throws on a name the code itself got wrong (names from operators go through fieldNameFromKey). */
+export function variableName(name: string): string {
+  if (!isVariableName(name)) throw new TypeError(`invalid VoiceXML variable name: ${JSON.stringify(name)}`);
+  return name;
+}
+
+/** xsd:NMTOKEN, restricted to ASCII name characters. */
+export function nmtoken(value: string | undefined): string | undefined {
+  return value !== undefined && /^[A-Za-z0-9_.:-]+$/.test(value) ? value : undefined;
+}
+
+/** xsd:NCName (ID/IDREF), restricted to ASCII; anything else is mapped to `_`. */
+export function ncName(value: string): string {
+  const s = value.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return /^[A-Za-z_]/.test(s) ? s : `g_${s}`;
+}
+
+/** VoiceXML/SSML duration: "300ms", "4s", "1.5s". */
+export function duration(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  return /^\+?(?:[0-9]*\.)?[0-9]+(?:ms|s)$/.test(v) ? v : undefined;
+}
+
+/** xml:lang (a BCP 47 tag as xsd:language accepts it). */
+export function langTag(value: string | undefined): string | undefined {
+  return value !== undefined && /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/.test(value) ? value : undefined;
+}
+
+/** A non-negative integer attribute (count, repeat bounds). */
+export function count(value: number | undefined): string | undefined {
+  return value !== undefined && Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
+}
