@@ -1,0 +1,56 @@
+/**
+ * Sets up the demo agent ("Luigi's") on a running gateway through the operator API, with its skill
+ * group imported and the test sandbox enabled, and prints how to call it.
+ *   npm run demo:setup -- --base http://127.0.0.1:3000 --token <admin token>
+ */
+import { parseArgs } from 'node:util';
+import jwt from 'jsonwebtoken';
+import { demoAgentDefinition } from '../src/agent/index.js';
+
+const { values } = parseArgs({ options: { base: { type: 'string', default: 'http://127.0.0.1:3000' }, token: { type: 'string' } } });
+const base = values.base!.replace(/\/+$/, '');
+const adminToken = values.token ?? process.env.ADMIN_TOKEN;
+if (!adminToken) {
+  process.stderr.write('usage: npm run demo:setup -- --base http://127.0.0.1:3000 --token <admin token printed by npm start>\n');
+  process.exit(2);
+}
+
+async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${adminToken}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+const app = await call('POST', '/api/admin/apps', { name: "Luigi's", language: 'en' });
+const importer = await call('POST', `/api/admin/apps/${app.streamId}/api-apps`, { name: 'skill import', scopes: ['assist-import-export'] });
+const q = new URLSearchParams({ accountId: 'demo-account', orgId: 'demo-org', type: 'skillGroups' });
+await fetch(`${base}/assist/api/v1/public/analytics/${app.streamId}/storeAssistFunctionalities?${q}`, {
+  method: 'POST',
+  headers: { auth: jwt.sign({ appId: importer.clientId }, importer.clientSecret, { algorithm: 'HS256', expiresIn: 300 }), accountId: 'demo-account', 'Content-Type': 'application/json' },
+  body: JSON.stringify({
+    data: [{ _id: 'sg-reservations', name: 'Reservations', status: 'ACTIVE', isDefault: false, iId: app.streamId, createdByAId: 'demo', skills: [] }],
+    metaData: { userId: 'demo', orgId: 'demo-org', type: 'skillGroups', accountId: 'demo-account' },
+  }),
+}).then(async (r) => {
+  if (r.status !== 200) throw new Error(`skill group import: ${r.status} ${await r.text()}`);
+});
+await call('PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentDefinition);
+const channel = await call('PUT', `/api/admin/apps/${app.streamId}/channels/ivr`, { enabled: true });
+const sandbox = await call('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 2 });
+
+process.stdout.write(
+  [
+    `app        ${app.streamId}`,
+    `webhook    ${channel.webhookUrl}`,
+    `sandbox    ${sandbox.phoneNumber}  PIN ${sandbox.pin}  secret ${sandbox.secret}`,
+    '',
+    'Call it:',
+    `  npm run call -- ${sandbox.phoneNumber} --base ${base} --pin ${sandbox.pin} --secret ${sandbox.secret} --script sandbox/scripts/book-a-table.txt`,
+    '',
+  ].join('\n'),
+);
