@@ -4,7 +4,7 @@
  * schema datatype are left out (the element stays, so the caller's words are still spoken).
  */
 import { BuilderNode } from './builder-core.js';
-import { duration, nmtoken, xmlUri } from './xml-values.js';
+import { duration, nmtoken, uriValue } from './xml-values.js';
 
 export type BreakStrength = 'none' | 'x-weak' | 'weak' | 'medium' | 'strong' | 'x-strong';
 export type EmphasisLevel = 'strong' | 'moderate' | 'none' | 'reduced';
@@ -65,6 +65,6 @@ export class SsmlContainer extends BuilderNode {
 
   /** `<audio src>`; its content is the fallback spoken when the audio cannot be played. */
   audio(src: string): SsmlContainer {
-    return new SsmlContainer(this.add('audio', { src: xmlUri(src) }), this.state);
+    return new SsmlContainer(this.add('audio', { src: uriValue(src) }), this.state);
   }
 }

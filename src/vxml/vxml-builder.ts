@@ -9,7 +9,7 @@ import type { EcmaExpr } from './ecma-string.js';
 import { BuilderNode, VXML_NS, detachedRoot, documentRoot } from './builder-core.js';
 import { SsmlContainer } from './ssml-builder.js';
 import { SrgsGrammar, grammarAttrs, type GrammarAttrs } from './srgs-builder.js';
-import { count, duration, langTag, ncName, nmtoken, variableName, xmlUri } from './xml-values.js';
+import { count, duration, langTag, ncName, nmtoken, variableName, uriValue } from './xml-values.js';
 
 export interface SubmitOptions {
   next: string;
@@ -50,8 +50,8 @@ export class Executable extends BuilderNode {
 
   submit(o: SubmitOptions): this {
     this.add('submit', {
-      next: xmlUri(o.next),
-      fetchaudio: o.fetchaudio !== undefined ? xmlUri(o.fetchaudio) : undefined,
+      next: uriValue(o.next),
+      fetchaudio: o.fetchaudio !== undefined ? uriValue(o.fetchaudio) : undefined,
       fetchtimeout: duration(o.fetchtimeout),
       method: o.method ?? 'post',
       namelist: names(o.namelist),
@@ -129,7 +129,7 @@ export class Field extends HandlerHost {
 
   /** A grammar by reference: builtin:… or a URL. Without mode (transcription), none is written. */
   grammar(src: string, mode?: 'voice' | 'dtmf'): this {
-    this.add('grammar', { mode, src: xmlUri(src) });
+    this.add('grammar', { mode, src: uriValue(src) });
     return this;
   }
 
@@ -223,7 +223,7 @@ export class Form extends HandlerHost {
     return new Transfer(
       this.add('transfer', {
         name: variableName(o.name),
-        dest: xmlUri(o.dest),
+        dest: uriValue(o.dest),
         type: o.style === 'type' ? 'bridge' : undefined,
         bridge: o.style === 'bridge' ? 'true' : undefined,
         connecttimeout: duration(o.connecttimeout),
@@ -234,7 +234,7 @@ export class Form extends HandlerHost {
   }
 
   subdialog(name: string, src: string): Subdialog {
-    return new Subdialog(this.add('subdialog', { name: variableName(name), src: xmlUri(src) }), this.state);
+    return new Subdialog(this.add('subdialog', { name: variableName(name), src: uriValue(src) }), this.state);
   }
 
   filled(opts: { mode?: 'all' | 'any'; namelist?: readonly string[] } = {}): Executable {

@@ -1,10 +1,14 @@
 /**
- * The single place where data becomes XML character data or attribute values. Only the builder
- * (vxml-builder.ts, srgs-builder.ts) calls these; xmlbuilder2 then escapes `& < > "`.
- * - xmlText: drops what XML 1.0 cannot carry (C0 controls but TAB/LF/CR, lone surrogates, U+FFFE/FFFF).
+ * The single place where data becomes XML character data or attribute values. Only the builders
+ * (builder-core.ts and the node classes) call these; xmlbuilder2 then escapes `<`, `>` and `"`.
+ * - xmlText: drops what XML 1.0 cannot carry (C0 controls but TAB/LF/CR, lone surrogates, U+FFFE/FFFF)
+ *   and escapes every `&`. xmlbuilder2 4.x deliberately leaves an `&` alone when it starts something
+ *   entity-like (`&name;`, `&#123;`), so caller text such as "&nbsp;" or "&#0;" would otherwise come
+ *   out as an undefined entity or an illegal character reference: a document no browser parses. With
+ *   every `&` written as `&amp;` here, xmlbuilder2 sees only well-formed references and keeps them.
  * - xmlAttr: the same, with TAB/LF/CR turned into spaces (a parser would normalise them anyway).
- * - xmlUri: an attribute of type xsd:anyURI; characters outside RFC 3986 are percent-encoded so the
- *   value stays a URI reference whatever it contains.
+ * - uriValue: a value for an xsd:anyURI attribute (still to be escaped by xmlAttr): characters outside
+ *   RFC 3986 are percent-encoded, so the value stays a URI reference whatever it contains.
  * The other helpers check schema datatypes and return undefined when a value does not fit, so the
  * caller can leave the attribute out instead of emitting an invalid document.
  */
@@ -14,21 +18,28 @@ const ILLEGAL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
 // eslint-disable-next-line no-control-regex
 const ILLEGAL_ALL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 
-export function xmlText(value: string): string {
+/** Only the characters XML 1.0 allows. */
+export function xmlChars(value: string): string {
   const s = String(value);
   return ILLEGAL.test(s) ? s.replace(ILLEGAL_ALL, '') : s;
 }
 
+export function xmlText(value: string): string {
+  const s = xmlChars(value);
+  return s.includes('&') ? s.replace(/&/g, '&amp;') : s;
+}
+
 export function xmlAttr(value: string): string {
-  const s = xmlText(value);
-  return /[\t\n\r]/.test(s) ? s.replace(/[\t\n\r]/g, ' ') : s;
+  let s = xmlChars(value);
+  if (/[\t\n\r]/.test(s)) s = s.replace(/[\t\n\r]/g, ' ');
+  return s.includes('&') ? s.replace(/&/g, '&amp;') : s;
 }
 
 const URI_SAFE = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 const URI_CHAR = /[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]/;
 
-export function xmlUri(value: string): string {
-  const s = xmlAttr(value).trim();
+export function uriValue(value: string): string {
+  const s = xmlChars(value).replace(/[\t\n\r]/g, ' ').trim();
   if (URI_SAFE.test(s)) return s;
   let out = '';
   for (let i = 0; i < s.length; ) {

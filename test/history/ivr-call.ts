@@ -36,7 +36,7 @@ export const msgIdFor = (callId: string, turn: number, dir: 'in' | 'out'): strin
 export function ivrCall(spec: IvrCallSpec): NewMessage[] {
   const gap = spec.gapMs ?? 10_000;
   const out: NewMessage[] = [];
-  const base = {
+  const base: Omit<NewMessage, 'id' | 'type' | 'text' | 'createdOn'> = {
     botId: spec.botId,
     userId: spec.userId,
     identities: [spec.callId, spec.from],
@@ -45,7 +45,7 @@ export function ivrCall(spec: IvrCallSpec): NewMessage[] {
     channel: spec.channel ?? 'ivr',
     channelUId: spec.from,
     lang: 'en',
-  } as const;
+  };
   spec.turns.forEach((t, i) => {
     const at = spec.start + i * gap;
     if (t.caller !== undefined) {

@@ -2,8 +2,8 @@
  * Canonical inputs, one per document kind, with the data of shared/spec/vxml-examples (same call,
  * webhook, prompts), so the rendered references in vxml-templates/ can be read beside those examples.
  */
-import type { PromptPart, VxmlDocument, VxmlDocumentKind } from '../../src/vxml/index.js';
-import { buildIntentGrammar, entityGrammars } from '../../src/vxml/index.js';
+import type { DialectName, PromptPart, VxmlDocument, VxmlDocumentKind } from '../../src/vxml/index.js';
+import { buildIntentGrammar, entityGrammars, transcriptionGrammar } from '../../src/vxml/index.js';
 
 export const WEBHOOK =
   'https://gateway.example.com/ivr/hooks/st-1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d?token=eyJhbGciOiJIUzI1NiJ9.TOKEN-PLACEHOLDER.SIG';
@@ -101,15 +101,36 @@ export const samples: Record<VxmlDocumentKind, VxmlDocument> = {
   'announce-disconnect': { kind: 'announce-disconnect', prompt: [text('All lines are busy. Please call again later.')] },
 };
 
-/** The other end behaviour, the entity ask and the transcription ask, for goldens. */
-export const extraSamples: Record<string, VxmlDocument> = {
-  'ask-entity': askEntity,
-  'ask-transcription': {
-    ...askIntent,
-    vars: { ...askIntent.vars, turn: '4' },
-    hangupCatch: false,
-    prompt: [text('Your booking is confirmed.'), pause, text('Is there anything else I can help you with?')],
-    grammars: [{ kind: 'transcription', src: 'builtin:speech/transcribe' }],
-  },
-  'end-disconnect': { kind: 'end', callId: CALL_ID, prompt: [text("Thank you for calling Luigi's. Goodbye.")], behaviour: 'disconnect' },
-};
+/**
+ * More asks and the other end behaviour, for goldens. Grammars are chosen for the dialect, as the
+ * webhook does: entity grammars by entityGrammars, transcription by transcriptionGrammar (falling back
+ * to the intent grammar where the browser has none).
+ */
+export function extraSamplesFor(dialect: DialectName): Record<string, VxmlDocument> {
+  const transcription = transcriptionGrammar(dialect, 'builtin:speech/transcribe');
+  return {
+    'ask-entity': { ...askEntity, grammars: entityGrammars({ kind: 'entity', entityType: 'number' }, dialect) },
+    'ask-date': {
+      ...askEntity,
+      vars: { ...askEntity.vars, turn: '6' },
+      prompt: [text('For which date?')],
+      grammars: entityGrammars({ kind: 'entity', entityType: 'date' }, dialect),
+    },
+    'ask-yesno': {
+      ...askEntity,
+      vars: { ...askEntity.vars, turn: '7' },
+      prompt: [text('Did you say four people?')],
+      grammars: entityGrammars({ kind: 'entity', entityType: 'yesno' }, dialect),
+    },
+    'ask-transcription': {
+      ...askIntent,
+      vars: { ...askIntent.vars, turn: '4' },
+      hangupCatch: false,
+      prompt: [text('Your booking is confirmed.'), pause, text('Is there anything else I can help you with?')],
+      grammars: transcription ? [transcription] : askIntent.grammars,
+    },
+    'end-disconnect': { kind: 'end', callId: CALL_ID, prompt: [text("Thank you for calling Luigi's. Goodbye.")], behaviour: 'disconnect' },
+  };
+}
+
+export const extraSamples = extraSamplesFor('w3c');
