@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachStore } from '../helpers/test-stores.js';
+import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
+import { IvrCall } from '../helpers/ivr-call.js';
+import { signHs256 } from '../../src/platform/index.js';
+import type { Store } from '../../src/store/index.js';
+
+describeEachStore('conversation history over recorded IVR calls', (factory) => {
+  let store: Store;
+  let gw: RunningGateway;
+  let app: IvrApp;
+  let auth: string;
+  const calls: IvrCall[] = [];
+
+  const history = async (path: string, query: Record<string, string>) => {
+    const res = await fetch(`${gw.url}/api/public/bot/${app.streamId}/${path}?${new URLSearchParams(query)}`, { headers: { auth } });
+    return { status: res.status, body: await res.json() };
+  };
+
+  beforeAll(async () => {
+    store = await factory.make();
+    gw = await startGateway({ store });
+    app = await setupIvrApp(gw);
+    const client = await gw.admin('POST', `/api/admin/apps/${app.streamId}/api-apps`, { name: 'reports', scopes: ['chat-history'] });
+    auth = signHs256({ appId: client.body.clientId }, client.body.clientSecret);
+    for (const from of ['+15551230001', '+15551230002']) {
+      const call = new IvrCall(gw, app.webhookUrl, from);
+      await call.start();
+      await call.say('book a table');
+      await call.say('4', { inputmode: 'dtmf' });
+      await call.say('march third');
+      // a duplicate submit must not record anything twice
+      await call.raw({ turn: '3', message: 'march third', interpretation: 'march third', confidence: '0.9', inputmode: 'voice' });
+      await call.say('yes');
+      calls.push(call);
+    }
+  });
+  afterAll(async () => {
+    await gw.close();
+    await store.close();
+  });
+
+  it('when a call is read by its callId, then every turn is there once, in order, with channel ivr and ASR metadata recorded', async () => {
+    const call = calls[0]!;
+    const r = await history('getMessages', { userId: call.callId, channelType: 'ivr', limit: '100', forward: 'true' });
+    expect(r.status).toBe(200);
+    const texts = r.body.messages.map((m: any) => `${m.type}:${m.components[0].data.text}`);
+    expect(texts).toEqual([
+      expect.stringMatching(/^outgoing:Welcome to Luigi's/),
+      'incoming:book a table',
+      'outgoing:For how many people?',
+      'incoming:4',
+      'outgoing:For which day?',
+      'incoming:march third',
+      expect.stringMatching(/^outgoing:A table for 4 on/),
+      'incoming:yes',
+      expect.stringMatching(/^outgoing:Your table for 4 is booked/),
+    ]);
+    expect(r.body.total).toBe(9);
+    const first = r.body.messages[1];
+    expect(first._id).toMatch(/^ms-[0-9a-f-]{36}$/);
+    expect(first.channels[0]).toEqual({ type: 'ivr', channelUId: '+15551230001' });
+    expect(first.traceId).toBeUndefined();
+  });
+
+  it('when the from number is the userId, then the same messages are found', async () => {
+    const r = await history('getMessagesV2', { userId: '+15551230002', channelType: 'ivr', includeSecureForm: 'false', limit: '100' });
+    expect(r.status).toBe(200);
+    expect(r.body.total).toBe(9);
+    expect(r.body.messages[0].type).toBe('outgoing');
+  });
+
+  it('when a call is paged two messages at a time with msgId, then nothing is lost or repeated', async () => {
+    const call = calls[1]!;
+    const post = async (body: Record<string, unknown>) => {
+      const res = await fetch(`${gw.url}/api/public/bot/${app.streamId}/getMessages`, {
+        method: 'POST',
+        headers: { auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ userId: call.callId, channelType: 'ivr', limit: 2, forward: true, ...body }),
+      });
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+    const all = (await post({ limit: 100 })).messages.map((m: any) => m._id);
+    expect(all).toHaveLength(9);
+    const seen: string[] = [];
+    let page = await post({});
+    for (let i = 0; i < 10; i++) {
+      seen.push(...page.messages.map((m: any) => m._id));
+      if (!page.moreAvailable) break;
+      page = await post({ msgId: seen.at(-1), direction: 1 });
+    }
+    expect(seen).toEqual(all);
+  });
+
+  it('when traceIds are asked for, then incoming messages carry one', async () => {
+    const r = await history('getMessages', { userId: calls[0]!.callId, channelType: 'ivr', includeTraceId: 'true', limit: '100' });
+    const incoming = r.body.messages.filter((m: any) => m.type === 'incoming');
+    expect(incoming.every((m: any) => typeof m.traceId === 'string')).toBe(true);
+  });
+});
