@@ -22,8 +22,20 @@ export const SRGS_NS = 'http://www.w3.org/2001/06/grammar';
 
 const FRAGMENT_TAG = 'vxml-fragment';
 const FRAGMENT_MARK = /<vxml-fragment>(\d+)<\/vxml-fragment>/g;
-const CACHE_MAX = 512;
+const CACHE_MAX_ENTRIES = 512;
+const CACHE_MAX_CHARS = 4_000_000;
 const fragmentCache = new Map<string, string>();
+let cachedChars = 0;
+
+function remember(key: string, xml: string): void {
+  fragmentCache.set(key, xml);
+  cachedChars += xml.length + key.length;
+  while (fragmentCache.size > CACHE_MAX_ENTRIES || (cachedChars > CACHE_MAX_CHARS && fragmentCache.size > 1)) {
+    const [oldKey, oldXml] = fragmentCache.entries().next().value!;
+    fragmentCache.delete(oldKey);
+    cachedChars -= oldXml.length + oldKey.length;
+  }
+}
 
 /** Per-document state shared by every node of one document. */
 export class DocState {
@@ -90,10 +102,9 @@ export class BuilderNode {
     let xml = fragmentCache.get(key);
     if (xml === undefined) {
       xml = build();
-      fragmentCache.set(key, xml);
-      if (fragmentCache.size > CACHE_MAX) fragmentCache.delete(fragmentCache.keys().next().value!);
+      remember(key, xml);
     } else {
-      fragmentCache.delete(key);
+      fragmentCache.delete(key); // most recently used goes last
       fragmentCache.set(key, xml);
     }
     const n = this.state.fragments.push(xml) - 1;
@@ -120,6 +131,28 @@ export class BuilderNode {
       const node = wrap(x, state);
       build(node, data);
       return BuilderNode.finish(node, { headless: true });
+    });
+  }
+
+  /**
+   * Appends `<property>` elements for the pairs (names must already be NMTOKENs), built once per
+   * distinct list and reused: serialized inside a detached wrapper whose tags are then dropped.
+   */
+  protected addPropertiesOnce(props: ReadonlyArray<readonly [string, string]>): void {
+    if (props.length === 0) return;
+    if (!this.state.useFragmentCache) {
+      for (const [name, value] of props) this.add('property', { name, value });
+      return;
+    }
+    this.addCached(JSON.stringify(['properties', props]), () => {
+      const { x, state } = detachedRoot(FRAGMENT_TAG, {});
+      const group = new BuilderNode(x, state);
+      for (const [name, value] of props) group.add('property', { name, value });
+      const xml = BuilderNode.finish(group, { headless: true });
+      const open = `<${FRAGMENT_TAG}>`;
+      const close = `</${FRAGMENT_TAG}>`;
+      if (!xml.startsWith(open) || !xml.endsWith(close)) throw new Error('unexpected fragment serialization');
+      return xml.slice(open.length, -close.length);
     });
   }
 
@@ -152,7 +185,7 @@ export function documentRoot(ns: string, name: string, attrs: AttrValues, useFra
   return { x: create({ version: '1.0', encoding: 'UTF-8' }).ele(ns, name, clean), state: new DocState(useFragmentCache) };
 }
 
-/** Number of cached fragments (for tests and diagnostics). */
-export function fragmentCacheSize(): number {
-  return fragmentCache.size;
+/** Cached fragments and their size in characters (for tests and diagnostics). */
+export function fragmentCacheStats(): { entries: number; chars: number } {
+  return { entries: fragmentCache.size, chars: cachedChars };
 }

@@ -45,7 +45,8 @@ export interface DialectProfile {
   facts: readonly DialectFact[];
 }
 
-const W3C_SPEC = 'VoiceXML 2.0 Appendix P (builtin grammar types and parameters); VoiceXML 2.1 section 9 (transfer type)';
+const APPENDIX_P = 'VoiceXML 2.0 Appendix P (builtin grammar types and their parameters)';
+const TRANSFER_SPEC = 'VoiceXML 2.1 section 9 (<transfer> type)';
 const EXAMPLES = 'shared/spec/vxml-examples/README.md (JVoiceXML 0.7.9 runs)';
 
 const w3c: DialectProfile = {
@@ -60,8 +61,8 @@ const w3c: DialectProfile = {
   hangupInCatch: 'disconnect',
   facts: [
     { what: 'Only the boolean and digits builtins (the set every tested browser has); number, date and lists are inline SRGS', source: `gateway-contract.md section 6; ${EXAMPLES} quirk 7`, confidence: 'verified' },
-    { what: 'digits takes minlength/maxlength/length parameters', source: W3C_SPEC, confidence: 'documented' },
-    { what: 'transfer uses type="bridge" only (bridge and type together raise error.badfetch)', source: `${W3C_SPEC}; Dialogic XMS VoiceXML reference, <transfer>`, confidence: 'documented' },
+    { what: 'digits takes minlength/maxlength/length parameters', source: APPENDIX_P, confidence: 'documented' },
+    { what: 'transfer uses type="bridge" only (bridge and type together raise error.badfetch)', source: `${TRANSFER_SPEC}; Dialogic PowerMedia XMS VoiceXML reference, <transfer>`, confidence: 'documented' },
     { what: 'Transcription grammar: the IVR settings\' engine source (builtin:speech/transcribe by default); not part of the standard', source: 'shared/spec/platform-notes.md (IVR channel)', confidence: 'documented' },
   ],
 };
@@ -118,7 +119,7 @@ const voxeo: DialectProfile = {
   documentProperties: {},
   hangupInCatch: 'disconnect',
   facts: [
-    { what: 'All VoiceXML 2.0 builtin types in voice and DTMF, so number and date use builtin:grammar/… and builtin:dtmf/…', source: 'Voxeo VoiceXML 2.1 Development Guide (vxml.org / docs.voxeo.com), builtin grammars', confidence: 'documented' },
+    { what: 'All VoiceXML 2.0 builtin types in voice and DTMF, so number and date use builtin:grammar/… and builtin:dtmf/…', source: `${APPENDIX_P}; Voxeo's VoiceXML 2.1 Development Guide (vxml.org) describes builtin grammars, its type list was not checked here`, confidence: 'assumed' },
     { what: 'Blind transfers are disabled by default (error.unsupported.transfer.blind); the gateway only uses bridge transfers', source: 'Voxeo VoiceXML 2.1 Development Guide, transfer exceptions', confidence: 'documented' },
     { what: 'Transcription grammar, fetchaudio and fetchtimeout defaults: not changed (not verified on a running Prophecy)', source: '-', confidence: 'assumed' },
   ],

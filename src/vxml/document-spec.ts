@@ -39,6 +39,12 @@ export interface OmittedPhrases {
   empty: number; // nothing left after normalisation
 }
 
+/**
+ * A field grammar. `srgs` item arrays are read as immutable: the renderer memoises the serialized
+ * grammar per array (and per content), so build them once (e.g. buildIntentGrammar per agent version)
+ * and do not mutate them afterwards. A `builtin` the dialect does not list is rendered as the
+ * equivalent `inline-entity` grammar where there is one (number, date, digits, boolean).
+ */
 export type FieldGrammar =
   | { kind: 'builtin'; mode: 'voice' | 'dtmf'; src: string } // builtin:dtmf/digits?minlength=4
   | { kind: 'uri'; mode: 'voice' | 'dtmf'; src: string }

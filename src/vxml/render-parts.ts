@@ -21,11 +21,7 @@ export function callVars(b: VxmlBuilder, v: CallVars, opts: { from?: boolean; tu
 }
 
 export function properties(target: VxmlBuilder | Field, props: Readonly<Record<string, string>> | undefined): void {
-  if (!props) return;
-  for (const name of Object.keys(props)) {
-    const value = props[name];
-    if (value !== undefined && value !== null) target.property(name, String(value));
-  }
+  if (props) target.properties(props);
 }
 
 /** The submit as the dialect writes it (fetchaudio kept or dropped, default fetchtimeout). */

@@ -32,6 +32,15 @@ function events(list: readonly string[]): string {
     .join(' ');
 }
 
+function validProperties(props: Readonly<Record<string, string>>): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const name of Object.keys(props)) {
+    const value = props[name];
+    if (nmtoken(name) !== undefined && value !== undefined && value !== null) out.push([name, String(value)]);
+  }
+  return out;
+}
+
 /** Executable content: what `<block>`, `<filled>`, `<catch>`, `<noinput>`, `<nomatch>` and `<if>` hold. */
 export class Executable extends BuilderNode {
   prompt(): SsmlContainer {
@@ -120,6 +129,12 @@ export class Field extends HandlerHost {
   property(name: string, value: string): this {
     const n = nmtoken(name);
     if (n !== undefined) this.add('property', { name: n, value });
+    return this;
+  }
+
+  /** `<property>` per entry, in order; names that are not NMTOKENs are left out. Built once per list. */
+  properties(props: Readonly<Record<string, string>>): this {
+    this.addPropertiesOnce(validProperties(props));
     return this;
   }
 
@@ -259,6 +274,12 @@ export class VxmlBuilder extends HandlerHost {
   property(name: string, value: string): this {
     const n = nmtoken(name);
     if (n !== undefined) this.add('property', { name: n, value });
+    return this;
+  }
+
+  /** `<property>` per entry, in order; names that are not NMTOKENs are left out. Built once per list. */
+  properties(props: Readonly<Record<string, string>>): this {
+    this.addPropertiesOnce(validProperties(props));
     return this;
   }
 

@@ -25,7 +25,8 @@ export function xmlChars(value: string): string {
 }
 
 export function xmlText(value: string): string {
-  const s = xmlChars(value);
+  let s = xmlChars(value);
+  if (s.includes('\r')) s = s.replace(/\r\n?/g, '\n'); // what any XML parser would make of it
   return s.includes('&') ? s.replace(/&/g, '&amp;') : s;
 }
 
@@ -38,17 +39,37 @@ export function xmlAttr(value: string): string {
 const URI_SAFE = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
 const URI_CHAR = /[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]/;
 
-export function uriValue(value: string): string {
-  const s = xmlChars(value).replace(/[\t\n\r]/g, ' ').trim();
-  if (URI_SAFE.test(s)) return s;
+/** `scheme://[IPv6]` at the start: the only place `[` and `]` may stay as they are. */
+const IP_LITERAL_PREFIX = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^/?#@[\]]*@)?\[[0-9A-Fa-f:.]+\]/;
+const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+function percentEncode(s: string, keep: (ch: string) => boolean): string {
   let out = '';
   for (let i = 0; i < s.length; ) {
     const ch = String.fromCodePoint(s.codePointAt(i)!);
-    if (URI_CHAR.test(ch)) out += ch;
+    if (keep(ch)) out += ch;
     else if (ch === '%' && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) out += ch;
     else out += encodeURIComponent(ch);
     i += ch.length;
   }
+  return out;
+}
+
+export function uriValue(value: string): string {
+  const s = xmlChars(value).replace(/[\t\n\r]/g, ' ').trim();
+  const head = IP_LITERAL_PREFIX.exec(s)?.[0] ?? '';
+  const rest = s.slice(head.length);
+  const hash = rest.indexOf('#');
+  const simple = URI_SAFE.test(rest) && !/[[\]]/.test(rest) && (hash < 0 || rest.indexOf('#', hash + 1) < 0);
+  if (simple && (head !== '' || HAS_SCHEME.test(s) || !/^[^/?#]*:/.test(s))) return s;
+  let seenHash = false;
+  let out = head + percentEncode(rest, (ch) => {
+    if (ch === '[' || ch === ']') return false;
+    if (ch === '#') return seenHash ? false : (seenHash = true);
+    return URI_CHAR.test(ch);
+  });
+  // A relative reference may not have ':' in its first segment (it would read as a scheme).
+  if (head === '' && !HAS_SCHEME.test(out)) out = out.replace(/^[^/?#]*/, (seg) => seg.replace(/:/g, '%3A'));
   return out;
 }
 
@@ -70,9 +91,12 @@ export function nmtoken(value: string | undefined): string | undefined {
   return value !== undefined && /^[A-Za-z0-9_.:-]+$/.test(value) ? value : undefined;
 }
 
-/** xsd:NCName (ID/IDREF), restricted to ASCII; anything else is mapped to `_`. */
+/**
+ * An xsd:ID / IDREF that SRGS also accepts as a rule name (no `.`, `:` or `-`): ASCII letters, digits
+ * and `_`, anything else mapped to `_`, never starting with a digit.
+ */
 export function ncName(value: string): string {
-  const s = value.replace(/[^A-Za-z0-9_.-]/g, '_');
+  const s = String(value).replace(/[^A-Za-z0-9_]/g, '_');
   return /^[A-Za-z_]/.test(s) ? s : `g_${s}`;
 }
 
