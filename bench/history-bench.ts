@@ -1,0 +1,277 @@
+/**
+ * History at scale (gateway-contract.md section 10): fills Redis through the recorder's own key
+ * layout (historyLayout ops, written with store.bulk) and times filtered getMessages pages through
+ * the service function the routes use (and a few through real HTTP) at a small and a large size.
+ * Target: p99 at 1,000,000 messages ≤ 2 × p99 at 10,000.
+ *
+ * Method: two apps get the same users' histories (same generator, same seeds): the small one stops
+ * at 10,000 messages, the large one holds 1,000,000. Each measure is timed first on the small app
+ * alone (before the large fill: `_alone` fields), then on both apps alternating request by
+ * request, so GC pauses and a busy shared machine hit both sizes alike; p99Ratio compares those.
+ *
+ *   npm run bench:history                 1,000,000 messages, 10,000 users, 100,000 sessions
+ *   npm run bench:history -- --smoke      tiny sizes (CI)
+ * Env: REDIS_URL (default redis://127.0.0.1:6379), HISTORY_BENCH_MESSAGES, HISTORY_BENCH_USERS,
+ * HISTORY_BENCH_SESSIONS, HISTORY_BENCH_SMALL (first checkpoint, default 10,000),
+ * HISTORY_BENCH_ITERATIONS (timed pages per measure and size, default 1,000).
+ * Keys go under a random prefix, removed at the end (SCAN + UNLINK on that prefix only).
+ * One JSON line per fill phase and per measure.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { buildApp } from '../src/app.js';
+import { AppsService } from '../src/admin/index.js';
+import { createHistoryComponent, historyLayout, type HistoryParams, type HistoryVersion, type ValidMessage } from '../src/history/index.js';
+import { createAuthenticator, createLogger, createMetrics, createSealer, signHs256, testConfig } from '../src/platform/index.js';
+import { RedisStore, storeKeys, type WriteOp } from '../src/store/index.js';
+
+const smoke = process.argv.includes('--smoke');
+const env = (name: string, normal: number, small: number): number => {
+  const v = process.env[name];
+  return v ? Math.max(1, Math.floor(Number(v))) : smoke ? small : normal;
+};
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const TOTAL = env('HISTORY_BENCH_MESSAGES', 1_000_000, 4_000);
+const USERS = env('HISTORY_BENCH_USERS', 10_000, 40);
+const SESSIONS = env('HISTORY_BENCH_SESSIONS', 100_000, 400);
+const SMALL = Math.min(env('HISTORY_BENCH_SMALL', 10_000, 1_000), TOTAL);
+const ITERATIONS = env('HISTORY_BENCH_ITERATIONS', 1_000, 40);
+const PREFIX = `bench-history:${randomUUID().slice(0, 8)}:`;
+const NOW = Date.now();
+const D = 24 * 3600 * 1000;
+const INTENTS = Array.from({ length: 20 }, (_, i) => `Intent${i}`);
+
+const SESSIONS_PER_USER = Math.max(1, Math.round(SESSIONS / USERS));
+const MSGS_PER_SESSION = Math.max(2, Math.round(TOTAL / (USERS * SESSIONS_PER_USER)));
+const MSGS_PER_USER = SESSIONS_PER_USER * MSGS_PER_SESSION;
+
+const line = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(o)}\n`);
+
+/** Deterministic PRNG (mulberry32) so both runs of a size see the same data. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Probe {
+  userId: string;
+  from: string;
+  sessions: string[];
+  /** Sessions that started in the last 7 days (else all). */
+  recentSessions: string[];
+  /** Messages of the last 7 days (id, createdOn), for msgId reads. */
+  recent: Array<{ id: string; at: number }>;
+}
+
+/** The messages of one user: SESSIONS_PER_USER IVR calls of MSGS_PER_SESSION turns' messages. */
+function userMessages(botId: string, u: number): { sessions: Array<{ id: string; msgs: ValidMessage[] }>; probe: Probe } {
+  const rand = rng(u + 1);
+  const userId = `u-${u}`;
+  const from = `+1555${String(u).padStart(7, '0')}`;
+  const sessions: Array<{ id: string; msgs: ValidMessage[] }> = [];
+  const probe: Probe = { userId, from, sessions: [], recentSessions: [], recent: [] };
+  for (let j = 0; j < SESSIONS_PER_USER; j++) {
+    const callId = `call-${u}-${j}`;
+    const sessionId = `sess-${u}-${j}`;
+    const start = Math.floor(NOW - 30 * D + rand() * (30 * D - 3600_000));
+    const msgs: ValidMessage[] = [];
+    for (let i = 0; i < MSGS_PER_SESSION; i++) {
+      const incoming = i % 2 === 1;
+      const taskKind = !incoming && i > 0 && rand() < 0.05 ? (rand() < 0.5 ? 'Alert' : 'Action') : 'Dialog';
+      const m: ValidMessage = {
+        id: `ms-${randomUUID()}`, botId, userId, identities: [callId, from], sessionId, callId,
+        type: incoming ? 'incoming' : 'outgoing', text: incoming ? `caller says ${i}` : `agent answers ${i}`,
+        channel: 'ivr', channelUId: from, createdOn: start + i * 5_000, lang: 'en', taskKind,
+        ...(incoming ? { traceId: `tr-${randomUUID()}`, tags: { intent: INTENTS[Math.floor(rand() * INTENTS.length)]! } } : {}),
+        ...(incoming && rand() < 0.02 ? { secureForm: true } : {}),
+      };
+      msgs.push(m);
+      if (m.createdOn > NOW - 7 * D) probe.recent.push({ id: m.id, at: m.createdOn });
+    }
+    sessions.push({ id: sessionId, msgs });
+    probe.sessions.push(sessionId);
+    if (start > NOW - 7 * D + 3600_000) probe.recentSessions.push(sessionId);
+  }
+  if (probe.recentSessions.length === 0) probe.recentSessions = probe.sessions;
+  return { sessions, probe };
+}
+
+async function fill(store: RedisStore, botId: string, fromUser: number, toUser: number, probes: Probe[]): Promise<void> {
+  const started = performance.now();
+  let messages = 0;
+  let opsCount = 0;
+  let batch: WriteOp[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const flush = async () => {
+    const ops = batch;
+    batch = [];
+    const p = store.bulk(ops).finally(() => inFlight.delete(p));
+    inFlight.add(p);
+    if (inFlight.size >= 4) await Promise.race(inFlight);
+  };
+  for (let u = fromUser; u < toUser; u++) {
+    const { sessions, probe } = userMessages(botId, u);
+    probes.push(probe);
+    for (const s of sessions) {
+      for (const m of s.msgs) batch.push(...historyLayout.messageOps(m, NOW));
+      batch.push(...historyLayout.sessionOps(botId, s.id, {}, s.msgs).ops);
+      messages += s.msgs.length;
+    }
+    if (batch.length >= 20_000) {
+      opsCount += batch.length;
+      await flush();
+    }
+  }
+  opsCount += batch.length;
+  if (batch.length) await flush();
+  await Promise.all(inFlight);
+  const s = (performance.now() - started) / 1000;
+  line({ phase: 'fill', users: toUser - fromUser, messages, writeOps: opsCount, seconds: +s.toFixed(2), messagesPerSec: Math.round(messages / s), opsPerSec: Math.round(opsCount / s) });
+}
+
+type Measure = { name: string; via: 'service' | 'http'; version: HistoryVersion; params: (p: Probe, i: number) => HistoryParams; path?: 'bot' | 'admin' };
+
+const pick = <T>(xs: T[], i: number): T => xs[i % xs.length]!;
+const MEASURES: Measure[] = [
+  { name: 'user-page', via: 'service', version: 'v1', params: (p) => ({ userId: p.userId, channelType: 'ivr' }) },
+  { name: 'user-by-from-v2-limit100', via: 'service', version: 'v2', params: (p) => ({ userId: p.from, channelType: 'ivr', limit: 100, includeSecureForm: false }) },
+  { name: 'user-dates-forward', via: 'service', version: 'v1', params: (p) => ({ userId: p.userId, channelType: 'ivr', forward: true, dateFrom: { ms: NOW - 6 * D, dateOnly: false }, dateTo: { ms: NOW, dateOnly: false } }) },
+  { name: 'user-skip-1-session', via: 'service', version: 'v1', params: (p) => ({ userId: p.userId, channelType: 'ivr', skip: 1 }) },
+  { name: 'user-session', via: 'service', version: 'v1', params: (p, i) => ({ userId: p.userId, channelType: 'ivr', sessionId: pick(p.recentSessions, i) }) },
+  { name: 'sessions-list-3', via: 'service', version: 'v1', params: (p, i) => ({ channelType: 'ivr', sessionId: [...new Set([pick(p.recentSessions, i), pick(p.sessions, i + 1), pick(p.sessions, i + 2)])] }) },
+  { name: 'user-and-tag', via: 'service', version: 'v1', params: (p, i) => ({ userId: p.userId, channelType: 'ivr', tags: { intent: pick(INTENTS, i) } }) },
+  { name: 'user-msgId-older', via: 'service', version: 'v1', params: (p, i) => ({ userId: p.userId, channelType: 'ivr', ...(p.recent.length ? { msgId: pick(p.recent, i).id, direction: -1 } : {}) }) },
+  { name: 'app-page', via: 'service', version: 'v1', params: () => ({ channelType: 'ivr' }) },
+  { name: 'app-page-v2-limit100', via: 'service', version: 'v2', params: () => ({ channelType: 'ivr', limit: 100, includeSecureForm: true }) },
+  { name: 'app-skip-10-sessions', via: 'service', version: 'v1', params: () => ({ channelType: 'ivr', skip: 10 }) },
+  { name: 'app-tag', via: 'service', version: 'v1', params: (_p, i) => ({ channelType: 'ivr', tags: { intent: pick(INTENTS, i) } }) },
+  { name: 'http-user-page', via: 'http', version: 'v1', params: (p) => ({ userId: p.userId, channelType: 'ivr' }) },
+  { name: 'http-app-page-v2-limit100-gzip', via: 'http', version: 'v2', params: () => ({ channelType: 'ivr', limit: 100, includeSecureForm: true }) },
+];
+
+const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+async function main(): Promise<void> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  const store = await RedisStore.connect({ url: REDIS_URL, prefix: PREFIX, commandTimeoutMs: 30_000 });
+  const config = testConfig();
+  const apps = new AppsService(store, createSealer(config.masterKey));
+  const metrics = createMetrics();
+  const history = createHistoryComponent({ store, apps, metrics, now: () => NOW, rateLimits: { perMinute: 1e9, perHour: 1e9 } });
+  const keyFailures = store.rateLimiter({ name: storeKeys.rateLimitPrefix('api-key-failures'), points: 20, durationS: 60 });
+  const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, keyFailures });
+  const app = buildApp({ config, logger: createLogger({ level: 'silent' }), metrics, authenticator, routes: history.routes, isReady: () => store.ping() });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const makeApp = async (name: string) => {
+    const rec = await apps.createApp({ name, language: 'en', icon: 'https://cdn.example.com/bench.png' });
+    const client = await apps.createApiApp(rec.streamId, { name: 'bench', scopes: ['chat-history'] });
+    return { botId: rec.streamId, token: signHs256({ appId: client.clientId, sub: 'bench' }, client.clientSecret), probes: [] as Probe[] };
+  };
+  type BenchApp = Awaited<ReturnType<typeof makeApp>>;
+
+  const run = async (m: Measure, a: BenchApp, i: number): Promise<number> => {
+    const params = m.params(pick(a.probes, i * 7), i);
+    const t0 = performance.now();
+    if (m.via === 'service') {
+      await history.service.getMessages(a.botId, m.version, params, 'body');
+    } else {
+      const body = JSON.stringify(params);
+      const res = await fetch(`${base}/api/public/bot/${a.botId}/${m.version === 'v1' ? 'getMessages' : 'getMessagesV2'}`, {
+        method: 'POST', body, headers: { auth: a.token, 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+      });
+      if (res.status !== 200) throw new Error(`${m.name}: HTTP ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    }
+    return performance.now() - t0;
+  };
+  const stats = (times: number[]) => {
+    const sorted = [...times].sort((x, y) => x - y);
+    return { p50: +quantile(sorted, 0.5).toFixed(3), p99: +quantile(sorted, 0.99).toFixed(3) };
+  };
+  /** Times each measure on the given apps, alternating between them request by request. */
+  const measure = async (m: Measure, targets: BenchApp[]) => {
+    for (let i = 0; i < 20; i++) for (const a of targets) await run(m, a, i);
+    const times = targets.map(() => [] as number[]);
+    for (let i = 0; i < ITERATIONS; i++) {
+      const order = i % 2 === 0 ? targets.map((_, k) => k) : targets.map((_, k) => targets.length - 1 - k);
+      for (const k of order) times[k]!.push(await run(m, targets[k]!, i));
+    }
+    return times.map(stats);
+  };
+  const usedMemory = async () => Math.round(Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1] ?? 0) / 1e6);
+
+  try {
+    line({ phase: 'config', redis: REDIS_URL, prefix: PREFIX, messages: TOTAL, users: USERS, sessions: USERS * SESSIONS_PER_USER, messagesPerSession: MSGS_PER_SESSION, small: SMALL, iterations: ITERATIONS, smoke });
+    // two apps with the same users' histories: one stops at SMALL messages, one holds TOTAL
+    const small = await makeApp('history bench small');
+    const large = await makeApp('history bench large');
+    const smallUsers = Math.max(1, Math.round(SMALL / MSGS_PER_USER));
+    await fill(store, small.botId, 0, smallUsers, small.probes);
+    small.probes = small.probes.slice(0, 50);
+    const smallSize = smallUsers * MSGS_PER_USER;
+    line({ phase: 'stored', app: 'small', messages: smallSize, redisUsedMemoryMB: await usedMemory() });
+    const alone = new Map<string, { p50: number; p99: number }>();
+    for (const m of MEASURES) alone.set(m.name, (await measure(m, [small]))[0]!);
+    await fill(store, large.botId, 0, USERS, large.probes);
+    large.probes = large.probes.slice(0, 50);
+    const largeSize = USERS * MSGS_PER_USER;
+    line({ phase: 'stored', app: 'large', messages: largeSize, redisUsedMemoryMB: await usedMemory() });
+    let worst = 0;
+    for (const m of MEASURES) {
+      const [s, l] = await measure(m, [small, large]);
+      const a = alone.get(m.name)!;
+      const ratio = l!.p99 / s!.p99;
+      worst = Math.max(worst, ratio);
+      line({
+        measure: m.name, via: m.via, version: m.version, small: smallSize, large: largeSize,
+        [`p50_${smallSize}`]: s!.p50, [`p99_${smallSize}`]: s!.p99, [`p50_${largeSize}`]: l!.p50, [`p99_${largeSize}`]: l!.p99,
+        p99Ratio: +ratio.toFixed(2), p50Ratio: +(l!.p50 / s!.p50).toFixed(2),
+        [`p50_${smallSize}_alone`]: a.p50, [`p99_${smallSize}_alone`]: a.p99, p99RatioVsAlone: +(l!.p99 / a.p99).toFixed(2),
+        target: 'p99Ratio <= 2', ok: ratio <= 2,
+      });
+    }
+    line({ summary: 'history-bench', worstP99Ratio: +worst.toFixed(2), ...(smoke ? { note: 'smoke sizes: a functional check, ratios are not meaningful' } : { ok: worst <= 2 }) });
+  } finally {
+    server.close();
+    await store.close();
+    await cleanup(redis);
+    redis.disconnect();
+  }
+}
+
+/** Removes every key under this run's prefix (and nothing else). */
+async function cleanup(redis: Redis): Promise<void> {
+  let cursor = '0';
+  let removed = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}*`, 'COUNT', 5000);
+    cursor = next;
+    if (keys.length) removed += await redis.unlink(...keys);
+  } while (cursor !== '0');
+  line({ phase: 'cleanup', prefix: PREFIX, keysRemoved: removed });
+}
+
+// interrupted or piped into a closed reader: still remove this run's keys
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    cleanup(redis).finally(() => process.exit(130));
+  });
+}
+process.stdout.on('error', () => undefined);
+
+main().catch((err) => {
+  process.stderr.write(`history bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

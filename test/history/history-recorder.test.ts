@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { historyLayout, type NewMessage } from '../../src/history/index.js';
+import type { Store } from '../../src/store/index.js';
+import { AppError } from '../../src/platform/index.js';
+import { describeEachStore } from '../helpers/test-stores.js';
+import { D, NOW, historyHarness, idsOf, newestFirst, type HistoryHarness } from './history-harness.js';
+import { ivrCall, msgIdFor } from './ivr-call.js';
+
+describeEachStore('conversation history recorder', (factory) => {
+  let h: HistoryHarness;
+  let store: Store;
+  const user = (n: number) => ({ userId: `u-rec-${n}`, from: `+1555070${n}` });
+
+  beforeAll(async () => {
+    h = await historyHarness(factory);
+    store = h.t.store;
+  });
+  afterAll(() => h.close());
+
+  it('when the same turn is recorded twice, or concurrently, then nothing is duplicated', async () => {
+    const call = ivrCall({ botId: h.botId, ...user(1), callId: 'call-r1', start: NOW - D, turns: [{ caller: 'hi', bot: 'hello' }, { caller: 'bye', bot: 'goodbye' }] });
+    await h.comp.recorder.record(call);
+    await h.comp.recorder.record(call);
+    await Promise.all([h.comp.recorder.record(call.slice(0, 2)), h.comp.recorder.record(call), h.comp.recorder.record(call.slice(2))]);
+    await h.comp.recorder.record([...call, ...call]);
+    const res = await h.get('v1', { userId: user(1).userId, channelType: 'ivr' }).expect(200);
+    expect(idsOf(res)).toEqual(newestFirst(call));
+    expect(res.body.total).toBe(4);
+    const viaFrom = await h.get('v1', { userId: user(1).from, channelType: 'ivr' }).expect(200);
+    expect(viaFrom.body.total).toBe(4);
+  });
+
+  it('when a re-recorded id carries other content, then the first recording stands', async () => {
+    const [first] = ivrCall({ botId: h.botId, ...user(2), callId: 'call-r2', start: NOW - D, turns: [{ caller: 'original' }] });
+    await h.comp.recorder.record([first!]);
+    await h.comp.recorder.record([{ ...first!, text: 'changed', createdOn: NOW - 2 * D }]);
+    const res = await h.get('v1', { userId: user(2).userId, channelType: 'ivr' }).expect(200);
+    expect(res.body.messages.map((m: { components: Array<{ data: { text: string } }> }) => m.components[0]!.data.text)).toEqual(['original']);
+  });
+
+  it('when turns of a session arrive out of order, then the session is indexed at its first message', async () => {
+    const call = ivrCall({ botId: h.botId, ...user(3), callId: 'call-r3', start: NOW - 2 * D, turns: [{ caller: 'one', bot: 'two' }, { caller: 'three', bot: 'four' }] });
+    await h.comp.recorder.record(call.slice(2));
+    await h.comp.recorder.record(call.slice(0, 2));
+    for (const scope of ['all', `u:${user(3).userId}`, `u:${user(3).from}`, 'u:call-r3'] as const) {
+      for (const version of ['v1', 'v2'] as const) {
+        expect(await store.zscore(historyLayout.sessionSetKey(h.botId, 'ivr', version, scope), 'sess-call-r3')).toBe(NOW - 2 * D);
+      }
+    }
+  });
+
+  it('when a session holds only Alert messages, then it is a v1 session but not a v2 one', async () => {
+    const call = ivrCall({ botId: h.botId, ...user(4), callId: 'call-r4', start: NOW - D, turns: [{ bot: 'Your order shipped.', taskKind: 'Alert' }] });
+    await h.comp.recorder.record(call);
+    expect(await store.zscore(historyLayout.sessionSetKey(h.botId, 'ivr', 'v1', `u:${user(4).userId}`), 'sess-call-r4')).toBe(NOW - D + 1_000);
+    expect(await store.zscore(historyLayout.sessionSetKey(h.botId, 'ivr', 'v2', `u:${user(4).userId}`), 'sess-call-r4')).toBeNull();
+    const v2 = await h.get('v2', { userId: user(4).userId, channelType: 'ivr', includeSecureForm: 'false' }).expect(200);
+    expect(v2.body.total).toBe(0);
+  });
+
+  it('when a traceId is recorded, then it expires 30 days after the message (older ones are not kept)', async () => {
+    const recent = ivrCall({ botId: h.botId, ...user(5), callId: 'call-r5', start: NOW - 29 * D, turns: [{ caller: 'recent' }] });
+    const old = ivrCall({ botId: h.botId, ...user(5), callId: 'call-r5-old', start: NOW - 31 * D, turns: [{ caller: 'old' }] });
+    await h.comp.recorder.record([...recent, ...old]);
+    const ttl = await store.pttl(historyLayout.traceKey(h.botId, recent[0]!.id));
+    expect(ttl).toBeGreaterThan(D - 60_000);
+    expect(ttl).toBeLessThanOrEqual(D);
+    expect(await store.exists(historyLayout.traceKey(h.botId, old[0]!.id))).toBe(false);
+    const res = await h.post('v1', { userId: user(5).userId, channelType: 'ivr', includeTraceId: true, dateFrom: new Date(NOW - 31 * D - 1).toISOString() }).expect(200);
+    const byId = Object.fromEntries(res.body.messages.map((m: { _id: string; traceId?: string }) => [m._id, m.traceId]));
+    expect(byId[recent[0]!.id]).toMatch(/^tr-/);
+    expect(byId[old[0]!.id]).toBeUndefined();
+  });
+
+  it('when the webhook\'s turn message has no channel, then it is recorded as ivr with its identities', async () => {
+    const turn = {
+      id: msgIdFor('call-r6', 0, 'in'), botId: h.botId, userId: 'u-rec-6', identities: ['call-r6', '+15550706'], sessionId: 's-r6', callId: 'call-r6',
+      type: 'incoming' as const, text: 'Login.', channelUId: '+15550706', createdOn: NOW - 1_000, lang: 'en', traceId: 'tr-r6',
+      asrMetaData: { confidence: '0.810000', Inputmode: 'voice', interpretation: 'Login.', utterance: 'Login.', data: { text: { confidence: '0.810000', Inputmode: 'voice', interpretation: 'Login.', utterance: 'Login.' } } },
+    };
+    await h.comp.recorder.record([turn]);
+    const res = await h.get('v1', { userId: 'call-r6', channelType: 'ivr' }).expect(200);
+    expect(res.body.messages[0]).toMatchObject({ _id: turn.id, chnl: 'ivr', createdBy: 'u-rec-6', sessionId: 's-r6', createdOn: new Date(NOW - 1_000).toISOString() });
+    const stored = await store.hgetall(historyLayout.messageKey(h.botId, turn.id));
+    expect(JSON.parse(stored.asr!)).toEqual(turn.asrMetaData);
+  });
+
+  it('when messages of two apps come in one call, then each lands in its own app', async () => {
+    const other = await h.t.createAppWithClient(['chat-history']);
+    const mine = ivrCall({ botId: h.botId, ...user(7), callId: 'call-r7', start: NOW - D, turns: [{ caller: 'mine' }] });
+    const theirs = ivrCall({ botId: other.streamId, ...user(7), callId: 'call-r7b', start: NOW - D, turns: [{ caller: 'theirs' }] });
+    await h.comp.recorder.record([...mine, ...theirs]);
+    const res = await h.get('v1', { userId: user(7).userId, channelType: 'ivr' }).expect(200);
+    expect(idsOf(res)).toEqual([mine[0]!.id]);
+    expect(await store.exists(historyLayout.messageKey(other.streamId, theirs[0]!.id))).toBe(true);
+  });
+
+  it('when a message is invalid, then record throws a 400 naming the field and stores nothing', async () => {
+    const bad = { id: 'not-an-id', botId: h.botId, userId: 'u', sessionId: 's', type: 'incoming', text: 'x', createdOn: NOW } as NewMessage;
+    const err = await h.comp.recorder.record([bad]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).status).toBe(400);
+    expect((err as AppError).details[0]!.path).toBe('messages.0.id');
+    const wrongChannel = { ...bad, id: msgIdFor('x', 0, 'in'), channel: 'fax' } as unknown as NewMessage;
+    await expect(h.comp.recorder.record([wrongChannel])).rejects.toBeInstanceOf(AppError);
+  });
+
+  it('when identities look alike after key sanitising, then they stay apart', async () => {
+    const a = ivrCall({ botId: h.botId, userId: 'john doe', from: '+1', callId: 'call-r8a', start: NOW - D, turns: [{ caller: 'a' }] });
+    const b = ivrCall({ botId: h.botId, userId: 'john_doe', from: '+2', callId: 'call-r8b', start: NOW - D, turns: [{ caller: 'b' }] });
+    await h.comp.recorder.record([...a, ...b]);
+    const res = await h.get('v1', { userId: 'john doe', channelType: 'ivr' }).expect(200);
+    expect(idsOf(res)).toEqual([a[0]!.id]);
+  });
+});
