@@ -1,17 +1,24 @@
 /**
  * Call sessions in the store, keyed by callId with a TTL. Turns of one call are serialized with a
  * lock (SET NX PX + token); every change made under the lock is guarded by the lock's token, so a
- * process that lost its lock can never overwrite the work of the one that took over.
+ * process that lost its lock can never overwrite the work of the one that took over. The lock
+ * lives a few seconds and its owner extends it while the turn runs, so when the owner dies another
+ * instance can resume the turn within `lockTtlMs`.
  */
 import { storeKeys, type Store } from '../store/index.js';
 import type { CallSession } from './call-session.js';
 
 export class CallSessionRepository {
-  constructor(private readonly store: Store, private readonly ttlMs: number, private readonly lockTtlMs = 30_000) {}
+  constructor(private readonly store: Store, private readonly ttlMs: number, readonly lockTtlMs = 5_000) {}
 
   async load(callId: string): Promise<CallSession | null> {
+    return (await this.loadVersioned(callId))?.session ?? null;
+  }
+
+  /** The session and its stored text (the version `stashPending` compares against). */
+  async loadVersioned(callId: string): Promise<{ session: CallSession; raw: string } | null> {
     const raw = await this.store.get(storeKeys.callSession(callId));
-    return raw ? (JSON.parse(raw) as CallSession) : null;
+    return raw ? { session: JSON.parse(raw) as CallSession, raw } : null;
   }
 
   /** Creates the session unless one exists; answers the session that is stored afterwards. */
@@ -29,6 +36,21 @@ export class CallSessionRepository {
 
   async isLocked(callId: string): Promise<boolean> {
     return this.store.exists(storeKeys.callLock(callId));
+  }
+
+  /** Extends the lock while its owner still holds it. False when the lock was lost. */
+  async extendLock(callId: string, token: string): Promise<boolean> {
+    const key = storeKeys.callLock(callId);
+    return (await this.store.atomic([{ op: 'pexpire', key, ttlMs: this.lockTtlMs }], [{ key, equals: token }])).ok;
+  }
+
+  /**
+   * Writes the session without the lock, only if it is still the stored version `raw` (used to
+   * keep a turn's input when the lock is held by another request). False when it changed.
+   */
+  async stashPending(raw: string, session: CallSession): Promise<boolean> {
+    const key = storeKeys.callSession(session.callId);
+    return (await this.store.atomic([{ op: 'set', key, value: JSON.stringify(session), ttlMs: this.ttlMs }], [{ key, equals: raw }])).ok;
   }
 
   /** Writes the session while still holding the lock. False when the lock was lost. */

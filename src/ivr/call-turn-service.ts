@@ -111,10 +111,7 @@ export class CallTurnService {
     const callId = ctx.req.callId!;
     const token = randomUUID();
     while (!(await this.sessions.tryLock(callId, token))) {
-      if (Date.now() + 25 >= ctx.deadlineAt) {
-        const s = (await this.sessions.load(callId))!;
-        return this.answered(s, submitted) ?? { kind: 'wait', session: s, turn: submitted };
-      }
+      if (Date.now() + 25 >= ctx.deadlineAt) return this.waitForHolder(ctx, submitted);
       await sleep(20);
     }
     let session: CallSession | null;
@@ -130,11 +127,34 @@ export class CallTurnService {
       if (done) return done;
       throw AppError.badRequest('Unknown turn for this call', 'turn');
     }
+    const { staged, text } = this.withInput(ctx, session, submitted);
+    if (!(await this.sessions.saveLocked(staged, token))) throw AppError.storeUnavailable();
+    return this.raceDeadline(ctx, this.execute(ctx, staged, token, text));
+  }
+
+  /** The session with this request's input as the pending turn (and its ASR values on lastMessage). */
+  private withInput(ctx: TurnContext, session: CallSession, submitted: number): { staged: CallSession; text: string } {
     const read = toTurnInput(ctx.req, submitted === 0 && !session.last, ctx.settings, ctx.agent);
-    session.pending = { turn: submitted, event: ctx.req.event ?? 'input', input: read.input, startedAt: Date.now() };
-    if (read.asr && session.state) session.state = { ...session.state, lastMessage: { text: read.text, asrMetaData: read.asr } };
-    if (!(await this.sessions.saveLocked(session, token))) throw AppError.storeUnavailable();
-    return this.raceDeadline(ctx, this.execute(ctx, session, token, read.text));
+    const staged: CallSession = { ...session, pending: { turn: submitted, event: ctx.req.event ?? 'input', input: read.input, startedAt: Date.now() } };
+    if (read.asr && session.state) staged.state = { ...session.state, lastMessage: { text: read.text, asrMetaData: read.asr } };
+    return { staged, text: read.text };
+  }
+
+  /**
+   * The lock stayed taken until the deadline: the answer if the holder finished, else a wait. When
+   * nothing is pending for this turn yet (the holder has not saved its input, or died before it
+   * could), this request's input is kept in the session first, so the poll that follows the wait
+   * document runs the caller's input instead of a turn without it.
+   */
+  private async waitForHolder(ctx: TurnContext, submitted: number): Promise<TurnOutcome> {
+    const v = await this.sessions.loadVersioned(ctx.req.callId!);
+    if (!v) return this.expired(ctx);
+    const done = this.answered(v.session, submitted);
+    if (done) return done;
+    if (v.session.pending?.turn !== submitted && submitted === v.session.turn && ctx.req.event !== 'poll') {
+      await this.sessions.stashPending(v.raw, this.withInput(ctx, v.session, submitted).staged);
+    }
+    return { kind: 'wait', session: v.session, turn: submitted };
   }
 
   private async raceDeadline(ctx: TurnContext, work: Promise<CallSession>): Promise<TurnOutcome> {
@@ -190,8 +210,27 @@ export class CallTurnService {
     return this.raceDeadline(ctx, this.execute(ctx, session, token, text));
   }
 
-  /** Runs the agent, records history, commits the session and releases the lock. */
+  /**
+   * Runs the turn while extending the lock (so no other instance resumes a turn whose owner is
+   * alive); on a failure the lock is released, so the caller's retry need not wait for it to expire.
+   */
   private async execute(ctx: TurnContext, session: CallSession, token: string, text: string): Promise<CallSession> {
+    const callId = session.callId;
+    const beat = setInterval(() => void this.sessions.extendLock(callId, token).catch(() => undefined), 10_000_000);
+    beat.unref();
+    try {
+      return await this.executeLocked(ctx, session, token, text);
+    } catch (err) {
+      clearInterval(beat);
+      await this.sessions.unlock(callId, token).catch(() => undefined);
+      throw err;
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  /** Runs the agent, records history, commits the session and releases the lock. */
+  private async executeLocked(ctx: TurnContext, session: CallSession, token: string, text: string): Promise<CallSession> {
     const pending = session.pending!;
     const started = performance.now();
     let result: TurnResult | null = null;

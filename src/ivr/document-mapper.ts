@@ -96,6 +96,7 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
         noMatchPrompt: answer.overrides?.noMatchPrompt ?? textPrompt(settings.standardResponses.noMatch),
         retries: answer.overrides?.retries ?? settings.retries,
         hangupCatch: true,
+        subdialogEntry: ctx.turn === 1,
       };
     case 'continue':
       return { kind: 'say', lang, vars, submit, prompt: answer.prompt };

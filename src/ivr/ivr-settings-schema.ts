@@ -3,6 +3,7 @@
  * starts from. Node overrides win over these.
  */
 import { z } from 'zod';
+import { dialectNames } from '../vxml/index.js';
 
 const duration = z.string().regex(/^\d+(\.\d+)?(ms|s)$/, 'a VoiceXML time like 5s or 500ms');
 const durationBetween = (minS: number, maxS: number) =>
@@ -19,7 +20,7 @@ export const exceedBehaviourSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('jumpToNode'), node: z.string().min(1) }),
 ]);
 
-export const DIALECTS = ['w3c', 'jvoicexml', 'cisco', 'genesys', 'avaya', 'voxeo'] as const;
+export const DIALECTS = dialectNames as unknown as readonly [string, ...string[]];
 
 export const ivrSettingsSchema = z.strictObject({
   enabled: z.boolean().default(true),

@@ -121,5 +121,5 @@ function retryDocument(req: WebhookRequest, url: string, hold: string): VxmlDocu
     submit: { url },
     prompt: textPrompt(hold),
     resubmit,
-  } as VxmlDocument;
+  };
 }

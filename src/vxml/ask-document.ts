@@ -4,7 +4,7 @@
  * together (document variable `failures`) with event=maxretries past `retries`, a `<filled>` that
  * submits the utterance and ASR values, and optionally the document-level hangup catch.
  */
-import { ecmaRef, js } from './ecma-string.js';
+import { ecmaRef, ecmaString, js } from './ecma-string.js';
 import type { AskDocument } from './document-spec.js';
 import type { DialectProfile } from './dialects.js';
 import { fieldNameFromKey } from './field-name.js';
@@ -37,7 +37,14 @@ export function askDocument(b: VxmlBuilder, doc: AskDocument, p: DialectProfile)
   properties(b, { ...p.documentProperties, ...doc.documentProperties });
   if (doc.hangupCatch) eventCatch(b, ['connection.disconnect.hangup'], 'hangup', eventSubmit);
 
-  const f = b.form('ask').field(field);
+  const form = b.form('ask');
+  if (doc.subdialogEntry) {
+    form.var('callId', ecmaString(doc.vars.callId ?? ''));
+    form.var('message', ecmaString(''));
+    form.var('from', ecmaString(doc.vars.from ?? ''));
+    form.var('to', ecmaString(''));
+  }
+  const f = form.field(field);
   properties(f, doc.fieldProperties);
   speak(f, doc.prompt);
   fieldGrammars(f, doc.grammars ?? [], p);

@@ -77,6 +77,12 @@ export interface AskDocument {
   retries: number;
   /** Adds the document-level hangup catch that submits event=hangup. */
   hangupCatch: boolean;
+  /**
+   * The first document of a call answered directly to a subdialog's first fetch: declares callId,
+   * message, from and to as form variables so the caller's `<param>`s have somewhere to land
+   * (a strict browser raises error.semantic otherwise).
+   */
+  subdialogEntry?: boolean;
 }
 
 export interface SayDocument {
@@ -114,6 +120,11 @@ export interface WaitDocument {
   vars: CallVars;
   submit: SubmitTarget;
   prompt: PromptPart[];
+  /**
+   * Resubmit these values instead of `event=poll` (the retry document while the store is down:
+   * the same request again, with `retry` counted up).
+   */
+  resubmit?: Record<string, string>;
 }
 
 export interface ErrorDocument {

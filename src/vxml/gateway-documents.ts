@@ -68,11 +68,23 @@ function buildTransferFailure(e: Executable, submit: SubmitOptions): void {
 
 
 function wait(b: VxmlBuilder, doc: WaitDocument, p: DialectProfile): void {
-  callVars(b, doc.vars);
+  const resubmit = doc.resubmit;
+  callVars(b, doc.vars, { from: resubmit?.from !== undefined });
   const block = b.form('wait').block();
   speak(block, doc.prompt);
-  block.var('event', ecmaString('poll'));
-  submitTo(block, doc.submit, EVENT_NAMELIST, p);
+  if (!resubmit) {
+    block.var('event', ecmaString('poll'));
+    submitTo(block, doc.submit, EVENT_NAMELIST, p);
+    return;
+  }
+  const names: string[] = ['callId', 'turn'];
+  if (resubmit.from !== undefined) names.push('from');
+  for (const [name, value] of Object.entries(resubmit)) {
+    if (!isVariableName(name) || names.includes(name)) continue;
+    block.var(name, ecmaString(value));
+    names.push(name);
+  }
+  submitTo(block, doc.submit, names, p);
 }
 
 function error(b: VxmlBuilder, doc: ErrorDocument): void {
