@@ -1,9 +1,14 @@
 /**
  * Decides once per run whether Redis suites run. With REQUIRE_REDIS=1 a missing Redis fails the
- * run with the reason; otherwise the Redis suites are skipped with a loud notice.
+ * run with the reason; otherwise the Redis suites are skipped with a loud notice. It also starts a
+ * local three-master Redis Cluster (redis-server processes on loopback ports) for the
+ * `redis-cluster` store factory, and tells the reliability suites whether they can spawn
+ * redis-server. TEST_REDIS_CLUSTER=off skips the cluster (loudly); with REQUIRE_REDIS=1 a cluster
+ * or a redis-server binary that is missing is a failure too.
  */
 import { Redis } from 'ioredis';
 import type { TestProject } from 'vitest/node';
+import { redisServerAvailable, startRedisCluster, type RedisClusterProcesses } from './redis-processes.js';
 
 export const redisUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -20,23 +25,50 @@ async function redisAnswers(url: string): Promise<boolean> {
   }
 }
 
-export default async function setup(project: TestProject): Promise<void> {
+function notice(text: string): void {
+  const line = '!'.repeat(78);
+  process.stderr.write(`\n${line}\n!! ${text}\n${line}\n\n`);
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const required = process.env.REQUIRE_REDIS === '1';
   const url = redisUrl();
   const ok = await redisAnswers(url);
-  if (!ok && process.env.REQUIRE_REDIS === '1') {
+  if (!ok && required) {
     throw new Error(`REQUIRE_REDIS=1 but no Redis answers at ${url}: start redis-server or set REDIS_URL`);
   }
-  if (!ok) {
-    const line = '!'.repeat(78);
-    process.stderr.write(`\n${line}\n!! No Redis at ${url}: every Redis suite is SKIPPED (set REQUIRE_REDIS=1 to fail instead)\n${line}\n\n`);
-  }
+  if (!ok) notice(`No Redis at ${url}: every Redis suite is SKIPPED (set REQUIRE_REDIS=1 to fail instead)`);
   project.provide('redisAvailable', ok);
   project.provide('redisUrl', url);
+
+  const canSpawn = redisServerAvailable();
+  if (!canSpawn && required) throw new Error('REQUIRE_REDIS=1 but no redis-server binary to run (install redis-server or set REDIS_SERVER_BIN)');
+  if (!canSpawn) notice('No redis-server binary: the Redis Cluster and reliability suites are SKIPPED');
+  project.provide('redisServerAvailable', canSpawn);
+
+  let cluster: RedisClusterProcesses | null = null;
+  if (canSpawn && process.env.TEST_REDIS_CLUSTER !== 'off') {
+    try {
+      cluster = await startRedisCluster(3);
+    } catch (err) {
+      if (required) throw err;
+      notice(`The local Redis Cluster did not start (${(err as Error).message}): cluster suites are SKIPPED`);
+    }
+  } else if (canSpawn) {
+    notice('TEST_REDIS_CLUSTER=off: the redis-cluster store suites are SKIPPED');
+  }
+  project.provide('redisClusterUrl', cluster?.url ?? '');
+  return async () => {
+    await cluster?.close();
+  };
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     redisAvailable: boolean;
     redisUrl: string;
+    redisServerAvailable: boolean;
+    /** Comma-separated seed URLs of the local cluster; '' when it is not running. */
+    redisClusterUrl: string;
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Real stores for tests: the memory adapter, and the Redis adapter on a real Redis with a random
- * key prefix per test file (so files run in parallel without seeing each other's keys).
+ * Real stores for tests: the memory adapter, the Redis adapter on a real Redis, and the Redis
+ * adapter on a local three-master Redis Cluster (started by global setup), each with a random key
+ * prefix per store (so files run in parallel without seeing each other's keys).
  */
 import { inject, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -8,6 +9,8 @@ import { MemoryStore, RedisStore, type Store } from '../../src/store/index.js';
 
 export const redisAvailable = (): boolean => inject('redisAvailable');
 export const redisUrl = (): string => inject('redisUrl');
+/** Seed URLs of the local cluster ('' when it is not running). */
+export const redisClusterUrl = (): string => inject('redisClusterUrl');
 
 export const testPrefix = (): string => `test:${randomUUID().slice(0, 8)}:`;
 
@@ -15,8 +18,12 @@ export async function makeRedisStore(prefix = testPrefix()): Promise<RedisStore>
   return RedisStore.connect({ url: redisUrl(), prefix });
 }
 
+export async function makeRedisClusterStore(prefix = testPrefix()): Promise<RedisStore> {
+  return RedisStore.connect({ url: redisClusterUrl(), cluster: true, prefix });
+}
+
 export interface StoreFactory {
-  name: 'memory' | 'redis';
+  name: 'memory' | 'redis' | 'redis-cluster';
   available: boolean;
   make: () => Promise<Store>;
 }
@@ -26,6 +33,7 @@ export function storeFactories(): StoreFactory[] {
   return [
     { name: 'memory', available: true, make: async () => new MemoryStore(testPrefix()) },
     { name: 'redis', available: redisAvailable(), make: () => makeRedisStore() },
+    { name: 'redis-cluster', available: redisClusterUrl() !== '', make: () => makeRedisClusterStore() },
   ];
 }
 

@@ -74,6 +74,19 @@ function handle(def: RouteDef, opts: MountOptions): RequestHandler {
 
 /** Mounts every route and the 405 answers; returns the list for OpenAPI. */
 export function mountRoutes(app: Application, routes: RouteDef[], opts: MountOptions): void {
+  // A path parameter that does not decode (e.g. `/ivr/hooks/%`) fails while Express matches the
+  // route, before its `tag` runs: tag such paths up front so a route that renders its own errors
+  // (the VoiceXML routes) still answers in its format, not JSON.
+  const rendering = routes
+    .filter((def) => def.renderError)
+    .map((def) => ({ def, re: new RegExp(`^${def.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}/?$`, 'i') }));
+  if (rendering.length) {
+    app.use((req, res, next) => {
+      const hit = rendering.find((r) => r.re.test(req.path));
+      if (hit) res.locals.routeDef = hit.def;
+      next();
+    });
+  }
   const methodsByPath = new Map<string, Set<string>>();
   for (const def of routes) {
     const methods = Array.isArray(def.method) ? def.method : [def.method];
