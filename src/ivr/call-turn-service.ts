@@ -216,7 +216,7 @@ export class CallTurnService {
    */
   private async execute(ctx: TurnContext, session: CallSession, token: string, text: string): Promise<CallSession> {
     const callId = session.callId;
-    const beat = setInterval(() => void this.sessions.extendLock(callId, token).catch(() => undefined), 10_000_000);
+    const beat = setInterval(() => void this.sessions.extendLock(callId, token).catch(() => undefined), Math.max(50, Math.floor(this.sessions.lockTtlMs / 3)));
     beat.unref();
     try {
       return await this.executeLocked(ctx, session, token, text);

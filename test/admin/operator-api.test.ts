@@ -79,7 +79,7 @@ describeEachStore('operator API', (factory) => {
   });
 
   it('when the OpenAPI document is read, then it lists the operator, IVR and public routes', async () => {
-    const spec = await (await fetch(`${gw.url}/openapi.json`)).json();
+    const spec = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
     for (const p of ['/api/admin/apps', '/api/admin/apps/{streamId}/agent', '/ivr/hooks/{streamId}', '/api/public/connections', '/api/public/tables/{tableName}']) {
       expect(Object.keys(spec.paths)).toContain(p);
     }

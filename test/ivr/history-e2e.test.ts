@@ -14,7 +14,7 @@ describeEachStore('conversation history over recorded IVR calls', (factory) => {
 
   const history = async (path: string, query: Record<string, string>) => {
     const res = await fetch(`${gw.url}/api/public/bot/${app.streamId}/${path}?${new URLSearchParams(query)}`, { headers: { auth } });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: (await res.json()) as any };
   };
 
   beforeAll(async () => {
@@ -79,7 +79,7 @@ describeEachStore('conversation history over recorded IVR calls', (factory) => {
         body: JSON.stringify({ userId: call.callId, channelType: 'ivr', limit: 2, forward: true, ...body }),
       });
       expect(res.status).toBe(200);
-      return res.json();
+      return (await res.json()) as any;
     };
     const all = (await post({ limit: 100 })).messages.map((m: any) => m._id);
     expect(all).toHaveLength(9);

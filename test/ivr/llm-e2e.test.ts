@@ -63,7 +63,7 @@ describeEachStore('IVR call through an llm node', (factory) => {
         isEnable: true,
       }),
     });
-    const created = await conn.json();
+    const created = (await conn.json()) as { connectionId: string };
     expect(conn.status).toBe(201);
     const agent = structuredClone(demoAgentDefinition) as any;
     agent.dialogs.ask.nodes.answer.connectionId = created.connectionId;
