@@ -1,8 +1,11 @@
 /**
  * HS256 JWT verification for the `auth` header and the IVR webhook `token`: the algorithm is
- * pinned (alg none, HS384, HS512, RS and ES algorithms are refused before any key is used), `appId` is
- * required, `exp`/`nbf` are honoured, and the signing secret is looked up by `appId`.
+ * pinned (alg none, HS384, HS512, RS and ES algorithms are refused before any key is used),
+ * `appId` is required, `exp`/`nbf` are honoured, and the signing secret is looked up by `appId`.
+ * The signature check is an HMAC-SHA256 compared in constant time (this runs on every webhook turn;
+ * jsonwebtoken's verify first tries the secret as a public key, which costs ~0.5 ms).
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AppError } from './app-error.js';
 
@@ -13,28 +16,40 @@ export interface VerifiedToken {
 }
 
 const MAX_TOKEN_LENGTH = 8192;
+const CLOCK_TOLERANCE_S = 5;
+const B64URL = /^[A-Za-z0-9_-]*$/;
 
-/** Reads the unverified header and appId; throws invalidJwt for anything malformed. */
-function peek(token: string): { alg: string; appId: string } {
-  if (token.length > MAX_TOKEN_LENGTH || token.split('.').length !== 3) throw AppError.invalidJwt();
-  const decoded = jwt.decode(token, { complete: true });
-  if (!decoded || typeof decoded.payload !== 'object' || decoded.payload === null) throw AppError.invalidJwt();
-  const appId = (decoded.payload as Record<string, unknown>).appId;
-  if (typeof appId !== 'string' || appId.length === 0 || appId.length > 200) throw AppError.invalidJwt();
-  return { alg: String(decoded.header.alg), appId };
-}
-
-export async function verifyHs256(token: string, secretFor: (appId: string) => Promise<string | null>): Promise<VerifiedToken> {
-  const { alg, appId } = peek(token);
-  if (alg !== 'HS256') throw AppError.invalidJwt();
-  const secret = await secretFor(appId);
-  if (!secret) throw AppError.unauthorized();
-  let claims: Record<string, unknown>;
+function decodePart(part: string): Record<string, unknown> {
+  if (!B64URL.test(part)) throw AppError.invalidJwt();
+  let value: unknown;
   try {
-    claims = jwt.verify(token, secret, { algorithms: ['HS256'], clockTolerance: 5 }) as Record<string, unknown>;
+    value = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
   } catch {
     throw AppError.invalidJwt();
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw AppError.invalidJwt();
+  return value as Record<string, unknown>;
+}
+
+export async function verifyHs256(token: string, secretFor: (appId: string) => Promise<string | null>): Promise<VerifiedToken> {
+  if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) throw AppError.invalidJwt();
+  const parts = token.split('.');
+  if (parts.length !== 3) throw AppError.invalidJwt();
+  const [h, p, sig] = parts as [string, string, string];
+  const header = decodePart(h);
+  if (header.alg !== 'HS256') throw AppError.invalidJwt();
+  const claims = decodePart(p);
+  const appId = claims.appId;
+  if (typeof appId !== 'string' || appId.length === 0 || appId.length > 200) throw AppError.invalidJwt();
+  if (!B64URL.test(sig)) throw AppError.invalidJwt();
+  const secret = await secretFor(appId);
+  if (!secret) throw AppError.unauthorized();
+  const expected = createHmac('sha256', secret).update(`${h}.${p}`).digest();
+  const given = Buffer.from(sig, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw AppError.invalidJwt();
+  const now = Date.now() / 1000;
+  if (claims.exp !== undefined && (typeof claims.exp !== 'number' || now > claims.exp + CLOCK_TOLERANCE_S)) throw AppError.invalidJwt();
+  if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || now < claims.nbf - CLOCK_TOLERANCE_S)) throw AppError.invalidJwt();
   return { appId, sub: typeof claims.sub === 'string' ? claims.sub : undefined, claims };
 }
 
