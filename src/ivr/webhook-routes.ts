@@ -13,6 +13,7 @@ import { textPrompt, toVxmlDocument, waitDocument } from './document-mapper.js';
 import type { IvrConfigService } from './ivr-config-service.js';
 import type { IvrPorts } from './ivr-ports.js';
 import { readWebhookRequest, type WebhookRequest } from './webhook-input.js';
+import { TtlCache } from './ttl-cache.js';
 
 const MAX_STORE_RETRIES = 3;
 
@@ -48,6 +49,7 @@ export function renderWebhookError(err: AppError) {
 
 export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
   const { ivr, turns, ports, config, logger, metrics } = deps;
+  const apps = new TtlCache<{ streamId: string; language: string } | null>(2_000);
 
   async function answer(streamId: string, req: WebhookRequest, baseUrl: string, startedAt: number) {
     await ivr.verifyToken(streamId, req.token);
@@ -59,7 +61,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
     const settings = await ivr.getSettings(streamId);
     const dialect = settings.dialect as DialectName;
     try {
-      const [agent, app] = await Promise.all([ports.agents.get(streamId), ports.apps.findApp(streamId)]);
+      const [agent, app] = await Promise.all([ports.agents.get(streamId), apps.get(streamId, () => ports.apps.findApp(streamId))]);
       if (!app) throw AppError.notFound('App not found');
       if (!agent) throw AppError.notFound('No agent is set for this app');
       const lang = app.language.includes('-') ? app.language : `${app.language}-US`;

@@ -21,9 +21,16 @@ const dayOf = (y: number, m: number, d: number): Day | undefined => {
 
 const iso = (day: Day): string => new Date(day).toISOString().slice(0, 10);
 
-/** Today in the given zone, as a day. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Today in the given zone, as a day (one formatter per zone: building one costs ~50 µs). */
 function today(now: Date, timeZone: string): Day {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    if (dayFormats.size < 100) dayFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(now);
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
   return Date.UTC(get('year'), get('month') - 1, get('day'));
 }
