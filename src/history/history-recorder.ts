@@ -38,7 +38,8 @@ export class HistoryRecorder {
 
   private async recordForApp(botId: string, msgs: ValidMessage[]): Promise<void> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const stored = await this.repo.existing(botId, msgs.map((m) => m.id));
+      // first attempt is optimistic (the guards refuse a message that exists); retries look first
+      const stored = attempt === 1 ? new Set<string>() : await this.repo.existing(botId, msgs.map((m) => m.id));
       const fresh = msgs.filter((m) => !stored.has(m.id));
       if (fresh.length === 0) return;
       const sessions = [...new Set(fresh.map((m) => m.sessionId))];
@@ -57,7 +58,7 @@ export class HistoryRecorder {
       });
       if (await this.repo.apply(ops, guards)) return;
       // another writer got there first (same message or same session): re-read and retry
-      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * attempt)));
+      if (attempt > 1) await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * attempt)));
     }
     throw AppError.storeUnavailable();
   }
