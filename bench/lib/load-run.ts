@@ -1,0 +1,69 @@
+/**
+ * One autocannon measure in this process: N connections, each a scripted caller (call-script.ts),
+ * for a fixed duration. Latency percentiles come from every response time autocannon reports
+ * (float ms, 2xx or not), which is finer than its integer-ms histogram.
+ */
+import autocannon from 'autocannon';
+import { callRequests, newStats, type ScriptStats } from './call-script.js';
+import { quantile, round } from './bench-env.js';
+
+export interface LoadOptions {
+  name: string;
+  mode: 'turn' | 'floor';
+  baseUrl: string;
+  path: string;
+  connections: number;
+  durationS: number;
+}
+
+export interface LoadResult {
+  measure: string;
+  connections: number;
+  durationS: number;
+  requests: number;
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  maxMs: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  invalid: number;
+  invalidReasons: Record<string, number>;
+  callsCompleted: number;
+}
+
+export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
+  const stats: ScriptStats = newStats();
+  const times: number[] = [];
+  const requests = callRequests({ mode: opts.mode, path: opts.path, runId: `${opts.name}-${Date.now().toString(36)}`, stats });
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      { url: opts.baseUrl, connections: opts.connections, duration: opts.durationS, pipelining: 1, timeout: 10, requests },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+    instance.on('response', (_client, _status, _bytes, responseTime) => {
+      times.push(responseTime);
+    });
+  });
+  times.sort((a, b) => a - b);
+  const total = times.reduce((a, b) => a + b, 0);
+  return {
+    measure: opts.name,
+    connections: opts.connections,
+    durationS: round(result.duration, 2),
+    requests: result.requests.total,
+    requestsPerSec: round(result.requests.total / result.duration, 1),
+    p50Ms: round(quantile(times, 0.5), 3),
+    p99Ms: round(quantile(times, 0.99), 3),
+    meanMs: round(times.length ? total / times.length : NaN, 3),
+    maxMs: round(times[times.length - 1] ?? NaN, 3),
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    invalid: stats.invalid,
+    invalidReasons: stats.reasons,
+    callsCompleted: stats.callsCompleted,
+  };
+}

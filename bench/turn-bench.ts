@@ -1,0 +1,198 @@
+/**
+ * The webhook turn against its floor (gateway-contract.md section 10), in one run on one server.
+ *
+ * Starts the gateway as a separate process against Redis (random KEY_PREFIX, BENCH_MODE=true,
+ * LOG_LEVEL=warn), sets up an app with the demo agent through the operator API, then measures with
+ * autocannon, in this process, for a fixed duration each:
+ *   - floor: `/bench/floor/:streamId` (same parsers and middleware, one store read and one write,
+ *     a constant document) with the same urlencoded bodies as the turn;
+ *   - turn:  `/ivr/hooks/:streamId`, N connections each a scripted caller (bench/lib/call-script.ts).
+ * Each measure line carries the client's view (requests/s, p50, p99, errors) and the server's own
+ * time from its Prometheus histograms (scraped before and after the measure; for the turn,
+ * ivr_turn_duration_seconds), so load-generator noise can be told apart. The last line has the
+ * ratios turn/floor and whether the targets are met: throughput ≥ 0.6, p99 ≤ 1.5.
+ *
+ *   npm run bench                      64 connections, 10 s per measure (after a warm-up)
+ *   npm run bench -- --smoke           4 connections, 1 s, no warm-up (CI)
+ *   npm run bench -- --cpu-prof        also profiles the service (node --cpu-prof) and summarises it
+ *   npm run bench -- --only=turn       skips the floor (e.g. with --cpu-prof, to profile the turn alone)
+ * Env: REDIS_URL (default redis://127.0.0.1:6379), BENCH_DURATION_S (10), BENCH_CONNECTIONS (64),
+ * BENCH_WARMUP_S (3; 0 = none), BENCH_PROFILE_DIR (where --cpu-prof writes; default a temp dir).
+ * Exit code 0 when the run completed (targets met or not), 1 when it could not run.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { envNumber, flagValue, line, machine, note, randomPrefix, redisUrl, round, smoke } from './lib/bench-env.js';
+import { startChildService, type ChildService } from './lib/child-service.js';
+import { playOnce } from './lib/call-script.js';
+import { runLoad, type LoadOptions, type LoadResult } from './lib/load-run.js';
+import { setupDemoApp } from './lib/operator-setup.js';
+import { labelValues, readValue, scrape, serverTime } from './lib/prom-histogram.js';
+import { connectRedis, removePrefix } from './lib/redis-prefix.js';
+import { readProfile, summarizeProfile } from './lib/cpu-profile-summary.js';
+
+const DURATION_S = envNumber('BENCH_DURATION_S', 10, 1);
+const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 64, 4));
+const WARMUP_S = envNumber('BENCH_WARMUP_S', 3, 0, true);
+const ONLY = flagValue('only');
+const CPU_PROF = process.argv.includes('--cpu-prof');
+const REDIS_URL = redisUrl();
+const PREFIX = randomPrefix('turn');
+const TARGET_THROUGHPUT = 0.6;
+const TARGET_P99 = 1.5;
+
+const TURN_HISTOGRAM = 'ivr_turn_duration_seconds';
+const HTTP_HISTOGRAM = 'http_request_duration_seconds';
+const CPU_COUNTER = 'ivr_gateway_process_cpu_seconds_total';
+
+interface Measured extends LoadResult {
+  serverSource: string;
+  serverCount: number;
+  serverP50Ms: number | null;
+  serverP99Ms: number | null;
+  serverHttpP50Ms: number | null;
+  serverHttpP99Ms: number | null;
+  /** The service process's CPU time (user + system) during the measure, per response. */
+  serverCpuMsPerRequest: number | null;
+}
+
+let service: ChildService | undefined;
+let redis: Redis | undefined;
+
+/** One measure with the server's histograms scraped around it. */
+async function measure(baseUrl: string, opts: LoadOptions, route: string): Promise<Measured & { byKind?: Record<string, unknown> }> {
+  const before = await scrape(baseUrl);
+  const r = await runLoad(opts);
+  const after = await scrape(baseUrl);
+  const http = serverTime(after, before, HTTP_HISTOGRAM, { route, method: 'POST' });
+  const cpuMs = (readValue(after, CPU_COUNTER) - readValue(before, CPU_COUNTER)) * 1000;
+  const serverCpuMsPerRequest = Number.isFinite(cpuMs) && r.requests > 0 ? round(cpuMs / r.requests, 3) : null;
+  if (opts.mode === 'floor') {
+    return { ...r, serverSource: `${HTTP_HISTOGRAM}{route="${route}"}`, serverCount: http.count, serverP50Ms: http.p50Ms, serverP99Ms: http.p99Ms, serverHttpP50Ms: http.p50Ms, serverHttpP99Ms: http.p99Ms, serverCpuMsPerRequest };
+  }
+  const turn = serverTime(after, before, TURN_HISTOGRAM);
+  const byKind: Record<string, unknown> = {};
+  for (const kind of labelValues(after, TURN_HISTOGRAM, 'kind')) {
+    const k = serverTime(after, before, TURN_HISTOGRAM, { kind });
+    if (k.count) byKind[kind] = k;
+  }
+  return { ...r, serverSource: TURN_HISTOGRAM, serverCount: turn.count, serverP50Ms: turn.p50Ms, serverP99Ms: turn.p99Ms, serverHttpP50Ms: http.p50Ms, serverHttpP99Ms: http.p99Ms, serverCpuMsPerRequest, byKind };
+}
+
+const ratio = (a: number | null | undefined, b: number | null | undefined): number | null => (a != null && b != null && b > 0 ? round(a / b, 3) : null);
+
+async function main(): Promise<void> {
+  const profileDir = CPU_PROF ? (process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'ivr-bench-prof-'))) : undefined;
+  line({ bench: 'turn', phase: 'config', ...machine(), connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S, smoke, redis: REDIS_URL, prefix: PREFIX, ...(profileDir ? { profileDir } : {}), ...(ONLY ? { only: ONLY } : {}) });
+  redis = await connectRedis(REDIS_URL);
+  const adminToken = randomBytes(24).toString('base64url');
+  service = await startChildService({
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      STORE: 'redis',
+      REDIS_URL,
+      KEY_PREFIX: PREFIX,
+      MASTER_KEY: randomBytes(32).toString('base64'),
+      ADMIN_TOKEN: adminToken,
+      BENCH_MODE: 'true',
+      LOG_LEVEL: 'warn',
+    },
+    nodeFlags: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+  });
+  const baseUrl = service.url;
+  const app = await setupDemoApp(baseUrl, adminToken, 'turn bench');
+  note(`service pid ${service.pid} at ${baseUrl}, app ${app.streamId}`);
+  await playOnce(baseUrl, app.webhookPath, 'turn', `sanity-${Date.now()}`);
+  await playOnce(baseUrl, app.floorPath, 'floor', `sanity-${Date.now()}`);
+
+  const runs: Array<{ opts: LoadOptions; route: string }> = [];
+  if (ONLY !== 'turn') runs.push({ opts: { name: 'floor', mode: 'floor', baseUrl, path: app.floorPath, connections: CONNECTIONS, durationS: DURATION_S }, route: '/bench/floor/:streamId' });
+  if (ONLY !== 'floor') runs.push({ opts: { name: 'turn', mode: 'turn', baseUrl, path: app.webhookPath, connections: CONNECTIONS, durationS: DURATION_S }, route: '/ivr/hooks/:streamId' });
+  const loadStartedAt = performance.now();
+  let requestsUnderLoad = 0;
+  if (WARMUP_S > 0) {
+    for (const r of runs) {
+      const w = await runLoad({ ...r.opts, name: `${r.opts.name}-warmup`, durationS: WARMUP_S });
+      requestsUnderLoad += w.requests;
+      note(`warm-up ${r.opts.name}: ${w.requestsPerSec} req/s, p99 ${w.p99Ms} ms, invalid ${w.invalid}`);
+    }
+  }
+  const results: Record<string, Measured> = {};
+  for (const r of runs) {
+    const m = await measure(baseUrl, r.opts, r.route);
+    results[r.opts.name] = m;
+    requestsUnderLoad += m.requests;
+    line(m as unknown as Record<string, unknown>);
+  }
+
+  const pid = service.pid;
+  const code = await service.stop();
+  service = undefined;
+  const loadWindowMs = performance.now() - loadStartedAt;
+  note(`service stopped (exit code ${code})`);
+  if (profileDir) {
+    // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread (the others are loader workers)
+    const file = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile') && f.split('.')[4] === '0' && f.split('.')[3] === String(pid)).pop();
+    if (file) {
+      const s = summarizeProfile(readProfile(join(profileDir, file)), 12, loadWindowMs);
+      line({ profile: join(profileDir, file), window: 'warm-ups and measures (start-up and app set-up excluded)', windowMs: round(loadWindowMs, 0), busyMs: s.busyMs, idleMs: s.idleMs, requests: requestsUnderLoad, busyMsPerRequest: round(s.busyMs / requestsUnderLoad, 3), selfByArea: s.selfByArea, selfByFunction: s.selfByFunction, inclusiveOwnCode: s.inclusiveOwnCode });
+    } else note(`no main-thread .cpuprofile in ${profileDir}`);
+  }
+  line({ phase: 'cleanup', prefix: PREFIX, keysRemoved: await removePrefix(redis, PREFIX) });
+
+  const turn = results.turn;
+  const floor = results.floor;
+  const throughputRatio = ratio(turn?.requestsPerSec, floor?.requestsPerSec);
+  const p99Ratio = ratio(turn?.p99Ms, floor?.p99Ms);
+  const problems = Object.values(results).reduce((n, m) => n + m.errors + m.non2xx + m.invalid, 0);
+  line({
+    summary: 'turn-bench',
+    cores: machine().cores,
+    connections: CONNECTIONS,
+    durationS: DURATION_S,
+    turnRequestsPerSec: turn?.requestsPerSec ?? null,
+    floorRequestsPerSec: floor?.requestsPerSec ?? null,
+    throughputRatio,
+    p99Ratio,
+    p50Ratio: ratio(turn?.p50Ms, floor?.p50Ms),
+    serverP99Ratio: ratio(turn?.serverHttpP99Ms, floor?.serverHttpP99Ms),
+    serverCpuPerRequestRatio: ratio(turn?.serverCpuMsPerRequest, floor?.serverCpuMsPerRequest),
+    turnServerP50Ms: turn?.serverP50Ms ?? null,
+    turnServerP99Ms: turn?.serverP99Ms ?? null,
+    targets: { throughputRatio: `>= ${TARGET_THROUGHPUT}`, p99Ratio: `<= ${TARGET_P99}` },
+    throughputOk: throughputRatio === null ? null : throughputRatio >= TARGET_THROUGHPUT,
+    p99Ok: p99Ratio === null ? null : p99Ratio <= TARGET_P99,
+    ok: throughputRatio !== null && p99Ratio !== null && throughputRatio >= TARGET_THROUGHPUT && p99Ratio <= TARGET_P99,
+    requestProblems: problems,
+  });
+}
+
+async function teardown(): Promise<void> {
+  if (service) await service.stop().catch(() => undefined);
+  service = undefined;
+  if (redis) {
+    await removePrefix(redis, PREFIX).catch(() => undefined);
+    redis.disconnect();
+    redis = undefined;
+  }
+}
+
+process.once('SIGINT', () => {
+  note('interrupted: stopping the service and removing the keys');
+  void teardown().finally(() => process.exit(130));
+});
+
+main()
+  .then(async () => {
+    redis?.disconnect();
+    process.exit(0);
+  })
+  .catch(async (err: unknown) => {
+    process.stderr.write(`turn bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    await teardown();
+    process.exit(1);
+  });

@@ -1,0 +1,102 @@
+/**
+ * The benchmarks still run: each one with --smoke (tiny sizes) as a child process, as CI would.
+ * Checks the exit code and that the JSON lines a reader relies on are there and parse. Never
+ * asserts on time: the figures of a smoke run on a shared machine mean nothing.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, inject, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const TIMEOUT_MS = 120_000;
+
+type Line = Record<string, any>;
+
+interface BenchRun {
+  code: number;
+  lines: Line[];
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node --import tsx bench/<file> --smoke`; every stdout line must be a JSON object. */
+function runBench(file: string): Promise<BenchRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', `bench/${file}`, '--smoke'],
+      { cwd: root, env: { ...process.env, REDIS_URL: inject('redisUrl') }, timeout: TIMEOUT_MS - 10_000, maxBuffer: 32 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        const lines = stdout
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l) as Line);
+        resolve({ code, lines, stdout, stderr });
+      },
+    );
+  });
+}
+
+const explain = (r: BenchRun) => `exit ${r.code}\nstdout:\n${r.stdout.slice(-3000)}\nstderr:\n${r.stderr.slice(-3000)}`;
+
+describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', () => {
+  it(
+    'when the turn bench runs with --smoke, then it exits 0 with a floor line, a turn line with the server time and a last line with both ratios',
+    async () => {
+      const r = await runBench('turn-bench.ts');
+      expect(r.code, explain(r)).toBe(0);
+      const config = r.lines.find((l) => l.phase === 'config');
+      expect(config?.cores).toBeGreaterThan(0);
+      const floor = r.lines.find((l) => l.measure === 'floor');
+      const turn = r.lines.find((l) => l.measure === 'turn');
+      for (const m of [floor, turn]) {
+        expect(m, explain(r)).toBeDefined();
+        for (const key of ['requestsPerSec', 'p50Ms', 'p99Ms', 'errors', 'non2xx', 'invalid', 'serverP50Ms', 'serverP99Ms']) expect(m).toHaveProperty(key);
+        expect({ errors: m!.errors, non2xx: m!.non2xx, invalid: m!.invalid, reasons: m!.invalidReasons }).toEqual({ errors: 0, non2xx: 0, invalid: 0, reasons: {} });
+      }
+      expect(turn!.serverSource).toBe('ivr_turn_duration_seconds');
+      expect(r.lines.find((l) => l.phase === 'cleanup')?.keysRemoved).toBeGreaterThan(0);
+      const summary = r.lines[r.lines.length - 1]!;
+      expect(summary.summary).toBe('turn-bench');
+      for (const key of ['throughputRatio', 'p99Ratio', 'throughputOk', 'p99Ok', 'cores']) expect(summary).toHaveProperty(key);
+      expect(summary.targets).toEqual({ throughputRatio: '>= 0.6', p99Ratio: '<= 1.5' });
+      expect(summary.requestProblems).toBe(0);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'when the memory bench runs with --smoke, then it exits 0 and reports the Redis bytes and the heap per live call',
+    async () => {
+      const r = await runBench('memory-bench.ts');
+      expect(r.code, explain(r)).toBe(0);
+      const perCall = r.lines.find((l) => l.measure === 'redis-per-call');
+      expect(perCall, explain(r)).toBeDefined();
+      expect(perCall!.missingSessions).toBe(0);
+      expect(perCall!.callKeysByKind.session).toBeGreaterThanOrEqual(50);
+      expect(perCall!.mean).toBeGreaterThan(0);
+      expect(typeof r.lines.find((l) => l.measure === 'heap-per-call')?.perCall).toBe('number');
+      const summary = r.lines[r.lines.length - 1]!;
+      expect(summary.summary).toBe('memory-bench');
+      expect(summary.calls).toBe(50);
+      expect(Object.keys(summary.redisBytesPerCall).sort()).toEqual(['max', 'mean', 'p50']);
+      expect(typeof summary.ok).toBe('boolean');
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'when the history bench runs with --smoke, then it exits 0 with its measure lines and a summary',
+    async () => {
+      const r = await runBench('history-bench.ts');
+      expect(r.code, explain(r)).toBe(0);
+      expect(r.lines.filter((l) => typeof l.measure === 'string').length, explain(r)).toBeGreaterThan(0);
+      const summary = r.lines.find((l) => l.summary === 'history-bench');
+      expect(summary, explain(r)).toBeDefined();
+      // Its owner evolves the other fields (e.g. `ok` is left out at smoke sizes): only the ratio is relied on.
+      expect(typeof summary!.worstP99Ratio).toBe('number');
+    },
+    TIMEOUT_MS,
+  );
+});
