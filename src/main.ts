@@ -7,10 +7,25 @@ import { composeGateway } from './compose.js';
 import { ConfigError, createLogger, createMetrics, loadConfig, type Config, type Logger } from './platform/index.js';
 import { MemoryStore, RedisStore, type Store } from './store/index.js';
 
+/** The Redis URLs for a message: passwords masked. */
+const shownRedisUrl = (urls: string): string =>
+  urls
+    .split(',')
+    .map((u) => {
+      try {
+        const p = new URL(u.trim());
+        if (p.password) p.password = '***';
+        return p.toString();
+      } catch {
+        return '(invalid URL)';
+      }
+    })
+    .join(',');
+
 async function openStore(config: Config, logger: Logger): Promise<Store> {
   if (config.store === 'memory') return new MemoryStore(config.keyPrefix);
   let lastLogged = 0;
-  return RedisStore.connect({
+  const connecting = RedisStore.connect({
     url: config.redisUrl,
     cluster: config.redisCluster,
     prefix: config.keyPrefix,
@@ -21,6 +36,10 @@ async function openStore(config: Config, logger: Logger): Promise<Store> {
         logger.warn({ err: { message: err.message } }, 'redis connection problem');
       }
     },
+  });
+  // at start-up an unreachable Redis stops the process (its supervisor restarts it) with a clear reason
+  return connecting.catch((err: unknown) => {
+    throw new Error(`cannot connect to Redis at ${shownRedisUrl(config.redisUrl)}: ${err instanceof Error ? err.message : String(err)}`);
   });
 }
 
@@ -61,7 +80,8 @@ async function main(): Promise<void> {
     const timer = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
     timer.unref();
     await closed;
-    await gateway.stop();
+    // a store that is unreachable at this moment must not keep the process from exiting
+    await gateway.stop().catch((err: unknown) => logger.warn({ err }, 'background work did not stop cleanly'));
     await store.close();
     logger.info('stopped');
     process.exit(0);

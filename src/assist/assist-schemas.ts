@@ -4,7 +4,12 @@
  */
 import { z } from 'zod';
 
-const id = z.string().min(1).max(200);
+/** A lone UTF-16 surrogate (only a JSON \u escape can carry one): not text, and encodeURIComponent throws on it (a transfer's aai). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const wellFormed = (s: string): boolean => !LONE_SURROGATE.test(s);
+const WELL_FORMED = 'must be well-formed Unicode text (no lone surrogate)';
+
+const id = z.string().min(1).max(200).refine(wellFormed, WELL_FORMED);
 const text = z.string().max(2000);
 const optionalText = text.nullish();
 const idList = z.array(z.string().max(200)).max(10_000).nullish();
@@ -12,9 +17,11 @@ const idList = z.array(z.string().max(200)).max(10_000).nullish();
 export const MAX_SKILL_GROUPS = 1000;
 export const MAX_SKILLS = 1000;
 
+const groupName = z.string().min(1).max(500).refine(wellFormed, WELL_FORMED);
+
 export const skillSchema = z.looseObject({
   _id: id,
-  name: z.string().min(1).max(500),
+  name: groupName,
   isDefault: z.boolean(),
   description: optionalText,
   status: z.string().min(1).max(50),
@@ -26,7 +33,7 @@ export const skillSchema = z.looseObject({
 
 export const skillGroupSchema = z.looseObject({
   _id: id,
-  name: z.string().min(1).max(500),
+  name: groupName,
   description: optionalText,
   status: z.string().min(1).max(50),
   color: z.string().regex(/^#?(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex color code such as #1a2b3c').nullish(),

@@ -28,5 +28,7 @@ export const KIND_LABELS: Record<ImportKind, string> = {
 
 /** The kind a `type` value names (case, spaces, `_` and `-` ignored), or null when unknown. */
 export function importType(type: string): ImportKind | null {
-  return KNOWN[type.toLowerCase().replace(/[\s_-]+/g, '')] ?? null;
+  const key = type.toLowerCase().replace(/[\s_-]+/g, '');
+  // own keys only: `constructor` or `__proto__` must not find Object.prototype's members
+  return Object.prototype.hasOwnProperty.call(KNOWN, key) ? KNOWN[key]! : null;
 }

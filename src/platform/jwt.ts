@@ -44,8 +44,10 @@ export async function verifyHs256(token: string, secretFor: (appId: string) => P
   if (!B64URL.test(sig)) throw AppError.invalidJwt();
   const secret = await secretFor(appId);
   if (!secret) throw AppError.unauthorized();
-  const expected = createHmac('sha256', secret).update(`${h}.${p}`).digest();
-  const given = Buffer.from(sig, 'base64url');
+  // compare the canonical base64url text, not decoded bytes: decoding ignores the last character's
+  // unused bits, so several signature strings would otherwise pass for one token
+  const expected = Buffer.from(createHmac('sha256', secret).update(`${h}.${p}`).digest('base64url'), 'utf8');
+  const given = Buffer.from(sig, 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw AppError.invalidJwt();
   const now = Date.now() / 1000;
   if (claims.exp !== undefined && (typeof claims.exp !== 'number' || now > claims.exp + CLOCK_TOLERANCE_S)) throw AppError.invalidJwt();

@@ -52,3 +52,11 @@ local v = redis.call('INCRBY', KEYS[1], ARGV[1])
 if tonumber(ARGV[2]) > 0 and v == tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return v
 `;
+
+/**
+ * KEYS[1]: any key. Its MEMORY USAGE (nil when missing). A script, so that a Cluster client routes
+ * it by its key: ioredis cannot find the key of MEMORY USAGE and would send it to any node (MOVED).
+ */
+export const memoryUsageScript = `
+return redis.call('MEMORY', 'USAGE', KEYS[1], 'SAMPLES', '0')
+`;

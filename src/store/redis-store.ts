@@ -2,12 +2,14 @@
  * The Redis adapter (ioredis; a single node or a Cluster). The only module that talks to Redis.
  * Client settings are chosen for fast failure: no offline queue (a command while disconnected fails
  * at once, so requests answer 503 or the retry document instead of hanging), one retry per request,
- * a command timeout, and a capped reconnect backoff so the service recovers by itself.
+ * a command timeout, a socket timeout (a connection that stays silent while commands wait is
+ * dropped and made again: a partition or a dead host sends no reset), and a capped reconnect
+ * backoff so the service recovers by itself. See docs/reliability.md.
  */
 import { Redis, Cluster, type RedisOptions, type ClusterOptions } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, WriteOp } from './store-port.js';
-import { acquireSlotScript, atomicScript, incrWithTtlScript } from './redis-scripts.js';
+import { acquireSlotScript, atomicScript, incrWithTtlScript, memoryUsageScript } from './redis-scripts.js';
 import { toRateLimiter } from './rate-limiter-adapter.js';
 
 type Client = Redis | Cluster;
@@ -26,6 +28,7 @@ const baseOptions = (timeout: number): RedisOptions => ({
   maxRetriesPerRequest: 1,
   commandTimeout: timeout,
   connectTimeout: 2_000,
+  socketTimeout: 5_000,
   retryStrategy: (times: number) => Math.min(100 * times, 2_000),
 });
 
@@ -197,7 +200,16 @@ export class RedisStore implements Store {
         : { k: ref(x.key), t: 'absent' in x ? 'absent' : 'equals', v: 'equals' in x ? x.equals : undefined },
     );
     const o = ops.map((op) => RedisStore.encode(op, ref(op.key)));
-    const r = Number(await this.client.eval(atomicScript, keys.length, ...keys, JSON.stringify({ g, o })));
+    let r: number;
+    try {
+      r = Number(await this.client.eval(atomicScript, keys.length, ...keys, JSON.stringify({ g, o })));
+    } catch (err) {
+      // a programming error on a cluster: name the keys instead of ioredis' pipeline message
+      if (err instanceof Error && /CROSSSLOT|same slot/i.test(err.message)) {
+        throw new Error(`atomic: keys in different hash slots (${[...index.keys()].join(', ')}); all keys of one atomic call must share a hash tag`);
+      }
+      throw err;
+    }
     return r === 0 ? { ok: true } : { ok: false, failedGuard: r - 1 };
   }
 
@@ -294,7 +306,7 @@ export class RedisStore implements Store {
   }
 
   async memoryUsage(keys: string[]): Promise<number> {
-    const sizes = await Promise.all(keys.map((k) => this.client.call('MEMORY', 'USAGE', this.k(k), 'SAMPLES', '0') as Promise<number | null>));
+    const sizes = await Promise.all(keys.map((k) => this.client.eval(memoryUsageScript, 1, this.k(k)) as Promise<number | null>));
     return sizes.reduce<number>((a, b) => a + (b ?? 0), 0);
   }
 

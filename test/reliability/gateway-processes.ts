@@ -1,0 +1,146 @@
+/**
+ * The service as separate processes (`node --import tsx src/main.ts`), each on a loopback port
+ * picked here, plus what the reliability suites do to them over HTTP only: provision an IVR app
+ * through the operator API, and read a call's history through getMessages.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { demoAgentDefinition } from '../../src/agent/index.js';
+import { signHs256 } from '../../src/platform/index.js';
+import { freePort, spawnWatched, type WatchedProcess } from '../helpers/redis-processes.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface GatewayProcess {
+  name: string;
+  url: string;
+  proc: WatchedProcess;
+}
+
+/** What all instances of one deployment share: one store, one key prefix, one master key. */
+export function sharedEnv(redisUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    REDIS_URL: redisUrl,
+    KEY_PREFIX: `rel-${randomUUID().slice(0, 8)}:`,
+    MASTER_KEY: randomBytes(32).toString('base64'),
+    ADMIN_TOKEN: `rel-admin-${randomUUID()}`,
+    LOG_LEVEL: 'warn',
+    TURN_DEADLINE_MS: '1500',
+    ...extra,
+  };
+}
+
+/** Starts one instance and waits until /readyz answers 200 (its output is in the error otherwise). */
+export async function startGatewayProcess(name: string, env: Record<string, string>, timeoutMs = 40_000): Promise<GatewayProcess> {
+  const port = await freePort();
+  const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', TMPDIR: process.env.TMPDIR ?? '/tmp' };
+  const proc = await spawnWatched(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...base, ...env, PORT: String(port), HOST: '127.0.0.1' },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    if (!proc.alive()) throw new Error(`gateway ${name} exited:\n${proc.output()}`);
+    const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status === 200, () => false);
+    if (ok) return { name, url, proc };
+    if (Date.now() > until) {
+      await proc.stop('SIGKILL');
+      throw new Error(`gateway ${name} not ready within ${timeoutMs} ms:\n${proc.output()}`);
+    }
+    await sleep(100);
+  }
+}
+
+async function call(base: string, token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as any) : undefined };
+}
+
+export interface ProvisionedApp {
+  streamId: string;
+  /** Webhook path with its token (prefix any instance's base URL). */
+  webhookPath: string;
+  /** An `auth` JWT of an API app with the chat-history scope. */
+  historyJwt: string;
+}
+
+/** An app with an agent (the demo agent by default), IVR settings, the channel and a history client. */
+export async function provisionIvrApp(base: string, adminToken: string, opts: { agent?: unknown; settings?: Record<string, unknown> } = {}): Promise<ProvisionedApp> {
+  const must = (what: string, r: { status: number; body: any }, status = 200) => {
+    if (r.status !== status) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+  const admin = (method: string, path: string, body?: unknown) => call(base, adminToken, method, `/api/admin${path}`, body);
+  const { streamId } = must('create app', await admin('POST', '/apps', { name: "Luigi's", language: 'en' }), 201) as { streamId: string };
+  const importer = must('api app', await admin('POST', `/apps/${streamId}/api-apps`, { name: 'import', scopes: ['assist-import-export'] }), 201);
+  const q = new URLSearchParams({ accountId: 'acc-1', orgId: 'org-1', type: 'skillGroups' });
+  const imported = await call(base, '', 'POST', `/assist/api/v1/public/analytics/${streamId}/storeAssistFunctionalities?${q}`, {
+    data: [{ _id: 'sg-reservations', name: 'Reservations', status: 'ACTIVE', isDefault: false, iId: streamId, createdByAId: 'a-1', skills: [] }],
+    metaData: { userId: 'u-importer', orgId: 'org-1', type: 'skillGroups', accountId: 'acc-1' },
+  }, { auth: signHs256({ appId: importer.clientId, sub: 'u-importer' }, importer.clientSecret), accountId: 'acc-1' });
+  must('skill group import', imported);
+  must('agent', await admin('PUT', `/apps/${streamId}/agent`, opts.agent ?? demoAgentDefinition));
+  must('settings', await admin('PUT', `/apps/${streamId}/ivr-settings`, { enabled: true, ...(opts.settings ?? {}) }));
+  const ch = must('channel', await admin('PUT', `/apps/${streamId}/channels/ivr`, { enabled: true }));
+  const token = signHs256({ appId: ch.clientId, sub: '+15550001111', isAnonymous: true }, ch.clientSecret, 86_400);
+  const reader = must('history client', await admin('POST', `/apps/${streamId}/api-apps`, { name: 'history', scopes: ['chat-history'] }), 201);
+  return {
+    streamId,
+    webhookPath: `/ivr/hooks/${streamId}?token=${encodeURIComponent(token)}`,
+    historyJwt: signHs256({ appId: reader.clientId, sub: 'u-auditor' }, reader.clientSecret, 3_600),
+  };
+}
+
+/** Creates a model connection to a local endpoint (API key with connections:manage); its id. */
+export async function createModelConnection(base: string, adminToken: string, endpointUrl: string): Promise<string> {
+  const key = await call(base, adminToken, 'POST', '/api/admin/api-keys', { name: 'k', scopes: ['connections:manage', 'connections:view'] });
+  const conn = await call(base, '', 'POST', '/api/public/connections', {
+    provider: 'API', connectionName: 'Local model', model: 'stub-1', fields: {}, promptVars: [], customVars: [], endpointUrl,
+    headers: [], payload: { model: 'stub-1', max_tokens: 100, messages: [{ role: 'user', content: '{{prompt}}' }] },
+    outputPath: 'choices[0].message.content', status: 'FINALIZED', isEnable: true,
+  }, { 'x-api-key': key.body.apiKey });
+  if (conn.status !== 201) throw new Error(`connection: ${conn.status} ${JSON.stringify(conn.body)}`);
+  return conn.body.connectionId as string;
+}
+
+export interface HistoryLine {
+  id: string;
+  type: 'incoming' | 'outgoing';
+  text: string;
+  createdOn: string;
+}
+
+/** A call's messages, oldest first, through the public getMessages API. */
+export async function callHistory(base: string, app: ProvisionedApp, callId: string): Promise<HistoryLine[]> {
+  const q = new URLSearchParams({ userId: callId, channelType: 'ivr', limit: '100' });
+  const res = await fetch(`${base}/api/public/bot/${app.streamId}/getMessages?${q}`, { headers: { auth: app.historyJwt } });
+  const body = (await res.json()) as any;
+  if (res.status !== 200) throw new Error(`getMessages: ${res.status} ${JSON.stringify(body)}`);
+  const lines = (body.messages as any[]).map((m) => ({ id: m._id, type: m.type, text: m.components?.[0]?.data?.text ?? '', createdOn: m.createdOn }));
+  return lines.sort((a, b) => a.createdOn.localeCompare(b.createdOn) || (a.type === b.type ? 0 : a.type === 'incoming' ? -1 : 1));
+}
+
+/** Deletes every key under a prefix (a test's own keys on the shared Redis). */
+export async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
+  const c = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  c.on('error', () => undefined);
+  try {
+    await c.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await c.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      for (const k of keys) await c.del(k);
+    } while (cursor !== '0');
+  } finally {
+    c.disconnect();
+  }
+}

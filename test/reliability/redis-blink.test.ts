@@ -1,0 +1,83 @@
+/**
+ * A Redis blink: the server is frozen (SIGSTOP) for a few seconds in the middle of live calls, then thawed
+ * (SIGCONT) with its data intact. The service must answer within its command timeout meanwhile
+ * (retry documents for turns, 503 for JSON APIs and /readyz) and every call must carry on after
+ * it, each turn exactly once, nothing half-written.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { assertValidVxml } from '../helpers/vxml-schema.js';
+import { BOOKING, expectBooked, expectBookingHistories, expectSettledSession } from './booking-call.js';
+import { expectAll503, probeJson, startFaultFixture, waitReady, type FaultFixture, type Probes } from './fault-fixture.js';
+import { RoundRobinClient, runScriptedCall, type CallTrace } from './scripted-browser.js';
+
+const CALLS = 10;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(!inject('redisServerAvailable'))('Redis blink (SIGSTOP, then SIGCONT)', () => {
+  let fx: FaultFixture;
+
+  beforeAll(async () => {
+    fx = await startFaultFixture();
+  }, 60_000);
+  afterAll(async () => {
+    await fx?.close();
+  }, 30_000);
+
+  /** Runs 10 booking calls, freezes Redis for `freezeMs` once 20 documents were answered, checks everything after. */
+  async function callsThroughBlink(freezeMs: number) {
+    const client = new RoundRobinClient([fx.gw.url]);
+    let docs = 0;
+    let blink: Promise<{ probes: Probes; frozenAt: number }> | undefined;
+    const started = Date.now();
+    const freeze = async () => {
+      fx.redis.pause();
+      const frozenAt = Date.now() - started;
+      const [probes] = await Promise.all([probeJson(fx), sleep(freezeMs)]);
+      fx.redis.resume();
+      return { probes, frozenAt };
+    };
+    const traces: CallTrace[] = await Promise.all(
+      Array.from({ length: CALLS }, (_, i) =>
+        runScriptedCall({
+          client,
+          startPath: fx.app.webhookPath,
+          callId: `call-blink-${freezeMs}-${i}-${started}`,
+          say: BOOKING,
+          // a browser plays the hold prompt before it resubmits
+          holdMs: 700,
+          onDocument: () => {
+            if (++docs === 2 * CALLS) blink = freeze();
+          },
+        }),
+      ),
+    );
+    const { probes, frozenAt } = await blink!;
+    expectAll503(probes);
+    // answered within the command timeout (2 s), not hung for the length of the outage
+    for (const p of Object.values(probes)) expect(p.ms).toBeLessThan(2_800);
+    expect(await waitReady(fx)).toBeLessThan(1_000);
+
+    traces.forEach(expectBooked);
+    const retries = traces.flatMap((t) => t.docs.filter((d) => d.retry !== undefined));
+    expect(retries.length).toBeGreaterThan(0);
+    await assertValidVxml(client.faultDocuments);
+    for (const t of traces) await expectSettledSession(fx.gw.gateway.sessions, fx.store, t.callId);
+    await expectBookingHistories(fx.gw.url, fx.app, traces.map((t) => t.callId));
+    console.info(
+      `[redis-blink] frozen at ${frozenAt} ms for ${freezeMs} ms; probes ${Object.entries(probes).map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`).join(', ')}; ` +
+        `${traces.reduce((a, t) => a + t.waits, 0)} wait documents, ${retries.length} retry documents (max retry ${Math.max(...retries.map((d) => Number(d.retry)))}), ${Date.now() - started} ms in all`,
+    );
+  }
+
+  it('when Redis freezes for 3 s in the middle of 10 calls, then turns get retry documents, JSON APIs and /readyz 503, and every call completes after it with each turn once', async () => {
+    await callsThroughBlink(3_000);
+  }, 90_000);
+
+  // KNOWN BUG (reported, outside this suite's files): src/ivr/webhook-routes.ts reads the channel
+  // (verifyToken) and the settings before its store-fault try block, through 2 s caches; once they
+  // expire during an outage the turn answers the error document at the first fault instead of up to
+  // three retry documents. Remove `.fails` when that is fixed.
+  it.fails('when Redis freezes for 6 s, longer than the webhook caches live, then calls still get retry documents and complete after it', async () => {
+    await callsThroughBlink(6_000);
+  }, 90_000);
+});
