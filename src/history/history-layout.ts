@@ -20,12 +20,14 @@
  * answered by index reads. Ids in keys are URI-encoded, so distinct ids never share a key.
  */
 import { storeKeys, type Guard, type WriteOp } from '../store/index.js';
+import { wellFormed } from '../platform/index.js';
 import type { ChannelType, HistoryVersion, TaskKind, ValidMessage } from './history-schemas.js';
 
 export type TaskClass = 'd' | 'x';
 export const TRACE_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
-const enc = encodeURIComponent;
+/** URI-encodes an id; a lone surrogate (which encodeURIComponent refuses) becomes U+FFFD first. */
+const enc = (id: string): string => encodeURIComponent(wellFormed(id));
 const uniq = <T>(xs: T[]): T[] => [...new Set(xs)];
 
 export const classOf = (kind: TaskKind): TaskClass => (kind === 'Dialog' ? 'd' : 'x');

@@ -8,6 +8,7 @@ import {
   buildIntentGrammar, entityGrammars, fieldNameFromKey, transcriptionGrammar, type DialectName, type FieldGrammar, type VxmlDocument,
 } from '../vxml/index.js';
 import type { AnswerSpec } from './call-session.js';
+import { wellFormed } from '../platform/index.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
 
 export interface DocumentContext {
@@ -21,6 +22,9 @@ export interface DocumentContext {
   submitUrl: string;
   lang: string;
 }
+
+/** A value inside aai (`name=value;…`): percent-encoded, lone surrogates replaced first. */
+const aaiValue = (v: string): string => encodeURIComponent(wellFormed(v));
 
 export const textPrompt = (text: string | undefined): PromptPart[] => (text ? [{ type: 'text', text }] : []);
 
@@ -102,7 +106,7 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
       return { kind: 'say', lang, vars, submit, prompt: answer.prompt };
     case 'transfer': {
       const t = answer.transfer!;
-      const aai = t.skillGroupId ? [`skillGroupId=${encodeURIComponent(t.skillGroupId)}`, `skillGroupName=${encodeURIComponent(t.skillGroupName ?? '')}`].join(';') : undefined;
+      const aai = t.skillGroupId ? [`skillGroupId=${aaiValue(t.skillGroupId)}`, `skillGroupName=${aaiValue(t.skillGroupName ?? '')}`].join(';') : undefined;
       return { kind: 'transfer', lang, vars, submit, prompt: answer.prompt, destination: t.destination, ...(aai ? { aai } : {}), connecttimeout: '30s' };
     }
     case 'end':

@@ -13,6 +13,7 @@ import { textPrompt, toVxmlDocument, waitDocument } from './document-mapper.js';
 import type { IvrConfigService } from './ivr-config-service.js';
 import type { IvrPorts } from './ivr-ports.js';
 import { readWebhookRequest, type WebhookRequest } from './webhook-input.js';
+import { defaultIvrSettings, type IvrSettings } from './ivr-settings-schema.js';
 import { TtlCache } from './ttl-cache.js';
 
 const MAX_STORE_RETRIES = 3;
@@ -51,14 +52,32 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
   const { ivr, turns, ports, config, logger, metrics } = deps;
   const apps = new TtlCache<{ streamId: string; language: string } | null>(2_000);
 
+  const isStoreFault = (err: unknown): boolean => isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable');
+
+  /** While the store is unreachable: the retry document, or the error document once retries are spent. */
+  function storeFault(req: WebhookRequest, url: string, settings: IvrSettings) {
+    const dialect = settings.dialect as DialectName;
+    metrics.storeErrors.inc({ operation: 'turn' });
+    logger.warn({ callId: req.callId, retry: req.retry }, 'store unavailable during a turn');
+    if (req.retry < MAX_STORE_RETRIES) return { kind: 'retry', ...vxml(retryDocument(req, url, settings.standardResponses.hold), dialect) };
+    return { kind: 'error', ...vxml(errorDoc('store_unavailable', settings.standardResponses.error), dialect) };
+  }
+
   async function answer(streamId: string, req: WebhookRequest, baseUrl: string, startedAt: number) {
-    await ivr.verifyToken(streamId, req.token);
     const url = submitUrl(baseUrl, streamId, req.token);
+    let settings: IvrSettings;
+    try {
+      await ivr.verifyToken(streamId, req.token);
+      settings = await ivr.getSettings(streamId);
+    } catch (err) {
+      // a call under way keeps retrying through a store outage; anything else is refused as usual
+      if (req.callId && req.token && isStoreFault(err)) return storeFault(req, url, defaultIvrSettings());
+      throw err;
+    }
     if (!req.callId) {
       if (req.turn === undefined && req.event === undefined) return { kind: 'bootstrap', ...vxml({ kind: 'bootstrap', submit: { url } }) };
       throw AppError.badRequest('callId is required', 'callId');
     }
-    const settings = await ivr.getSettings(streamId);
     const dialect = settings.dialect as DialectName;
     try {
       const [agent, app] = await Promise.all([ports.agents.get(streamId), apps.get(streamId, () => ports.apps.findApp(streamId))]);
@@ -72,12 +91,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       return { kind: doc.kind, ...vxml(doc, dialect) };
     } catch (err) {
       if (err instanceof AppError && err.status < 500) throw err;
-      if (isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable')) {
-        metrics.storeErrors.inc({ operation: 'turn' });
-        logger.warn({ callId: req.callId, retry: req.retry }, 'store unavailable during a turn');
-        if (req.retry < MAX_STORE_RETRIES) return { kind: 'retry', ...vxml(retryDocument(req, url, settings.standardResponses.hold), dialect) };
-        return { kind: 'error', ...vxml(errorDoc('store_unavailable', settings.standardResponses.error), dialect) };
-      }
+      if (isStoreFault(err)) return storeFault(req, url, settings);
       logger.error({ err, callId: req.callId }, 'turn failed');
       return { kind: 'error', ...vxml(errorDoc('internal_error', settings.standardResponses.error), dialect) };
     }

@@ -10,3 +10,4 @@ export { createMetrics, type Metrics } from './metrics.js';
 export { defineRoute, type RouteDef, type RouteContext, type RouteReply } from './http/index.js';
 export { newId, isoNow } from './ids.js';
 export { createRateLimitGate, RATE_LIMITS, type RateLimitGate } from './rate-limits.js';
+export { wellFormed } from './well-formed.js';

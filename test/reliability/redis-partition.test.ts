@@ -40,10 +40,7 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis partition (a silent conn
     console.info(`[redis-partition] ${silenced} connection(s) silenced; probes ${Object.entries(probes).map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`).join(', ')}; /readyz 200 again after ${recoveredMs} ms`);
   }, 60_000);
 
-  // KNOWN BUG (reported; the same as the 6 s blink in redis-blink.test.ts): the webhook reads the
-  // channel and settings outside its store-fault handling, so after their 2 s caches expire a turn
-  // answers the error document at the first fault. Remove `.fails` when that is fixed.
-  it.fails('when the connection to Redis goes silent in the middle of calls, then the calls carry on through retry documents and complete with each turn once', async () => {
+  it('when the connection to Redis goes silent in the middle of calls, then the calls carry on through retry documents and complete with each turn once', async () => {
     const client = new RoundRobinClient([fx.gw.url]);
     const started = Date.now();
     let docs = 0;

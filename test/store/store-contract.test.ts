@@ -70,32 +70,32 @@ describeEachStore('store contract', (factory) => {
       [
         { op: 'set', key, value: 'v1', ttlMs: 5_000 },
         { op: 'hset', key: storeKeys.callPending('call-1'), fields: { turn: '1' } },
-        { op: 'sadd', key: 'set', member: 'a' },
-        { op: 'incrby', key: 'cnt', by: 4 },
-        { op: 'hincrby', key: 'hh', field: 'f', by: 2 },
+        { op: 'sadd', key: 'x:{c:call-1}:set', member: 'a' },
+        { op: 'incrby', key: 'x:{c:call-1}:cnt', by: 4 },
+        { op: 'hincrby', key: 'x:{c:call-1}:hh', field: 'f', by: 2 },
       ],
       [{ key, absent: true }],
     );
     expect(r).toEqual({ ok: true });
     expect(await store.get(key)).toBe('v1');
     expect(await store.hgetall(storeKeys.callPending('call-1'))).toEqual({ turn: '1' });
-    expect(await store.smembers('set')).toEqual(['a']);
-    expect(await store.get('cnt')).toBe('4');
-    expect(await store.hget('hh', 'f')).toBe('2');
+    expect(await store.smembers('x:{c:call-1}:set')).toEqual(['a']);
+    expect(await store.get('x:{c:call-1}:cnt')).toBe('4');
+    expect(await store.hget('x:{c:call-1}:hh', 'f')).toBe('2');
   });
 
   it('when a guard fails, then nothing of the atomic change is written and the failed guard is named', async () => {
-    await store.set('lock', 'owner-a');
+    await store.set('{g}lock', 'owner-a');
     const r = await store.atomic(
       [
-        { op: 'set', key: 'x', value: '1' },
-        { op: 'del', key: 'lock' },
+        { op: 'set', key: '{g}x', value: '1' },
+        { op: 'del', key: '{g}lock' },
       ],
-      [{ key: 'x', absent: true }, { key: 'lock', equals: 'owner-b' }],
+      [{ key: '{g}x', absent: true }, { key: '{g}lock', equals: 'owner-b' }],
     );
     expect(r).toEqual({ ok: false, failedGuard: 1 });
-    expect(await store.get('x')).toBeNull();
-    expect(await store.get('lock')).toBe('owner-a');
+    expect(await store.get('{g}x')).toBeNull();
+    expect(await store.get('{g}lock')).toBe('owner-a');
   });
 
   it('when a hash-field guard is used, then it protects a unique index', async () => {
