@@ -30,6 +30,12 @@ export class CallSessionRepository {
     return existing ? { session: existing, created: false } : this.create(session);
   }
 
+  /** Takes the call's lock and loads the session in one round trip. */
+  async lockAndLoad(callId: string, token: string): Promise<{ locked: boolean; session: CallSession | null }> {
+    const r = await this.store.lockAndRead(storeKeys.callLock(callId), token, this.lockTtlMs, storeKeys.callSession(callId));
+    return { locked: r.acquired, session: r.value ? (JSON.parse(r.value) as CallSession) : null };
+  }
+
   tryLock(callId: string, token: string): Promise<boolean> {
     return this.store.set(storeKeys.callLock(callId), token, { ttlMs: this.lockTtlMs, nx: true });
   }

@@ -110,16 +110,18 @@ export class CallTurnService {
   private async runLocked(ctx: TurnContext, submitted: number): Promise<TurnOutcome> {
     const callId = ctx.req.callId!;
     const token = randomUUID();
-    while (!(await this.sessions.tryLock(callId, token))) {
+    let session: CallSession | null;
+    for (;;) {
+      const taken = await this.sessions.lockAndLoad(callId, token);
+      if (taken.locked) {
+        session = taken.session;
+        break;
+      }
+      // a holder that finished this very turn already answered it: no need to wait for the lock
+      const answered = taken.session && this.answered(taken.session, submitted);
+      if (answered) return answered;
       if (Date.now() + 25 >= ctx.deadlineAt) return this.waitForHolder(ctx, submitted);
       await sleep(20);
-    }
-    let session: CallSession | null;
-    try {
-      session = await this.sessions.load(callId);
-    } catch (err) {
-      await this.sessions.unlock(callId, token).catch(() => undefined);
-      throw err;
     }
     const done = session && this.answered(session, submitted);
     if (!session || done || submitted !== session.turn) {

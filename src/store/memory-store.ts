@@ -171,6 +171,11 @@ export class MemoryStore implements Store {
     return opts.rev ? list.length - 1 - i : i;
   }
 
+  async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string): Promise<{ acquired: boolean; value: string | null }> {
+    const acquired = await this.set(lockKey, token, { ttlMs, nx: true });
+    return { acquired, value: await this.get(readKey) };
+  }
+
   private guardHolds(g: Guard): boolean {
     if ('hashField' in g) {
       const m = this.typed(g.key, 'hash')?.value as Map<string, string> | undefined;

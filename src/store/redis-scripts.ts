@@ -60,3 +60,9 @@ return v
 export const memoryUsageScript = `
 return redis.call('MEMORY', 'USAGE', KEYS[1], 'SAMPLES', '0')
 `;
+
+/** KEYS[1]: lock, KEYS[2]: value to read (same slot). ARGV: token, ttlMs. Returns {acquired 0|1, value or nil}. */
+export const lockAndReadScript = `
+local ok = redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX')
+return {ok and 1 or 0, redis.call('GET', KEYS[2])}
+`;

@@ -9,7 +9,8 @@
 import { Redis, Cluster, type RedisOptions, type ClusterOptions } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, WriteOp } from './store-port.js';
-import { acquireSlotScript, atomicScript, incrWithTtlScript, memoryUsageScript } from './redis-scripts.js';
+import { createHash } from 'node:crypto';
+import { acquireSlotScript, atomicScript, incrWithTtlScript, lockAndReadScript, memoryUsageScript } from './redis-scripts.js';
 import { toRateLimiter } from './rate-limiter-adapter.js';
 
 type Client = Redis | Cluster;
@@ -68,6 +69,25 @@ export class RedisStore implements Store {
     return new RedisStore(client, opts.prefix ?? '');
   }
 
+  /** Runs a Lua script by its SHA (EVALSHA), loading it with EVAL the first time a node lacks it. */
+  private async script(lua: string, keys: string[], args: string[]): Promise<unknown> {
+    let sha = RedisStore.shas.get(lua);
+    if (!sha) RedisStore.shas.set(lua, (sha = createHash('sha1').update(lua).digest('hex')));
+    try {
+      return await this.client.evalsha(sha, keys.length, ...keys, ...args);
+    } catch (err) {
+      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+      return this.client.eval(lua, keys.length, ...keys, ...args);
+    }
+  }
+
+  private static readonly shas = new Map<string, string>();
+
+  async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string): Promise<{ acquired: boolean; value: string | null }> {
+    const r = (await this.script(lockAndReadScript, [this.k(lockKey), this.k(readKey)], [token, String(Math.ceil(ttlMs))])) as [number, string | null];
+    return { acquired: r[0] === 1, value: r[1] ?? null };
+  }
+
   private k(key: string): string {
     return this.prefix + key;
   }
@@ -111,7 +131,7 @@ export class RedisStore implements Store {
   }
 
   async incrby(key: string, by: number, ttlMs?: number): Promise<number> {
-    return Number(await this.client.eval(incrWithTtlScript, 1, this.k(key), String(by), String(ttlMs ?? 0)));
+    return Number(await this.script(incrWithTtlScript, [this.k(key)], [String(by), String(ttlMs ?? 0)]));
   }
 
   async hget(key: string, field: string): Promise<string | null> {
@@ -202,7 +222,7 @@ export class RedisStore implements Store {
     const o = ops.map((op) => RedisStore.encode(op, ref(op.key)));
     let r: number;
     try {
-      r = Number(await this.client.eval(atomicScript, keys.length, ...keys, JSON.stringify({ g, o })));
+      r = Number(await this.script(atomicScript, keys, [JSON.stringify({ g, o })]));
     } catch (err) {
       // a programming error on a cluster: name the keys instead of ioredis' pipeline message
       if (err instanceof Error && /CROSSSLOT|same slot/i.test(err.message)) {
@@ -239,7 +259,7 @@ export class RedisStore implements Store {
   }
 
   async acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }> {
-    const r = (await this.client.eval(acquireSlotScript, 1, this.k(key), member, String(expiresAtMs), String(max), String(Date.now()))) as [number, number];
+    const r = (await this.script(acquireSlotScript, [this.k(key)], [member, String(expiresAtMs), String(max), String(Date.now())])) as [number, number];
     return { acquired: r[0] === 1, inUse: r[1] };
   }
 
@@ -306,7 +326,7 @@ export class RedisStore implements Store {
   }
 
   async memoryUsage(keys: string[]): Promise<number> {
-    const sizes = await Promise.all(keys.map((k) => this.client.eval(memoryUsageScript, 1, this.k(k)) as Promise<number | null>));
+    const sizes = await Promise.all(keys.map((k) => this.script(memoryUsageScript, [this.k(k)], []) as Promise<number | null>));
     return sizes.reduce<number>((a, b) => a + (b ?? 0), 0);
   }
 

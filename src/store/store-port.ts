@@ -84,6 +84,11 @@ export interface Store {
   zscore(key: string, member: string): Promise<number | null>;
   /** Rank of a member (0-based) in ascending (or descending with rev) order; null when absent. */
   zrank(key: string, member: string, opts?: { rev?: boolean }): Promise<number | null>;
+  /**
+   * Takes a lock (`lockKey` set to `token` with a TTL, only when absent) and reads `readKey` in the
+   * same step (both keys share a slot). One round trip for a turn's "lock, then load".
+   */
+  lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string): Promise<{ acquired: boolean; value: string | null }>;
   /** Applies writes all-or-nothing when every guard holds. */
   atomic(ops: WriteOp[], guards?: Guard[]): Promise<AtomicResult>;
   /**

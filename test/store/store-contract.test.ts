@@ -151,6 +151,14 @@ describeEachStore('store contract', (factory) => {
     expect(await store.memoryUsage(['d1', 'd2'])).toBe(0);
   });
 
+  it('when a lock is taken with lockAndRead, then the value comes back and a second taker is refused', async () => {
+    await store.set('{k}value', 'session-json');
+    expect(await store.lockAndRead('{k}lock', 't1', 5_000, '{k}value')).toEqual({ acquired: true, value: 'session-json' });
+    expect(await store.lockAndRead('{k}lock', 't2', 5_000, '{k}value')).toEqual({ acquired: false, value: 'session-json' });
+    expect(await store.get('{k}lock')).toBe('t1');
+    expect(await store.lockAndRead('{k}lock2', 't3', 5_000, '{k}missing')).toEqual({ acquired: true, value: null });
+  });
+
   it('when pinged, then it answers true', async () => {
     expect(await store.ping()).toBe(true);
   });
