@@ -77,7 +77,7 @@ export class RedisStore implements Store {
       return await this.client.evalsha(sha, keys.length, ...keys, ...args);
     } catch (err) {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      return this.client.eval(lua, keys.length, ...keys, ...args);
+      return this.client.call('EVAL', lua, String(keys.length), ...keys, ...args);
     }
   }
 
