@@ -42,6 +42,23 @@ describeEachStore('browser interop', (factory) => {
     });
   }
 
+  it('when a customer root runs the webhook as a subdialog with namelist and POST (strict-w3c), then the call completes', async () => {
+    const src = app.webhookUrl.replace(/&/g, '&amp;');
+    const root = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<vxml version="2.1" xmlns="http://www.w3.org/2001/vxml">',
+      `<var name="callId" expr="'c-namelist-${factory.name}'"/><var name="message" expr="''"/><var name="from" expr="'+15550001111'"/><var name="to" expr="'${app.streamId}'"/>`,
+      `<form><subdialog name="bot" src="${src}" method="post" namelist="callId message from to">`,
+      '<filled><if cond="bot.endOfConversation == true"><disconnect/></if></filled></subdialog></form></vxml>',
+    ].join('');
+    const result = await runCall({ rootDocument: root, rootUrl: gw.url, mode: 'strict-w3c', inputs: ['book a table', '#4', 'march third', 'yes'], fetch: gw.docs.fetch(), plain: true });
+    expect(result.failure ?? result.error).toBeUndefined();
+    expect(result.spoken.join(' ')).toContain('is booked');
+    expect(result.result?.endOfConversation).toBe(true);
+    expect(result.submits[0]?.method.toUpperCase()).toBe('POST');
+    expect(result.submits[0]?.params.callId).toBe(`c-namelist-${factory.name}`);
+  });
+
   it('when a POST submit carries its parameters in the query string, then the turn is read from there', async () => {
     const call = new IvrCall(gw, app.webhookUrl);
     await call.start();
