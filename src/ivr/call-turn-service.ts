@@ -54,20 +54,18 @@ export class CallTurnService {
   ) {}
 
   async handle(ctx: TurnContext): Promise<TurnOutcome> {
-    const { req, streamId } = ctx;
-    const callId = req.callId!;
-    const submitted = req.turn ?? 0;
-    let session = await this.sessions.load(callId);
-    if (session && session.appId !== streamId) throw AppError.conflict('This callId belongs to another app');
-    if (!session) {
+    const submitted = ctx.req.turn ?? 0;
+    if (ctx.req.event === 'poll') {
+      const session = await this.sessions.load(ctx.req.callId!);
+      if (session) return this.poll(ctx, this.sameApp(ctx, session), submitted);
       if (submitted > 0) return this.expired(ctx);
-      session = await this.open(ctx);
     }
-    if (req.event === 'poll') return this.poll(ctx, session, submitted);
-    const done = this.answered(session, submitted);
-    if (done) return done;
-    if (submitted > session.turn) throw AppError.badRequest('Unknown turn for this call', 'turn');
     return this.runLocked(ctx, submitted);
+  }
+
+  private sameApp(ctx: TurnContext, session: CallSession): CallSession {
+    if (session.appId !== ctx.streamId) throw AppError.conflict('This callId belongs to another app');
+    return session;
   }
 
   private async open(ctx: TurnContext): Promise<CallSession> {
@@ -113,6 +111,10 @@ export class CallTurnService {
     let session: CallSession | null;
     for (;;) {
       const taken = await this.sessions.lockAndLoad(callId, token);
+      if (taken.session && taken.session.appId !== ctx.streamId) {
+        if (taken.locked) await this.sessions.unlock(callId, token);
+        this.sameApp(ctx, taken.session);
+      }
       if (taken.locked) {
         session = taken.session;
         break;
@@ -123,8 +125,21 @@ export class CallTurnService {
       if (Date.now() + 25 >= ctx.deadlineAt) return this.waitForHolder(ctx, submitted);
       await sleep(20);
     }
-    const done = session && this.answered(session, submitted);
-    if (!session || done || submitted !== session.turn) {
+    if (!session) {
+      // the call's first request: the session is created under the call's lock
+      if (submitted > 0) {
+        await this.sessions.unlock(callId, token);
+        return this.expired(ctx);
+      }
+      try {
+        session = await this.open(ctx);
+      } catch (err) {
+        await this.sessions.unlock(callId, token).catch(() => undefined);
+        throw err;
+      }
+    }
+    const done = this.answered(session, submitted);
+    if (done || submitted !== session.turn) {
       await this.sessions.unlock(callId, token);
       if (done) return done;
       throw AppError.badRequest('Unknown turn for this call', 'turn');
