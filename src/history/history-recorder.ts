@@ -11,8 +11,17 @@ import type { HistoryRepository } from './history-repository.js';
 import { newMessageSchema, type NewMessage, type ValidMessage } from './history-schemas.js';
 
 const MAX_ATTEMPTS = 6;
+const META_CACHE_SIZE = 10_000;
 
 export class HistoryRecorder {
+  /**
+   * Session metas this process last wrote or read. A meta only grows (scopes are added, the first
+   * time only moves earlier), so a cached one is a lower bound of the stored one: when it says no
+   * change is needed, none is; when it says one is, the guards compare against it and a stale
+   * entry fails them, and the retry reads the store. It saves a read on every turn of a call.
+   */
+  private readonly metaCache = new Map<string, Record<string, string>>();
+
   constructor(
     private readonly repo: HistoryRepository,
     private readonly now: () => number = Date.now,
@@ -43,7 +52,7 @@ export class HistoryRecorder {
       const fresh = msgs.filter((m) => !stored.has(m.id));
       if (fresh.length === 0) return;
       const sessions = [...new Set(fresh.map((m) => m.sessionId))];
-      const metas = await this.repo.sessionMetas(botId, sessions);
+      const metas = await this.metasFor(botId, sessions, attempt === 1);
       const now = this.now();
       const ops: WriteOp[] = [];
       const guards: Guard[] = [];
@@ -56,10 +65,29 @@ export class HistoryRecorder {
         ops.push(...s.ops);
         guards.push(...s.guards);
       });
-      if (await this.repo.apply(ops, guards)) return;
+      if (await this.repo.apply(ops, guards)) {
+        sessions.forEach((sessionId, i) => this.remember(botId, sessionId, metas[i] ?? {}, ops));
+        return;
+      }
       // another writer got there first (same message or same session): re-read and retry
       if (attempt > 1) await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * attempt)));
     }
     throw AppError.storeUnavailable();
+  }
+
+  private async metasFor(botId: string, sessions: string[], useCache: boolean): Promise<Array<Record<string, string>>> {
+    const cached = sessions.map((s) => (useCache ? this.metaCache.get(`${botId}\u0000${s}`) : undefined));
+    if (cached.every((m) => m !== undefined)) return cached as Array<Record<string, string>>;
+    return this.repo.sessionMetas(botId, sessions);
+  }
+
+  /** The meta as it is after a successful write: what was read, plus the fields the write set. */
+  private remember(botId: string, sessionId: string, before: Record<string, string>, ops: WriteOp[]): void {
+    const metaKey = historyLayout.metaKey(botId, sessionId);
+    const written = ops.find((o): o is Extract<WriteOp, { op: 'hset' }> => o.op === 'hset' && o.key === metaKey);
+    const key = `${botId}\u0000${sessionId}`;
+    this.metaCache.delete(key);
+    if (this.metaCache.size >= META_CACHE_SIZE) this.metaCache.delete(this.metaCache.keys().next().value as string);
+    this.metaCache.set(key, { ...before, ...(written?.fields ?? {}) });
   }
 }
