@@ -69,7 +69,7 @@ export function sandboxRoutes(sandbox: SandboxService, requireApp: (streamId: st
         const callId = param(p, 'callId', 200);
         const step =
           param(p, 'step', 10) === 'login' && callId
-            ? await sandbox.login(phoneNumber, { callId, from, attempt: param(p, 'attempt', 64) ?? '', pin: param(p, 'pin', 32) ?? '', secret: param(p, 'secret', 32) ?? '' }, baseUrl)
+            ? await sandbox.login(phoneNumber, { callId, from, attempt: param(p, 'attempt', 64) ?? '', pin: param(p, 'pin', 32) ?? '', secret: param(p, 'secret', 32) ?? '' })
             : await sandbox.enter(phoneNumber, from, callId);
         return { xml: renderDocument(documentFor(step, phoneNumber, baseUrl)) };
       },

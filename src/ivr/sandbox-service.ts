@@ -106,7 +106,7 @@ export class SandboxService {
   }
 
   /** The caller's PIN and secret. */
-  async login(phoneNumber: string, input: { callId: string; from: string; attempt: string; pin: string; secret: string }, baseUrl: string): Promise<SandboxStep> {
+  async login(phoneNumber: string, input: { callId: string; from: string; attempt: string; pin: string; secret: string }): Promise<SandboxStep> {
     const streamId = await this.repo.appForNumber(phoneNumber);
     const rec = streamId ? await this.repo.find(streamId) : null;
     if (!streamId || !rec?.enabled) return { kind: 'announce', text: 'The number you have called is not in service.', reason: 'unknown' };
@@ -125,7 +125,6 @@ export class SandboxService {
     const channel = await this.ivr.channel(streamId);
     if (!channel) return { kind: 'announce', text: 'This test line is switched off.', reason: 'disabled' };
     const token = signHs256({ appId: channel.clientId, sub: input.from, isAnonymous: true }, channel.secret, this.config.sessionTtlS);
-    void baseUrl;
     return { kind: 'connect', streamId, callId: input.callId, from: input.from, token };
   }
 
