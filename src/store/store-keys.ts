@@ -30,8 +30,6 @@ export const storeKeys = {
   // one call (all share the call's slot)
   callSession: (callId: string) => `${call(callId)}:session`,
   callLock: (callId: string) => `${call(callId)}:lock`,
-  callTurnDoc: (callId: string, turnKey: string) => `${call(callId)}:doc:${safe(turnKey)}`,
-  callPending: (callId: string) => `${call(callId)}:pending`,
   // history (per app: one slot for a message and its indexes). Message indexes are sorted sets of
   // message ids scored by createdOn ms, one per `view` = `<channelType>:<d|x>` (d: Dialog task
   // messages, x: Alert and Action); session sets hold session ids scored by the session's first

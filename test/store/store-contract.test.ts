@@ -69,7 +69,7 @@ describeEachStore('store contract', (factory) => {
     const r = await store.atomic(
       [
         { op: 'set', key, value: 'v1', ttlMs: 5_000 },
-        { op: 'hset', key: storeKeys.callPending('call-1'), fields: { turn: '1' } },
+        { op: 'hset', key: 'x:{c:call-1}:pending', fields: { turn: '1' } },
         { op: 'sadd', key: 'x:{c:call-1}:set', member: 'a' },
         { op: 'incrby', key: 'x:{c:call-1}:cnt', by: 4 },
         { op: 'hincrby', key: 'x:{c:call-1}:hh', field: 'f', by: 2 },
@@ -78,7 +78,7 @@ describeEachStore('store contract', (factory) => {
     );
     expect(r).toEqual({ ok: true });
     expect(await store.get(key)).toBe('v1');
-    expect(await store.hgetall(storeKeys.callPending('call-1'))).toEqual({ turn: '1' });
+    expect(await store.hgetall('x:{c:call-1}:pending')).toEqual({ turn: '1' });
     expect(await store.smembers('x:{c:call-1}:set')).toEqual(['a']);
     expect(await store.get('x:{c:call-1}:cnt')).toBe('4');
     expect(await store.hget('x:{c:call-1}:hh', 'f')).toBe('2');
