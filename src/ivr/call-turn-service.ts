@@ -145,8 +145,13 @@ export class CallTurnService {
       throw AppError.badRequest('Unknown turn for this call', 'turn');
     }
     const { staged, text } = this.withInput(ctx, session, submitted);
-    if (!(await this.sessions.saveLocked(staged, token))) throw AppError.storeUnavailable();
-    return this.raceDeadline(ctx, this.execute(ctx, staged, token, text));
+    // The input is stored only when the turn outlives its deadline, before the wait document goes
+    // out, so that the poll which follows can resume the turn if this process dies. (A turn that
+    // dies before its deadline fails the caller's request instead; the browser's resubmit carries
+    // the input.) When the lock is gone by then, the input is kept as another waiter keeps it.
+    const beforeWait = async (): Promise<TurnOutcome> =>
+      (await this.sessions.saveLocked(staged, token)) ? this.waiting(ctx) : this.waitForHolder(ctx, submitted);
+    return this.raceDeadline(ctx, this.execute(ctx, staged, token, text), beforeWait);
   }
 
   /** The session with this request's input as the pending turn (and its ASR values on lastMessage). */
@@ -174,18 +179,24 @@ export class CallTurnService {
     return { kind: 'wait', session: v.session, turn: submitted };
   }
 
-  private async raceDeadline(ctx: TurnContext, work: Promise<CallSession>): Promise<TurnOutcome> {
+  /** A wait document for the submitted turn, with the stored session. */
+  private async waiting(ctx: TurnContext): Promise<TurnOutcome> {
+    const s = await this.sessions.load(ctx.req.callId!);
+    return { kind: 'wait', session: s!, turn: ctx.req.turn ?? 0 };
+  }
+
+  /** The turn's answer; past the deadline, what `late` answers (by default a wait document). */
+  private async raceDeadline(ctx: TurnContext, work: Promise<CallSession>, late: () => Promise<TurnOutcome> = () => this.waiting(ctx)): Promise<TurnOutcome> {
     const remaining = ctx.deadlineAt - Date.now();
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
+    const deadline = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), Math.max(0, remaining));
     });
     try {
-      const first = await Promise.race([work, late]);
+      const first = await Promise.race([work, deadline]);
       if (first === 'late') {
         work.catch((err: unknown) => this.logger.error({ err }, 'late turn failed'));
-        const s = await this.sessions.load(ctx.req.callId!);
-        return { kind: 'wait', session: s!, turn: ctx.req.turn ?? 0 };
+        return await late();
       }
       return { kind: 'answer', answer: first.last!.answer, session: first, issuedTurn: first.turn };
     } finally {
