@@ -27,10 +27,23 @@ export interface WebhookDeps {
   metrics: Metrics;
 }
 
+const submitUrls = new Map<string, string>();
+const SUBMIT_URLS_MAX = 1_000;
+const SUBMIT_KEY_MAX_CHARS = 2_048;
+
+/** The webhook URL a document submits to (the same for every turn of an app's calls, so memoized). */
 export function submitUrl(baseUrl: string, streamId: string, token?: string): string {
+  const key = `${baseUrl}\u0000${streamId}\u0000${token ?? ''}`;
+  const known = submitUrls.get(key);
+  if (known !== undefined) return known;
   const url = new URL(`/ivr/hooks/${encodeURIComponent(streamId)}`, baseUrl);
   if (token) url.searchParams.set('token', token);
-  return url.toString();
+  const text = url.toString();
+  // computed before the token is verified: keep the memo small whatever a request brings
+  if (key.length > SUBMIT_KEY_MAX_CHARS) return text;
+  if (submitUrls.size >= SUBMIT_URLS_MAX) submitUrls.delete(submitUrls.keys().next().value as string);
+  submitUrls.set(key, text);
+  return text;
 }
 
 const errorDoc = (error: string, text = 'Sorry, something went wrong on our side. Please try again later.'): VxmlDocument => ({

@@ -31,8 +31,38 @@ function decodePart(part: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/**
+ * Signatures already checked, by token text: the token, the secret it was checked with, and what it
+ * carries. A webhook presents the same channel token on every turn of every call, so the HMAC and
+ * the two JSON parses run once per token. A hit still needs the same secret from `secretFor` (a
+ * rotated secret refuses old tokens at once) and is checked against exp/nbf on every use.
+ */
+const verified = new Map<string, { secret: string; result: VerifiedToken }>();
+const VERIFIED_MAX = 10_000;
+
+function checkTimes(claims: Record<string, unknown>): void {
+  const now = Date.now() / 1000;
+  if (claims.exp !== undefined && (typeof claims.exp !== 'number' || now > claims.exp + CLOCK_TOLERANCE_S)) throw AppError.invalidJwt();
+  if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || now < claims.nbf - CLOCK_TOLERANCE_S)) throw AppError.invalidJwt();
+}
+
 export async function verifyHs256(token: string, secretFor: (appId: string) => Promise<string | null>): Promise<VerifiedToken> {
   if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) throw AppError.invalidJwt();
+  const known = verified.get(token);
+  if (known) {
+    const secret = await secretFor(known.result.appId);
+    if (!secret) throw AppError.unauthorized();
+    if (secret === known.secret) {
+      try {
+        checkTimes(known.result.claims);
+      } catch (err) {
+        verified.delete(token);
+        throw err;
+      }
+      return known.result;
+    }
+    verified.delete(token);
+  }
   const parts = token.split('.');
   if (parts.length !== 3) throw AppError.invalidJwt();
   const [h, p, sig] = parts as [string, string, string];
@@ -49,10 +79,12 @@ export async function verifyHs256(token: string, secretFor: (appId: string) => P
   const expected = Buffer.from(createHmac('sha256', secret).update(`${h}.${p}`).digest('base64url'), 'utf8');
   const given = Buffer.from(sig, 'utf8');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw AppError.invalidJwt();
-  const now = Date.now() / 1000;
-  if (claims.exp !== undefined && (typeof claims.exp !== 'number' || now > claims.exp + CLOCK_TOLERANCE_S)) throw AppError.invalidJwt();
-  if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || now < claims.nbf - CLOCK_TOLERANCE_S)) throw AppError.invalidJwt();
-  return { appId, sub: typeof claims.sub === 'string' ? claims.sub : undefined, claims };
+  checkTimes(claims);
+  // frozen: one result is shared by every request that presents this token
+  const result: VerifiedToken = Object.freeze({ appId, sub: typeof claims.sub === 'string' ? claims.sub : undefined, claims: Object.freeze(claims) });
+  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+  verified.set(token, { secret, result });
+  return result;
 }
 
 /** Mints an HS256 token (sandbox calls, tests, the README's examples). */
