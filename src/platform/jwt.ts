@@ -8,6 +8,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AppError } from './app-error.js';
+import { safeEqual } from './secrets.js';
 
 export interface VerifiedToken {
   appId: string;
@@ -52,7 +53,7 @@ export async function verifyHs256(token: string, secretFor: (appId: string) => P
   if (known) {
     const secret = await secretFor(known.result.appId);
     if (!secret) throw AppError.unauthorized();
-    if (secret === known.secret) {
+    if (safeEqual(secret, known.secret)) {
       try {
         checkTimes(known.result.claims);
       } catch (err) {
