@@ -1,27 +1,28 @@
 /**
- * Shared machinery of the typed builders (vxml-builder.ts, ssml-builder.ts, srgs-builder.ts): a node
- * wrapper over xmlbuilder2 that runs every attribute through xmlAttr, the per-document state (IDs in
- * use, cached fragments), and the fragment cache.
+ * Shared machinery of the typed builders (vxml-builder.ts, ssml-builder.ts, srgs-builder.ts): a
+ * streaming XML writer, the node wrapper that runs every attribute and text through the one escaping
+ * function pair (xmlAttr / xmlText in xml-values.ts), the per-document state (IDs in use), and the
+ * fragment cache.
+ *
+ * Streaming: the document is written in document order while the builder is used, with no DOM in
+ * between (a DOM and its serializer cost ~100 µs per ask document on every turn; this writer ~10 µs).
+ * Each typed node owns one open element; adding a child to a node first closes whatever was opened
+ * inside it since. A node whose element was closed (a later sibling or ancestor content was written)
+ * can take no more content: that is a bug in the calling code and throws. Element and attribute
+ * names come only from this code; attribute values and text only pass through xmlAttr and xmlText.
+ * Indented output for people is the compact output re-serialized by xmlbuilder2 (prettyXml).
  *
  * Fragment cache: subtrees that are the same turn after turn (the intents' inline grammar, entity
- * grammars, the retry and filled handlers) are built ONCE through the builder, serialized by
- * xmlbuilder2, and stored. A document that needs one gets a placeholder element
- * `<vxml-fragment>N</vxml-fragment>` at that place, which BuilderNode.finish swaps for the stored
- * serialization. Data can never produce that marker: text and attribute values are escaped by
- * xmlbuilder2 (`<` → `&lt;`) and element names come only from this code. The fragments themselves were
- * escaped by the same builder, so no data is ever concatenated into XML. (A placeholder element, not a
- * processing instruction: one PI node makes xmlbuilder2's node constructor megamorphic and every later
- * document about three times slower.)
+ * grammars, the retry and filled handlers, property lists) are built ONCE through the same builder
+ * into a detached writer, and the markup is stored and written again where it is needed next time.
+ * No data is ever concatenated into XML: what is reused was written by the builder itself.
  */
 import { create } from 'xmlbuilder2';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { xmlAttr, xmlText } from './xml-values.js';
 
 export const VXML_NS = 'http://www.w3.org/2001/vxml';
 export const SRGS_NS = 'http://www.w3.org/2001/06/grammar';
 
-const FRAGMENT_TAG = 'vxml-fragment';
-const FRAGMENT_MARK = /<vxml-fragment>(\d+)<\/vxml-fragment>/g;
 const CACHE_MAX_ENTRIES = 512;
 const CACHE_MAX_CHARS = 4_000_000;
 const fragmentCache = new Map<string, string>();
@@ -40,11 +41,7 @@ function remember(key: string, xml: string): void {
 /** Per-document state shared by every node of one document. */
 export class DocState {
   readonly ids = new Set<string>();
-  readonly fragments: string[] = [];
   private readonly families: string[] = [];
-
-  /** false: cacheable subtrees are built in place (pretty output, where every element is indented). */
-  constructor(readonly useFragmentCache = true) {}
 
   /**
    * A document-unique xsd:ID: `base`, else `base2`, `base3`… With `family`, the ID is also the prefix
@@ -70,33 +67,117 @@ export class DocState {
 
 export type AttrValues = Record<string, string | undefined>;
 
-/** Base of every typed node: owns one xmlbuilder2 element. */
+/**
+ * One document (or detached fragment) being written: the markup so far and the open elements. The
+ * last start tag stays open (no `>` yet) until the element gets content or is closed, so an element
+ * without content is written `<name/>`, as xmlbuilder2 writes it.
+ */
+export class XmlWriter {
+  private out: string;
+  private readonly names: string[] = [];
+  private readonly ids: number[] = [];
+  private tagOpen = false;
+  private nextId = 1;
+  private done = false;
+
+  constructor(declaration: boolean) {
+    this.out = declaration ? '<?xml version="1.0" encoding="UTF-8"?>' : '';
+  }
+
+  /** Opens `name` inside element `parent` (0: at the top); returns the new element's id. */
+  open(parent: number, name: string, attrs: AttrValues | undefined, ns?: string): number {
+    this.enter(parent);
+    let tag = `<${name}`;
+    if (ns !== undefined) tag += ` xmlns="${xmlAttr(ns)}"`;
+    if (attrs) {
+      for (const k in attrs) {
+        const v = attrs[k];
+        if (v !== undefined) tag += ` ${k}="${xmlAttr(v)}"`;
+      }
+    }
+    this.out += tag;
+    this.tagOpen = true;
+    const id = this.nextId++;
+    this.names.push(name);
+    this.ids.push(id);
+    return id;
+  }
+
+  /** Character data inside element `parent`. */
+  text(parent: number, value: string): void {
+    const t = xmlText(value);
+    if (t === '') return;
+    this.enter(parent);
+    this.out += t;
+  }
+
+  /** Markup this builder wrote earlier (a cached fragment), inside element `parent`. */
+  markup(parent: number, xml: string): void {
+    this.enter(parent);
+    this.out += xml;
+  }
+
+  /** Closes every open element and answers the markup. */
+  end(): string {
+    if (!this.done) {
+      this.closeDownTo(0);
+      this.done = true;
+    }
+    return this.out;
+  }
+
+  /** Makes `parent` the innermost open element (closing what was opened inside it) and ends its start tag. */
+  private enter(parent: number): void {
+    if (this.done) throw new TypeError('XML builder: the document was already finished');
+    this.closeDownTo(parent);
+    if (this.tagOpen) {
+      this.out += '>';
+      this.tagOpen = false;
+    }
+  }
+
+  private closeDownTo(parent: number): void {
+    const ids = this.ids;
+    if (parent !== 0 && !ids.includes(parent)) throw new TypeError('XML builder: content added to an element that was already closed');
+    while (ids.length > 0 && ids[ids.length - 1] !== parent) {
+      ids.pop();
+      const name = this.names.pop()!;
+      if (this.tagOpen) {
+        this.out += '/>';
+        this.tagOpen = false;
+      } else {
+        this.out += `</${name}>`;
+      }
+    }
+  }
+}
+
+/** Where a typed node writes: the document's writer and the node's own element there. */
+export interface XmlElement {
+  readonly w: XmlWriter;
+  readonly id: number;
+}
+
+/** Base of every typed node: owns one open element of the document being written. */
 export class BuilderNode {
   constructor(
-    protected readonly x: XMLBuilder,
+    protected readonly x: XmlElement,
     protected readonly state: DocState,
   ) {}
 
   /** Appends a child element; undefined attributes are left out, the others pass through xmlAttr. */
-  protected add(name: string, attrs?: AttrValues): XMLBuilder {
-    if (!attrs) return this.x.ele(name);
-    const clean: Record<string, string> = {};
-    for (const k in attrs) {
-      const v = attrs[k];
-      if (v !== undefined) clean[k] = xmlAttr(v);
-    }
-    return this.x.ele(name, clean);
+  protected add(name: string, attrs?: AttrValues): XmlElement {
+    return { w: this.x.w, id: this.x.w.open(this.x.id, name, attrs) };
   }
 
-  /** Appends character data (illegal XML characters removed; xmlbuilder2 escapes the rest). */
+  /** Appends character data (illegal XML characters removed, markup characters escaped by xmlText). */
   protected addText(value: string): void {
-    const t = xmlText(value);
-    if (t !== '') this.x.txt(t);
+    this.x.w.text(this.x.id, value);
   }
 
   /**
-   * Appends a subtree that is built once per `key` (by `build`, in a detached no-namespace document,
-   * so it inherits the namespace of wherever it is inserted) and reused as serialized XML afterwards.
+   * Appends a subtree that is built once per `key` (by `build`, into a detached writer, so it takes
+   * the namespace of wherever it is written) and reused as markup afterwards.
    */
   protected addCached(key: string, build: () => string): void {
     let xml = fragmentCache.get(key);
@@ -107,82 +188,63 @@ export class BuilderNode {
       fragmentCache.delete(key); // most recently used goes last
       fragmentCache.set(key, xml);
     }
-    const n = this.state.fragments.push(xml) - 1;
-    this.x.ele(FRAGMENT_TAG).txt(String(n));
+    this.x.w.markup(this.x.id, xml);
   }
 
   /**
    * Appends element `name` whose whole content is a function of `data`: built by `build(node, data)`
-   * once per (name, attrs, data) and reused as serialized XML. `build` must read nothing but `data`.
+   * once per (name, attrs, data) and reused as markup. `build` must read nothing but `data`.
    */
   protected addElementOnce<T extends BuilderNode, D>(
     name: string,
     attrs: AttrValues,
-    wrap: (x: XMLBuilder, state: DocState) => T,
+    wrap: (x: XmlElement, state: DocState) => T,
     data: D,
     build: (node: T, data: D) => void,
   ): void {
-    if (!this.state.useFragmentCache) {
-      build(wrap(this.add(name, attrs), this.state), data);
-      return;
-    }
     this.addCached(JSON.stringify([name, attrs, data]), () => {
       const { x, state } = detachedRoot(name, attrs);
       const node = wrap(x, state);
       build(node, data);
-      return BuilderNode.finish(node, { headless: true });
+      return BuilderNode.finish(node);
     });
   }
 
   /**
    * Appends `<property>` elements for the pairs (names must already be NMTOKENs), built once per
-   * distinct list and reused: serialized inside a detached wrapper whose tags are then dropped.
+   * distinct list and reused.
    */
   protected addPropertiesOnce(props: ReadonlyArray<readonly [string, string]>): void {
     if (props.length === 0) return;
-    if (!this.state.useFragmentCache) {
-      for (const [name, value] of props) this.add('property', { name, value });
-      return;
-    }
     this.addCached(JSON.stringify(['properties', props]), () => {
-      const { x, state } = detachedRoot(FRAGMENT_TAG, {});
-      const group = new BuilderNode(x, state);
-      for (const [name, value] of props) group.add('property', { name, value });
-      const xml = BuilderNode.finish(group, { headless: true });
-      const open = `<${FRAGMENT_TAG}>`;
-      const close = `</${FRAGMENT_TAG}>`;
-      if (!xml.startsWith(open) || !xml.endsWith(close)) throw new Error('unexpected fragment serialization');
-      return xml.slice(open.length, -close.length);
+      const w = new XmlWriter(false);
+      for (const [name, value] of props) w.open(0, 'property', { name, value });
+      return w.end();
     });
   }
 
-  /** Serializes the whole document this node belongs to, with cached fragments put in place. */
-  static finish(node: BuilderNode, opts: { pretty?: boolean; headless?: boolean } = {}): string {
-    const out = node.x.end({ prettyPrint: opts.pretty ?? false, headless: opts.headless ?? false });
-    const { fragments } = node.state;
-    if (fragments.length === 0) return out;
-    return out.replace(FRAGMENT_MARK, (_m, i: string) => fragments[Number(i)]!);
+  /** Ends the document (or fragment) this node belongs to: its markup, indented with `pretty`. */
+  static finish(node: BuilderNode, opts: { pretty?: boolean } = {}): string {
+    const xml = node.x.w.end();
+    return opts.pretty ? prettyXml(xml) : xml;
   }
 }
 
 /** A detached, namespace-free root element for building a cacheable fragment. */
-export function detachedRoot(name: string, attrs: AttrValues): { x: XMLBuilder; state: DocState } {
-  const clean: Record<string, string> = {};
-  for (const k in attrs) {
-    const v = attrs[k];
-    if (v !== undefined) clean[k] = xmlAttr(v);
-  }
-  return { x: create().ele(name, clean), state: new DocState() };
+export function detachedRoot(name: string, attrs: AttrValues): { x: XmlElement; state: DocState } {
+  const w = new XmlWriter(false);
+  return { x: { w, id: w.open(0, name, attrs) }, state: new DocState() };
 }
 
 /** A new document whose root element is in `ns`, with the XML declaration. */
-export function documentRoot(ns: string, name: string, attrs: AttrValues, useFragmentCache = true): { x: XMLBuilder; state: DocState } {
-  const clean: Record<string, string> = {};
-  for (const k in attrs) {
-    const v = attrs[k];
-    if (v !== undefined) clean[k] = xmlAttr(v);
-  }
-  return { x: create({ version: '1.0', encoding: 'UTF-8' }).ele(ns, name, clean), state: new DocState(useFragmentCache) };
+export function documentRoot(ns: string, name: string, attrs: AttrValues): { x: XmlElement; state: DocState } {
+  const w = new XmlWriter(true);
+  return { x: { w, id: w.open(0, name, attrs, ns) }, state: new DocState() };
+}
+
+/** A compact document indented for people by xmlbuilder2 (whitespace inside mixed content changes). */
+export function prettyXml(xml: string): string {
+  return create(xml).end({ prettyPrint: true });
 }
 
 /** Cached fragments and their size in characters (for tests and diagnostics). */

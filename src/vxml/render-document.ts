@@ -1,7 +1,7 @@
 /**
  * renderDocument: a VxmlDocument (document-spec.ts) → a VoiceXML 2.1 string that validates against
  * vxml.xsd, in the given dialect. Pure: no I/O; the only state is the builder's fragment cache of
- * inline grammars (see builder-core.ts), which does not change the output.
+ * inline grammars and handlers (see builder-core.ts), which does not change the output.
  */
 import { askDocument } from './ask-document.js';
 import type { VxmlDocument } from './document-spec.js';
@@ -21,7 +21,7 @@ const DEFAULT_LANG = 'en-US';
 
 export function renderDocument(doc: VxmlDocument, opts: RenderOptions = {}): string {
   const p = dialectProfile(opts.dialect);
-  const b = VxmlBuilder.document(doc.kind === 'bootstrap' ? undefined : (doc.lang ?? DEFAULT_LANG), { pretty: opts.pretty ?? false });
+  const b = VxmlBuilder.document(doc.kind === 'bootstrap' ? undefined : (doc.lang ?? DEFAULT_LANG));
   switch (doc.kind) {
     case 'ask':
       askDocument(b, doc, p);

@@ -155,7 +155,7 @@ export class Field extends HandlerHost {
   inlineGrammar(a: GrammarAttrs & { family?: boolean }, build: (g: SrgsGrammar, root: string) => void, cacheKey?: string): this {
     const root = this.state.uniqueId(ncName(a.root), a.family ?? false);
     const attrs = grammarAttrs({ ...a, root }, true);
-    if (cacheKey === undefined || !this.state.useFragmentCache) {
+    if (cacheKey === undefined) {
       build(new SrgsGrammar(this.add('grammar', attrs), this.state), root);
       return this;
     }
@@ -163,7 +163,7 @@ export class Field extends HandlerHost {
       const { x, state } = detachedRoot('grammar', attrs);
       const g = new SrgsGrammar(x, state);
       build(g, root);
-      return BuilderNode.finish(g, { headless: true });
+      return BuilderNode.finish(g);
     });
     return this;
   }
@@ -260,9 +260,9 @@ export class Form extends HandlerHost {
 
 /** The `<vxml>` document: document variables, properties, handlers and forms. */
 export class VxmlBuilder extends HandlerHost {
-  /** A new document; `pretty` documents build cacheable grammars in place so they are indented too. */
-  static document(lang?: string, opts: { pretty?: boolean } = {}): VxmlBuilder {
-    const { x, state } = documentRoot(VXML_NS, 'vxml', { version: '2.1', 'xml:lang': langTag(lang) }, !opts.pretty);
+  /** A new document (written as it is built; `toXml` ends it). */
+  static document(lang?: string): VxmlBuilder {
+    const { x, state } = documentRoot(VXML_NS, 'vxml', { version: '2.1', 'xml:lang': langTag(lang) });
     return new VxmlBuilder(x, state);
   }
 

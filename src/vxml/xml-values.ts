@@ -1,12 +1,12 @@
 /**
  * The single place where data becomes XML character data or attribute values. Only the builders
- * (builder-core.ts and the node classes) call these; xmlbuilder2 then escapes `<`, `>` and `"`.
- * - xmlText: drops what XML 1.0 cannot carry (C0 controls but TAB/LF/CR, lone surrogates, U+FFFE/FFFF)
- *   and escapes every `&`. xmlbuilder2 4.x deliberately leaves an `&` alone when it starts something
- *   entity-like (`&name;`, `&#123;`), so caller text such as "&nbsp;" or "&#0;" would otherwise come
- *   out as an undefined entity or an illegal character reference: a document no browser parses. With
- *   every `&` written as `&amp;` here, xmlbuilder2 sees only well-formed references and keeps them.
- * - xmlAttr: the same, with TAB/LF/CR turned into spaces (a parser would normalise them anyway).
+ * (builder-core.ts and the node classes) call these, and what they answer is written as it is.
+ * - xmlText: drops what XML 1.0 cannot carry (C0 controls but TAB/LF/CR, lone surrogates, U+FFFE/FFFF),
+ *   turns CR LF and CR into LF (what any parser would make of them) and escapes `&`, `<` and `>`.
+ *   Every `&` is escaped, also one that starts something entity-like: caller text such as "&nbsp;" or
+ *   "&#0;" would otherwise come out as an undefined entity or an illegal character reference.
+ * - xmlAttr: the same, with TAB/LF/CR turned into spaces (a parser would normalise them anyway) and
+ *   `"` escaped too (values are written in double quotes).
  * - uriValue: a value for an xsd:anyURI attribute (still to be escaped by xmlAttr): characters outside
  *   RFC 3986 are percent-encoded, so the value stays a URI reference whatever it contains.
  * The other helpers check schema datatypes and return undefined when a value does not fit, so the
@@ -17,6 +17,10 @@
 const ILLEGAL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
 // eslint-disable-next-line no-control-regex
 const ILLEGAL_ALL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+const TEXT_SPECIAL = /[&<>\r]/;
+const ATTR_SPECIAL = /[&<>"\t\n\r]/;
+const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+const ATTR_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\t': ' ', '\n': ' ', '\r': ' ' };
 
 /** Only the characters XML 1.0 allows. */
 export function xmlChars(value: string): string {
@@ -24,16 +28,18 @@ export function xmlChars(value: string): string {
   return ILLEGAL.test(s) ? s.replace(ILLEGAL_ALL, '') : s;
 }
 
+/** Character data, escaped: write it as it is. */
 export function xmlText(value: string): string {
   let s = xmlChars(value);
-  if (s.includes('\r')) s = s.replace(/\r\n?/g, '\n'); // what any XML parser would make of it
-  return s.includes('&') ? s.replace(/&/g, '&amp;') : s;
+  if (!TEXT_SPECIAL.test(s)) return s;
+  if (s.includes('\r')) s = s.replace(/\r\n?/g, '\n');
+  return s.replace(/[&<>]/g, (c) => TEXT_ESCAPES[c]!);
 }
 
+/** An attribute value, escaped for double quotes: write it as it is. */
 export function xmlAttr(value: string): string {
-  let s = xmlChars(value);
-  if (/[\t\n\r]/.test(s)) s = s.replace(/[\t\n\r]/g, ' ');
-  return s.includes('&') ? s.replace(/&/g, '&amp;') : s;
+  const s = xmlChars(value);
+  return ATTR_SPECIAL.test(s) ? s.replace(/[&<>"\t\n\r]/g, (c) => ATTR_ESCAPES[c]!) : s;
 }
 
 const URI_SAFE = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;

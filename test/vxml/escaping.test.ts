@@ -6,7 +6,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { ecmaString, fieldNameFromKey, shadowConfidenceExpr } from '../../src/vxml/index.js';
 import { uriValue, xmlAttr, xmlText, isVariableName } from '../../src/vxml/xml-values.js';
-import { decodeEcmaString, wellFormed } from './xml-tree.js';
+import { decodeEcmaString, parseXml, wellFormed, xmlKept } from './xml-tree.js';
 
 describe('ecmaString', () => {
   it.each([
@@ -51,6 +51,24 @@ describe('XML values', () => {
     expect(xmlText('&nbsp; & &#0;')).toBe('&amp;nbsp; &amp; &amp;#0;');
     expect(xmlText('tab\tnl\ncr\r\nx')).toBe('tab\tnl\ncr\nx');
     expect(xmlAttr('a\tb\nc\rd & e')).toBe('a b c d &amp; e');
+  });
+
+  it('when text and attribute values carry markup characters, then <, > and & (and " in values) are escaped', () => {
+    expect(xmlText('<b>"x"</b> & \'y\'')).toBe('&lt;b&gt;"x"&lt;/b&gt; &amp; \'y\'');
+    expect(xmlAttr('<b>"x"</b> & \'y\'')).toBe('&lt;b&gt;&quot;x&quot;&lt;/b&gt; &amp; \'y\'');
+  });
+
+  it('when any string is written as text and as an attribute value, then a parser reads back its XML characters', () => {
+    const unit = fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n));
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit }), fc.string({ unit: 'binary' }), fc.string()), (s) => {
+        const tree = parseXml(`<r a="${xmlAttr(s)}">${xmlText(s)}</r>`);
+        const chars = xmlKept(s);
+        expect(tree.attrs.a ?? '').toBe(chars.replace(/[\t\n\r]/g, ' '));
+        expect(tree.text).toBe(chars.replace(/\r\n?/g, '\n'));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it.each([
