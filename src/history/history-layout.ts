@@ -27,7 +27,8 @@ export type TaskClass = 'd' | 'x';
 export const TRACE_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
 /** URI-encodes an id; a lone surrogate (which encodeURIComponent refuses) becomes U+FFFD first. */
-const enc = (id: string): string => encodeURIComponent(wellFormed(id));
+const PLAIN_ID = /^[A-Za-z0-9\-_.!~*'()]*$/; // what encodeURIComponent leaves as it is
+const enc = (id: string): string => (PLAIN_ID.test(id) ? id : encodeURIComponent(wellFormed(id)));
 const uniq = <T>(xs: T[]): T[] => [...new Set(xs)];
 
 export const classOf = (kind: TaskKind): TaskClass => (kind === 'Dialog' ? 'd' : 'x');

@@ -75,9 +75,13 @@ export class HistoryRecorder {
     throw AppError.storeUnavailable();
   }
 
-  private async metasFor(botId: string, sessions: string[], useCache: boolean): Promise<Array<Record<string, string>>> {
-    const cached = sessions.map((s) => (useCache ? this.metaCache.get(`${botId}\u0000${s}`) : undefined));
-    if (cached.every((m) => m !== undefined)) return cached as Array<Record<string, string>>;
+  /**
+   * The first attempt uses the cached metas, and an empty one for a session this process has not
+   * seen (a new call's first turn): the guards refuse the write if the stored meta differs, and the
+   * retry reads the store. Retries always read.
+   */
+  private async metasFor(botId: string, sessions: string[], optimistic: boolean): Promise<Array<Record<string, string>>> {
+    if (optimistic) return sessions.map((s) => this.metaCache.get(`${botId}\u0000${s}`) ?? {});
     return this.repo.sessionMetas(botId, sessions);
   }
 

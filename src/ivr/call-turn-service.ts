@@ -4,9 +4,9 @@
  * deadline (a wait document when it is late; the answer is delivered exactly once on a later
  * poll), record the turn for history, and commit the session and release the lock in one step.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { runTurn, type CompiledAgent, type TurnInput, type TurnResult } from '../agent/index.js';
-import { AppError, type Logger, type Metrics } from '../platform/index.js';
+import { AppError, sha256, type Logger, type Metrics } from '../platform/index.js';
 import type { AnswerSpec, CallSession } from './call-session.js';
 import type { CallSessionRepository } from './call-session-repository.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
@@ -29,10 +29,12 @@ export type TurnOutcome =
   | { kind: 'wait'; session: CallSession; turn: number };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const HISTORY_RETRIES = 3;
+const HISTORY_RETRY_DELAY_MS = 50;
 
 /** Deterministic message ids, so a re-run of a turn never records it twice. */
 export const messageId = (callId: string, turn: number, type: string): string => {
-  const h = createHash('sha256').update(`${callId}\u0000${turn}\u0000${type}`).digest('hex');
+  const h = sha256(`${callId}\u0000${turn}\u0000${type}`);
   return `ms-${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
 
@@ -295,8 +297,14 @@ export class CallTurnService {
       ended: answer.action === 'end' || answer.action === 'error' || pending.input.kind === 'hangup',
     };
     delete next.pending;
-    await this.ports.history.record(this.messages(ctx, next, text, answer, result));
-    if (!(await this.sessions.commit(next, token))) {
+    // History and the commit go out together (one write to the store when they share a node). The
+    // message ids are deterministic, so a turn that is run again never records twice; a history
+    // write that failed while the commit held is retried below, and the turn is answered either way.
+    const messages = this.messages(ctx, next, text, answer, result);
+    const [recorded, committed] = await Promise.allSettled([this.ports.history.record(messages), this.sessions.commit(next, token)]);
+    if (committed.status === 'rejected') throw committed.reason;
+    if (recorded.status === 'rejected') await this.recordAgain(session.callId, messages, recorded.reason);
+    if (!committed.value) {
       this.logger.warn({ callId: session.callId }, 'turn lock lost before commit; the other owner answers');
       const current = await this.sessions.load(session.callId);
       if (current?.last) return current;
@@ -307,6 +315,22 @@ export class CallTurnService {
       await this.ports.lifecycle?.ended?.(next);
     }
     return next;
+  }
+
+  /** A history write failed while the turn was committed: tries again, then counts it as lost. */
+  private async recordAgain(callId: string, messages: TurnMessage[], first: unknown): Promise<void> {
+    for (let attempt = 1; attempt <= HISTORY_RETRIES; attempt++) {
+      await sleep(HISTORY_RETRY_DELAY_MS * attempt);
+      try {
+        await this.ports.history.record(messages);
+        this.logger.warn({ callId, err: first, attempt }, 'history write of a committed turn succeeded on retry');
+        return;
+      } catch {
+        // next attempt
+      }
+    }
+    this.metrics.storeErrors.inc({ operation: 'history' });
+    this.logger.error({ callId, err: first, messageIds: messages.map((m) => m.id) }, 'history write of a committed turn failed; its messages are not recorded');
   }
 
   private messages(ctx: TurnContext, s: CallSession, text: string, answer: AnswerSpec, result: TurnResult | null): TurnMessage[] {

@@ -1,12 +1,12 @@
 /** Secret generation, hashing and constant-time comparison: the only place these are done. */
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
-export const sha256 = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
+export const sha256 = (value: string): string => hash('sha256', value, 'hex');
 
 /** Compares two secrets in constant time (hashing first so lengths do not leak). */
 export function safeEqual(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a, 'utf8').digest();
-  const hb = createHash('sha256').update(b, 'utf8').digest();
+  const ha = hash('sha256', a, 'buffer') as unknown as Buffer;
+  const hb = hash('sha256', b, 'buffer') as unknown as Buffer;
   return timingSafeEqual(ha, hb) && a.length === b.length;
 }
 
