@@ -3,12 +3,14 @@
  *
  * Starts the gateway as a separate process against Redis (random KEY_PREFIX, BENCH_MODE=true,
  * LOG_LEVEL=warn), sets up an app with the demo agent through the operator API, then measures with
- * autocannon, in this process, for a fixed duration each:
+ * autocannon, in this process, for a fixed duration each, in interleaved rounds (floor, turn, floor,
+ * turn…: the neighbours' load on a shared machine drifts within seconds; interleaving spreads it
+ * over both measures):
  *   - floor: `/bench/floor/:streamId` (same parsers and middleware, one store read and one write,
  *     a constant document) with the same urlencoded bodies as the turn;
  *   - turn:  `/ivr/hooks/:streamId`, N connections each a scripted caller (bench/lib/call-script.ts).
  * Each measure line carries the client's view (requests/s, p50, p99, errors) and the server's own
- * time from its Prometheus histograms (scraped before and after the measure; for the turn,
+ * time from its Prometheus histograms (scraped before and after the rounds; for the turn,
  * ivr_turn_duration_seconds), so load-generator noise can be told apart. The last line has the
  * ratios turn/floor and whether the targets are met: throughput ≥ 0.6, p99 ≤ 1.5.
  *
@@ -17,7 +19,8 @@
  *   npm run bench -- --cpu-prof        also profiles the service (node --cpu-prof) and summarises it
  *   npm run bench -- --only=turn       skips the floor (e.g. with --cpu-prof, to profile the turn alone)
  * Env: REDIS_URL (default redis://127.0.0.1:6379), BENCH_DURATION_S (10), BENCH_CONNECTIONS (64),
- * BENCH_WARMUP_S (3; 0 = none), BENCH_PROFILE_DIR (where --cpu-prof writes; default a temp dir).
+ * BENCH_WARMUP_S (3; 0 = none), BENCH_ROUNDS (5: each round runs each measure for duration/rounds),
+ * BENCH_PROFILE_DIR (where --cpu-prof writes; default a temp dir).
  * Exit code 0 when the run completed (targets met or not), 1 when it could not run.
  */
 import { randomBytes } from 'node:crypto';
@@ -28,15 +31,18 @@ import type { Redis } from 'ioredis';
 import { envNumber, flagValue, line, machine, note, randomPrefix, redisUrl, round, smoke } from './lib/bench-env.js';
 import { startChildService, type ChildService } from './lib/child-service.js';
 import { playOnce } from './lib/call-script.js';
-import { runLoad, type LoadOptions, type LoadResult } from './lib/load-run.js';
+import { mergeLoads, runLoad, type LoadOptions, type LoadResult } from './lib/load-run.js';
 import { setupDemoApp } from './lib/operator-setup.js';
 import { labelValues, readValue, scrape, serverTime } from './lib/prom-histogram.js';
+
+type Scrape = string;
 import { connectRedis, removePrefix } from './lib/redis-prefix.js';
 import { readProfile, summarizeProfile } from './lib/cpu-profile-summary.js';
 
 const DURATION_S = envNumber('BENCH_DURATION_S', 10, 1);
 const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 64, 4));
 const WARMUP_S = envNumber('BENCH_WARMUP_S', 3, 0, true);
+const ROUNDS = Math.round(envNumber('BENCH_ROUNDS', 5, 1));
 const ONLY = flagValue('only');
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const REDIS_URL = redisUrl();
@@ -62,13 +68,37 @@ interface Measured extends LoadResult {
 let service: ChildService | undefined;
 let redis: Redis | undefined;
 
-/** One measure with the server's histograms scraped around it. */
-async function measure(baseUrl: string, opts: LoadOptions, route: string): Promise<Measured & { byKind?: Record<string, unknown> }> {
-  const before = await scrape(baseUrl);
-  const r = await runLoad(opts);
-  const after = await scrape(baseUrl);
+/**
+ * The measures in ROUNDS interleaved rounds (floor, turn, floor, turn…), each round 1/ROUNDS of the
+ * duration, merged per measure: on a shared machine the load of the neighbours drifts within
+ * seconds, and interleaving spreads that drift over both measures instead of handing it to one.
+ * The server's histograms are scraped once around all rounds (each measure has its own series);
+ * the process CPU counter around each round.
+ */
+async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions; route: string }>): Promise<Record<string, Measured & { byKind?: Record<string, unknown> }>> {
+  const parts = new Map<string, { loads: LoadResult[]; cpuMs: number }>(runs.map((r) => [r.opts.name, { loads: [], cpuMs: 0 }]));
+  const first = await scrape(baseUrl);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const r of runs) {
+      const before = await scrape(baseUrl);
+      const load = await runLoad({ ...r.opts, durationS: DURATION_S / ROUNDS });
+      const after = await scrape(baseUrl);
+      const part = parts.get(r.opts.name)!;
+      part.loads.push(load);
+      part.cpuMs += (readValue(after, CPU_COUNTER) - readValue(before, CPU_COUNTER)) * 1000;
+    }
+  }
+  const last = await scrape(baseUrl);
+  const out: Record<string, Measured & { byKind?: Record<string, unknown> }> = {};
+  for (const r of runs) {
+    const part = parts.get(r.opts.name)!;
+    out[r.opts.name] = measured(r.opts, r.route, mergeLoads(part.loads), part.cpuMs, first, last);
+  }
+  return out;
+}
+
+function measured(opts: LoadOptions, route: string, r: LoadResult, cpuMs: number, before: Scrape, after: Scrape): Measured & { byKind?: Record<string, unknown> } {
   const http = serverTime(after, before, HTTP_HISTOGRAM, { route, method: 'POST' });
-  const cpuMs = (readValue(after, CPU_COUNTER) - readValue(before, CPU_COUNTER)) * 1000;
   const serverCpuMsPerRequest = Number.isFinite(cpuMs) && r.requests > 0 ? round(cpuMs / r.requests, 3) : null;
   if (opts.mode === 'floor') {
     return { ...r, serverSource: `${HTTP_HISTOGRAM}{route="${route}"}`, serverCount: http.count, serverP50Ms: http.p50Ms, serverP99Ms: http.p99Ms, serverHttpP50Ms: http.p50Ms, serverHttpP99Ms: http.p99Ms, serverCpuMsPerRequest };
@@ -86,7 +116,7 @@ const ratio = (a: number | null | undefined, b: number | null | undefined): numb
 
 async function main(): Promise<void> {
   const profileDir = CPU_PROF ? (process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'ivr-bench-prof-'))) : undefined;
-  line({ bench: 'turn', phase: 'config', ...machine(), connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S, smoke, redis: REDIS_URL, prefix: PREFIX, ...(profileDir ? { profileDir } : {}), ...(ONLY ? { only: ONLY } : {}) });
+  line({ bench: 'turn', phase: 'config', ...machine(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, warmupS: WARMUP_S, smoke, redis: REDIS_URL, prefix: PREFIX, ...(profileDir ? { profileDir } : {}), ...(ONLY ? { only: ONLY } : {}) });
   redis = await connectRedis(REDIS_URL);
   const adminToken = randomBytes(24).toString('base64url');
   service = await startChildService({
@@ -121,12 +151,11 @@ async function main(): Promise<void> {
       note(`warm-up ${r.opts.name}: ${w.requestsPerSec} req/s, p99 ${w.p99Ms} ms, invalid ${w.invalid}`);
     }
   }
-  const results: Record<string, Measured> = {};
-  for (const r of runs) {
-    const m = await measure(baseUrl, r.opts, r.route);
-    results[r.opts.name] = m;
+  const results = await measureInRounds(baseUrl, runs);
+  for (const m of Object.values(results)) {
     requestsUnderLoad += m.requests;
-    line(m as unknown as Record<string, unknown>);
+    const { times: _times, ...printed } = m;
+    line({ ...printed, rounds: ROUNDS } as unknown as Record<string, unknown>);
   }
 
   const pid = service.pid;

@@ -32,6 +32,8 @@ export interface LoadResult {
   invalid: number;
   invalidReasons: Record<string, number>;
   callsCompleted: number;
+  /** Every response time in ms, sorted (for merging rounds; not printed). */
+  times: number[];
 }
 
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
@@ -65,5 +67,34 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     invalid: stats.invalid,
     invalidReasons: stats.reasons,
     callsCompleted: stats.callsCompleted,
+    times,
+  };
+}
+
+/** Several rounds of one measure as one result: sums, and percentiles over every response. */
+export function mergeLoads(parts: LoadResult[]): LoadResult {
+  const times = parts.flatMap((p) => p.times).sort((a, b) => a - b);
+  const sum = (f: (p: LoadResult) => number) => parts.reduce((n, p) => n + f(p), 0);
+  const durationS = sum((p) => p.durationS);
+  const requests = sum((p) => p.requests);
+  const reasons: Record<string, number> = {};
+  for (const p of parts) for (const [k, v] of Object.entries(p.invalidReasons)) reasons[k] = (reasons[k] ?? 0) + v;
+  return {
+    measure: parts[0]!.measure,
+    connections: parts[0]!.connections,
+    durationS: round(durationS, 2),
+    requests,
+    requestsPerSec: round(requests / durationS, 1),
+    p50Ms: round(quantile(times, 0.5), 3),
+    p99Ms: round(quantile(times, 0.99), 3),
+    meanMs: round(times.length ? times.reduce((a, b) => a + b, 0) / times.length : NaN, 3),
+    maxMs: round(times[times.length - 1] ?? NaN, 3),
+    errors: sum((p) => p.errors),
+    timeouts: sum((p) => p.timeouts),
+    non2xx: sum((p) => p.non2xx),
+    invalid: sum((p) => p.invalid),
+    invalidReasons: reasons,
+    callsCompleted: sum((p) => p.callsCompleted),
+    times,
   };
 }

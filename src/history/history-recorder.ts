@@ -1,16 +1,27 @@
 /**
- * Records conversation turns. Each app's messages of one call go to the store in ONE `atomic`
- * (message hashes, index entries, traceIds, session bookkeeping), guarded so that a message id
- * already stored is never written twice (idempotent) and so that a concurrent writer of the same
- * session makes this batch re-read and retry instead of losing a session-set update.
+ * Records conversation turns. An app's messages go to the store in ONE `atomic` (message hashes,
+ * index entries, traceIds, session bookkeeping), guarded so that a message id already stored is
+ * never written twice (idempotent) and so that a concurrent writer of the same session makes the
+ * write re-read and retry instead of losing a session-set update. Records of one app that arrive
+ * while its previous write is in flight are written together (group commit).
  */
 import { AppError } from '../platform/index.js';
-import type { Guard, WriteOp } from '../store/index.js';
+import { isStoreUnavailable, type Guard, type WriteOp } from '../store/index.js';
 import { historyLayout } from './history-layout.js';
 import type { HistoryRepository } from './history-repository.js';
 import { newMessageSchema, type NewMessage, type ValidMessage } from './history-schemas.js';
 
 const MAX_ATTEMPTS = 6;
+/** Records written together at most (a batch is one Lua script: Redis does nothing else meanwhile). */
+const MAX_BATCH = 32;
+
+interface Queued {
+  msgs: ValidMessage[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+const isStoreFault = (err: unknown): boolean => isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable');
 const META_CACHE_SIZE = 10_000;
 
 export class HistoryRecorder {
@@ -21,13 +32,19 @@ export class HistoryRecorder {
    * entry fails them, and the retry reads the store. It saves a read on every turn of a call.
    */
   private readonly metaCache = new Map<string, Record<string, string>>();
+  /** Records waiting for their app's write in flight to finish, and the apps with one in flight. */
+  private readonly queues = new Map<string, Queued[]>();
+  private readonly writing = new Set<string>();
 
   constructor(
     private readonly repo: HistoryRepository,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Stores the messages (any order, any apps); messages already stored are skipped. */
+  /**
+   * Stores the messages (any order, any apps); messages already stored are skipped. Resolves once
+   * they are stored: concurrent calls for one app are written together (see `enqueue`).
+   */
   async record(messages: NewMessage[]): Promise<void> {
     const valid = messages.map((m, i) => {
       const r = newMessageSchema.safeParse(m);
@@ -40,39 +57,105 @@ export class HistoryRecorder {
       const k = `${m.botId}\u0000${m.id}`;
       if (seen.has(k)) continue;
       seen.add(k);
-      byApp.set(m.botId, [...(byApp.get(m.botId) ?? []), m]);
+      const list = byApp.get(m.botId);
+      if (list) list.push(m);
+      else byApp.set(m.botId, [m]);
     }
-    await Promise.all([...byApp].map(([botId, msgs]) => this.recordForApp(botId, msgs)));
+    await Promise.all([...byApp].map(([botId, msgs]) => this.enqueue(botId, msgs)));
+  }
+
+  /**
+   * Group commit per app: while one write of an app is in flight, the records that arrive wait, and
+   * go together in the next one (one `atomic`, one round trip, however many calls they come from).
+   * Nothing waits when nothing is in flight. A record resolves when the write holding it succeeded.
+   */
+  private enqueue(botId: string, msgs: ValidMessage[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const queue = this.queues.get(botId);
+      const entry = { msgs, resolve, reject };
+      if (queue) queue.push(entry);
+      else this.queues.set(botId, [entry]);
+      if (!this.writing.has(botId)) void this.drain(botId);
+    });
+  }
+
+  private async drain(botId: string): Promise<void> {
+    this.writing.add(botId);
+    try {
+      for (;;) {
+        const queue = this.queues.get(botId);
+        if (!queue || queue.length === 0) break;
+        const batch = queue.splice(0, MAX_BATCH);
+        if (queue.length === 0) this.queues.delete(botId);
+        const fault = await this.writeBatch(botId, batch);
+        if (fault !== undefined) {
+          // the store failed: what waited behind this write would meet the same fault; fail it now
+          // instead of holding it for another command timeout
+          const waiting = this.queues.get(botId) ?? [];
+          this.queues.delete(botId);
+          for (const e of waiting) e.reject(fault.err);
+        }
+      }
+    } finally {
+      this.writing.delete(botId);
+    }
+  }
+
+  /**
+   * Settles every record of the batch: one optimistic write for all of them, and when a guard
+   * refuses it (a message already stored, a session meta changed) or two records share a message,
+   * each record on its own with retries. Answers the store fault, if one was met.
+   */
+  private async writeBatch(botId: string, batch: Queued[]): Promise<{ err: unknown } | undefined> {
+    const all = batch.flatMap((e) => e.msgs);
+    if (batch.length > 1 && new Set(all.map((m) => m.id)).size === all.length) {
+      try {
+        if (await this.attempt(botId, all, 1)) {
+          for (const e of batch) e.resolve();
+          return undefined;
+        }
+      } catch (err) {
+        for (const e of batch) e.reject(err);
+        return { err };
+      }
+    }
+    const results = await Promise.allSettled(batch.map((e) => this.recordForApp(botId, e.msgs)));
+    results.forEach((r, i) => (r.status === 'fulfilled' ? batch[i]!.resolve() : batch[i]!.reject(r.reason)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && isStoreFault(r.reason));
+    return failed ? { err: failed.reason } : undefined;
   }
 
   private async recordForApp(botId: string, msgs: ValidMessage[]): Promise<void> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      // first attempt is optimistic (the guards refuse a message that exists); retries look first
-      const stored = attempt === 1 ? new Set<string>() : await this.repo.existing(botId, msgs.map((m) => m.id));
-      const fresh = msgs.filter((m) => !stored.has(m.id));
-      if (fresh.length === 0) return;
-      const sessions = [...new Set(fresh.map((m) => m.sessionId))];
-      const metas = await this.metasFor(botId, sessions, attempt === 1);
-      const now = this.now();
-      const ops: WriteOp[] = [];
-      const guards: Guard[] = [];
-      for (const m of fresh) {
-        ops.push(...historyLayout.messageOps(m, now));
-        guards.push({ key: historyLayout.messageKey(botId, m.id), hashField: 'id', absent: true });
-      }
-      sessions.forEach((sessionId, i) => {
-        const s = historyLayout.sessionOps(botId, sessionId, metas[i] ?? {}, fresh.filter((m) => m.sessionId === sessionId));
-        ops.push(...s.ops);
-        guards.push(...s.guards);
-      });
-      if (await this.repo.apply(ops, guards)) {
-        sessions.forEach((sessionId, i) => this.remember(botId, sessionId, metas[i] ?? {}, ops));
-        return;
-      }
+      if (await this.attempt(botId, msgs, attempt)) return;
       // another writer got there first (same message or same session): re-read and retry
       if (attempt > 1) await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * attempt)));
     }
     throw AppError.storeUnavailable();
+  }
+
+  /** One write of `msgs`; false when a guard refused it. The first attempt is optimistic, later ones read first. */
+  private async attempt(botId: string, msgs: ValidMessage[], attempt: number): Promise<boolean> {
+    const stored = attempt === 1 ? new Set<string>() : await this.repo.existing(botId, msgs.map((m) => m.id));
+    const fresh = msgs.filter((m) => !stored.has(m.id));
+    if (fresh.length === 0) return true;
+    const sessions = [...new Set(fresh.map((m) => m.sessionId))];
+    const metas = await this.metasFor(botId, sessions, attempt === 1);
+    const now = this.now();
+    const ops: WriteOp[] = [];
+    const guards: Guard[] = [];
+    for (const m of fresh) {
+      ops.push(...historyLayout.messageOps(m, now));
+      guards.push({ key: historyLayout.messageKey(botId, m.id), hashField: 'id', absent: true });
+    }
+    sessions.forEach((sessionId, i) => {
+      const s = historyLayout.sessionOps(botId, sessionId, metas[i] ?? {}, fresh.filter((m) => m.sessionId === sessionId));
+      ops.push(...s.ops);
+      guards.push(...s.guards);
+    });
+    if (!(await this.repo.apply(ops, guards))) return false;
+    sessions.forEach((sessionId, i) => this.remember(botId, sessionId, metas[i] ?? {}, ops));
+    return true;
   }
 
   /**

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyLayout, type NewMessage } from '../../src/history/index.js';
+import { HistoryRecorder } from '../../src/history/history-recorder.js';
+import { HistoryRepository } from '../../src/history/history-repository.js';
 import type { Store } from '../../src/store/index.js';
 import { AppError } from '../../src/platform/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
@@ -103,6 +105,35 @@ describeEachStore('conversation history recorder', (factory) => {
     expect((err as AppError).details[0]!.path).toBe('messages.0.id');
     const wrongChannel = { ...bad, id: msgIdFor('x', 0, 'in'), channel: 'fax' } as unknown as NewMessage;
     await expect(h.comp.recorder.record([wrongChannel])).rejects.toBeInstanceOf(AppError);
+  });
+
+  it('when many calls of one app record at once, then their writes are grouped and every message is stored once', async () => {
+    let atomics = 0;
+    const counting: Store = Object.create(store, { atomic: { value: (...a: Parameters<Store['atomic']>) => ((atomics += 1), store.atomic(...a)) } });
+    const recorder = new HistoryRecorder(new HistoryRepository(counting));
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      ivrCall({ botId: h.botId, userId: `u-group-${i}`, from: `+1555090${String(i).padStart(2, '0')}`, callId: `call-group-${i}`, start: NOW - D, turns: [{ caller: `hello ${i}`, bot: `hi ${i}` }] }),
+    );
+    await Promise.all(calls.map((c) => recorder.record(c)));
+    // the first write goes alone; the 39 that arrive while it is in flight go in at most two more (32 each)
+    expect(atomics).toBeLessThanOrEqual(3);
+    for (const [i, c] of calls.entries()) {
+      const res = await h.get('v1', { userId: `u-group-${i}`, channelType: 'ivr' }).expect(200);
+      expect(idsOf(res)).toEqual(newestFirst(c));
+    }
+  });
+
+  it('when a grouped write meets a message already stored, then each record is written on its own and nothing is lost or doubled', async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((k) =>
+      ivrCall({ botId: h.botId, userId: `u-regroup-${k}`, from: '+15550911', callId: `call-regroup-${k}`, start: NOW - D, turns: [{ caller: `x ${k}`, bot: `y ${k}` }] }),
+    );
+    await h.comp.recorder.record(a!);
+    await Promise.all([h.comp.recorder.record(b!.slice(0, 1)), h.comp.recorder.record(a!), h.comp.recorder.record(b!), h.comp.recorder.record(c!)]);
+    for (const [k, call] of [['a', a!], ['b', b!], ['c', c!]] as const) {
+      const res = await h.get('v1', { userId: `u-regroup-${k}`, channelType: 'ivr' }).expect(200);
+      expect(idsOf(res)).toEqual(newestFirst(call));
+      expect(res.body.total).toBe(2);
+    }
   });
 
   it('when identities look alike after key sanitising, then they stay apart', async () => {
