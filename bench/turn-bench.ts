@@ -63,6 +63,8 @@ interface Measured extends LoadResult {
   serverHttpP99Ms: number | null;
   /** The service process's CPU time (user + system) during the measure, per response. */
   serverCpuMsPerRequest: number | null;
+  /** Redis's CPU time during the measure, per response (it shares the machine's cores). */
+  redisCpuMsPerRequest?: number | null;
 }
 
 let service: ChildService | undefined;
@@ -76,25 +78,36 @@ let redis: Redis | undefined;
  * the process CPU counter around each round.
  */
 async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions; route: string }>): Promise<Record<string, Measured & { byKind?: Record<string, unknown> }>> {
-  const parts = new Map<string, { loads: LoadResult[]; cpuMs: number }>(runs.map((r) => [r.opts.name, { loads: [], cpuMs: 0 }]));
+  const parts = new Map<string, { loads: LoadResult[]; cpuMs: number; redisCpuMs: number }>(runs.map((r) => [r.opts.name, { loads: [], cpuMs: 0, redisCpuMs: 0 }]));
   const first = await scrape(baseUrl);
   for (let round = 0; round < ROUNDS; round++) {
     for (const r of runs) {
       const before = await scrape(baseUrl);
+      const redisBefore = await redisCpuMs();
       const load = await runLoad({ ...r.opts, durationS: DURATION_S / ROUNDS });
+      const redisAfter = await redisCpuMs();
       const after = await scrape(baseUrl);
       const part = parts.get(r.opts.name)!;
       part.loads.push(load);
       part.cpuMs += (readValue(after, CPU_COUNTER) - readValue(before, CPU_COUNTER)) * 1000;
+      part.redisCpuMs += redisAfter - redisBefore;
     }
   }
   const last = await scrape(baseUrl);
   const out: Record<string, Measured & { byKind?: Record<string, unknown> }> = {};
   for (const r of runs) {
     const part = parts.get(r.opts.name)!;
-    out[r.opts.name] = measured(r.opts, r.route, mergeLoads(part.loads), part.cpuMs, first, last);
+    const m = measured(r.opts, r.route, mergeLoads(part.loads), part.cpuMs, first, last);
+    out[r.opts.name] = { ...m, redisCpuMsPerRequest: m.requests > 0 ? round(part.redisCpuMs / m.requests, 3) : null };
   }
   return out;
+}
+
+/** Redis's own CPU time so far (INFO cpu: used_cpu_user + used_cpu_sys), in ms. */
+async function redisCpuMs(): Promise<number> {
+  const info = await redis!.info('cpu');
+  const read = (k: string) => Number(new RegExp(`^${k}:([0-9.]+)`, 'm').exec(info)?.[1] ?? NaN);
+  return (read('used_cpu_user') + read('used_cpu_sys')) * 1000;
 }
 
 function measured(opts: LoadOptions, route: string, r: LoadResult, cpuMs: number, before: Scrape, after: Scrape): Measured & { byKind?: Record<string, unknown> } {
@@ -190,6 +203,7 @@ async function main(): Promise<void> {
     p50Ratio: ratio(turn?.p50Ms, floor?.p50Ms),
     serverP99Ratio: ratio(turn?.serverHttpP99Ms, floor?.serverHttpP99Ms),
     serverCpuPerRequestRatio: ratio(turn?.serverCpuMsPerRequest, floor?.serverCpuMsPerRequest),
+    redisCpuMsPerRequest: { turn: turn?.redisCpuMsPerRequest ?? null, floor: floor?.redisCpuMsPerRequest ?? null },
     turnServerP50Ms: turn?.serverP50Ms ?? null,
     turnServerP99Ms: turn?.serverP99Ms ?? null,
     targets: { throughputRatio: `>= ${TARGET_THROUGHPUT}`, p99Ratio: `<= ${TARGET_P99}` },

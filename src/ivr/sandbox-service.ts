@@ -130,8 +130,10 @@ export class SandboxService {
 
   /** Frees a call's line (end of conversation, hangup); lines also expire with the session TTL. */
   async release(streamId: string, callId: string): Promise<void> {
-    await this.store.releaseSlot(storeKeys.sandboxLines(streamId), callId);
-    this.metrics.sandboxLinesInUse.set({ app: streamId }, await this.store.countSlots(storeKeys.sandboxLines(streamId)));
+    // every call ends here; only one that held a line (a sandbox call) changes the gauge
+    if (await this.store.releaseSlot(storeKeys.sandboxLines(streamId), callId)) {
+      this.metrics.sandboxLinesInUse.set({ app: streamId }, await this.store.countSlots(storeKeys.sandboxLines(streamId)));
+    }
   }
 
   linesInUse(streamId: string): Promise<number> {

@@ -270,8 +270,10 @@ export class MemoryStore implements Store {
     return { acquired: false, inUse: m.size };
   }
 
-  async releaseSlot(key: string, member: string): Promise<void> {
+  async releaseSlot(key: string, member: string): Promise<boolean> {
+    const held = this.sorted(key).some((x) => x.member === member);
     this.apply({ op: 'zrem', key, member });
+    return held;
   }
 
   async countSlots(key: string): Promise<number> {

@@ -263,8 +263,8 @@ export class RedisStore implements Store {
     return { acquired: r[0] === 1, inUse: r[1] };
   }
 
-  async releaseSlot(key: string, member: string): Promise<void> {
-    await this.client.zrem(this.k(key), member);
+  async releaseSlot(key: string, member: string): Promise<boolean> {
+    return (await this.client.zrem(this.k(key), member)) > 0;
   }
 
   async countSlots(key: string): Promise<number> {

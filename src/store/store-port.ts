@@ -96,7 +96,8 @@ export interface Store {
    * expired members are pruned first; re-acquiring a held member refreshes its expiry.
    */
   acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }>;
-  releaseSlot(key: string, member: string): Promise<void>;
+  /** Frees a member's slot; true when it held one. */
+  releaseSlot(key: string, member: string): Promise<boolean>;
   countSlots(key: string): Promise<number>;
   /** A rolling-window rate limiter kept in this store (holds across instances on Redis). */
   rateLimiter(rule: RateLimitRule): RateLimiter;

@@ -119,7 +119,9 @@ describeEachStore('store contract', (factory) => {
     expect((await store.acquireSlot('lines', 'c2', now + 100, 2)).acquired).toBe(true);
     expect(await store.acquireSlot('lines', 'c3', now + 60_000, 2)).toEqual({ acquired: false, inUse: 2 });
     expect((await store.acquireSlot('lines', 'c1', now + 60_000, 2)).acquired).toBe(true);
-    await store.releaseSlot('lines', 'c1');
+    expect(await store.releaseSlot('lines', 'c1')).toBe(true);
+    expect(await store.releaseSlot('lines', 'c1')).toBe(false);
+    expect(await store.releaseSlot('lines', 'never-held')).toBe(false);
     expect((await store.acquireSlot('lines', 'c3', now + 60_000, 2)).acquired).toBe(true);
     await sleep(150);
     expect(await store.countSlots('lines')).toBe(1);
