@@ -60,27 +60,15 @@ export class CallSessionRepository {
   }
 
   /** Writes the session while still holding the lock. False when the lock was lost. */
-  async saveLocked(session: CallSession, token: string): Promise<boolean> {
-    const r = await this.store.atomic(
-      [
-        { op: 'set', key: storeKeys.callSession(session.callId), value: JSON.stringify(session), ttlMs: this.ttlMs },
-        { op: 'pexpire', key: storeKeys.callLock(session.callId), ttlMs: this.lockTtlMs },
-      ],
-      [{ key: storeKeys.callLock(session.callId), equals: token }],
-    );
-    return r.ok;
+  saveLocked(session: CallSession, token: string): Promise<boolean> {
+    const { callId } = session;
+    return this.store.writeHeld(storeKeys.callLock(callId), token, storeKeys.callSession(callId), JSON.stringify(session), this.ttlMs, { extendMs: this.lockTtlMs });
   }
 
   /** Writes the session and releases the lock in one step. False when the lock was lost. */
-  async commit(session: CallSession, token: string): Promise<boolean> {
-    const r = await this.store.atomic(
-      [
-        { op: 'set', key: storeKeys.callSession(session.callId), value: JSON.stringify(session), ttlMs: this.ttlMs },
-        { op: 'del', key: storeKeys.callLock(session.callId) },
-      ],
-      [{ key: storeKeys.callLock(session.callId), equals: token }],
-    );
-    return r.ok;
+  commit(session: CallSession, token: string): Promise<boolean> {
+    const { callId } = session;
+    return this.store.writeHeld(storeKeys.callLock(callId), token, storeKeys.callSession(callId), JSON.stringify(session), this.ttlMs, { release: true });
   }
 
   async unlock(callId: string, token: string): Promise<void> {

@@ -176,6 +176,11 @@ export class MemoryStore implements Store {
     return { acquired, value: await this.get(readKey) };
   }
 
+  async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {
+    const lockOp: WriteOp = 'release' in then ? { op: 'del', key: lockKey } : { op: 'pexpire', key: lockKey, ttlMs: then.extendMs };
+    return (await this.atomic([{ op: 'set', key, value, ttlMs }, lockOp], [{ key: lockKey, equals: token }])).ok;
+  }
+
   private guardHolds(g: Guard): boolean {
     if ('hashField' in g) {
       const m = this.typed(g.key, 'hash')?.value as Map<string, string> | undefined;

@@ -66,3 +66,14 @@ export const lockAndReadScript = `
 local ok = redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX')
 return {ok and 1 or 0, redis.call('GET', KEYS[2])}
 `;
+
+/**
+ * KEYS[1]: lock, KEYS[2]: key to write (same slot). ARGV: token, value, ttlMs, lockTtlMs (0 = release
+ * the lock). Writes and releases or extends only while the lock holds the token. Returns 1, else 0.
+ */
+export const writeHeldScript = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+if ARGV[4] == '0' then redis.call('DEL', KEYS[1]) else redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return 1
+`;

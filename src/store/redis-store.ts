@@ -10,7 +10,7 @@ import { Redis, Cluster, type RedisOptions, type ClusterOptions } from 'ioredis'
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, WriteOp } from './store-port.js';
 import { createHash } from 'node:crypto';
-import { acquireSlotScript, atomicScript, incrWithTtlScript, lockAndReadScript, memoryUsageScript } from './redis-scripts.js';
+import { acquireSlotScript, atomicScript, incrWithTtlScript, lockAndReadScript, memoryUsageScript, writeHeldScript } from './redis-scripts.js';
 import { toRateLimiter } from './rate-limiter-adapter.js';
 
 type Client = Redis | Cluster;
@@ -86,6 +86,11 @@ export class RedisStore implements Store {
   async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string): Promise<{ acquired: boolean; value: string | null }> {
     const r = (await this.script(lockAndReadScript, [this.k(lockKey), this.k(readKey)], [token, String(Math.ceil(ttlMs))])) as [number, string | null];
     return { acquired: r[0] === 1, value: r[1] ?? null };
+  }
+
+  async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {
+    const lockTtl = 'release' in then ? '0' : String(Math.max(1, Math.ceil(then.extendMs)));
+    return Number(await this.script(writeHeldScript, [this.k(lockKey), this.k(key)], [token, value, String(Math.max(1, Math.ceil(ttlMs))), lockTtl])) === 1;
   }
 
   private k(key: string): string {

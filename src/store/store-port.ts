@@ -89,6 +89,12 @@ export interface Store {
    * same step (both keys share a slot). One round trip for a turn's "lock, then load".
    */
   lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string): Promise<{ acquired: boolean; value: string | null }>;
+  /**
+   * While `lockKey` holds `token`: sets `key` to `value` (with `ttlMs`), then releases the lock or
+   * extends it to `lockTtlMs`, in one step (both keys share a slot). False (nothing written) when
+   * the lock is not held. A turn's save and commit; cheaper than the equivalent `atomic`.
+   */
+  writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean>;
   /** Applies writes all-or-nothing when every guard holds. */
   atomic(ops: WriteOp[], guards?: Guard[]): Promise<AtomicResult>;
   /**

@@ -161,6 +161,22 @@ describeEachStore('store contract', (factory) => {
     expect(await store.lockAndRead('{k}lock2', 't3', 5_000, '{k}missing')).toEqual({ acquired: true, value: null });
   });
 
+  it('when a value is written under a held lock, then it lands and the lock is extended or released; under a lost lock nothing lands', async () => {
+    await store.set('{w}lock', 'owner', { ttlMs: 1_000 });
+    expect(await store.writeHeld('{w}lock', 'owner', '{w}value', 'v1', 60_000, { extendMs: 30_000 })).toBe(true);
+    expect(await store.get('{w}value')).toBe('v1');
+    expect(await store.pttl('{w}lock')).toBeGreaterThan(10_000);
+    expect(await store.pttl('{w}value')).toBeGreaterThan(50_000);
+    expect(await store.writeHeld('{w}lock', 'intruder', '{w}value', 'stolen', 60_000, { release: true })).toBe(false);
+    expect(await store.get('{w}value')).toBe('v1');
+    expect(await store.get('{w}lock')).toBe('owner');
+    expect(await store.writeHeld('{w}lock', 'owner', '{w}value', 'v2', 60_000, { release: true })).toBe(true);
+    expect(await store.get('{w}value')).toBe('v2');
+    expect(await store.get('{w}lock')).toBeNull();
+    expect(await store.writeHeld('{w}lock', 'owner', '{w}value', 'v3', 60_000, { release: true })).toBe(false);
+    expect(await store.get('{w}value')).toBe('v2');
+  });
+
   it('when pinged, then it answers true', async () => {
     expect(await store.ping()).toBe(true);
   });
