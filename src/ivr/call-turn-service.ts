@@ -29,8 +29,6 @@ export type TurnOutcome =
   | { kind: 'wait'; session: CallSession; turn: number };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const HISTORY_RETRIES = 3;
-const HISTORY_RETRY_DELAY_MS = 50;
 
 /** Deterministic message ids, so a re-run of a turn never records it twice. */
 export const messageId = (callId: string, turn: number, type: string): string => {
@@ -297,14 +295,11 @@ export class CallTurnService {
       ended: answer.action === 'end' || answer.action === 'error' || pending.input.kind === 'hangup',
     };
     delete next.pending;
-    // History and the commit go out together (one write to the store when they share a node). The
-    // message ids are deterministic, so a turn that is run again never records twice; a history
-    // write that failed while the commit held is retried below, and the turn is answered either way.
-    const messages = this.messages(ctx, next, text, answer, result);
-    const [recorded, committed] = await Promise.allSettled([this.ports.history.record(messages), this.sessions.commit(next, token)]);
-    if (committed.status === 'rejected') throw committed.reason;
-    if (recorded.status === 'rejected') await this.recordAgain(session.callId, messages, recorded.reason);
-    if (!committed.value) {
+    // History first, then the commit: a process that dies between the two leaves the turn
+    // uncommitted, so it runs again and its messages (deterministic ids) are not recorded twice.
+    // (Both in flight together lost messages when an instance was killed after the commit landed.)
+    await this.ports.history.record(this.messages(ctx, next, text, answer, result));
+    if (!(await this.sessions.commit(next, token))) {
       this.logger.warn({ callId: session.callId }, 'turn lock lost before commit; the other owner answers');
       const current = await this.sessions.load(session.callId);
       if (current?.last) return current;
@@ -315,22 +310,6 @@ export class CallTurnService {
       await this.ports.lifecycle?.ended?.(next);
     }
     return next;
-  }
-
-  /** A history write failed while the turn was committed: tries again, then counts it as lost. */
-  private async recordAgain(callId: string, messages: TurnMessage[], first: unknown): Promise<void> {
-    for (let attempt = 1; attempt <= HISTORY_RETRIES; attempt++) {
-      await sleep(HISTORY_RETRY_DELAY_MS * attempt);
-      try {
-        await this.ports.history.record(messages);
-        this.logger.warn({ callId, err: first, attempt }, 'history write of a committed turn succeeded on retry');
-        return;
-      } catch {
-        // next attempt
-      }
-    }
-    this.metrics.storeErrors.inc({ operation: 'history' });
-    this.logger.error({ callId, err: first, messageIds: messages.map((m) => m.id) }, 'history write of a committed turn failed; its messages are not recorded');
   }
 
   private messages(ctx: TurnContext, s: CallSession, text: string, answer: AnswerSpec, result: TurnResult | null): TurnMessage[] {
