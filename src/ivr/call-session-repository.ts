@@ -21,19 +21,15 @@ export class CallSessionRepository {
     return raw ? { session: JSON.parse(raw) as CallSession, raw } : null;
   }
 
-  /** Creates the session unless one exists; answers the session that is stored afterwards. */
-  async create(session: CallSession): Promise<{ session: CallSession; created: boolean }> {
-    const key = storeKeys.callSession(session.callId);
-    const r = await this.store.atomic([{ op: 'set', key, value: JSON.stringify(session), ttlMs: this.ttlMs }], [{ key, absent: true }]);
-    if (r.ok) return { session, created: true };
-    const existing = await this.load(session.callId);
-    return existing ? { session: existing, created: false } : this.create(session);
-  }
-
-  /** Takes the call's lock and loads the session in one round trip. */
-  async lockAndLoad(callId: string, token: string): Promise<{ locked: boolean; session: CallSession | null }> {
-    const r = await this.store.lockAndRead(storeKeys.callLock(callId), token, this.lockTtlMs, storeKeys.callSession(callId));
-    return { locked: r.acquired, session: r.value ? (JSON.parse(r.value) as CallSession) : null };
+  /**
+   * Takes the call's lock and loads the session in one round trip. With `fresh`, a call that has no
+   * session yet gets this one, created under the lock in the same step (`created`).
+   */
+  async lockAndLoad(callId: string, token: string, fresh?: CallSession): Promise<{ locked: boolean; session: CallSession | null; created: boolean }> {
+    const create = fresh ? { value: JSON.stringify(fresh), ttlMs: this.ttlMs } : undefined;
+    const r = await this.store.lockAndRead(storeKeys.callLock(callId), token, this.lockTtlMs, storeKeys.callSession(callId), create);
+    if (r.created) return { locked: true, session: fresh!, created: true };
+    return { locked: r.acquired, session: r.value ? (JSON.parse(r.value) as CallSession) : null, created: false };
   }
 
   tryLock(callId: string, token: string): Promise<boolean> {

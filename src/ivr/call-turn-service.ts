@@ -68,9 +68,10 @@ export class CallTurnService {
     return session;
   }
 
-  private async open(ctx: TurnContext): Promise<CallSession> {
+  /** A new call's session (turn 0, no state yet). */
+  private fresh(ctx: TurnContext): CallSession {
     const { req } = ctx;
-    const fresh: CallSession = {
+    return {
       v: 1,
       appId: ctx.streamId,
       callId: req.callId!,
@@ -82,12 +83,11 @@ export class CallTurnService {
       turn: 0,
       state: null,
     };
-    const { session, created } = await this.sessions.create(fresh);
-    if (created) {
-      this.metrics.liveCalls.inc();
-      await this.ports.lifecycle?.started?.(session);
-    }
-    return session;
+  }
+
+  private async started(session: CallSession): Promise<void> {
+    this.metrics.liveCalls.inc();
+    await this.ports.lifecycle?.started?.(session);
   }
 
   /** A submit of a turn already answered (a duplicate, or a stale resubmission) gets that answer again. */
@@ -108,15 +108,25 @@ export class CallTurnService {
   private async runLocked(ctx: TurnContext, submitted: number): Promise<TurnOutcome> {
     const callId = ctx.req.callId!;
     const token = randomUUID();
+    // a call's first request brings the session to create if there is none (under the lock)
+    const fresh = submitted === 0 && ctx.req.event !== 'poll' ? this.fresh(ctx) : undefined;
     let session: CallSession | null;
     for (;;) {
-      const taken = await this.sessions.lockAndLoad(callId, token);
+      const taken = await this.sessions.lockAndLoad(callId, token, fresh);
       if (taken.session && taken.session.appId !== ctx.streamId) {
         if (taken.locked) await this.sessions.unlock(callId, token);
         this.sameApp(ctx, taken.session);
       }
       if (taken.locked) {
         session = taken.session;
+        if (taken.created) {
+          try {
+            await this.started(taken.session!);
+          } catch (err) {
+            await this.sessions.unlock(callId, token).catch(() => undefined);
+            throw err;
+          }
+        }
         break;
       }
       // a holder that finished this very turn already answered it: no need to wait for the lock
@@ -126,17 +136,9 @@ export class CallTurnService {
       await sleep(20);
     }
     if (!session) {
-      // the call's first request: the session is created under the call's lock
-      if (submitted > 0) {
-        await this.sessions.unlock(callId, token);
-        return this.expired(ctx);
-      }
-      try {
-        session = await this.open(ctx);
-      } catch (err) {
-        await this.sessions.unlock(callId, token).catch(() => undefined);
-        throw err;
-      }
+      // no session, and this request could not start one (a later turn, or a poll): the call is gone
+      await this.sessions.unlock(callId, token);
+      return this.expired(ctx);
     }
     const done = this.answered(session, submitted);
     if (done || submitted !== session.turn) {

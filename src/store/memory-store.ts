@@ -171,9 +171,14 @@ export class MemoryStore implements Store {
     return opts.rev ? list.length - 1 - i : i;
   }
 
-  async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string): Promise<{ acquired: boolean; value: string | null }> {
+  async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string, create?: { value: string; ttlMs: number }): Promise<{ acquired: boolean; value: string | null; created?: boolean }> {
     const acquired = await this.set(lockKey, token, { ttlMs, nx: true });
-    return { acquired, value: await this.get(readKey) };
+    const value = await this.get(readKey);
+    if (acquired && value === null && create) {
+      await this.set(readKey, create.value, { ttlMs: create.ttlMs });
+      return { acquired, value: create.value, created: true };
+    }
+    return { acquired, value };
   }
 
   async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {

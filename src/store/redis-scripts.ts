@@ -61,10 +61,19 @@ export const memoryUsageScript = `
 return redis.call('MEMORY', 'USAGE', KEYS[1], 'SAMPLES', '0')
 `;
 
-/** KEYS[1]: lock, KEYS[2]: value to read (same slot). ARGV: token, ttlMs. Returns {acquired 0|1, value or nil}. */
+/**
+ * KEYS[1]: lock, KEYS[2]: value to read (same slot). ARGV: token, ttlMs[, value to create, its ttlMs].
+ * Returns {acquired 0|1, value or nil, created 0|1}: with ARGV[3], a missing value is created when
+ * the lock was taken.
+ */
 export const lockAndReadScript = `
 local ok = redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX')
-return {ok and 1 or 0, redis.call('GET', KEYS[2])}
+local v = redis.call('GET', KEYS[2])
+if ok and not v and ARGV[3] then
+  redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4])
+  return {1, ARGV[3], 1}
+end
+return {ok and 1 or 0, v, 0}
 `;
 
 /**

@@ -83,9 +83,11 @@ export class RedisStore implements Store {
 
   private static readonly shas = new Map<string, string>();
 
-  async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string): Promise<{ acquired: boolean; value: string | null }> {
-    const r = (await this.script(lockAndReadScript, [this.k(lockKey), this.k(readKey)], [token, String(Math.ceil(ttlMs))])) as [number, string | null];
-    return { acquired: r[0] === 1, value: r[1] ?? null };
+  async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string, create?: { value: string; ttlMs: number }): Promise<{ acquired: boolean; value: string | null; created?: boolean }> {
+    const args = [token, String(Math.ceil(ttlMs))];
+    if (create) args.push(create.value, String(Math.max(1, Math.ceil(create.ttlMs))));
+    const r = (await this.script(lockAndReadScript, [this.k(lockKey), this.k(readKey)], args)) as [number, string | null, number];
+    return { acquired: r[0] === 1, value: r[1] ?? null, ...(r[2] === 1 ? { created: true } : {}) };
   }
 
   async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {

@@ -86,9 +86,11 @@ export interface Store {
   zrank(key: string, member: string, opts?: { rev?: boolean }): Promise<number | null>;
   /**
    * Takes a lock (`lockKey` set to `token` with a TTL, only when absent) and reads `readKey` in the
-   * same step (both keys share a slot). One round trip for a turn's "lock, then load".
+   * same step (both keys share a slot). One round trip for a turn's "lock, then load". With
+   * `create`, a `readKey` found missing while the lock was taken is set to `create.value` (and
+   * answered, `created: true`): a call's first turn creates its session under its lock.
    */
-  lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string): Promise<{ acquired: boolean; value: string | null }>;
+  lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string, create?: { value: string; ttlMs: number }): Promise<{ acquired: boolean; value: string | null; created?: boolean }>;
   /**
    * While `lockKey` holds `token`: sets `key` to `value` (with `ttlMs`), then releases the lock or
    * extends it to `lockTtlMs`, in one step (both keys share a slot). False (nothing written) when

@@ -161,6 +161,19 @@ describeEachStore('store contract', (factory) => {
     expect(await store.lockAndRead('{k}lock2', 't3', 5_000, '{k}missing')).toEqual({ acquired: true, value: null });
   });
 
+  it('when lockAndRead takes the lock and finds no value, then it creates the one given; otherwise it creates nothing', async () => {
+    expect(await store.lockAndRead('{n}lock', 't1', 5_000, '{n}value', { value: 'fresh', ttlMs: 60_000 })).toEqual({ acquired: true, value: 'fresh', created: true });
+    expect(await store.get('{n}value')).toBe('fresh');
+    expect(await store.pttl('{n}value')).toBeGreaterThan(50_000);
+    // the lock is held: another taker gets the stored value and creates nothing
+    expect(await store.lockAndRead('{n}lock', 't2', 5_000, '{n}value', { value: 'other', ttlMs: 60_000 })).toEqual({ acquired: false, value: 'fresh' });
+    await store.del(['{n}lock']);
+    expect(await store.lockAndRead('{n}lock', 't3', 5_000, '{n}value', { value: 'other', ttlMs: 60_000 })).toEqual({ acquired: true, value: 'fresh' });
+    // not taken, value missing: nothing is created
+    expect(await store.lockAndRead('{n}lock', 't4', 5_000, '{n}gone', { value: 'x', ttlMs: 60_000 })).toEqual({ acquired: false, value: null });
+    expect(await store.get('{n}gone')).toBeNull();
+  });
+
   it('when a value is written under a held lock, then it lands and the lock is extended or released; under a lost lock nothing lands', async () => {
     await store.set('{w}lock', 'owner', { ttlMs: 1_000 });
     expect(await store.writeHeld('{w}lock', 'owner', '{w}value', 'v1', 60_000, { extendMs: 30_000 })).toBe(true);
