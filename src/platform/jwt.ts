@@ -8,7 +8,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AppError } from './app-error.js';
-import { safeEqual } from './secrets.js';
 
 export interface VerifiedToken {
   appId: string;
@@ -33,12 +32,14 @@ function decodePart(part: string): Record<string, unknown> {
 }
 
 /**
- * Signatures already checked, by token text: the token, the secret it was checked with, and what it
- * carries. A webhook presents the same channel token on every turn of every call, so the HMAC and
- * the two JSON parses run once per token. A hit still needs the same secret from `secretFor` (a
- * rotated secret refuses old tokens at once) and is checked against exp/nbf on every use.
+ * Signatures already checked, by token text: the appId it carries, and per secret it was checked
+ * with, the result. A webhook presents the same channel token on every turn of every call, so the
+ * HMAC and the two JSON parses run once per token. A hit still needs the same secret from
+ * `secretFor` (a rotated secret refuses old tokens at once; looked up by the secret, a value the
+ * server holds on both sides, never compared with request data) and is checked against exp/nbf on
+ * every use.
  */
-const verified = new Map<string, { secret: string; result: VerifiedToken }>();
+const verified = new Map<string, { appId: string; bySecret: Map<string, VerifiedToken> }>();
 const VERIFIED_MAX = 10_000;
 
 function checkTimes(claims: Record<string, unknown>): void {
@@ -51,16 +52,17 @@ export async function verifyHs256(token: string, secretFor: (appId: string) => P
   if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) throw AppError.invalidJwt();
   const known = verified.get(token);
   if (known) {
-    const secret = await secretFor(known.result.appId);
+    const secret = await secretFor(known.appId);
     if (!secret) throw AppError.unauthorized();
-    if (safeEqual(secret, known.secret)) {
+    const result = known.bySecret.get(secret);
+    if (result) {
       try {
-        checkTimes(known.result.claims);
+        checkTimes(result.claims);
       } catch (err) {
         verified.delete(token);
         throw err;
       }
-      return known.result;
+      return result;
     }
     verified.delete(token);
   }
@@ -84,7 +86,7 @@ export async function verifyHs256(token: string, secretFor: (appId: string) => P
   // frozen: one result is shared by every request that presents this token
   const result: VerifiedToken = Object.freeze({ appId, sub: typeof claims.sub === 'string' ? claims.sub : undefined, claims: Object.freeze(claims) });
   if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
-  verified.set(token, { secret, result });
+  verified.set(token, { appId, bySecret: new Map([[secret, result]]) });
   return result;
 }
 
