@@ -11,7 +11,7 @@ import { createConnectionsComponent, type ProviderBaseUrls } from './connections
 import { createTablesComponent } from './tables/index.js';
 import { createAssistComponent } from './assist/index.js';
 import { createTestRunsComponent, type RecognizerPort, type TestRunsOptions } from './testruns/index.js';
-import { createHistoryComponent } from './history/index.js';
+import { createHistoryComponent, HISTORY_MAX_TEXT, type ValidMessage } from './history/index.js';
 import { createIvrComponent, type SandboxOptions, type HistoryPort, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
 
 export interface GatewayOptions {
@@ -94,26 +94,32 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   };
   const testRuns = createTestRunsComponent({ ...base, apps, recognizers, ...(options.testRuns ? { options: options.testRuns } : {}) });
 
+  // The turn's messages are built by the IVR component from bounded input (generated ids, webhook
+  // parameters cut to their limits, the app's language code), so they skip the schema check; only
+  // a model's answer can be longer than a message may be, and is cut to the limit.
   const historyPort: HistoryPort = {
     record: (messages) =>
-      history.recorder.record(
-        messages.map((m) => ({
-          id: m.id,
-          botId: m.botId,
-          userId: m.userId,
-          identities: m.identities,
-          sessionId: m.sessionId,
-          callId: m.callId,
-          type: m.type,
-          status: m.type === 'incoming' ? 'received' : 'delivered',
-          text: m.text,
-          channel: 'ivr',
-          channelUId: m.channelUId,
-          createdOn: m.createdOn,
-          lang: m.lang,
-          ...(m.traceId ? { traceId: m.traceId } : {}),
-          ...(m.asrMetaData ? { asrMetaData: m.asrMetaData } : {}),
-        })),
+      history.recorder.recordValid(
+        messages.map(
+          (m): ValidMessage => ({
+            id: m.id,
+            botId: m.botId,
+            userId: m.userId,
+            identities: m.identities,
+            sessionId: m.sessionId,
+            callId: m.callId,
+            type: m.type,
+            status: m.type === 'incoming' ? 'received' : 'delivered',
+            text: m.text.length > HISTORY_MAX_TEXT ? m.text.slice(0, HISTORY_MAX_TEXT) : m.text,
+            channel: 'ivr',
+            channelUId: m.channelUId,
+            createdOn: m.createdOn,
+            lang: m.lang,
+            taskKind: 'Dialog',
+            ...(m.traceId ? { traceId: m.traceId } : {}),
+            ...(m.asrMetaData ? { asrMetaData: m.asrMetaData } : {}),
+          }),
+        ),
       ),
   };
   const ivrComponent = createIvrComponent({

@@ -39,6 +39,8 @@ const versionsOf = (cls: TaskClass): HistoryVersion[] => (cls === 'd' ? ['v1', '
 export type Scope = { kind: 'all' } | { kind: 'user'; id: string } | { kind: 'session'; id: string } | { kind: 'tag'; key: string; value: string };
 /** Session sets exist for the app and for each identity; stored in session meta as 'all' / 'u:<id>'. */
 export type SessionScope = 'all' | `u:${string}`;
+/** A session meta, parsed: per view (`<ch>:<ver>`), the first message's ms and the session scopes. */
+export type SessionViews = Map<string, { first: number; scopes: Set<string> }>;
 
 export const tagToken = (key: string, value: string): string => `${enc(key)}=${enc(value)}`;
 
@@ -113,6 +115,35 @@ export const historyLayout = {
     const ttlMs = m.createdOn + TRACE_RETENTION_MS - nowMs;
     if (m.traceId && ttlMs > 0) ops.push({ op: 'set', key: historyLayout.traceKey(m.botId, m.id), value: m.traceId, ttlMs });
     return ops;
+  },
+
+  /** A session meta hash as the recorder keeps it: per view, the first message's ms and the scopes. */
+  parseMeta(meta: Record<string, string>): SessionViews {
+    const views: SessionViews = new Map();
+    for (const [field, raw] of Object.entries(meta)) {
+      if (!field.startsWith('f:')) continue;
+      const view = field.slice(2);
+      const scopes = meta[`sc:${view}`];
+      views.set(view, { first: Number(raw), scopes: new Set(scopes ? (JSON.parse(scopes) as string[]) : []) });
+    }
+    return views;
+  },
+
+  /**
+   * Whether the session's bookkeeping already covers these messages (none is earlier than the
+   * session's first message and every identity is in its sets): then `sessionOps` has nothing to
+   * write, and the recorder skips it. The common case: every turn of a call after its first.
+   */
+  sessionCovers(views: SessionViews, msgs: ValidMessage[]): boolean {
+    for (const m of msgs) {
+      const ids = historyLayout.identitiesOf(m);
+      for (const version of versionsOf(classOf(m.taskKind))) {
+        const v = views.get(`${m.channel}:${version}`);
+        if (!v || v.first > m.createdOn || !v.scopes.has('all')) return false;
+        for (const id of ids) if (!v.scopes.has(`u:${id}`)) return false;
+      }
+    }
+    return true;
   },
 
   /**

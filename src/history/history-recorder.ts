@@ -7,7 +7,7 @@
  */
 import { AppError } from '../platform/index.js';
 import { isStoreUnavailable, type Guard, type WriteOp } from '../store/index.js';
-import { historyLayout } from './history-layout.js';
+import { historyLayout, type SessionViews } from './history-layout.js';
 import type { HistoryRepository } from './history-repository.js';
 import { newMessageSchema, type NewMessage, type ValidMessage } from './history-schemas.js';
 
@@ -24,6 +24,12 @@ interface Queued {
 const isStoreFault = (err: unknown): boolean => isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable');
 const META_CACHE_SIZE = 10_000;
 
+/** A session meta as last written or read, and its parsed form (built when first needed). */
+interface CachedMeta {
+  fields: Record<string, string>;
+  views?: SessionViews;
+}
+
 export class HistoryRecorder {
   /**
    * Session metas this process last wrote or read. A meta only grows (scopes are added, the first
@@ -31,7 +37,7 @@ export class HistoryRecorder {
    * change is needed, none is; when it says one is, the guards compare against it and a stale
    * entry fails them, and the retry reads the store. It saves a read on every turn of a call.
    */
-  private readonly metaCache = new Map<string, Record<string, string>>();
+  private readonly metaCache = new Map<string, CachedMeta>();
   /** Records waiting for their app's write in flight to finish, and the apps with one in flight. */
   private readonly queues = new Map<string, Queued[]>();
   private readonly writing = new Set<string>();
@@ -51,6 +57,15 @@ export class HistoryRecorder {
       if (!r.success) throw AppError.validation(r.error.issues.map((x) => ({ msg: x.message, path: ['messages', String(i), ...x.path.map(String)].join('.') })));
       return r.data;
     });
+    return this.recordValid(valid);
+  }
+
+  /**
+   * `record` without the schema check, for messages the system builds itself from input it has
+   * already bounded (the IVR turn: generated ids, webhook parameters cut to their limits). The
+   * type is the schema's output, so every field it fills by default must be given.
+   */
+  async recordValid(valid: ValidMessage[]): Promise<void> {
     const byApp = new Map<string, ValidMessage[]>();
     const seen = new Set<string>();
     for (const m of valid) {
@@ -148,13 +163,19 @@ export class HistoryRecorder {
       ops.push(...historyLayout.messageOps(m, now));
       guards.push({ key: historyLayout.messageKey(botId, m.id), hashField: 'id', absent: true });
     }
+    const changed: Array<{ sessionId: string; meta: Record<string, string> }> = [];
     sessions.forEach((sessionId, i) => {
-      const s = historyLayout.sessionOps(botId, sessionId, metas[i] ?? {}, fresh.filter((m) => m.sessionId === sessionId));
+      const own = fresh.filter((m) => m.sessionId === sessionId);
+      const meta = metas[i] ?? { fields: {} };
+      // a known session whose bookkeeping already covers these messages: nothing to write or guard
+      if (meta.views && historyLayout.sessionCovers(meta.views, own)) return;
+      const s = historyLayout.sessionOps(botId, sessionId, meta.fields, own);
       ops.push(...s.ops);
       guards.push(...s.guards);
+      changed.push({ sessionId, meta: meta.fields });
     });
     if (!(await this.repo.apply(ops, guards))) return false;
-    sessions.forEach((sessionId, i) => this.remember(botId, sessionId, metas[i] ?? {}, ops));
+    for (const c of changed) this.remember(botId, c.sessionId, c.meta, ops);
     return true;
   }
 
@@ -163,9 +184,19 @@ export class HistoryRecorder {
    * seen (a new call's first turn): the guards refuse the write if the stored meta differs, and the
    * retry reads the store. Retries always read.
    */
-  private async metasFor(botId: string, sessions: string[], optimistic: boolean): Promise<Array<Record<string, string>>> {
-    if (optimistic) return sessions.map((s) => this.metaCache.get(`${botId}\u0000${s}`) ?? {});
-    return this.repo.sessionMetas(botId, sessions);
+  private async metasFor(botId: string, sessions: string[], optimistic: boolean): Promise<CachedMeta[]> {
+    if (optimistic) {
+      return sessions.map((s) => {
+        const key = `${botId}\u0000${s}`;
+        const cached = this.metaCache.get(key);
+        if (!cached) return { fields: {} };
+        this.metaCache.delete(key); // most recently used last: the oldest is evicted first
+        this.metaCache.set(key, cached);
+        cached.views ??= historyLayout.parseMeta(cached.fields);
+        return cached;
+      });
+    }
+    return (await this.repo.sessionMetas(botId, sessions)).map((fields) => ({ fields }));
   }
 
   /** The meta as it is after a successful write: what was read, plus the fields the write set. */
@@ -175,6 +206,6 @@ export class HistoryRecorder {
     const key = `${botId}\u0000${sessionId}`;
     this.metaCache.delete(key);
     if (this.metaCache.size >= META_CACHE_SIZE) this.metaCache.delete(this.metaCache.keys().next().value as string);
-    this.metaCache.set(key, { ...before, ...(written?.fields ?? {}) });
+    this.metaCache.set(key, { fields: { ...before, ...(written?.fields ?? {}) } });
   }
 }

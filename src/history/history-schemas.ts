@@ -25,6 +25,8 @@ export const LIMITS: Record<HistoryVersion, { default: number; max: number }> = 
 };
 export const MAX_SESSION_IDS = 100;
 export const MAX_TAGS = 20;
+/** The longest message text kept. */
+export const MAX_TEXT = 100_000;
 
 /** One message as the IVR webhook (or any channel) hands it to the recorder. */
 export interface NewMessage {
@@ -68,7 +70,7 @@ export const newMessageSchema = z.object({
   callId: id200.optional(),
   type: z.enum(['incoming', 'outgoing']),
   status: z.enum(MESSAGE_STATUSES).optional(),
-  text: z.string().max(100_000),
+  text: z.string().max(MAX_TEXT),
   channel: z.enum(CHANNEL_TYPES).default('ivr'),
   channelUId: z.string().max(200).default(''),
   createdOn: z.union([z.date(), z.number().finite().nonnegative()]).transform((d) => Math.floor(d instanceof Date ? d.getTime() : d)),

@@ -41,6 +41,6 @@ export { HistoryRecorder } from './history-recorder.js';
 export { HistoryService, type AppIconSource } from './history-service.js';
 export { historyLayout, TRACE_RETENTION_MS } from './history-layout.js';
 export {
-  CHANNEL_TYPES, LIMITS as HISTORY_LIMITS, newMessageSchema,
+  CHANNEL_TYPES, LIMITS as HISTORY_LIMITS, MAX_TEXT as HISTORY_MAX_TEXT, newMessageSchema,
   type ChannelType, type HistoryAnswer, type HistoryParams, type HistoryVersion, type MessageAnswer, type NewMessage, type TaskKind, type ValidMessage,
 } from './history-schemas.js';

@@ -244,8 +244,11 @@ export class RedisStore implements Store {
     switch (op.op) {
       case 'set':
         return { o: 'set', k, v: op.value, t: op.ttlMs ? String(Math.ceil(op.ttlMs)) : undefined };
-      case 'hset':
-        return { o: 'hset', k, f: Object.entries(op.fields).flat() };
+      case 'hset': {
+        const f: string[] = [];
+        for (const name in op.fields) f.push(name, op.fields[name]!);
+        return { o: 'hset', k, f };
+      }
       case 'hdel':
         return { o: 'hdel', k, f: op.fields };
       case 'hincrby':

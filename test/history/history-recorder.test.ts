@@ -136,6 +136,28 @@ describeEachStore('conversation history recorder', (factory) => {
     }
   });
 
+  it('when later turns of a known session are recorded, then its bookkeeping is not rewritten, but a new identity still joins its sets', async () => {
+    const writes: Array<Parameters<Store['atomic']>[0]> = [];
+    const counting: Store = Object.create(store, { atomic: { value: (...a: Parameters<Store['atomic']>) => (writes.push(a[0]), store.atomic(...a)) } });
+    const recorder = new HistoryRecorder(new HistoryRepository(counting));
+    const call = ivrCall({ botId: h.botId, userId: 'u-steady', from: '+15550931', callId: 'call-steady', start: NOW - D, turns: [{ caller: 'one', bot: 'two' }, { caller: 'three', bot: 'four' }] });
+    const metaKey = historyLayout.metaKey(h.botId, 'sess-call-steady');
+    const touchesSession = (ops: Parameters<Store['atomic']>[0]) => ops.some((o) => o.key === metaKey || o.key.includes(':hs:'));
+    await recorder.record(call.slice(0, 2));
+    expect(touchesSession(writes[0]!)).toBe(true);
+    await recorder.record(call.slice(2));
+    expect(touchesSession(writes[1]!)).toBe(false);
+    // the same session heard from another number: that identity's session sets get the session
+    const other = ivrCall({ botId: h.botId, userId: 'u-steady', from: '+15550932', callId: 'call-steady', start: NOW - D, turns: [{}, {}, { caller: 'five' }] });
+    await recorder.record(other);
+    expect(touchesSession(writes[2]!)).toBe(true);
+    for (const version of ['v1', 'v2'] as const) {
+      expect(await store.zscore(historyLayout.sessionSetKey(h.botId, 'ivr', version, 'u:+15550932'), 'sess-call-steady')).toBe(NOW - D);
+    }
+    const res = await h.get('v1', { userId: '+15550932', channelType: 'ivr' }).expect(200);
+    expect(res.body.total).toBe(1);
+  });
+
   it('when identities look alike after key sanitising, then they stay apart', async () => {
     const a = ivrCall({ botId: h.botId, userId: 'john doe', from: '+1', callId: 'call-r8a', start: NOW - D, turns: [{ caller: 'a' }] });
     const b = ivrCall({ botId: h.botId, userId: 'john_doe', from: '+2', callId: 'call-r8b', start: NOW - D, turns: [{ caller: 'b' }] });
