@@ -100,8 +100,8 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const historyPort: HistoryPort = {
     record: (messages) =>
       history.recorder.recordValid(
-        messages.map(
-          (m): ValidMessage => ({
+        messages.map((m) => {
+          const v: ValidMessage = {
             id: m.id,
             botId: m.botId,
             userId: m.userId,
@@ -116,10 +116,11 @@ export function composeGateway(deps: GatewayDeps): Gateway {
             createdOn: m.createdOn,
             lang: m.lang,
             taskKind: 'Dialog',
-            ...(m.traceId ? { traceId: m.traceId } : {}),
-            ...(m.asrMetaData ? { asrMetaData: m.asrMetaData } : {}),
-          }),
-        ),
+          };
+          if (m.traceId) v.traceId = m.traceId;
+          if (m.asrMetaData) v.asrMetaData = m.asrMetaData;
+          return v;
+        }),
       ),
   };
   const ivrComponent = createIvrComponent({

@@ -316,23 +316,23 @@ export class CallTurnService {
 
   private messages(ctx: TurnContext, s: CallSession, text: string, answer: AnswerSpec, result: TurnResult | null): TurnMessage[] {
     const turn = s.last!.turn;
-    const base = {
-      botId: ctx.streamId,
-      userId: s.userId,
-      identities: [s.callId, ...(s.from ? [s.from] : [])],
-      sessionId: s.sessionId,
-      callId: s.callId,
-      channelUId: s.from ?? s.callId,
-      lang: ctx.lang,
-    };
+    const identities = s.from ? [s.callId, s.from] : [s.callId];
+    const channelUId = s.from ?? s.callId;
+    // literals of one shape (no spreads): this runs on every turn
+    const message = (id: string, type: TurnMessage['type'], said: string, createdOn: number): TurnMessage => ({
+      id, botId: ctx.streamId, userId: s.userId, identities, sessionId: s.sessionId, callId: s.callId, type, text: said, channelUId, createdOn, lang: ctx.lang,
+    });
     const out: TurnMessage[] = [];
     const now = Date.now();
     if (text) {
+      const m = message(messageId(s.callId, turn, 'in'), 'incoming', text, now - 1);
+      m.traceId = `tr-${randomUUID()}`;
       const asr = s.state?.lastMessage?.asrMetaData;
-      out.push({ ...base, id: messageId(s.callId, turn, 'in'), type: 'incoming', text, createdOn: now - 1, traceId: `tr-${randomUUID()}`, ...(asr ? { asrMetaData: asr } : {}) });
+      if (asr) m.asrMetaData = asr;
+      out.push(m);
     }
     const said = result?.promptText ?? answer.prompt.map((p) => ('text' in p ? p.text : '')).join(' ');
-    if (said.trim()) out.push({ ...base, id: messageId(s.callId, turn, 'out'), type: 'outgoing', text: said, createdOn: now });
+    if (said.trim()) out.push(message(messageId(s.callId, turn, 'out'), 'outgoing', said, now));
     return out;
   }
 }
