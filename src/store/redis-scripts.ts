@@ -3,34 +3,50 @@
  * cjson never rounds a millisecond timestamp.
  */
 
-/** KEYS: every key the change touches (one hash slot). ARGV[1]: JSON {g: guards, o: ops}; op/guard `k` is a 1-based KEYS index. Returns 0, or the 1-based index of the first failed guard. */
+/**
+ * KEYS: every key the change touches (one hash slot). ARGV: a flat list, so that no JSON is built
+ * or decoded (cjson cost more than the writes themselves on a turn's history): ARGV[1] = the number
+ * of guards, then each guard, then each op, every one as a code, the 1-based KEYS index of its key,
+ * and its arguments:
+ *   guards: a k (key absent) | e k v (string equals) | h k f (hash field absent) | H k f v (equals)
+ *   ops:    s k v (SET) | S k v ms (SET PX) | d k (DEL) | h k n f1 v1… (HSET, n args) |
+ *           D k n f1… (HDEL, n args) | i k f by (HINCRBY) | z k score member (ZADD) | r k m (ZREM) |
+ *           a k m (SADD) | m k m (SREM) | I k by (INCRBY) | p k ms (PEXPIRE)
+ * Returns 0, or the 1-based index of the first failed guard (then nothing was written).
+ */
 export const atomicScript = `
-local spec = cjson.decode(ARGV[1])
-for i, g in ipairs(spec.g) do
-  local key = KEYS[g.k]
+local i = 2
+for g = 1, tonumber(ARGV[1]) do
+  local t, key = ARGV[i], KEYS[tonumber(ARGV[i + 1])]
   local ok
-  if g.t == 'absent' then ok = redis.call('EXISTS', key) == 0
-  elseif g.t == 'equals' then ok = redis.call('GET', key) == g.v
-  elseif g.t == 'habsent' then ok = redis.call('HEXISTS', key, g.f) == 0
-  else ok = redis.call('HGET', key, g.f) == g.v end
-  if not ok then return i end
+  if t == 'a' then ok = redis.call('EXISTS', key) == 0; i = i + 2
+  elseif t == 'e' then ok = redis.call('GET', key) == ARGV[i + 2]; i = i + 3
+  elseif t == 'h' then ok = redis.call('HEXISTS', key, ARGV[i + 2]) == 0; i = i + 3
+  else ok = redis.call('HGET', key, ARGV[i + 2]) == ARGV[i + 3]; i = i + 4 end
+  if not ok then return g end
 end
-for _, op in ipairs(spec.o) do
-  local key = KEYS[op.k]
-  local o = op.o
-  if o == 'set' then
-    if op.t then redis.call('SET', key, op.v, 'PX', op.t) else redis.call('SET', key, op.v) end
-  elseif o == 'del' then redis.call('DEL', key)
-  elseif o == 'hset' then redis.call('HSET', key, unpack(op.f))
-  elseif o == 'hdel' then redis.call('HDEL', key, unpack(op.f))
-  elseif o == 'hincrby' then redis.call('HINCRBY', key, op.f, op.v)
-  elseif o == 'zadd' then redis.call('ZADD', key, op.s, op.v)
-  elseif o == 'zrem' then redis.call('ZREM', key, op.v)
-  elseif o == 'sadd' then redis.call('SADD', key, op.v)
-  elseif o == 'srem' then redis.call('SREM', key, op.v)
-  elseif o == 'incrby' then redis.call('INCRBY', key, op.v)
-  elseif o == 'pexpire' then redis.call('PEXPIRE', key, op.t)
-  end
+local n = #ARGV
+while i <= n do
+  local o, key = ARGV[i], KEYS[tonumber(ARGV[i + 1])]
+  if o == 'z' then redis.call('ZADD', key, ARGV[i + 2], ARGV[i + 3]); i = i + 4
+  elseif o == 'h' then
+    local c = tonumber(ARGV[i + 2])
+    if c > 0 then redis.call('HSET', key, unpack(ARGV, i + 3, i + 2 + c)) end
+    i = i + 3 + c
+  elseif o == 's' then redis.call('SET', key, ARGV[i + 2]); i = i + 3
+  elseif o == 'S' then redis.call('SET', key, ARGV[i + 2], 'PX', ARGV[i + 3]); i = i + 4
+  elseif o == 'd' then redis.call('DEL', key); i = i + 2
+  elseif o == 'D' then
+    local c = tonumber(ARGV[i + 2])
+    if c > 0 then redis.call('HDEL', key, unpack(ARGV, i + 3, i + 2 + c)) end
+    i = i + 3 + c
+  elseif o == 'i' then redis.call('HINCRBY', key, ARGV[i + 2], ARGV[i + 3]); i = i + 4
+  elseif o == 'r' then redis.call('ZREM', key, ARGV[i + 2]); i = i + 3
+  elseif o == 'a' then redis.call('SADD', key, ARGV[i + 2]); i = i + 3
+  elseif o == 'm' then redis.call('SREM', key, ARGV[i + 2]); i = i + 3
+  elseif o == 'I' then redis.call('INCRBY', key, ARGV[i + 2]); i = i + 3
+  elseif o == 'p' then redis.call('PEXPIRE', key, ARGV[i + 2]); i = i + 3
+  else return redis.error_reply('atomic: unknown op ' .. tostring(o)) end
 end
 return 0
 `;

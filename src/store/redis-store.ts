@@ -14,6 +14,11 @@ import { acquireSlotScript, atomicScript, incrWithTtlScript, lockAndReadScript, 
 import { toRateLimiter } from './rate-limiter-adapter.js';
 
 type Client = Redis | Cluster;
+/**
+ * EVALSHA / EVAL with the keys and arguments as arrays, which ioredis flattens (Command: `args.flat()`)
+ * instead of spreading them into the call: an atomic write can carry thousands of arguments.
+ */
+type FlatScriptCall = (script: string, numKeys: number, keys: string[], args: string[]) => Promise<unknown>;
 
 export interface RedisStoreOptions {
   url: string; // one URL, or several comma-separated (cluster seed nodes)
@@ -74,10 +79,10 @@ export class RedisStore implements Store {
     let sha = RedisStore.shas.get(lua);
     if (!sha) RedisStore.shas.set(lua, (sha = createHash('sha1').update(lua).digest('hex')));
     try {
-      return await this.client.evalsha(sha, keys.length, ...keys, ...args);
+      return await (this.client.evalsha as unknown as FlatScriptCall).call(this.client, sha, keys.length, keys, args);
     } catch (err) {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      return this.client.call('EVAL', lua, String(keys.length), ...keys, ...args);
+      return (this.client.eval as unknown as FlatScriptCall).call(this.client, lua, keys.length, keys, args);
     }
   }
 
@@ -212,24 +217,27 @@ export class RedisStore implements Store {
   async atomic(ops: WriteOp[], guards: Guard[] = []): Promise<AtomicResult> {
     const keys: string[] = [];
     const index = new Map<string, number>();
-    const ref = (key: string): number => {
+    const ref = (key: string): string => {
       let i = index.get(key);
       if (i === undefined) {
         keys.push(this.k(key));
         i = keys.length;
         index.set(key, i);
       }
-      return i;
+      return String(i);
     };
-    const g = guards.map((x) =>
-      'hashField' in x
-        ? { k: ref(x.key), t: 'absent' in x ? 'habsent' : 'hequals', f: x.hashField, v: 'equals' in x ? x.equals : undefined }
-        : { k: ref(x.key), t: 'absent' in x ? 'absent' : 'equals', v: 'equals' in x ? x.equals : undefined },
-    );
-    const o = ops.map((op) => RedisStore.encode(op, ref(op.key)));
+    const args: string[] = [String(guards.length)];
+    for (const g of guards) {
+      if ('hashField' in g) {
+        if ('absent' in g) args.push('h', ref(g.key), g.hashField);
+        else args.push('H', ref(g.key), g.hashField, g.equals);
+      } else if ('absent' in g) args.push('a', ref(g.key));
+      else args.push('e', ref(g.key), g.equals);
+    }
+    for (const op of ops) RedisStore.encode(op, ref(op.key), args);
     let r: number;
     try {
-      r = Number(await this.script(atomicScript, keys, [JSON.stringify({ g, o })]));
+      r = Number(await this.script(atomicScript, keys, args));
     } catch (err) {
       // a programming error on a cluster: name the keys instead of ioredis' pipeline message
       if (err instanceof Error && /CROSSSLOT|same slot/i.test(err.message)) {
@@ -240,31 +248,48 @@ export class RedisStore implements Store {
     return r === 0 ? { ok: true } : { ok: false, failedGuard: r - 1 };
   }
 
-  private static encode(op: WriteOp, k: number): Record<string, unknown> {
+  /** Appends one op in the flat encoding of `atomicScript` (see redis-scripts.ts). */
+  private static encode(op: WriteOp, k: string, out: string[]): void {
     switch (op.op) {
       case 'set':
-        return { o: 'set', k, v: op.value, t: op.ttlMs ? String(Math.ceil(op.ttlMs)) : undefined };
+        if (op.ttlMs) out.push('S', k, op.value, String(Math.ceil(op.ttlMs)));
+        else out.push('s', k, op.value);
+        return;
       case 'hset': {
-        const f: string[] = [];
-        for (const name in op.fields) f.push(name, op.fields[name]!);
-        return { o: 'hset', k, f };
+        const at = out.length;
+        out.push('h', k, '');
+        for (const name in op.fields) out.push(name, op.fields[name]!);
+        out[at + 2] = String(out.length - at - 3);
+        return;
       }
       case 'hdel':
-        return { o: 'hdel', k, f: op.fields };
+        out.push('D', k, String(op.fields.length));
+        for (const f of op.fields) out.push(f);
+        return;
       case 'hincrby':
-        return { o: 'hincrby', k, f: op.field, v: String(op.by) };
+        out.push('i', k, op.field, String(op.by));
+        return;
       case 'zadd':
-        return { o: 'zadd', k, s: String(op.score), v: op.member };
+        out.push('z', k, String(op.score), op.member);
+        return;
       case 'zrem':
+        out.push('r', k, op.member);
+        return;
       case 'sadd':
+        out.push('a', k, op.member);
+        return;
       case 'srem':
-        return { o: op.op, k, v: op.member };
+        out.push('m', k, op.member);
+        return;
       case 'incrby':
-        return { o: 'incrby', k, v: String(op.by) };
+        out.push('I', k, String(op.by));
+        return;
       case 'pexpire':
-        return { o: 'pexpire', k, t: String(Math.ceil(op.ttlMs)) };
+        out.push('p', k, String(Math.ceil(op.ttlMs)));
+        return;
       case 'del':
-        return { o: 'del', k };
+        out.push('d', k);
+        return;
     }
   }
 

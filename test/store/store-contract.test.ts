@@ -106,6 +106,73 @@ describeEachStore('store contract', (factory) => {
     expect(await store.hget('uniq', 'a@b.c')).toBe('row1');
   });
 
+  it('when an atomic change uses every op and guard kind, then each applies in order', async () => {
+    await store.set('{k}s', 'same');
+    await store.atomic([
+      { op: 'hset', key: '{k}h', fields: { keep: 'x', drop1: '1', drop2: '2' } },
+      { op: 'sadd', key: '{k}set', member: 'gone' },
+      { op: 'zadd', key: '{k}z', score: 1, member: 'gone' },
+      { op: 'set', key: '{k}del', value: 'x' },
+    ]);
+    const guards = [
+      { key: '{k}missing', absent: true as const },
+      { key: '{k}s', equals: 'same' },
+      { key: '{k}h', hashField: 'nothere', absent: true as const },
+      { key: '{k}h', hashField: 'keep', equals: 'x' },
+    ];
+    const r = await store.atomic(
+      [
+        { op: 'set', key: '{k}plain', value: 'a b=c,d' },
+        { op: 'set', key: '{k}ttl', value: '1', ttlMs: 5_000 },
+        { op: 'hdel', key: '{k}h', fields: ['drop1', 'drop2'] },
+        { op: 'hincrby', key: '{k}h', field: 'n', by: -3 },
+        { op: 'zadd', key: '{k}z', score: 1795441112345, member: 'ms' },
+        { op: 'zrem', key: '{k}z', member: 'gone' },
+        { op: 'sadd', key: '{k}set', member: 'here' },
+        { op: 'srem', key: '{k}set', member: 'gone' },
+        { op: 'incrby', key: '{k}n', by: 7 },
+        { op: 'pexpire', key: '{k}plain', ttlMs: 60_000 },
+        { op: 'del', key: '{k}del' },
+      ],
+      guards,
+    );
+    expect(r).toEqual({ ok: true });
+    expect(await store.get('{k}plain')).toBe('a b=c,d');
+    expect(await store.pttl('{k}plain')).toBeGreaterThan(50_000);
+    expect(await store.pttl('{k}ttl')).toBeGreaterThan(0);
+    expect(await store.hgetall('{k}h')).toEqual({ keep: 'x', n: '-3' });
+    expect(await store.zrangeByScore('{k}z', -Infinity, Infinity)).toEqual([{ member: 'ms', score: 1795441112345 }]);
+    expect(await store.smembers('{k}set')).toEqual(['here']);
+    expect(await store.get('{k}n')).toBe('7');
+    expect(await store.get('{k}del')).toBeNull();
+    // each guard kind refuses on its own, naming itself
+    const refusing = [
+      { key: '{k}s', absent: true as const },
+      { key: '{k}s', equals: 'other' },
+      { key: '{k}h', hashField: 'keep', absent: true as const },
+      { key: '{k}h', hashField: 'keep', equals: 'y' },
+    ];
+    for (const [i, bad] of refusing.entries()) {
+      const g = guards.map((x, j) => (j === i ? bad : x));
+      expect(await store.atomic([{ op: 'set', key: '{k}never', value: '1' }], g)).toEqual({ ok: false, failedGuard: i });
+    }
+    expect(await store.get('{k}never')).toBeNull();
+  });
+
+  it('when an atomic change carries many thousands of fields and ops, then all of it is written', async () => {
+    const ops = Array.from({ length: 40 }, (_, c) => ({
+      op: 'hset' as const,
+      key: '{big}h',
+      fields: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${c * 500 + i}`, `v${c * 500 + i}`])),
+    }));
+    const zadds = Array.from({ length: 5_000 }, (_, i) => ({ op: 'zadd' as const, key: '{big}z', score: i, member: `m${i}` }));
+    expect(await store.atomic([...ops, ...zadds], [{ key: '{big}h', absent: true }])).toEqual({ ok: true });
+    const h = await store.hgetall('{big}h');
+    expect(Object.keys(h)).toHaveLength(20_000);
+    expect(h.f19999).toBe('v19999');
+    expect(await store.zcard('{big}z')).toBe(5_000);
+  });
+
   it('when 20 writers race on one guarded key, then exactly one wins', async () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => store.atomic([{ op: 'set', key: 'race', value: String(i) }], [{ key: 'race', absent: true }])),
