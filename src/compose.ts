@@ -14,6 +14,12 @@ import { createTestRunsComponent, type RecognizerPort, type TestRunsOptions } fr
 import { createHistoryComponent, HISTORY_MAX_TEXT, type ValidMessage } from './history/index.js';
 import { createIvrComponent, type SandboxOptions, type HistoryPort, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
 
+/** The first `max` UTF-16 units of `text`, one fewer when the cut would split a surrogate pair. */
+const cutText = (text: string, max: number): string => {
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+};
+
 export interface GatewayOptions {
   /** Overrides of the platform's rate limits (tests use small ones). */
   rateLimits?: { botApi?: { perMinute: number; perHour: number }; tables?: { perMinute: number; perHour: number } };
@@ -110,7 +116,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
             callId: m.callId,
             type: m.type,
             status: m.type === 'incoming' ? 'received' : 'delivered',
-            text: m.text.length > HISTORY_MAX_TEXT ? m.text.slice(0, HISTORY_MAX_TEXT) : m.text,
+            text: m.text.length > HISTORY_MAX_TEXT ? cutText(m.text, HISTORY_MAX_TEXT) : m.text,
             channel: 'ivr',
             channelUId: m.channelUId,
             createdOn: m.createdOn,
