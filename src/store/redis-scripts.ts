@@ -1,6 +1,6 @@
 /**
- * Lua scripts of the Redis adapter. Each states its KEYS and ARGV. Numbers travel as strings so
- * cjson never rounds a millisecond timestamp.
+ * Lua scripts of the Redis adapter. Each states its KEYS and ARGV. Numbers travel as strings, so
+ * Lua never turns a millisecond timestamp into a float.
  */
 
 /**
