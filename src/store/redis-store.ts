@@ -56,7 +56,7 @@ export function createRedisClient(opts: RedisStoreOptions): Client {
     };
     return new Cluster(nodes, clusterOptions);
   }
-  return new Redis(urls[0]!, base);
+  return new Redis(urls[0]!, { ...base, enableAutoPipelining: true });
 }
 
 export class RedisStore implements Store {
