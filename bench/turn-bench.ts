@@ -65,6 +65,7 @@ interface Measured extends LoadResult {
   serverCpuMsPerRequest: number | null;
   /** Redis's CPU time during the measure, per response (it shares the machine's cores). */
   redisCpuMsPerRequest?: number | null;
+  loadGenCpuMsPerRequest?: number | null;
 }
 
 let service: ChildService | undefined;
@@ -78,19 +79,22 @@ let redis: Redis | undefined;
  * the process CPU counter around each round.
  */
 async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions; route: string }>): Promise<Record<string, Measured & { byKind?: Record<string, unknown> }>> {
-  const parts = new Map<string, { loads: LoadResult[]; cpuMs: number; redisCpuMs: number }>(runs.map((r) => [r.opts.name, { loads: [], cpuMs: 0, redisCpuMs: 0 }]));
+  const parts = new Map<string, { loads: LoadResult[]; cpuMs: number; redisCpuMs: number; loadGenCpuMs: number }>(runs.map((r) => [r.opts.name, { loads: [], cpuMs: 0, redisCpuMs: 0, loadGenCpuMs: 0 }]));
   const first = await scrape(baseUrl);
   for (let round = 0; round < ROUNDS; round++) {
     for (const r of runs) {
       const before = await scrape(baseUrl);
       const redisBefore = await redisCpuMs();
+      const ownBefore = process.cpuUsage();
       const load = await runLoad({ ...r.opts, durationS: DURATION_S / ROUNDS });
+      const own = process.cpuUsage(ownBefore);
       const redisAfter = await redisCpuMs();
       const after = await scrape(baseUrl);
       const part = parts.get(r.opts.name)!;
       part.loads.push(load);
       part.cpuMs += (readValue(after, CPU_COUNTER) - readValue(before, CPU_COUNTER)) * 1000;
       part.redisCpuMs += redisAfter - redisBefore;
+      part.loadGenCpuMs += (own.user + own.system) / 1000;
     }
   }
   const last = await scrape(baseUrl);
@@ -98,7 +102,8 @@ async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions;
   for (const r of runs) {
     const part = parts.get(r.opts.name)!;
     const m = measured(r.opts, r.route, mergeLoads(part.loads), part.cpuMs, first, last);
-    out[r.opts.name] = { ...m, redisCpuMsPerRequest: m.requests > 0 ? round(part.redisCpuMs / m.requests, 3) : null };
+    const perRequest = (ms: number) => (m.requests > 0 ? round(ms / m.requests, 3) : null);
+    out[r.opts.name] = { ...m, redisCpuMsPerRequest: perRequest(part.redisCpuMs), loadGenCpuMsPerRequest: perRequest(part.loadGenCpuMs) };
   }
   return out;
 }
@@ -204,6 +209,7 @@ async function main(): Promise<void> {
     serverP99Ratio: ratio(turn?.serverHttpP99Ms, floor?.serverHttpP99Ms),
     serverCpuPerRequestRatio: ratio(turn?.serverCpuMsPerRequest, floor?.serverCpuMsPerRequest),
     redisCpuMsPerRequest: { turn: turn?.redisCpuMsPerRequest ?? null, floor: floor?.redisCpuMsPerRequest ?? null },
+    loadGenCpuMsPerRequest: { turn: turn?.loadGenCpuMsPerRequest ?? null, floor: floor?.loadGenCpuMsPerRequest ?? null },
     turnServerP50Ms: turn?.serverP50Ms ?? null,
     turnServerP99Ms: turn?.serverP99Ms ?? null,
     targets: { throughputRatio: `>= ${TARGET_THROUGHPUT}`, p99Ratio: `<= ${TARGET_P99}` },
