@@ -234,7 +234,25 @@ export class RedisStore implements Store {
       } else if ('absent' in g) args.push('a', ref(g.key));
       else args.push('e', ref(g.key), g.equals);
     }
-    for (const op of ops) RedisStore.encode(op, ref(op.key), args);
+    for (let o = 0; o < ops.length; o++) {
+      const op = ops[o]!;
+      if (op.op === 'zadd') {
+        // a run of zadds of one member and score (a message into each of its indexes): one entry
+        let end = o + 1;
+        while (end < ops.length) {
+          const next = ops[end]!;
+          if (next.op !== 'zadd' || next.member !== op.member || next.score !== op.score) break;
+          end++;
+        }
+        if (end - o > 1) {
+          args.push('Z', String(end - o), String(op.score), op.member);
+          for (let j = o; j < end; j++) args.push(ref(ops[j]!.key));
+          o = end - 1;
+          continue;
+        }
+      }
+      RedisStore.encode(op, ref(op.key), args);
+    }
     let r: number;
     try {
       r = Number(await this.script(atomicScript, keys, args));

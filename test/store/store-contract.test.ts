@@ -159,6 +159,25 @@ describeEachStore('store contract', (factory) => {
     expect(await store.get('{k}never')).toBeNull();
   });
 
+  it('when one member goes into several sorted sets in a row, then each set holds it, and a change of score or member starts a new run', async () => {
+    const r = await store.atomic([
+      { op: 'zadd', key: '{r}a', score: 5, member: 'm1' },
+      { op: 'zadd', key: '{r}b', score: 5, member: 'm1' },
+      { op: 'zadd', key: '{r}c', score: 5, member: 'm1' },
+      { op: 'zadd', key: '{r}a', score: 6, member: 'm1' },
+      { op: 'zadd', key: '{r}b', score: 6, member: 'm2' },
+      { op: 'zadd', key: '{r}c', score: 6, member: 'm2' },
+      { op: 'set', key: '{r}s', value: 'between' },
+      { op: 'zadd', key: '{r}c', score: 7, member: 'm3' },
+      { op: 'zadd', key: '{r}a', score: 7, member: 'm3' },
+    ]);
+    expect(r).toEqual({ ok: true });
+    expect(await store.zrangeByScore('{r}a', -Infinity, Infinity)).toEqual([{ member: 'm1', score: 6 }, { member: 'm3', score: 7 }]);
+    expect(await store.zrangeByScore('{r}b', -Infinity, Infinity)).toEqual([{ member: 'm1', score: 5 }, { member: 'm2', score: 6 }]);
+    expect(await store.zrangeByScore('{r}c', -Infinity, Infinity)).toEqual([{ member: 'm1', score: 5 }, { member: 'm2', score: 6 }, { member: 'm3', score: 7 }]);
+    expect(await store.get('{r}s')).toBe('between');
+  });
+
   it('when an atomic change carries many thousands of fields and ops, then all of it is written', async () => {
     const ops = Array.from({ length: 40 }, (_, c) => ({
       op: 'hset' as const,
