@@ -149,7 +149,7 @@ async function main(): Promise<void> {
       BENCH_MODE: 'true',
       LOG_LEVEL: 'warn',
     },
-    nodeFlags: [...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
+    nodeFlags: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
   });
   const baseUrl = service.url;
   const app = await setupDemoApp(baseUrl, adminToken, 'turn bench');

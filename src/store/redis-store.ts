@@ -56,7 +56,7 @@ export function createRedisClient(opts: RedisStoreOptions): Client {
     };
     return new Cluster(nodes, clusterOptions);
   }
-  return new Redis(urls[0]!, { ...base, enableAutoPipelining: true });
+  return new Redis(urls[0]!, base);
 }
 
 export class RedisStore implements Store {
