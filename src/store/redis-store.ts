@@ -4,7 +4,9 @@
  * at once, so requests answer 503 or the retry document instead of hanging), one retry per request,
  * a command timeout, a socket timeout (a connection that stays silent while commands wait is
  * dropped and made again: a partition or a dead host sends no reset), and a capped reconnect
- * backoff so the service recovers by itself. See docs/reliability.md.
+ * backoff so the service recovers by itself. No auto-pipelining on a single node: ioredis keeps one
+ * auto-pipeline in flight per node, so an unanswered command holds every later one past its own
+ * timeout (tried twice; the blink and partition tests fail on it). See docs/reliability.md.
  */
 import { Redis, Cluster, type RedisOptions, type ClusterOptions } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
