@@ -78,6 +78,19 @@ export class MemoryStore implements Store {
     return n;
   }
 
+  async deletePrefix(prefix: string): Promise<number> {
+    if (prefix === '') throw new TypeError('deletePrefix: an empty prefix would delete everything');
+    const full = this.k(prefix);
+    let n = 0;
+    for (const key of [...this.data.keys()]) {
+      if (!key.startsWith(full)) continue;
+      const e = this.data.get(key)!;
+      this.data.delete(key);
+      if (e.expiresAt === undefined || e.expiresAt > Date.now()) n++;
+    }
+    return n;
+  }
+
   async exists(key: string): Promise<boolean> {
     return this.live(key) !== undefined;
   }

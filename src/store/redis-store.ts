@@ -136,6 +136,29 @@ export class RedisStore implements Store {
     return counts.reduce((a, b) => a + b, 0);
   }
 
+  async deletePrefix(prefix: string): Promise<number> {
+    if (prefix === '') throw new TypeError('deletePrefix: an empty prefix would delete everything');
+    const match = `${this.k(prefix).replace(/[*?[\]\\]/g, '\\$&')}*`;
+    const nodes: Redis[] = this.isCluster ? (this.client as Cluster).nodes('master') : [this.client as Redis];
+    let deleted = 0;
+    for (const node of nodes) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length === 0) continue;
+        // one UNLINK per key: a Cluster refuses a multi-key command across slots, even on one node
+        const pipe = node.pipeline();
+        for (const key of keys) pipe.unlink(key);
+        for (const [err, n] of (await pipe.exec()) ?? []) {
+          if (err) throw err;
+          deleted += n as number;
+        }
+      } while (cursor !== '0');
+    }
+    return deleted;
+  }
+
   async exists(key: string): Promise<boolean> {
     return (await this.client.exists(this.k(key))) === 1;
   }

@@ -109,6 +109,13 @@ export interface Store {
   countSlots(key: string): Promise<number>;
   /** A rolling-window rate limiter kept in this store (holds across instances on Redis). */
   rateLimiter(rule: RateLimitRule): RateLimiter;
+  /**
+   * Deletes every key whose name starts with `prefix` (a logical key as storeKeys builds it, e.g. an
+   * app's scope) and answers how many it deleted. Incremental and not atomic (SCAN and UNLINK in
+   * batches on Redis, on every master of a Cluster): a key written under the prefix meanwhile may
+   * stay. Its cost grows with the whole keyspace on a single node (SCAN visits every key).
+   */
+  deletePrefix(prefix: string): Promise<number>;
   /** Writes many independent ops in one round trip, not atomically (bulk loads, benchmarks). */
   bulk(ops: WriteOp[]): Promise<void>;
   ping(): Promise<boolean>;

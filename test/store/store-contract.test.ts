@@ -178,6 +178,25 @@ describeEachStore('store contract', (factory) => {
     expect(await store.get('{r}s')).toBe('between');
   });
 
+  it('when keys are deleted by prefix, then every key under it goes (across slots) and the rest stays, glob characters matching only themselves', async () => {
+    const under = Array.from({ length: 1_500 }, (_, i) => `gone:${i}`);
+    await store.bulk(under.map((key) => ({ op: 'set' as const, key, value: 'x' })));
+    await store.hset('gone:h', { a: '1' });
+    await store.atomic([{ op: 'zadd', key: 'gone:z', score: 1, member: 'm' }]);
+    await store.set('kept:1', 'y');
+    await store.set('gone-no-colon', 'y');
+    await store.set('star*x:1', 'y');
+    await store.set('starYx:1', 'y');
+    expect(await store.deletePrefix('gone:')).toBe(1_502);
+    expect(await store.mget(['gone:0', 'gone:1499', 'kept:1', 'gone-no-colon'])).toEqual([null, null, 'y', 'y']);
+    expect(await store.hgetall('gone:h')).toEqual({});
+    expect(await store.zcard('gone:z')).toBe(0);
+    expect(await store.deletePrefix('star*x:')).toBe(1);
+    expect(await store.mget(['star*x:1', 'starYx:1'])).toEqual([null, 'y']);
+    expect(await store.deletePrefix('gone:')).toBe(0);
+    await expect(store.deletePrefix('')).rejects.toThrow(/empty prefix/);
+  });
+
   it('when an atomic change carries many thousands of fields and ops, then all of it is written', async () => {
     const ops = Array.from({ length: 40 }, (_, c) => ({
       op: 'hset' as const,
