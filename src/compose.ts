@@ -141,6 +141,12 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     },
   });
 
+  // Deleting an app: refused while one of its test runs is active; then what other components keep
+  // outside the app's key scope goes, and then every key in the scope (AppsService.deleteApp).
+  apps.onDelete((streamId) => testRuns.assertNoActiveRun(streamId));
+  apps.onDelete((streamId) => ivrComponent.ivr.forgetApp(streamId));
+  apps.onDelete((streamId) => ivrComponent.sandbox.forgetApp(streamId));
+
   const routes: RouteDef[] = [
     ...adminRoutes(apps, agents),
     ...ivrComponent.routes,

@@ -29,8 +29,12 @@ export function adminRoutes(apps: AppsService, agents: AgentRegistry): RouteDef[
       handler: async ({ params }) => ({ json: await apps.requireApp(params.streamId) }),
     }),
     defineRoute({
-      method: 'delete', path: '/api/admin/apps/:streamId', summary: 'Delete an app', tags, auth: admin, params: streamIdParam,
-      responses: { 204: { description: 'deleted' } },
+      method: 'delete', path: '/api/admin/apps/:streamId', summary: 'Delete an app and everything kept for it', tags, auth: admin, params: streamIdParam,
+      responses: {
+        204: { description: 'deleted: the app, its agent, API apps, IVR channel and settings, sandbox (its number is free again), skill groups, test suites and runs, and its conversation history' },
+        404: { description: 'unknown app' },
+        409: { description: 'one of its test runs is in progress' },
+      },
       handler: async ({ params }) => {
         await apps.deleteApp(params.streamId);
         agents.forget(params.streamId);

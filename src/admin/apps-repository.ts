@@ -31,13 +31,22 @@ export class AppsRepository {
     return raws.filter((r): r is string => r !== null).map((r) => appRecord.parse(JSON.parse(r)));
   }
 
-  async delete(streamId: string): Promise<boolean> {
+  /** Whether the app exists, or was being deleted when that stopped half-way (its index entry stays to the end). */
+  async known(streamId: string): Promise<boolean> {
+    return (await this.store.exists(storeKeys.appRecord(streamId))) || (await this.store.zscore(storeKeys.appIndex(), streamId)) !== null;
+  }
+
+  /**
+   * Deletes the app's API apps, then every key in the app's scope (its record first: the app is gone
+   * for every request from then on), and its index entry last, so that a deletion cut off half-way
+   * can be run again.
+   */
+  async purge(streamId: string): Promise<void> {
     const clientIds = await this.store.smembers(storeKeys.appApiApps(streamId));
-    const existed = (await this.store.del([storeKeys.appRecord(streamId)])) > 0;
-    await this.store.del([storeKeys.agentDefinition(streamId), storeKeys.agentModel(streamId), storeKeys.appApiApps(streamId)]);
+    await this.store.del([storeKeys.appRecord(streamId)]);
     await this.store.del(clientIds.map((c) => storeKeys.apiApp(c)));
+    await this.store.deletePrefix(storeKeys.appScope(streamId));
     await this.store.atomic([{ op: 'zrem', key: storeKeys.appIndex(), member: streamId }]);
-    return existed;
   }
 
   async createApiApp(rec: ApiAppRecord): Promise<void> {

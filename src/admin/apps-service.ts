@@ -6,6 +6,7 @@ import { AppsRepository } from './apps-repository.js';
 
 export class AppsService implements CredentialLookup {
   readonly repo: AppsRepository;
+  private readonly deletionSteps: Array<(streamId: string) => Promise<void>> = [];
 
   constructor(store: Store, sealer: Sealer) {
     this.repo = new AppsRepository(store, sealer);
@@ -31,8 +32,20 @@ export class AppsService implements CredentialLookup {
     return this.repo.list();
   }
 
+  /**
+   * A step of another component when an app is deleted, run before the app's own keys go: it may
+   * refuse (an AppError) or remove what it keeps outside the app's key scope (e.g. a lookup by a
+   * channel's client id). Steps must be safe to run again: a deletion cut off half-way is retried.
+   */
+  onDelete(step: (streamId: string) => Promise<void>): void {
+    this.deletionSteps.push(step);
+  }
+
+  /** Deletes the app and everything kept for it: records, settings, history, suites, runs, lookups. */
   async deleteApp(streamId: string): Promise<void> {
-    if (!(await this.repo.delete(streamId))) throw AppError.notFound('App not found');
+    if (!(await this.repo.known(streamId))) throw AppError.notFound('App not found');
+    for (const step of this.deletionSteps) await step(streamId);
+    await this.repo.purge(streamId);
   }
 
   async createApiApp(streamId: string, input: { name: string; scopes: string[] }) {

@@ -29,6 +29,14 @@ export class IvrConfigService {
     return { enabled: ch.enabled, webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId), clientId: ch.clientId, clientSecret: ch.secret };
   }
 
+  /** A step of deleting the app: its channel's client id lookup (kept outside the app's keys) and the caches. */
+  async forgetApp(streamId: string): Promise<void> {
+    const ch = await this.repo.findChannel(streamId);
+    if (ch) await this.repo.dropClientLookup(ch.clientId, streamId);
+    this.channels.delete(streamId);
+    this.settings.delete(streamId);
+  }
+
   channel(streamId: string): Promise<IvrChannel | null> {
     return this.channels.get(streamId, () => this.repo.findChannel(streamId));
   }

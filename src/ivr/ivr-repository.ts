@@ -30,6 +30,12 @@ export class IvrRepository {
     await this.store.set(storeKeys.ivrChannelByClient(ch.clientId), ch.streamId);
   }
 
+  /** Drops the client id lookup of the app's channel (only while it still points to this app). */
+  async dropClientLookup(clientId: string, streamId: string): Promise<void> {
+    const key = storeKeys.ivrChannelByClient(clientId);
+    await this.store.atomic([{ op: 'del', key }], [{ key, equals: streamId }]);
+  }
+
   async streamIdForClient(clientId: string): Promise<string | null> {
     return this.store.get(storeKeys.ivrChannelByClient(clientId));
   }

@@ -52,6 +52,13 @@ export class SandboxService {
     this.failures = store.rateLimiter({ name: storeKeys.rateLimitPrefix('sandbox-login'), points: 4, durationS: lockoutS, blockDurationS: lockoutS });
   }
 
+  /** A step of deleting the app: frees its sandbox number (kept outside the app's keys) for other apps. */
+  async forgetApp(streamId: string): Promise<void> {
+    const rec = await this.repo.find(streamId);
+    if (rec) await this.repo.releaseNumber(rec.phoneNumber, streamId);
+    this.hasSandbox.delete(streamId);
+  }
+
   async provision(streamId: string, input: { enabled: boolean; maxConcurrentCalls?: number }, baseUrl: string): Promise<Omit<SandboxRecord, 'streamId'>> {
     this.hasSandbox.delete(streamId);
     if (this.config.deployment === 'onprem') {

@@ -21,6 +21,8 @@ const app = (streamId: string): string => {
 const table = (name: string) => `table:{t:${safe(name)}}`;
 
 export const storeKeys = {
+  /** Every key of one app starts with this (records, settings, history, suites, runs…). */
+  appScope: (streamId: string) => `${app(streamId)}:`,
   // operator data
   appRecord: (streamId: string) => `${app(streamId)}:record`,
   appIndex: () => 'apps:index',

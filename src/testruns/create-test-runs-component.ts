@@ -5,7 +5,7 @@
  * everything without a write.
  */
 import { Counter } from 'prom-client';
-import { createRateLimitGate, RATE_LIMITS, type Config, type Logger, type Metrics, type RouteDef, type Sealer } from '../platform/index.js';
+import { AppError, createRateLimitGate, RATE_LIMITS, type Config, type Logger, type Metrics, type RouteDef, type Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { FileLinks } from './file-links.js';
 import type { RecognizerPort } from './recognizer-port.js';
@@ -54,6 +54,8 @@ export interface TestRunsComponent {
   stop(): Promise<void>;
   /** Abandons loops and heartbeat without writing (a killed process; for tests and fatal exits). */
   halt(): void;
+  /** A step of deleting an app: refused (409) while one of its runs is active on any instance. */
+  assertNoActiveRun(streamId: string): Promise<void>;
 }
 
 function counter<L extends string>(metrics: Metrics, name: string, help: string, labelNames: L[]): Counter<L> {
@@ -92,5 +94,10 @@ export function createTestRunsComponent(deps: TestRunsDeps): TestRunsComponent {
     start: () => supervisor.start(),
     stop: () => supervisor.stop(),
     halt: () => supervisor.halt(),
+    async assertNoActiveRun(streamId) {
+      if ((await repo.listActive()).some((r) => r.streamId === streamId)) {
+        throw AppError.conflict('A test run of this app is in progress: delete the app when it has ended');
+      }
+    },
   };
 }
