@@ -45,6 +45,8 @@ export type SessionViews = Map<string, { first: number; scopes: Set<string> }>;
 export const tagToken = (key: string, value: string): string => `${enc(key)}=${enc(value)}`;
 
 export const historyLayout = {
+  /** The app's record (same slot): every write is guarded on it, so nothing is written for a deleted app. */
+  appKey: (botId: string): string => storeKeys.appRecord(botId),
   messageKey: (botId: string, msgId: string): string => storeKeys.message(botId, msgId),
   traceKey: (botId: string, msgId: string): string => storeKeys.historyTrace(botId, msgId),
   metaKey: (botId: string, sessionId: string): string => storeKeys.historySessionMeta(botId, enc(sessionId)),

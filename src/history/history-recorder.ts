@@ -158,7 +158,8 @@ export class HistoryRecorder {
     const metas = await this.metasFor(botId, sessions, attempt === 1);
     const now = this.now();
     const ops: WriteOp[] = [];
-    const guards: Guard[] = [];
+    // first guard: the app still exists (a turn still running while its app is deleted writes nothing)
+    const guards: Guard[] = [{ key: historyLayout.appKey(botId), present: true }];
     for (const m of fresh) {
       ops.push(...historyLayout.messageOps(m, now));
       guards.push({ key: historyLayout.messageKey(botId, m.id), hashField: 'id', absent: true });
@@ -174,7 +175,11 @@ export class HistoryRecorder {
       guards.push(...s.guards);
       changed.push({ sessionId, meta: meta.fields });
     });
-    if (!(await this.repo.apply(ops, guards))) return false;
+    const r = await this.repo.apply(ops, guards);
+    if (!r.ok) {
+      if (r.failedGuard === 0) throw AppError.notFound('App not found');
+      return false;
+    }
     for (const c of changed) this.remember(botId, c.sessionId, c.meta, ops);
     return true;
   }

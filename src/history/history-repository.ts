@@ -3,7 +3,7 @@
  * app; reads are range queries with LIMIT on sorted sets, counts, membership checks, and one
  * pipelined hgetallMany of a page's messages.
  */
-import type { Guard, ScoredMember, Store, WriteOp } from '../store/index.js';
+import type { AtomicResult, Guard, ScoredMember, Store, WriteOp } from '../store/index.js';
 import { historyLayout } from './history-layout.js';
 
 /** An inclusive score window in ms (±Infinity for open ends). */
@@ -36,8 +36,8 @@ export class HistoryRepository {
     return this.store.hgetallMany(sessionIds.map((s) => historyLayout.metaKey(botId, s)));
   }
 
-  async apply(ops: WriteOp[], guards: Guard[]): Promise<boolean> {
-    return (await this.store.atomic(ops, guards)).ok;
+  apply(ops: WriteOp[], guards: Guard[]): Promise<AtomicResult> {
+    return this.store.atomic(ops, guards);
   }
 
   // ---- index reads ----

@@ -207,6 +207,7 @@ export class MemoryStore implements Store {
     }
     const e = this.live(g.key);
     if ('absent' in g) return e === undefined;
+    if ('present' in g) return e !== undefined;
     return e?.kind === 'string' && e.value === g.equals;
   }
 

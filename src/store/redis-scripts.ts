@@ -8,7 +8,8 @@
  * or decoded (cjson cost more than the writes themselves on a turn's history): ARGV[1] = the number
  * of guards, then each guard, then each op, every one as a code, the 1-based KEYS index of its key,
  * and its arguments:
- *   guards: a k (key absent) | e k v (string equals) | h k f (hash field absent) | H k f v (equals)
+ *   guards: a k (key absent) | x k (key exists) | e k v (string equals) | h k f (hash field absent) |
+ *           H k f v (hash field equals)
  *   ops:    s k v (SET) | S k v ms (SET PX) | d k (DEL) | h k n f1 v1… (HSET, n args) |
  *           D k n f1… (HDEL, n args) | i k f by (HINCRBY) | z k score member (ZADD) |
  *           Z n score member k1…kn (ZADD of one member to n keys: a message into its indexes) | r k m (ZREM) |
@@ -21,6 +22,7 @@ for g = 1, tonumber(ARGV[1]) do
   local t, key = ARGV[i], KEYS[tonumber(ARGV[i + 1])]
   local ok
   if t == 'a' then ok = redis.call('EXISTS', key) == 0; i = i + 2
+  elseif t == 'x' then ok = redis.call('EXISTS', key) == 1; i = i + 2
   elseif t == 'e' then ok = redis.call('GET', key) == ARGV[i + 2]; i = i + 3
   elseif t == 'h' then ok = redis.call('HEXISTS', key, ARGV[i + 2]) == 0; i = i + 3
   else ok = redis.call('HGET', key, ARGV[i + 2]) == ARGV[i + 3]; i = i + 4 end

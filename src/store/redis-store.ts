@@ -257,6 +257,7 @@ export class RedisStore implements Store {
         if ('absent' in g) args.push('h', ref(g.key), g.hashField);
         else args.push('H', ref(g.key), g.hashField, g.equals);
       } else if ('absent' in g) args.push('a', ref(g.key));
+      else if ('present' in g) args.push('x', ref(g.key));
       else args.push('e', ref(g.key), g.equals);
     }
     for (let o = 0; o < ops.length; o++) {

@@ -20,6 +20,7 @@ export type WriteOp =
 
 export type Guard =
   | { key: string; absent: true } // the key must not exist
+  | { key: string; present: true } // the key must exist
   | { key: string; equals: string } // the string value must equal
   | { key: string; hashField: string; absent: true } // the hash field must not exist
   | { key: string; hashField: string; equals: string };

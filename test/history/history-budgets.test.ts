@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHistoryComponent, type HistoryComponent } from '../../src/history/index.js';
-import type { Store } from '../../src/store/index.js';
+import { storeKeys, type Store } from '../../src/store/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { D, NOW, newestFirst } from './history-harness.js';
 import { ivrCall } from './ivr-call.js';
@@ -19,6 +19,8 @@ describeEachStore('conversation history bounded intersections', (factory) => {
 
   beforeAll(async () => {
     store = await factory.make();
+    // the recorder writes only for an app that exists
+    await store.set(storeKeys.appRecord(botId), JSON.stringify({ streamId: botId, name: 'budgets', language: 'en', createdOn: new Date(NOW).toISOString() }));
     small = createHistoryComponent({ store, apps: { findApp: async () => null }, now: () => NOW, budgets: { scanBudget: 12, countBudget: 24 } });
     const full = createHistoryComponent({ store, apps: { findApp: async () => null }, now: () => NOW });
     await full.recorder.record(calls.flat());

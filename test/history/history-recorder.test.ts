@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyLayout, type NewMessage } from '../../src/history/index.js';
 import { HistoryRecorder } from '../../src/history/history-recorder.js';
 import { HistoryRepository } from '../../src/history/history-repository.js';
-import type { Store } from '../../src/store/index.js';
+import { storeKeys, type Store } from '../../src/store/index.js';
 import { AppError } from '../../src/platform/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { D, NOW, historyHarness, idsOf, newestFirst, type HistoryHarness } from './history-harness.js';
@@ -105,6 +105,16 @@ describeEachStore('conversation history recorder', (factory) => {
     expect((err as AppError).details[0]!.path).toBe('messages.0.id');
     const wrongChannel = { ...bad, id: msgIdFor('x', 0, 'in'), channel: 'fax' } as unknown as NewMessage;
     await expect(h.comp.recorder.record([wrongChannel])).rejects.toBeInstanceOf(AppError);
+  });
+
+  it('when the app does not exist (or was deleted while a turn ran), then record refuses with 404 and stores nothing', async () => {
+    const gone = 'st-00000000-0000-4000-8000-0000000de1e7';
+    const call = ivrCall({ botId: gone, ...user(8), callId: 'call-r8', start: NOW - D, turns: [{ caller: 'too late', bot: 'nobody hears this' }] });
+    const err = await h.comp.recorder.record(call).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).status).toBe(404);
+    for (const m of call) expect(await store.exists(historyLayout.messageKey(gone, m.id))).toBe(false);
+    expect(await store.deletePrefix(storeKeys.appScope(gone))).toBe(0);
   });
 
   it('when many calls of one app record at once, then their writes are grouped and every message is stored once', async () => {

@@ -119,6 +119,7 @@ describeEachStore('store contract', (factory) => {
       { key: '{k}s', equals: 'same' },
       { key: '{k}h', hashField: 'nothere', absent: true as const },
       { key: '{k}h', hashField: 'keep', equals: 'x' },
+      { key: '{k}s', present: true as const },
     ];
     const r = await store.atomic(
       [
@@ -151,6 +152,7 @@ describeEachStore('store contract', (factory) => {
       { key: '{k}s', equals: 'other' },
       { key: '{k}h', hashField: 'keep', absent: true as const },
       { key: '{k}h', hashField: 'keep', equals: 'y' },
+      { key: '{k}missing', present: true as const },
     ];
     for (const [i, bad] of refusing.entries()) {
       const g = guards.map((x, j) => (j === i ? bad : x));
