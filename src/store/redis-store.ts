@@ -14,6 +14,7 @@ import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, Sco
 import { createHash } from 'node:crypto';
 import { acquireSlotScript, atomicScript, incrWithTtlScript, lockAndReadScript, memoryUsageScript, writeHeldScript } from './redis-scripts.js';
 import { toRateLimiter } from './rate-limiter-adapter.js';
+import { encodeAtomic } from './encode-atomic.js';
 
 type Client = Redis | Cluster;
 /**
@@ -240,101 +241,18 @@ export class RedisStore implements Store {
   }
 
   async atomic(ops: WriteOp[], guards: Guard[] = []): Promise<AtomicResult> {
-    const keys: string[] = [];
-    const index = new Map<string, number>();
-    const ref = (key: string): string => {
-      let i = index.get(key);
-      if (i === undefined) {
-        keys.push(this.k(key));
-        i = keys.length;
-        index.set(key, i);
-      }
-      return String(i);
-    };
-    const args: string[] = [String(guards.length)];
-    for (const g of guards) {
-      if ('hashField' in g) {
-        if ('absent' in g) args.push('h', ref(g.key), g.hashField);
-        else args.push('H', ref(g.key), g.hashField, g.equals);
-      } else if ('absent' in g) args.push('a', ref(g.key));
-      else if ('present' in g) args.push('x', ref(g.key));
-      else args.push('e', ref(g.key), g.equals);
-    }
-    for (let o = 0; o < ops.length; o++) {
-      const op = ops[o]!;
-      if (op.op === 'zadd') {
-        // a run of zadds of one member and score (a message into each of its indexes): one entry
-        let end = o + 1;
-        while (end < ops.length) {
-          const next = ops[end]!;
-          if (next.op !== 'zadd' || next.member !== op.member || next.score !== op.score) break;
-          end++;
-        }
-        if (end - o > 1) {
-          args.push('Z', String(end - o), String(op.score), op.member);
-          for (let j = o; j < end; j++) args.push(ref(ops[j]!.key));
-          o = end - 1;
-          continue;
-        }
-      }
-      RedisStore.encode(op, ref(op.key), args);
-    }
+    const { keys, args, logicalKeys } = encodeAtomic(ops, guards, (key) => this.k(key));
     let r: number;
     try {
       r = Number(await this.script(atomicScript, keys, args));
     } catch (err) {
       // a programming error on a cluster: name the keys instead of ioredis' pipeline message
       if (err instanceof Error && /CROSSSLOT|same slot/i.test(err.message)) {
-        throw new Error(`atomic: keys in different hash slots (${[...index.keys()].join(', ')}); all keys of one atomic call must share a hash tag`);
+        throw new Error(`atomic: keys in different hash slots (${logicalKeys.join(', ')}); all keys of one atomic call must share a hash tag`);
       }
       throw err;
     }
     return r === 0 ? { ok: true } : { ok: false, failedGuard: r - 1 };
-  }
-
-  /** Appends one op in the flat encoding of `atomicScript` (see redis-scripts.ts). */
-  private static encode(op: WriteOp, k: string, out: string[]): void {
-    switch (op.op) {
-      case 'set':
-        if (op.ttlMs) out.push('S', k, op.value, String(Math.ceil(op.ttlMs)));
-        else out.push('s', k, op.value);
-        return;
-      case 'hset': {
-        const at = out.length;
-        out.push('h', k, '');
-        for (const name in op.fields) out.push(name, op.fields[name]!);
-        out[at + 2] = String(out.length - at - 3);
-        return;
-      }
-      case 'hdel':
-        out.push('D', k, String(op.fields.length));
-        for (const f of op.fields) out.push(f);
-        return;
-      case 'hincrby':
-        out.push('i', k, op.field, String(op.by));
-        return;
-      case 'zadd':
-        out.push('z', k, String(op.score), op.member);
-        return;
-      case 'zrem':
-        out.push('r', k, op.member);
-        return;
-      case 'sadd':
-        out.push('a', k, op.member);
-        return;
-      case 'srem':
-        out.push('m', k, op.member);
-        return;
-      case 'incrby':
-        out.push('I', k, String(op.by));
-        return;
-      case 'pexpire':
-        out.push('p', k, String(Math.ceil(op.ttlMs)));
-        return;
-      case 'del':
-        out.push('d', k);
-        return;
-    }
   }
 
   async acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }> {
