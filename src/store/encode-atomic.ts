@@ -10,8 +10,8 @@ export interface AtomicArgs {
   /** KEYS, as the adapter names them (prefixed). */
   keys: string[];
   args: string[];
-  /** The same keys as the caller named them (for error messages). */
-  logicalKeys: string[];
+  /** The caller's keys (as named in the ops and guards) and their KEYS index, for error messages. */
+  logical: ReadonlyMap<string, number>;
 }
 
 export function encodeAtomic(ops: WriteOp[], guards: Guard[], physical: (key: string) => string): AtomicArgs {
@@ -53,7 +53,7 @@ export function encodeAtomic(ops: WriteOp[], guards: Guard[], physical: (key: st
     }
     encodeOp(op, ref(op.key), args);
   }
-  return { keys, args, logicalKeys: [...index.keys()] };
+  return { keys, args, logical: index };
 }
 
 /** Appends one op in the flat encoding (k: the op's KEYS index). */

@@ -241,14 +241,14 @@ export class RedisStore implements Store {
   }
 
   async atomic(ops: WriteOp[], guards: Guard[] = []): Promise<AtomicResult> {
-    const { keys, args, logicalKeys } = encodeAtomic(ops, guards, (key) => this.k(key));
+    const { keys, args, logical } = encodeAtomic(ops, guards, (key) => this.k(key));
     let r: number;
     try {
       r = Number(await this.script(atomicScript, keys, args));
     } catch (err) {
       // a programming error on a cluster: name the keys instead of ioredis' pipeline message
       if (err instanceof Error && /CROSSSLOT|same slot/i.test(err.message)) {
-        throw new Error(`atomic: keys in different hash slots (${logicalKeys.join(', ')}); all keys of one atomic call must share a hash tag`);
+        throw new Error(`atomic: keys in different hash slots (${[...logical.keys()].join(', ')}); all keys of one atomic call must share a hash tag`);
       }
       throw err;
     }
