@@ -31,8 +31,8 @@ export class IvrConfigService {
 
   /** A step of deleting the app: its channel's client id lookup (kept outside the app's keys) and the caches. */
   async forgetApp(streamId: string): Promise<void> {
-    const ch = await this.repo.findChannel(streamId);
-    if (ch) await this.repo.dropClientLookup(ch.clientId, streamId);
+    const clientId = await this.repo.clientIdOf(streamId);
+    if (clientId) await this.repo.dropClientLookup(clientId, streamId);
     this.channels.delete(streamId);
     this.settings.delete(streamId);
   }

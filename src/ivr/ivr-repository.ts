@@ -30,6 +30,11 @@ export class IvrRepository {
     await this.store.set(storeKeys.ivrChannelByClient(ch.clientId), ch.streamId);
   }
 
+  /** The channel's client id, without opening the sealed secret (a deletion must not depend on MASTER_KEY). */
+  async clientIdOf(streamId: string): Promise<string | null> {
+    return this.store.hget(storeKeys.ivrChannel(streamId), 'clientId');
+  }
+
   /** Drops the client id lookup of the app's channel (only while it still points to this app). */
   async dropClientLookup(clientId: string, streamId: string): Promise<void> {
     const key = storeKeys.ivrChannelByClient(clientId);

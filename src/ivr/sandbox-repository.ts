@@ -27,6 +27,11 @@ export class SandboxRepository {
     };
   }
 
+  /** The app's sandbox number, without opening the sealed PIN and secret. */
+  phoneNumberOf(streamId: string): Promise<string | null> {
+    return this.store.hget(storeKeys.sandbox(streamId), 'phoneNumber');
+  }
+
   async save(rec: SandboxRecord): Promise<void> {
     await this.store.hset(storeKeys.sandbox(rec.streamId), {
       enabled: String(rec.enabled),

@@ -54,8 +54,8 @@ export class SandboxService {
 
   /** A step of deleting the app: frees its sandbox number (kept outside the app's keys) for other apps. */
   async forgetApp(streamId: string): Promise<void> {
-    const rec = await this.repo.find(streamId);
-    if (rec) await this.repo.releaseNumber(rec.phoneNumber, streamId);
+    const phoneNumber = await this.repo.phoneNumberOf(streamId);
+    if (phoneNumber) await this.repo.releaseNumber(phoneNumber, streamId);
     this.hasSandbox.delete(streamId);
   }
 

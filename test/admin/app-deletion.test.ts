@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
@@ -62,6 +63,19 @@ describeEachStore('app deletion', (factory) => {
     expect(await store.deletePrefix(storeKeys.appScope(half.app.streamId))).toBe(0);
     expect(await store.get(storeKeys.sandboxNumber(half.phoneNumber))).toBeNull();
     expect((await gw.admin('DELETE', `/api/admin/apps/${half.app.streamId}`)).status).toBe(404);
+  });
+
+  it('when the master key changed since its secrets were sealed, then the app can still be deleted whole', async () => {
+    const sealed = await usedApp('Sealed');
+    const rotated = await startGateway({ store, config: { masterKey: randomBytes(32) } });
+    try {
+      expect((await rotated.admin('DELETE', `/api/admin/apps/${sealed.app.streamId}`)).status).toBe(204);
+    } finally {
+      await rotated.close();
+    }
+    expect(await store.deletePrefix(storeKeys.appScope(sealed.app.streamId))).toBe(0);
+    expect(await store.get(storeKeys.sandboxNumber(sealed.phoneNumber))).toBeNull();
+    expect(await store.get(storeKeys.ivrChannelByClient(sealed.app.clientId))).toBeNull();
   });
 
   it('when one of its test runs is active, then the deletion is refused with 409 and nothing is deleted', async () => {
