@@ -37,9 +37,9 @@ export class AppsRepository {
   }
 
   /**
-   * Deletes the app's API apps, then every key in the app's scope (its record first: the app is gone
-   * for every request from then on), and its index entry last, so that a deletion cut off half-way
-   * can be run again.
+   * Deletes the app's record first (the app is gone for every request from then on), then its API
+   * apps, then every other key in the app's scope, and its index entry last, so that a deletion cut
+   * off half-way can be run again.
    */
   async purge(streamId: string): Promise<void> {
     const clientIds = await this.store.smembers(storeKeys.appApiApps(streamId));
