@@ -76,6 +76,15 @@ export const compileMini = (nodes: Record<string, unknown>, start: string, extra
   compileAgent(miniDefinition(nodes, start, extraDialogs));
 
 /** Runs inputs in order from a new call; returns every result. */
+/** Freezes a value and everything reachable from it. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 export async function converse(
   agent: CompiledAgent,
   inputs: TurnInput[],
@@ -84,7 +93,8 @@ export async function converse(
   const results: TurnResult[] = [];
   let state = options.state ?? null;
   for (const input of inputs) {
-    const result = await runTurn(agent, input, state, call, options.settings ?? settings, { now: () => fixedNow, ...options.ports });
+    // Frozen, so a turn that changed the state it was given would throw (and fail the test).
+    const result = await runTurn(agent, input, state && deepFreeze(state), call, options.settings ?? settings, { now: () => fixedNow, ...options.ports });
     results.push(result);
     state = result.state;
   }
