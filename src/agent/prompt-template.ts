@@ -147,24 +147,23 @@ function convert(nodes: XmlNode[]): TemplatePart[] {
   return out;
 }
 
+function appendText(parts: readonly PromptPart[], out: { text: string }): void {
+  for (const p of parts) {
+    if (p.type === 'text' || p.type === 'say-as') out.text += p.text;
+    else if (p.type === 'break') out.text += ' ';
+    else appendText(p.parts, out);
+  }
+}
+
+/** Whitespace that `\s+ → ' '` and trim would change: a run, a character other than a space, an end. */
+const UNTIDY_SPACE = /\s\s|[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|^\s|\s$/;
+
 /** Plain text, with surrounding whitespace collapsed (for history, logs, the llm and table ports). */
 export function promptToText(parts: readonly PromptPart[]): string {
-  const walk = (ps: readonly PromptPart[]): string =>
-    ps
-      .map((p) => {
-        switch (p.type) {
-          case 'text':
-            return p.text;
-          case 'break':
-            return ' ';
-          case 'say-as':
-            return p.text;
-          default:
-            return walk(p.parts);
-        }
-      })
-      .join('');
-  return walk(parts).replace(/\s+/g, ' ').trim();
+  const out = { text: '' };
+  appendText(parts, out);
+  // Most prompts are already tidy: then the text is answered as it is, without a new string.
+  return UNTIDY_SPACE.test(out.text) ? out.text.replace(/\s+/g, ' ').trim() : out.text;
 }
 
 function renderParts(parts: readonly TemplatePart[], root: unknown): PromptPart[] {
@@ -219,9 +218,12 @@ export function parsePromptTemplate(source: string): PromptTemplate {
   return hasPlaceholder(parts) ? { source, parts } : { source, parts, fixed: renderParts(parts, {}) };
 }
 
+/** A copy of parts that shares no object with them (their fields are strings or nested parts). */
+const copyParts = (parts: readonly PromptPart[]): PromptPart[] => parts.map((p) => ('parts' in p ? { ...p, parts: copyParts(p.parts) } : { ...p }));
+
 /** Renders a template over the evaluation context; each call returns fresh parts. */
 export function renderPrompt(template: PromptTemplate, root: unknown): PromptPart[] {
-  return template.fixed ? structuredClone(template.fixed) : renderParts(template.parts, root);
+  return template.fixed ? copyParts(template.fixed) : renderParts(template.parts, root);
 }
 
 export function parseTextTemplate(source: string): TextTemplate {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parsePromptTemplate, parseTextTemplate, promptToText, renderPrompt, renderText, placeholderProblems } from '../../src/agent/prompt-template.js';
 
@@ -81,10 +82,34 @@ describe('prompt templates', () => {
     expect(promptToText(render('One.<break time="300ms"/>Two  <emphasis>three</emphasis>'))).toBe('One. Two three');
   });
 
+  it('when text holds any kind of whitespace, then it collapses exactly as \\s+ to one space and trim', () => {
+    const chars = [...' \t\n\v\f\r\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u200bab.'];
+    const text = fc.array(fc.constantFrom(...chars), { maxLength: 12 }).map((cs) => cs.join(''));
+    const part = fc.oneof(
+      text.map((t) => ({ type: 'text' as const, text: t })),
+      fc.constant({ type: 'break' as const }),
+      text.map((t) => ({ type: 'emphasis' as const, parts: [{ type: 'text' as const, text: t }] })),
+    );
+    for (const c of chars) expect(promptToText([{ type: 'text', text: `a${c}b` }])).toBe(`a${c}b`.replace(/\s+/g, ' '));
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 5 }), (parts) => {
+        const flat = parts.map((p) => (p.type === 'text' ? p.text : p.type === 'break' ? ' ' : p.parts[0]!.text)).join('');
+        expect(promptToText(parts)).toBe(flat.replace(/\s+/g, ' ').trim());
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('when a template has no placeholder, then renders do not share parts', () => {
     const t = parsePromptTemplate('Hello');
     const a = renderPrompt(t, {});
     (a[0] as { text: string }).text = 'changed';
     expect(renderPrompt(t, {})).toEqual([{ type: 'text', text: 'Hello' }]);
+    const nested = parsePromptTemplate('<prosody rate="slow"><emphasis>Hi</emphasis></prosody>');
+    const b = renderPrompt(nested, {});
+    const inner = (b[0] as { parts: { parts: { text: string }[] }[] }).parts[0]!;
+    inner.parts[0]!.text = 'changed';
+    inner.parts.push({ text: 'more' });
+    expect(renderPrompt(nested, {})).toEqual([{ type: 'prosody', rate: 'slow', parts: [{ type: 'emphasis', parts: [{ type: 'text', text: 'Hi' }] }] }]);
   });
 });
