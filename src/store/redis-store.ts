@@ -8,7 +8,7 @@
  * auto-pipeline in flight per node, so an unanswered command holds every later one past its own
  * timeout (tried twice; the blink and partition tests fail on it). See docs/reliability.md.
  */
-import { Redis, Cluster, type RedisOptions, type ClusterOptions } from 'ioredis';
+import { Redis, Cluster, Command, type RedisOptions, type ClusterOptions } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, WriteOp } from './store-port.js';
 import { createHash } from 'node:crypto';
@@ -17,11 +17,6 @@ import { toRateLimiter } from './rate-limiter-adapter.js';
 import { encodeAtomic } from './encode-atomic.js';
 
 type Client = Redis | Cluster;
-/**
- * EVALSHA / EVAL with the keys and arguments as arrays, which ioredis flattens (Command: `args.flat()`)
- * instead of spreading them into the call: an atomic write can carry thousands of arguments.
- */
-type FlatScriptCall = (script: string, numKeys: number, keys: string[], args: string[]) => Promise<unknown>;
 
 export interface RedisStoreOptions {
   url: string; // one URL, or several comma-separated (cluster seed nodes)
@@ -82,11 +77,24 @@ export class RedisStore implements Store {
     let sha = RedisStore.shas.get(lua);
     if (!sha) RedisStore.shas.set(lua, (sha = createHash('sha1').update(lua).digest('hex')));
     try {
-      return await (this.client.evalsha as unknown as FlatScriptCall).call(this.client, sha, keys.length, keys, args);
+      return await this.send('evalsha', sha, keys, args);
     } catch (err) {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      return (this.client.eval as unknown as FlatScriptCall).call(this.client, lua, keys.length, keys, args);
+      return this.send('eval', lua, keys, args);
     }
+  }
+
+  /**
+   * Sends EVALSHA/EVAL as a Command whose argument list is built here. ioredis's own methods pass
+   * their arguments through `Array.prototype.flat`, which costs about 0.2 µs per argument (230 µs for
+   * the 1,000 arguments of a grouped history write on the bench machine); `concat` costs about 2 µs.
+   * The command still goes through `sendCommand`, so timeouts, the offline queue and Cluster slot
+   * routing (from the numkeys argument) work as for any command.
+   */
+  private send(name: 'evalsha' | 'eval', script: string, keys: string[], args: string[]): Promise<unknown> {
+    const command = new Command(name, [], { replyEncoding: 'utf8' });
+    command.args = [script, String(keys.length)].concat(keys, args);
+    return this.client.sendCommand(command) as Promise<unknown>;
   }
 
   private static readonly shas = new Map<string, string>();
