@@ -9,7 +9,8 @@
  *   - floor: `/bench/floor/:streamId` (same parsers and middleware, one store read and one write,
  *     a constant document) with the same urlencoded bodies as the turn;
  *   - turn:  `/ivr/hooks/:streamId`, N connections each a scripted caller (bench/lib/call-script.ts).
- * Each measure line carries the client's view (requests/s, p50, p99, errors) and the server's own
+ * Each measure line carries the client's view (requests/s over every request; p50 and p99 of the
+ * steady state, each round's connection ramp left out: see lib/load-run.ts; errors) and the server's own
  * time from its Prometheus histograms (scraped before and after the rounds; for the turn,
  * ivr_turn_duration_seconds), so load-generator noise can be told apart. The last line has the
  * ratios turn/floor and whether the targets are met: throughput ≥ 0.6, p99 ≤ 1.5.
@@ -20,7 +21,9 @@
  *   npm run bench -- --only=turn       skips the floor (e.g. with --cpu-prof, to profile the turn alone)
  * Env: REDIS_URL (default redis://127.0.0.1:6379), BENCH_DURATION_S (10), BENCH_CONNECTIONS (64),
  * BENCH_WARMUP_S (3; 0 = none), BENCH_ROUNDS (5: each round runs each measure for duration/rounds),
- * BENCH_PROFILE_DIR (where --cpu-prof writes; default a temp dir).
+ * BENCH_PROFILE_DIR (where --cpu-prof writes; default a temp dir), BENCH_ENTRY (run the service from
+ * a compiled entry, e.g. dist/main.js after `npm run build`: its profile keeps source lines, which
+ * tsx's one-line output does not).
  * Exit code 0 when the run completed (targets met or not), 1 when it could not run.
  */
 import { randomBytes } from 'node:crypto';
@@ -172,7 +175,7 @@ async function main(): Promise<void> {
   const results = await measureInRounds(baseUrl, runs);
   for (const m of Object.values(results)) {
     requestsUnderLoad += m.requests;
-    const { times: _times, ...printed } = m;
+    const { times: _times, allTimes: _allTimes, ...printed } = m;
     line({ ...printed, rounds: ROUNDS } as unknown as Record<string, unknown>);
   }
 
@@ -205,6 +208,7 @@ async function main(): Promise<void> {
     floorRequestsPerSec: floor?.requestsPerSec ?? null,
     throughputRatio,
     p99Ratio,
+    p99RatioWithRamp: ratio(turn?.p99WithRampMs, floor?.p99WithRampMs),
     p50Ratio: ratio(turn?.p50Ms, floor?.p50Ms),
     serverP99Ratio: ratio(turn?.serverHttpP99Ms, floor?.serverHttpP99Ms),
     serverCpuPerRequestRatio: ratio(turn?.serverCpuMsPerRequest, floor?.serverCpuMsPerRequest),

@@ -1,5 +1,6 @@
 /**
- * Runs the gateway as a separate process (`node --import tsx src/main.ts`), waits for its
+ * Runs the gateway as a separate process (`node --import tsx src/main.ts`, or `node $BENCH_ENTRY`
+ * for a compiled build such as dist/main.js), waits for its
  * "listening on" line and stops it with SIGTERM (the service drains and exits; SIGKILL after a
  * grace period). The child's own output goes to our stderr, so the bench's stdout stays JSON.
  */
@@ -22,7 +23,8 @@ export interface ChildOptions {
 }
 
 export async function startChildService(opts: ChildOptions): Promise<ChildService> {
-  const args = ['--import', 'tsx', ...(opts.nodeFlags ?? []), 'src/main.ts'];
+  const entry = process.env.BENCH_ENTRY;
+  const args = entry ? [...(opts.nodeFlags ?? []), entry] : ['--import', 'tsx', ...(opts.nodeFlags ?? []), 'src/main.ts'];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: projectRoot,
     env: { ...process.env, ...opts.env },

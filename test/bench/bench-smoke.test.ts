@@ -52,14 +52,14 @@ describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', (
       const turn = r.lines.find((l) => l.measure === 'turn');
       for (const m of [floor, turn]) {
         expect(m, explain(r)).toBeDefined();
-        for (const key of ['requestsPerSec', 'p50Ms', 'p99Ms', 'errors', 'non2xx', 'invalid', 'serverP50Ms', 'serverP99Ms']) expect(m).toHaveProperty(key);
+        for (const key of ['requestsPerSec', 'p50Ms', 'p99Ms', 'p99WithRampMs', 'rampMs', 'rampResponses', 'errors', 'non2xx', 'invalid', 'serverP50Ms', 'serverP99Ms']) expect(m).toHaveProperty(key);
         expect({ errors: m!.errors, non2xx: m!.non2xx, invalid: m!.invalid, reasons: m!.invalidReasons }).toEqual({ errors: 0, non2xx: 0, invalid: 0, reasons: {} });
       }
       expect(turn!.serverSource).toBe('ivr_turn_duration_seconds');
       expect(r.lines.find((l) => l.phase === 'cleanup')?.keysRemoved).toBeGreaterThan(0);
       const summary = r.lines[r.lines.length - 1]!;
       expect(summary.summary).toBe('turn-bench');
-      for (const key of ['throughputRatio', 'p99Ratio', 'throughputOk', 'p99Ok', 'cores']) expect(summary).toHaveProperty(key);
+      for (const key of ['throughputRatio', 'p99Ratio', 'p99RatioWithRamp', 'throughputOk', 'p99Ok', 'cores']) expect(summary).toHaveProperty(key);
       expect(summary.targets).toEqual({ throughputRatio: '>= 0.6', p99Ratio: '<= 1.5' });
       expect(summary.requestProblems).toBe(0);
     },
