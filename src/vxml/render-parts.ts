@@ -24,16 +24,42 @@ export function properties(target: VxmlBuilder | Field, props: Readonly<Record<s
   if (props) target.properties(props);
 }
 
-/** The submit as the dialect writes it (fetchaudio kept or dropped, default fetchtimeout). */
+const SUBMITS_MAX = 1_000;
+const submits = new Map<string, Map<string, SubmitOptions>>();
+let submitSeq = 0;
+
+/**
+ * The submit as the dialect writes it (fetchaudio kept or dropped, default fetchtimeout).
+ *
+ * Memoised per content: an app's documents submit to the same webhook URL (with its ~300-character
+ * token) on every turn. The memoised object serialises to a short token (a non-enumerable toJSON,
+ * never reused for other content), so the fragment-cache keys that hold a submit (builder-core.ts:
+ * the hangup catch, the retry catch and the `<filled>` of every ask) stay short and cheap to hash.
+ */
 export function submitOptions(t: SubmitTarget, namelist: readonly string[], p: DialectProfile): SubmitOptions {
   const fetchtimeout = t.fetchtimeout ?? p.submitFetchtimeout;
-  return {
-    next: t.url,
-    method: t.method ?? 'post',
-    namelist,
-    ...(p.fetchaudio === 'keep' && t.fetchaudio !== undefined ? { fetchaudio: t.fetchaudio } : {}),
-    ...(fetchtimeout !== undefined ? { fetchtimeout } : {}),
-  };
+  const method = t.method ?? 'post';
+  const fetchaudio = p.fetchaudio === 'keep' ? t.fetchaudio : undefined;
+  const variant = JSON.stringify([method, fetchtimeout ?? null, fetchaudio ?? null, namelist]);
+  let byUrl = submits.get(t.url);
+  if (byUrl === undefined) {
+    if (submits.size >= SUBMITS_MAX) submits.clear();
+    submits.set(t.url, (byUrl = new Map()));
+  }
+  let options = byUrl.get(variant);
+  if (options === undefined) {
+    const token = `submit#${++submitSeq}`;
+    options = {
+      next: t.url,
+      method,
+      namelist,
+      ...(fetchaudio !== undefined ? { fetchaudio } : {}),
+      ...(fetchtimeout !== undefined ? { fetchtimeout } : {}),
+    };
+    Object.defineProperty(options, 'toJSON', { value: () => token });
+    byUrl.set(variant, Object.freeze(options));
+  }
+  return options;
 }
 
 export function submitTo(e: Executable, t: SubmitTarget, namelist: readonly string[], p: DialectProfile): void {

@@ -25,6 +25,20 @@ describe('fragment cache', () => {
     expect(b).toBe(a);
   });
 
+  it('when documents alternate between submit targets, then each carries its own, also after the submit memo was emptied', () => {
+    const submitsOf = (xml: string) => [...xml.matchAll(/<submit next="([^"]*)"(?: fetchtimeout="([^"]*)")?/g)].map((m) => `${m[1]} ${m[2] ?? '-'}`);
+    const render = (url: string, fetchtimeout?: string) => renderDocument({ ...askIntent, submit: { url, ...(fetchtimeout ? { fetchtimeout } : {}) } });
+    const a = 'https://gw.example.com/ivr/hooks/st-a?token=aaa';
+    const b = 'https://gw.example.com/ivr/hooks/st-b?token=bbb';
+    for (let round = 0; round < 2; round++) {
+      expect(new Set(submitsOf(render(a)))).toEqual(new Set([`${a} -`]));
+      expect(new Set(submitsOf(render(b, '7s')))).toEqual(new Set([`${b} 7s`]));
+      expect(new Set(submitsOf(render(a, '9s')))).toEqual(new Set([`${a} 9s`]));
+      // more distinct targets than the memo keeps: it is emptied, and the next round starts afresh
+      for (let i = 0; i < 1_100; i++) expect(submitsOf(render(`https://gw.example.com/ivr/hooks/st-${i}`))[0]).toBe(`https://gw.example.com/ivr/hooks/st-${i} -`);
+    }
+  });
+
   it('when hundreds of distinct grammars and prompts are rendered, then the cache stays within its bounds', () => {
     for (let i = 0; i < 700; i++) {
       renderDocument({
