@@ -44,6 +44,19 @@ export type SessionViews = Map<string, { first: number; scopes: Set<string> }>;
 
 export const tagToken = (key: string, value: string): string => `${enc(key)}=${enc(value)}`;
 
+/** userId, the extra identities and the callId (trimmed, each once, in that order): every id the userId filter matches. */
+function identitiesOf(m: ValidMessage): string[] {
+  const ids: string[] = [];
+  const add = (raw: string): void => {
+    const id = raw.trim();
+    if (id !== '' && !ids.includes(id)) ids.push(id);
+  };
+  add(m.userId);
+  for (const id of m.identities) add(id);
+  if (m.callId) add(m.callId);
+  return ids;
+}
+
 export const historyLayout = {
   /** The app's record (same slot): every write is guarded on it, so nothing is written for a deleted app. */
   appKey: (botId: string): string => storeKeys.appRecord(botId),
@@ -75,19 +88,16 @@ export const historyLayout = {
     return scope === 'all' ? storeKeys.historySessionsByApp(botId, view) : storeKeys.historySessionsByUser(botId, view, enc(scope.slice(2)));
   },
 
-  /** userId, the extra identities and the callId: every id the userId filter matches. */
-  identitiesOf(m: ValidMessage): string[] {
-    return uniq([m.userId, ...m.identities, ...(m.callId ? [m.callId] : [])].map((s) => s.trim()).filter(Boolean));
-  },
+  identitiesOf,
 
-  fields(m: ValidMessage): Record<string, string> {
+  fields(m: ValidMessage, identities = identitiesOf(m)): Record<string, string> {
     const f: Record<string, string> = {
       id: m.id,
       botId: m.botId,
       type: m.type,
       status: m.status ?? (m.type === 'incoming' ? 'received' : 'delivered'),
       userId: m.userId,
-      ids: JSON.stringify(historyLayout.identitiesOf(m)),
+      ids: JSON.stringify(identities),
       sessionId: m.sessionId,
       text: m.text,
       channel: m.channel,
@@ -106,13 +116,14 @@ export const historyLayout = {
   /** The message hash, its index entries and its traceId (with the rest of its 30 days as TTL). */
   messageOps(m: ValidMessage, nowMs: number): WriteOp[] {
     const cls = classOf(m.taskKind);
+    const identities = historyLayout.identitiesOf(m);
     const scopes: Scope[] = [
       { kind: 'all' },
-      ...historyLayout.identitiesOf(m).map((id): Scope => ({ kind: 'user', id })),
+      ...identities.map((id): Scope => ({ kind: 'user', id })),
       { kind: 'session', id: m.sessionId },
       ...Object.entries(m.tags ?? {}).map(([key, value]): Scope => ({ kind: 'tag', key, value })),
     ];
-    const ops: WriteOp[] = [{ op: 'hset', key: historyLayout.messageKey(m.botId, m.id), fields: historyLayout.fields(m) }];
+    const ops: WriteOp[] = [{ op: 'hset', key: historyLayout.messageKey(m.botId, m.id), fields: historyLayout.fields(m, identities) }];
     for (const s of scopes) ops.push({ op: 'zadd', key: historyLayout.indexKey(m.botId, m.channel, cls, s), score: m.createdOn, member: m.id });
     const ttlMs = m.createdOn + TRACE_RETENTION_MS - nowMs;
     if (m.traceId && ttlMs > 0) ops.push({ op: 'set', key: historyLayout.traceKey(m.botId, m.id), value: m.traceId, ttlMs });
@@ -138,11 +149,11 @@ export const historyLayout = {
    */
   sessionCovers(views: SessionViews, msgs: ValidMessage[]): boolean {
     for (const m of msgs) {
-      const ids = historyLayout.identitiesOf(m);
+      const scopes = historyLayout.identitiesOf(m).map((id) => `u:${id}`);
       for (const version of versionsOf(classOf(m.taskKind))) {
         const v = views.get(`${m.channel}:${version}`);
         if (!v || v.first > m.createdOn || !v.scopes.has('all')) return false;
-        for (const id of ids) if (!v.scopes.has(`u:${id}`)) return false;
+        for (const scope of scopes) if (!v.scopes.has(scope)) return false;
       }
     }
     return true;
