@@ -5,7 +5,12 @@
  * `redis-cluster` store factory, and tells the reliability suites whether they can spawn
  * redis-server. TEST_REDIS_CLUSTER=off skips the cluster (loudly); with REQUIRE_REDIS=1 a cluster
  * or a redis-server binary that is missing is a failure too.
+ *
+ * Every store key of a run starts with `test:<run id>:` (test-stores.ts), and the run removes its
+ * own keys from the shared Redis when it ends, so runs leave nothing behind and never touch another
+ * run's keys.
  */
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { TestProject } from 'vitest/node';
 import { redisServerAvailable, startRedisCluster, type RedisClusterProcesses } from './redis-processes.js';
@@ -40,6 +45,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (!ok) notice(`No Redis at ${url}: every Redis suite is SKIPPED (set REQUIRE_REDIS=1 to fail instead)`);
   project.provide('redisAvailable', ok);
   project.provide('redisUrl', url);
+  const runPrefix = `test:${randomUUID().slice(0, 8)}:`;
+  project.provide('testRunPrefix', runPrefix);
 
   const canSpawn = redisServerAvailable();
   if (!canSpawn && required) throw new Error('REQUIRE_REDIS=1 but no redis-server binary to run (install redis-server or set REDIS_SERVER_BIN)');
@@ -60,13 +67,35 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('redisClusterUrl', cluster?.url ?? '');
   return async () => {
     await cluster?.close();
+    if (ok) await removeKeys(url, runPrefix);
   };
+}
+
+/** UNLINKs every key under the prefix (SCAN in batches; a prefix has no glob characters). */
+async function removeKeys(url: string, prefix: string): Promise<void> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await client.unlink(...keys);
+    } while (cursor !== '0');
+  } catch (err) {
+    notice(`Could not remove this run's keys under ${prefix}: ${(err as Error).message}`);
+  } finally {
+    client.disconnect();
+  }
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     redisAvailable: boolean;
     redisUrl: string;
+    /** `test:<run id>:`: every store prefix of the run starts with it, and the run removes its keys. */
+    testRunPrefix: string;
     redisServerAvailable: boolean;
     /** Comma-separated seed URLs of the local cluster; '' when it is not running. */
     redisClusterUrl: string;

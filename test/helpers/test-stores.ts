@@ -1,7 +1,8 @@
 /**
  * Real stores for tests: the memory adapter, the Redis adapter on a real Redis, and the Redis
  * adapter on a local three-master Redis Cluster (started by global setup), each with a random key
- * prefix per store (so files run in parallel without seeing each other's keys).
+ * prefix per store under the run's prefix (so files run in parallel without seeing each other's
+ * keys, and the run can remove its keys at the end).
  */
 import { inject, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -12,7 +13,8 @@ export const redisUrl = (): string => inject('redisUrl');
 /** Seed URLs of the local cluster ('' when it is not running). */
 export const redisClusterUrl = (): string => inject('redisClusterUrl');
 
-export const testPrefix = (): string => `test:${randomUUID().slice(0, 8)}:`;
+/** A fresh prefix under the run's own (global-setup.ts removes the run's keys when it ends). */
+export const testPrefix = (): string => `${inject('testRunPrefix')}${randomUUID().slice(0, 8)}:`;
 
 export async function makeRedisStore(prefix = testPrefix()): Promise<RedisStore> {
   return RedisStore.connect({ url: redisUrl(), prefix });
