@@ -40,7 +40,7 @@ export function submitOptions(t: SubmitTarget, namelist: readonly string[], p: D
   const fetchtimeout = t.fetchtimeout ?? p.submitFetchtimeout;
   const method = t.method ?? 'post';
   const fetchaudio = p.fetchaudio === 'keep' ? t.fetchaudio : undefined;
-  const variant = JSON.stringify([method, fetchtimeout ?? null, fetchaudio ?? null, namelist]);
+  const variant = `${method}\u0000${fetchtimeout === undefined ? '\u0001' : fetchtimeout}\u0000${fetchaudio === undefined ? '\u0001' : fetchaudio}\u0000${namelist.join(' ')}`;
   let byUrl = submits.get(t.url);
   if (byUrl === undefined) {
     if (submits.size >= SUBMITS_MAX) submits.clear();
