@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { TestProject } from 'vitest/node';
 import { redisServerAvailable, startRedisCluster, type RedisClusterProcesses } from './redis-processes.js';
+import { deleteKeys } from './redis-keys.js';
 
 export const redisUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -67,27 +68,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('redisClusterUrl', cluster?.url ?? '');
   return async () => {
     await cluster?.close();
-    if (ok) await removeKeys(url, runPrefix);
+    if (ok) await deleteKeys(url, runPrefix).catch((err: Error) => notice(`Could not remove this run's keys under ${runPrefix}: ${err.message}`));
   };
-}
-
-/** UNLINKs every key under the prefix (SCAN in batches; a prefix has no glob characters). */
-async function removeKeys(url: string, prefix: string): Promise<void> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await client.unlink(...keys);
-    } while (cursor !== '0');
-  } catch (err) {
-    notice(`Could not remove this run's keys under ${prefix}: ${(err as Error).message}`);
-  } finally {
-    client.disconnect();
-  }
 }
 
 declare module 'vitest' {

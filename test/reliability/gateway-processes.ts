@@ -5,7 +5,6 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import { demoAgentDefinition } from '../../src/agent/index.js';
 import { signHs256 } from '../../src/platform/index.js';
 import { freePort, spawnWatched, type WatchedProcess } from '../helpers/redis-processes.js';
@@ -128,19 +127,4 @@ export async function callHistory(base: string, app: ProvisionedApp, callId: str
   return lines.sort((a, b) => a.createdOn.localeCompare(b.createdOn) || (a.type === b.type ? 0 : a.type === 'incoming' ? -1 : 1));
 }
 
-/** Deletes every key under a prefix (a test's own keys on the shared Redis). */
-export async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
-  const c = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  c.on('error', () => undefined);
-  try {
-    await c.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await c.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      cursor = next;
-      for (const k of keys) await c.del(k);
-    } while (cursor !== '0');
-  } finally {
-    c.disconnect();
-  }
-}
+export { deleteKeys } from '../helpers/redis-keys.js';
