@@ -116,7 +116,7 @@ export const historyLayout = {
   /** The message hash, its index entries and its traceId (with the rest of its 30 days as TTL). */
   messageOps(m: ValidMessage, nowMs: number): WriteOp[] {
     const cls = classOf(m.taskKind);
-    const identities = historyLayout.identitiesOf(m);
+    const identities = identitiesOf(m);
     const scopes: Scope[] = [
       { kind: 'all' },
       ...identities.map((id): Scope => ({ kind: 'user', id })),
@@ -149,7 +149,7 @@ export const historyLayout = {
    */
   sessionCovers(views: SessionViews, msgs: ValidMessage[]): boolean {
     for (const m of msgs) {
-      const scopes = historyLayout.identitiesOf(m).map((id) => `u:${id}`);
+      const scopes = identitiesOf(m).map((id) => `u:${id}`);
       for (const version of versionsOf(classOf(m.taskKind))) {
         const v = views.get(`${m.channel}:${version}`);
         if (!v || v.first > m.createdOn || !v.scopes.has('all')) return false;
