@@ -24,10 +24,8 @@ export interface ChildOptions {
 
 /**
  * The node flags the service runs with, as package.json's `start` script gives them (a test keeps
- * the two the same): a 32 MB young-generation semi-space. Under load a turn's objects live for its
- * ~30 ms, so with the default 16 MB a scavenge ran every ~65 ms and copied the ~5 MB of in-flight
- * turns each time (5–6 ms, ~8% of the main thread); with 32 MB it runs half as often for a similar
- * copy. Memory: up to 64 MB more for the young generation.
+ * the two the same): a 32 MB young-generation semi-space (README, Configuration: fewer scavenges and
+ * less time in them at 64 calls).
  */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
 
