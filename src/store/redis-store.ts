@@ -19,7 +19,6 @@ import { encodeAtomic } from './encode-atomic.js';
 
 type Client = Redis | Cluster;
 
-
 export interface RedisStoreOptions {
   url: string; // one URL, or several comma-separated (cluster seed nodes)
   cluster?: boolean;
