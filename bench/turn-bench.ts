@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { envNumber, flagValue, line, machine, note, randomPrefix, redisUrl, round, smoke } from './lib/bench-env.js';
-import { SERVICE_NODE_FLAGS, startChildService, type ChildService } from './lib/child-service.js';
+import { serviceNodeFlags, startChildService, type ChildService } from './lib/child-service.js';
 import { playOnce } from './lib/call-script.js';
 import { mergeLoads, runLoad, type LoadOptions, type LoadResult } from './lib/load-run.js';
 import { setupDemoApp } from './lib/operator-setup.js';
@@ -137,7 +137,7 @@ const ratio = (a: number | null | undefined, b: number | null | undefined): numb
 
 async function main(): Promise<void> {
   const profileDir = CPU_PROF ? (process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'ivr-bench-prof-'))) : undefined;
-  line({ bench: 'turn', phase: 'config', ...machine(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, warmupS: WARMUP_S, smoke, redis: REDIS_URL, prefix: PREFIX, serviceNodeFlags: [...SERVICE_NODE_FLAGS, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)], entry: process.env.BENCH_ENTRY ?? 'src/main.ts (tsx)', ...(profileDir ? { profileDir } : {}), ...(ONLY ? { only: ONLY } : {}) });
+  line({ bench: 'turn', phase: 'config', ...machine(), connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, warmupS: WARMUP_S, smoke, redis: REDIS_URL, prefix: PREFIX, serviceNodeFlags: serviceNodeFlags(), entry: process.env.BENCH_ENTRY ?? 'src/main.ts (tsx)', ...(profileDir ? { profileDir } : {}), ...(ONLY ? { only: ONLY } : {}) });
   redis = await connectRedis(REDIS_URL);
   const adminToken = randomBytes(24).toString('base64url');
   service = await startChildService({

@@ -29,10 +29,12 @@ export interface ChildOptions {
  */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
 
+/** The flags a bench starts the service with: SERVICE_NODE_FLAGS, then BENCH_NODE_FLAGS (e.g. "--trace-gc"; later flags win). */
+export const serviceNodeFlags = (): string[] => [...SERVICE_NODE_FLAGS, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
+
 export async function startChildService(opts: ChildOptions): Promise<ChildService> {
   const entry = process.env.BENCH_ENTRY;
-  // BENCH_NODE_FLAGS: more flags for the service's node, e.g. "--trace-gc" (later flags win)
-  const flags = [...SERVICE_NODE_FLAGS, ...(opts.nodeFlags ?? []), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
+  const flags = [...serviceNodeFlags(), ...(opts.nodeFlags ?? [])];
   const args = entry ? [...flags, entry] : ['--import', 'tsx', ...flags, 'src/main.ts'];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: projectRoot,
