@@ -57,6 +57,68 @@ function identitiesOf(m: ValidMessage): string[] {
   return ids;
 }
 
+/**
+ * What a message's identities and session make of it, the same for every message of a call: its
+ * ids, the `ids` field, its session scopes (`u:<id>`) and its index keys but the tag ones.
+ */
+interface MessageScopes {
+  botId: string;
+  channel: ChannelType;
+  cls: TaskClass;
+  sessionId: string;
+  userId: string;
+  callId: string | undefined;
+  identitiesIn: string[];
+  identities: string[];
+  idsField: string;
+  userScopes: SessionScope[];
+  indexKeys: string[];
+}
+
+/**
+ * Scopes by session id, bounded (oldest first out). A turn's messages are laid out with the keys its
+ * call's earlier turns used: built once per call, not per message (key building and hashing fresh
+ * key strings were a fifth of a turn's history cost). An entry is used only when every input it was
+ * built from is equal, so a session whose messages carry other ids is built anew.
+ */
+const scopesMemo = new Map<string, MessageScopes>();
+const SCOPES_MEMO_MAX = 10_000;
+
+const sameList = (a: string[], b: string[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+
+function scopesOf(m: ValidMessage): MessageScopes {
+  const cls = classOf(m.taskKind);
+  const known = scopesMemo.get(m.sessionId);
+  if (known && known.botId === m.botId && known.channel === m.channel && known.cls === cls && known.userId === m.userId && known.callId === m.callId && sameList(known.identitiesIn, m.identities)) {
+    return known;
+  }
+  const identities = identitiesOf(m);
+  const indexKeys = [historyLayout.indexKey(m.botId, m.channel, cls, { kind: 'all' })];
+  for (const id of identities) indexKeys.push(historyLayout.indexKey(m.botId, m.channel, cls, { kind: 'user', id }));
+  indexKeys.push(historyLayout.indexKey(m.botId, m.channel, cls, { kind: 'session', id: m.sessionId }));
+  const scopes: MessageScopes = {
+    botId: m.botId,
+    channel: m.channel,
+    cls,
+    sessionId: m.sessionId,
+    userId: m.userId,
+    callId: m.callId,
+    identitiesIn: m.identities.slice(),
+    identities,
+    idsField: JSON.stringify(identities),
+    userScopes: identities.map((id): SessionScope => `u:${id}`),
+    indexKeys,
+  };
+  if (known) scopesMemo.delete(m.sessionId);
+  else if (scopesMemo.size >= SCOPES_MEMO_MAX) scopesMemo.delete(scopesMemo.keys().next().value as string);
+  scopesMemo.set(m.sessionId, scopes);
+  return scopes;
+}
+
 export const historyLayout = {
   /** The app's record (same slot): every write is guarded on it, so nothing is written for a deleted app. */
   appKey: (botId: string): string => storeKeys.appRecord(botId),
@@ -90,14 +152,14 @@ export const historyLayout = {
 
   identitiesOf,
 
-  fields(m: ValidMessage, identities = identitiesOf(m)): Record<string, string> {
+  fields(m: ValidMessage, idsField = JSON.stringify(identitiesOf(m))): Record<string, string> {
     const f: Record<string, string> = {
       id: m.id,
       botId: m.botId,
       type: m.type,
       status: m.status ?? (m.type === 'incoming' ? 'received' : 'delivered'),
       userId: m.userId,
-      ids: JSON.stringify(identities),
+      ids: idsField,
       sessionId: m.sessionId,
       text: m.text,
       channel: m.channel,
@@ -115,16 +177,14 @@ export const historyLayout = {
 
   /** The message hash, its index entries and its traceId (with the rest of its 30 days as TTL). */
   messageOps(m: ValidMessage, nowMs: number): WriteOp[] {
-    const cls = classOf(m.taskKind);
-    const identities = identitiesOf(m);
-    const scopes: Scope[] = [
-      { kind: 'all' },
-      ...identities.map((id): Scope => ({ kind: 'user', id })),
-      { kind: 'session', id: m.sessionId },
-      ...Object.entries(m.tags ?? {}).map(([key, value]): Scope => ({ kind: 'tag', key, value })),
-    ];
-    const ops: WriteOp[] = [{ op: 'hset', key: historyLayout.messageKey(m.botId, m.id), fields: historyLayout.fields(m, identities) }];
-    for (const s of scopes) ops.push({ op: 'zadd', key: historyLayout.indexKey(m.botId, m.channel, cls, s), score: m.createdOn, member: m.id });
+    const scopes = scopesOf(m);
+    const ops: WriteOp[] = [{ op: 'hset', key: historyLayout.messageKey(m.botId, m.id), fields: historyLayout.fields(m, scopes.idsField) }];
+    for (const key of scopes.indexKeys) ops.push({ op: 'zadd', key, score: m.createdOn, member: m.id });
+    if (m.tags) {
+      for (const key in m.tags) {
+        ops.push({ op: 'zadd', key: historyLayout.indexKey(m.botId, m.channel, scopes.cls, { kind: 'tag', key, value: m.tags[key]! }), score: m.createdOn, member: m.id });
+      }
+    }
     const ttlMs = m.createdOn + TRACE_RETENTION_MS - nowMs;
     if (m.traceId && ttlMs > 0) ops.push({ op: 'set', key: historyLayout.traceKey(m.botId, m.id), value: m.traceId, ttlMs });
     return ops;
@@ -149,7 +209,7 @@ export const historyLayout = {
    */
   sessionCovers(views: SessionViews, msgs: ValidMessage[]): boolean {
     for (const m of msgs) {
-      const scopes = identitiesOf(m).map((id) => `u:${id}`);
+      const scopes = scopesOf(m).userScopes;
       for (const version of versionsOf(classOf(m.taskKind))) {
         const v = views.get(`${m.channel}:${version}`);
         if (!v || v.first > m.createdOn || !v.scopes.has('all')) return false;

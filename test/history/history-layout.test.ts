@@ -26,4 +26,32 @@ describe('history layout', () => {
     const userIndexes = ops.filter((o) => o.op === 'zadd' && o.key.includes(':u:'));
     expect(userIndexes.map((o) => o.key.split(':u:')[1])).toEqual(['u-1', 'call-1', '%2B1555']);
   });
+
+  it('when messages of one session carry other ids, another app or another task kind, then each is indexed under its own', () => {
+    const userKeys = (m: ValidMessage) =>
+      historyLayout.messageOps(m, m.createdOn).filter((o) => o.op === 'zadd').map((o) => o.key);
+    const first = message({ sessionId: 's-memo', identities: ['call-1'], callId: 'call-1' });
+    const again = message({ id: 'ms-2', sessionId: 's-memo', identities: ['call-1'], callId: 'call-1' });
+    expect(userKeys(again)).toEqual(userKeys(first).map((k) => k));
+    const moreIds = message({ id: 'ms-3', sessionId: 's-memo', identities: ['call-1', '+1999'], callId: 'call-1' });
+    expect(userKeys(moreIds).filter((k) => k.includes(':u:')).map((k) => k.split(':u:')[1])).toEqual(['u-1', 'call-1', '%2B1999']);
+    const otherUser = message({ id: 'ms-4', sessionId: 's-memo', userId: 'u-9', identities: ['call-1'], callId: 'call-1' });
+    expect(userKeys(otherUser).filter((k) => k.includes(':u:')).map((k) => k.split(':u:')[1])).toEqual(['u-9', 'call-1']);
+    const otherApp = message({ id: 'ms-5', botId: 'st-2', sessionId: 's-memo', identities: ['call-1'], callId: 'call-1' });
+    expect(userKeys(otherApp).every((k) => k.includes('{a:st-2}'))).toBe(true);
+    const alert = message({ id: 'ms-6', sessionId: 's-memo', identities: ['call-1'], callId: 'call-1', taskKind: 'Alert' });
+    expect(userKeys(alert).every((k) => k.includes(':h:ivr:x:'))).toBe(true);
+    const tagged = message({ id: 'ms-7', sessionId: 's-memo', identities: ['call-1'], callId: 'call-1', tags: { lang: 'en' } });
+    expect(userKeys(tagged)).toEqual([...userKeys(first), expect.stringContaining(':t:lang=en')]);
+  });
+
+  it('when the ids a message was given are changed after it was laid out, then the next message of its session is laid out from its own ids', () => {
+    const ids = ['call-1'];
+    const m = message({ sessionId: 's-mutated', identities: ids, callId: 'call-1' });
+    historyLayout.messageOps(m, m.createdOn);
+    ids.push('+1777');
+    const next = message({ id: 'ms-2', sessionId: 's-mutated', identities: ids, callId: 'call-1' });
+    const hash = historyLayout.messageOps(next, next.createdOn).find((o) => o.op === 'hset');
+    expect(hash && hash.op === 'hset' ? JSON.parse(hash.fields.ids!) : undefined).toEqual(['u-1', 'call-1', '+1777']);
+  });
 });
