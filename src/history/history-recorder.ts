@@ -66,6 +66,10 @@ export class HistoryRecorder {
    * type is the schema's output, so every field it fills by default must be given.
    */
   async recordValid(valid: ValidMessage[]): Promise<void> {
+    // the IVR turn: one app, ids that differ (an incoming and an outgoing message)
+    if (valid.length === 1 || (valid.length === 2 && valid[0]!.botId === valid[1]!.botId && valid[0]!.id !== valid[1]!.id)) {
+      return this.enqueue(valid[0]!.botId, valid);
+    }
     const byApp = new Map<string, ValidMessage[]>();
     const seen = new Set<string>();
     for (const m of valid) {
@@ -152,21 +156,28 @@ export class HistoryRecorder {
   /** One write of `msgs`; false when a guard refused it. The first attempt is optimistic, later ones read first. */
   private async attempt(botId: string, msgs: ValidMessage[], attempt: number): Promise<boolean> {
     const stored = attempt === 1 ? new Set<string>() : await this.repo.existing(botId, msgs.map((m) => m.id));
-    const fresh = msgs.filter((m) => !stored.has(m.id));
+    const fresh = stored.size === 0 ? msgs : msgs.filter((m) => !stored.has(m.id));
     if (fresh.length === 0) return true;
-    const sessions = [...new Set(fresh.map((m) => m.sessionId))];
+    // the messages of each session, in one pass (a batch holds one or two messages of many calls)
+    const bySession = new Map<string, ValidMessage[]>();
+    for (const m of fresh) {
+      const own = bySession.get(m.sessionId);
+      if (own) own.push(m);
+      else bySession.set(m.sessionId, [m]);
+    }
+    const sessions = [...bySession.keys()];
     const metas = await this.metasFor(botId, sessions, attempt === 1);
     const now = this.now();
     const ops: WriteOp[] = [];
     // first guard: the app still exists (a turn still running while its app is deleted writes nothing)
     const guards: Guard[] = [{ key: historyLayout.appKey(botId), present: true }];
     for (const m of fresh) {
-      ops.push(...historyLayout.messageOps(m, now));
+      for (const op of historyLayout.messageOps(m, now)) ops.push(op);
       guards.push({ key: historyLayout.messageKey(botId, m.id), hashField: 'id', absent: true });
     }
     const changed: Array<{ sessionId: string; meta: Record<string, string> }> = [];
     sessions.forEach((sessionId, i) => {
-      const own = fresh.filter((m) => m.sessionId === sessionId);
+      const own = bySession.get(sessionId)!;
       const meta = metas[i] ?? { fields: {} };
       // a known session whose bookkeeping already covers these messages: nothing to write or guard
       if (meta.views && historyLayout.sessionCovers(meta.views, own)) return;

@@ -32,6 +32,15 @@ describeEachStore('conversation history recorder', (factory) => {
     expect(viaFrom.body.total).toBe(4);
   });
 
+  it('when one record carries a message twice, or messages of two apps, then each is stored once in its app', async () => {
+    const [hi, hello] = ivrCall({ botId: h.botId, ...user(9), callId: 'call-r9', start: NOW - D, turns: [{ caller: 'hi', bot: 'hello' }] });
+    await h.comp.recorder.record([hi!, hi!]);
+    await h.comp.recorder.record([hello!, { ...hello!, botId: 'st-unknown-app' }].reverse()).catch((e: unknown) => e);
+    const res = await h.get('v1', { userId: user(9).userId, channelType: 'ivr' }).expect(200);
+    expect(idsOf(res)).toEqual([hello!.id, hi!.id]);
+    expect(await store.hget(historyLayout.messageKey('st-unknown-app', hello!.id), 'id')).toBeNull();
+  });
+
   it('when a re-recorded id carries other content, then the first recording stands', async () => {
     const [first] = ivrCall({ botId: h.botId, ...user(2), callId: 'call-r2', start: NOW - D, turns: [{ caller: 'original' }] });
     await h.comp.recorder.record([first!]);
