@@ -12,7 +12,7 @@ import { createTablesComponent } from './tables/index.js';
 import { createAssistComponent } from './assist/index.js';
 import { createTestRunsComponent, type RecognizerPort, type TestRunsOptions } from './testruns/index.js';
 import { createHistoryComponent, HISTORY_MAX_TEXT, type ValidMessage } from './history/index.js';
-import { createIvrComponent, type SandboxOptions, type HistoryPort, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
+import { createIvrComponent, type SandboxOptions, type HistoryPort, type TurnMessage, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
 
 /** The first `max` UTF-16 units of `text`, one fewer when the cut would split a surrogate pair. */
 const cutText = (text: string, max: number): string => {
@@ -103,31 +103,32 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   // The turn's messages are built by the IVR component from bounded input (generated ids, webhook
   // parameters cut to their limits, the app's language code), so they skip the schema check; only
   // a model's answer can be longer than a message may be, and is cut to the limit.
+  const toValid = (messages: TurnMessage[]): ValidMessage[] =>
+    messages.map((m) => {
+      const v: ValidMessage = {
+        id: m.id,
+        botId: m.botId,
+        userId: m.userId,
+        identities: m.identities,
+        sessionId: m.sessionId,
+        callId: m.callId,
+        type: m.type,
+        status: m.type === 'incoming' ? 'received' : 'delivered',
+        text: m.text.length > HISTORY_MAX_TEXT ? cutText(m.text, HISTORY_MAX_TEXT) : m.text,
+        channel: 'ivr',
+        channelUId: m.channelUId,
+        createdOn: m.createdOn,
+        lang: m.lang,
+        taskKind: 'Dialog',
+      };
+      if (m.traceId) v.traceId = m.traceId;
+      if (m.asrMetaData) v.asrMetaData = m.asrMetaData;
+      return v;
+    });
   const historyPort: HistoryPort = {
-    record: (messages) =>
-      history.recorder.recordValid(
-        messages.map((m) => {
-          const v: ValidMessage = {
-            id: m.id,
-            botId: m.botId,
-            userId: m.userId,
-            identities: m.identities,
-            sessionId: m.sessionId,
-            callId: m.callId,
-            type: m.type,
-            status: m.type === 'incoming' ? 'received' : 'delivered',
-            text: m.text.length > HISTORY_MAX_TEXT ? cutText(m.text, HISTORY_MAX_TEXT) : m.text,
-            channel: 'ivr',
-            channelUId: m.channelUId,
-            createdOn: m.createdOn,
-            lang: m.lang,
-            taskKind: 'Dialog',
-          };
-          if (m.traceId) v.traceId = m.traceId;
-          if (m.asrMetaData) v.asrMetaData = m.asrMetaData;
-          return v;
-        }),
-      ),
+    record: (messages) => history.recorder.recordValid(toValid(messages)),
+    // one step with the turn's commit where the store's atomic spans slots (not on a Redis Cluster)
+    ...(store.atomicAcrossSlots ? { prepare: (messages: TurnMessage[]) => history.recorder.prepare(toValid(messages)) } : {}),
   };
   const ivrComponent = createIvrComponent({
     ...base,

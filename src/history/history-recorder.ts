@@ -3,7 +3,8 @@
  * index entries, traceIds, session bookkeeping), guarded so that a message id already stored is
  * never written twice (idempotent) and so that a concurrent writer of the same session makes the
  * write re-read and retry instead of losing a session-set update. Records of one app that arrive
- * while its previous write is in flight are written together (group commit).
+ * while its previous write is in flight are written together (group commit). `prepare` hands the
+ * same write to a caller that applies it in one step with its own (the IVR turn and its commit).
  */
 import { AppError } from '../platform/index.js';
 import { isStoreUnavailable, type Guard, type WriteOp } from '../store/index.js';
@@ -19,6 +20,23 @@ interface Queued {
   msgs: ValidMessage[];
   resolve: () => void;
   reject: (err: unknown) => void;
+}
+
+/** Session ids in the order of their first message. */
+const sessionsOf = (msgs: ValidMessage[]): string[] => [...new Set(msgs.map((m) => m.sessionId))];
+
+/** A write planned by the recorder, for a caller to apply together with its own (see `prepare`). */
+export interface PreparedRecord {
+  ops: WriteOp[];
+  guards: Guard[];
+  /** To call once the write succeeded: the recorder remembers the session metas it wrote. */
+  applied: () => void;
+}
+
+interface Plan {
+  ops: WriteOp[];
+  guards: Guard[];
+  changed: Array<{ sessionId: string; meta: Record<string, string> }>;
 }
 
 const isStoreFault = (err: unknown): boolean => isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable');
@@ -153,66 +171,94 @@ export class HistoryRecorder {
     throw AppError.storeUnavailable();
   }
 
+  /**
+   * The write of one app's messages as ops and guards, for the caller to apply in one `atomic` with
+   * writes of its own (the IVR turn commits its session in the same step): the optimistic first
+   * attempt of `record`, with the same guards (the app's record first, then each message absent,
+   * then the session metas as cached). Null when there is nothing to write. When the caller's write
+   * succeeds it calls `applied`; when one of these guards refused it, it calls `record` instead,
+   * which reads the store and retries (a message already stored is skipped, a deleted app refused).
+   */
+  prepare(valid: ValidMessage[]): PreparedRecord | null {
+    if (valid.length === 0) return null;
+    const botId = valid[0]!.botId;
+    for (const m of valid) if (m.botId !== botId) return null;
+    const plan = this.plan(botId, valid, true);
+    if (!plan) return null;
+    return { ops: plan.ops, guards: plan.guards, applied: () => this.applied(botId, plan) };
+  }
+
   /** One write of `msgs`; false when a guard refused it. The first attempt is optimistic, later ones read first. */
   private async attempt(botId: string, msgs: ValidMessage[], attempt: number): Promise<boolean> {
-    const stored = attempt === 1 ? new Set<string>() : await this.repo.existing(botId, msgs.map((m) => m.id));
-    const fresh = stored.size === 0 ? msgs : msgs.filter((m) => !stored.has(m.id));
-    if (fresh.length === 0) return true;
-    // the messages of each session, in one pass (a batch holds one or two messages of many calls)
-    const bySession = new Map<string, ValidMessage[]>();
-    for (const m of fresh) {
-      const own = bySession.get(m.sessionId);
-      if (own) own.push(m);
-      else bySession.set(m.sessionId, [m]);
+    let plan: Plan | null;
+    if (attempt === 1) plan = this.plan(botId, msgs, true);
+    else {
+      const stored = await this.repo.existing(botId, msgs.map((m) => m.id));
+      const fresh = msgs.filter((m) => !stored.has(m.id));
+      const metas = fresh.length ? await this.repo.sessionMetas(botId, sessionsOf(fresh)) : [];
+      plan = this.plan(botId, fresh, false, metas);
     }
-    const sessions = [...bySession.keys()];
-    const metas = await this.metasFor(botId, sessions, attempt === 1);
-    const now = this.now();
-    const ops: WriteOp[] = [];
-    // first guard: the app still exists (a turn still running while its app is deleted writes nothing)
-    const guards: Guard[] = [{ key: historyLayout.appKey(botId), present: true }];
-    for (const m of fresh) {
-      for (const op of historyLayout.messageOps(m, now)) ops.push(op);
-      guards.push({ key: historyLayout.messageKey(botId, m.id), hashField: 'id', absent: true });
-    }
-    const changed: Array<{ sessionId: string; meta: Record<string, string> }> = [];
-    sessions.forEach((sessionId, i) => {
-      const own = bySession.get(sessionId)!;
-      const meta = metas[i] ?? { fields: {} };
-      // a known session whose bookkeeping already covers these messages: nothing to write or guard
-      if (meta.views && historyLayout.sessionCovers(meta.views, own)) return;
-      const s = historyLayout.sessionOps(botId, sessionId, meta.fields, own);
-      ops.push(...s.ops);
-      guards.push(...s.guards);
-      changed.push({ sessionId, meta: meta.fields });
-    });
-    const r = await this.repo.apply(ops, guards);
+    if (!plan) return true;
+    const r = await this.repo.apply(plan.ops, plan.guards);
     if (!r.ok) {
       if (r.failedGuard === 0) throw AppError.notFound('App not found');
       return false;
     }
-    for (const c of changed) this.remember(botId, c.sessionId, c.meta, ops);
+    this.applied(botId, plan);
     return true;
   }
 
   /**
-   * The first attempt uses the cached metas, and an empty one for a session this process has not
-   * seen (a new call's first turn): the guards refuse the write if the stored meta differs, and the
-   * retry reads the store. Retries always read.
+   * Ops and guards that store `msgs` (distinct ids, one app). The optimistic plan uses the cached
+   * metas, and an empty one for a session this process has not seen (a new call's first turn): the
+   * guards refuse the write if the stored meta differs, and the retry reads the store (`metas`, in
+   * the order of the sessions' first messages).
    */
-  private async metasFor(botId: string, sessions: string[], optimistic: boolean): Promise<CachedMeta[]> {
-    if (optimistic) {
-      return sessions.map((s) => {
-        const key = `${botId}\u0000${s}`;
-        const cached = this.metaCache.get(key);
-        if (!cached) return { fields: {} };
-        this.metaCache.delete(key); // most recently used last: the oldest is evicted first
-        this.metaCache.set(key, cached);
-        cached.views ??= historyLayout.parseMeta(cached.fields);
-        return cached;
-      });
+  private plan(botId: string, msgs: ValidMessage[], optimistic: boolean, metas: Array<Record<string, string>> = []): Plan | null {
+    if (msgs.length === 0) return null;
+    // the messages of each session, in one pass (a batch holds one or two messages of many calls)
+    const bySession = new Map<string, ValidMessage[]>();
+    for (const m of msgs) {
+      const own = bySession.get(m.sessionId);
+      if (own) own.push(m);
+      else bySession.set(m.sessionId, [m]);
     }
-    return (await this.repo.sessionMetas(botId, sessions)).map((fields) => ({ fields }));
+    const now = this.now();
+    const ops: WriteOp[] = [];
+    // first guard: the app still exists (a turn still running while its app is deleted writes nothing)
+    const guards: Guard[] = [{ key: historyLayout.appKey(botId), present: true }];
+    for (const m of msgs) {
+      for (const op of historyLayout.messageOps(m, now)) ops.push(op);
+      guards.push({ key: historyLayout.messageKey(botId, m.id), hashField: 'id', absent: true });
+    }
+    const changed: Plan['changed'] = [];
+    let i = 0;
+    for (const [sessionId, own] of bySession) {
+      const meta = optimistic ? this.cachedMeta(botId, sessionId) : { fields: metas[i] ?? {} };
+      i++;
+      // a known session whose bookkeeping already covers these messages: nothing to write or guard
+      if (meta.views && historyLayout.sessionCovers(meta.views, own)) continue;
+      const s = historyLayout.sessionOps(botId, sessionId, meta.fields, own);
+      for (const op of s.ops) ops.push(op);
+      for (const g of s.guards) guards.push(g);
+      changed.push({ sessionId, meta: meta.fields });
+    }
+    return { ops, guards, changed };
+  }
+
+  private applied(botId: string, plan: Plan): void {
+    for (const c of plan.changed) this.remember(botId, c.sessionId, c.meta, plan.ops);
+  }
+
+  /** A session meta as this process last wrote or read it (parsed once), or an empty one. */
+  private cachedMeta(botId: string, sessionId: string): CachedMeta {
+    const key = `${botId}\u0000${sessionId}`;
+    const cached = this.metaCache.get(key);
+    if (!cached) return { fields: {} };
+    this.metaCache.delete(key); // most recently used last: the oldest is evicted first
+    this.metaCache.set(key, cached);
+    cached.views ??= historyLayout.parseMeta(cached.fields);
+    return cached;
   }
 
   /** The meta as it is after a successful write: what was read, plus the fields the write set. */

@@ -37,7 +37,7 @@ export function createHistoryComponent(deps: HistoryDeps): HistoryComponent {
   return { routes: historyRoutes(service, gate), recorder: new HistoryRecorder(repo, now), service };
 }
 
-export { HistoryRecorder } from './history-recorder.js';
+export { HistoryRecorder, type PreparedRecord } from './history-recorder.js';
 export { HistoryService, type AppIconSource } from './history-service.js';
 export { historyLayout, TRACE_RETENTION_MS } from './history-layout.js';
 export {

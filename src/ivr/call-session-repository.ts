@@ -5,7 +5,7 @@
  * lives a few seconds and its owner extends it while the turn runs, so when the owner dies another
  * instance can resume the turn within `lockTtlMs`.
  */
-import { storeKeys, type Store } from '../store/index.js';
+import { storeKeys, type Guard, type Store, type WriteOp } from '../store/index.js';
 import type { CallSession } from './call-session.js';
 
 export class CallSessionRepository {
@@ -65,6 +65,19 @@ export class CallSessionRepository {
   commit(session: CallSession, token: string): Promise<boolean> {
     const { callId } = session;
     return this.store.writeHeld(storeKeys.callLock(callId), token, storeKeys.callSession(callId), JSON.stringify(session), this.ttlMs, { release: true });
+  }
+
+  /**
+   * `commit` with other writes in the same step (their keys may be of other slots: only on a store
+   * whose `atomicAcrossSlots`): all land or none. 'lost' when the lock was not held, 'refused' when
+   * one of `extra`'s guards failed; nothing is written then.
+   */
+  async commitWith(session: CallSession, token: string, extra: { ops: WriteOp[]; guards: Guard[] }): Promise<'ok' | 'lost' | 'refused'> {
+    const lock = storeKeys.callLock(session.callId);
+    const ops: WriteOp[] = extra.ops.slice();
+    ops.push({ op: 'set', key: storeKeys.callSession(session.callId), value: JSON.stringify(session), ttlMs: this.ttlMs }, { op: 'del', key: lock });
+    const r = await this.store.atomic(ops, [{ key: lock, equals: token }, ...extra.guards]);
+    return r.ok ? 'ok' : r.failedGuard === 0 ? 'lost' : 'refused';
   }
 
   async unlock(callId: string, token: string): Promise<void> {

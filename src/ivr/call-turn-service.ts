@@ -297,11 +297,7 @@ export class CallTurnService {
       ended: answer.action === 'end' || answer.action === 'error' || pending.input.kind === 'hangup',
     };
     delete next.pending;
-    // History first, then the commit: a process that dies between the two leaves the turn
-    // uncommitted, so it runs again and its messages (deterministic ids) are not recorded twice.
-    // (Both in flight together lost messages when an instance was killed after the commit landed.)
-    await this.ports.history.record(this.messages(ctx, next, text, answer, result));
-    if (!(await this.sessions.commit(next, token))) {
+    if (!(await this.commitWithHistory(next, token, this.messages(ctx, next, text, answer, result)))) {
       this.logger.warn({ callId: session.callId }, 'turn lock lost before commit; the other owner answers');
       const current = await this.sessions.load(session.callId);
       if (current?.last) return current;
@@ -312,6 +308,27 @@ export class CallTurnService {
       await this.ports.lifecycle?.ended?.(next);
     }
     return next;
+  }
+
+  /**
+   * Records the turn's messages and commits the session (releasing the lock); false when the lock
+   * was lost. Where the store applies them in one step (memory, a single Redis node), both land or
+   * neither. Elsewhere (a Redis Cluster: the app's history and the call's session are in other
+   * slots) history goes first, then the commit: a process that dies between the two leaves the turn
+   * uncommitted, so it runs again and its messages (deterministic ids) are not recorded twice. (Both
+   * in flight together lost messages when an instance was killed after the commit landed.)
+   */
+  private async commitWithHistory(next: CallSession, token: string, messages: TurnMessage[]): Promise<boolean> {
+    const prepared = this.ports.history.prepare?.(messages) ?? null;
+    if (prepared) {
+      const outcome = await this.sessions.commitWith(next, token, prepared);
+      if (outcome === 'ok') prepared.applied();
+      if (outcome !== 'refused') return outcome === 'ok';
+      // a history guard refused the step (a message already stored, a session's bookkeeping changed,
+      // the app deleted): record reads the store and retries, or refuses the deleted app
+    }
+    await this.ports.history.record(messages);
+    return this.sessions.commit(next, token);
   }
 
   private messages(ctx: TurnContext, s: CallSession, text: string, answer: AnswerSpec, result: TurnResult | null): TurnMessage[] {

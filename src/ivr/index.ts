@@ -10,7 +10,7 @@ import { webhookRoutes } from './webhook-routes.js';
 import { SandboxService, type SandboxOptions } from './sandbox-service.js';
 import { sandboxRoutes } from './sandbox-routes.js';
 
-export type { IvrPorts, HistoryPort, TurnMessage, AgentSource, AppSource, CallLifecycle } from './ivr-ports.js';
+export type { IvrPorts, HistoryPort, PreparedHistory, TurnMessage, AgentSource, AppSource, CallLifecycle } from './ivr-ports.js';
 export type { IvrSettings } from './ivr-settings-schema.js';
 export { ivrSettingsSchema, sandboxRequiredSettings } from './ivr-settings-schema.js';
 export { IvrConfigService } from './ivr-config-service.js';

@@ -1,5 +1,6 @@
 /** What the IVR component needs from the rest of the system; compose.ts wires these. */
 import type { AgentPorts, CompiledAgent, AsrMeta } from '../agent/index.js';
+import type { Guard, WriteOp } from '../store/index.js';
 import type { CallSession } from './call-session.js';
 
 export interface TurnMessage {
@@ -18,8 +19,22 @@ export interface TurnMessage {
   asrMetaData?: AsrMeta & { data: { text: AsrMeta } };
 }
 
+/** A history write handed to the turn, to apply in one step with its commit. */
+export interface PreparedHistory {
+  ops: WriteOp[];
+  guards: Guard[];
+  /** Called once the step succeeded. */
+  applied(): void;
+}
+
 export interface HistoryPort {
   record(messages: TurnMessage[]): Promise<void>;
+  /**
+   * The messages' write as ops and guards (null: nothing to write), when the store can apply them
+   * in one step with the call's session (keys of other slots); absent when it cannot (a Redis
+   * Cluster). When one of its guards refuses the step, the turn records with `record` instead.
+   */
+  prepare?(messages: TurnMessage[]): PreparedHistory | null;
 }
 
 export interface AgentSource {

@@ -15,6 +15,7 @@ interface Entry {
 
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
+  readonly atomicAcrossSlots = true;
   private readonly data = new Map<string, Entry>();
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;

@@ -122,6 +122,11 @@ export class RedisStore implements Store {
     return this.client instanceof Cluster;
   }
 
+  /** A single node runs a script over any keys; a Cluster only over one slot's. */
+  get atomicAcrossSlots(): boolean {
+    return !this.isCluster;
+  }
+
   async get(key: string): Promise<string | null> {
     return this.client.get(this.k(key));
   }

@@ -2,7 +2,8 @@
  * The one storage port every component uses. Keys given to it are logical keys built by
  * `store-keys.ts`; adapters add KEY_PREFIX. Multi-step changes go through `atomic`, which applies a
  * list of writes all-or-nothing after checking its guards (Lua in Redis, one synchronous step in
- * memory). All keys of one `atomic` call must share a hash tag (one Redis Cluster slot).
+ * memory). All keys of one `atomic` call must share a hash tag (one Redis Cluster slot), unless the
+ * store says `atomicAcrossSlots` (memory, a single Redis node).
  */
 
 export type WriteOp =
@@ -64,6 +65,12 @@ export interface RateLimiter {
 
 export interface Store {
   readonly kind: 'memory' | 'redis';
+  /**
+   * Whether one `atomic` call may hold keys of different hash tags: true in memory and on a single
+   * Redis node (a script may touch any key there), false on a Redis Cluster (a script runs on the
+   * one node of its slot). A caller that would span tags writes in steps when it is false.
+   */
+  readonly atomicAcrossSlots: boolean;
   get(key: string): Promise<string | null>;
   mget(keys: string[]): Promise<Array<string | null>>;
   /** Sets a value; with `nx` only when absent (returns false when it existed). */

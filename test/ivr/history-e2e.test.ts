@@ -4,6 +4,10 @@ import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../
 import { IvrCall } from '../helpers/ivr-call.js';
 import { signHs256 } from '../../src/platform/index.js';
 import type { Store } from '../../src/store/index.js';
+import { HistoryRecorder } from '../../src/history/history-recorder.js';
+import { HistoryRepository } from '../../src/history/history-repository.js';
+import { historyLayout } from '../../src/history/index.js';
+import { messageId } from '../../src/ivr/call-turn-service.js';
 
 describeEachStore('conversation history over recorded IVR calls', (factory) => {
   let store: Store;
@@ -61,6 +65,46 @@ describeEachStore('conversation history over recorded IVR calls', (factory) => {
     expect(first._id).toMatch(/^ms-[0-9a-f-]{36}$/);
     expect(first.channels[0]).toEqual({ type: 'ivr', channelUId: '+15551230001' });
     expect(first.traceId).toBeUndefined();
+  });
+
+  it('when a turn\'s incoming message was stored before the turn ran (an earlier run recorded it and died), then the turn commits and the message is there once, as first recorded', async () => {
+    const call = new IvrCall(gw, app.webhookUrl, '+15551230009');
+    await call.start();
+    const session = (await gw.gateway.sessions.load(call.callId))!;
+    // another instance's recorder (its own cache), as a run of this turn that died before its commit
+    const other = new HistoryRecorder(new HistoryRepository(store));
+    const id = messageId(call.callId, 1, 'in');
+    await other.record([{ id, botId: app.streamId, userId: session.userId, identities: [call.callId, call.from], sessionId: session.sessionId, callId: call.callId, type: 'incoming', text: 'book a table (first run)', channel: 'ivr', channelUId: call.from, createdOn: Date.now() }]);
+    expect(await call.say('book a table')).toContain('For how many people?');
+    expect(await call.say('4', { inputmode: 'dtmf' })).toContain('For which day?');
+    const r = await history('getMessages', { userId: call.callId, channelType: 'ivr', limit: '100', forward: 'true' });
+    expect(r.body.messages.map((m: any) => `${m.type}:${m.components[0].data.text}`)).toEqual([
+      expect.stringMatching(/^outgoing:Welcome to Luigi's/),
+      'incoming:book a table (first run)',
+      'outgoing:For how many people?',
+      'incoming:4',
+      'outgoing:For which day?',
+    ]);
+  });
+
+  it('when a turn has lost its lock by its commit, then neither its session nor its messages are written', async () => {
+    const call = new IvrCall(gw, app.webhookUrl, '+15551230010');
+    await call.start();
+    const sessions = gw.gateway.sessions;
+    const before = (await sessions.load(call.callId))!;
+    expect(await sessions.tryLock(call.callId, 'the-new-owner')).toBe(true);
+    const recorder = new HistoryRecorder(new HistoryRepository(store));
+    const msg = { id: messageId(call.callId, 1, 'in'), botId: app.streamId, userId: before.userId, identities: [call.callId, call.from], sessionId: before.sessionId, callId: call.callId, type: 'incoming' as const, status: 'received' as const, text: 'lost', channel: 'ivr' as const, channelUId: call.from, createdOn: Date.now(), lang: 'en-US', taskKind: 'Dialog' as const };
+    const next = { ...before, turn: before.turn + 1 };
+    if (store.atomicAcrossSlots) {
+      const prepared = recorder.prepare([msg])!;
+      expect(await sessions.commitWith(next, 'the-old-owner', prepared)).toBe('lost');
+      expect(await store.hget(historyLayout.messageKey(app.streamId, msg.id), 'id')).toBeNull();
+    } else {
+      expect(await sessions.commit(next, 'the-old-owner')).toBe(false);
+    }
+    expect(await sessions.load(call.callId)).toEqual(before);
+    await sessions.unlock(call.callId, 'the-new-owner');
   });
 
   it('when the from number is the userId, then the same messages are found', async () => {

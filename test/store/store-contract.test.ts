@@ -98,6 +98,24 @@ describeEachStore('store contract', (factory) => {
     expect(await store.get('{g}lock')).toBe('owner-a');
   });
 
+  it('when an atomic change spans hash tags, then a store that says atomicAcrossSlots applies it whole or not at all, and only a Redis Cluster says it does not', async () => {
+    expect(store.atomicAcrossSlots).toBe(factory.name !== 'redis-cluster');
+    if (!store.atomicAcrossSlots) return;
+    await store.set('{c:1}lock', 'owner-a');
+    const ops = [
+      { op: 'hset' as const, key: '{a:1}msg', fields: { id: 'm-1' } },
+      { op: 'zadd' as const, key: '{a:1}index', score: 5, member: 'm-1' },
+      { op: 'set' as const, key: '{c:1}session', value: 'committed' },
+      { op: 'del' as const, key: '{c:1}lock' },
+    ];
+    const refused = await store.atomic(ops, [{ key: '{c:1}lock', equals: 'owner-a' }, { key: '{a:1}msg', hashField: 'id', absent: true }, { key: '{a:1}app', present: true }]);
+    expect(refused).toEqual({ ok: false, failedGuard: 2 });
+    expect([await store.hgetall('{a:1}msg'), await store.get('{c:1}session'), await store.get('{c:1}lock')]).toEqual([{}, null, 'owner-a']);
+    await store.set('{a:1}app', 'x');
+    expect(await store.atomic(ops, [{ key: '{c:1}lock', equals: 'owner-a' }, { key: '{a:1}msg', hashField: 'id', absent: true }, { key: '{a:1}app', present: true }])).toEqual({ ok: true });
+    expect([await store.hgetall('{a:1}msg'), await store.zscore('{a:1}index', 'm-1'), await store.get('{c:1}session'), await store.get('{c:1}lock')]).toEqual([{ id: 'm-1' }, 5, 'committed', null]);
+  });
+
   it('when a hash-field guard is used, then it protects a unique index', async () => {
     const first = await store.atomic([{ op: 'hset', key: 'uniq', fields: { 'a@b.c': 'row1' } }], [{ key: 'uniq', hashField: 'a@b.c', absent: true }]);
     const second = await store.atomic([{ op: 'hset', key: 'uniq', fields: { 'a@b.c': 'row2' } }], [{ key: 'uniq', hashField: 'a@b.c', absent: true }]);
