@@ -76,13 +76,15 @@ interface MessageScopes {
 }
 
 /**
- * Scopes by session id, bounded (oldest first out). A turn's messages are laid out with the keys its
- * call's earlier turns used: built once per call, not per message (key building and hashing fresh
- * key strings were a fifth of a turn's history cost). An entry is used only when every input it was
- * built from is equal, so a session whose messages carry other ids is built anew.
+ * Scopes by session id, bounded (oldest first out; ~1 KB an entry, so at most ~1 MB: enough for the
+ * calls one process serves at once, and a miss only builds the keys again). A turn's messages are
+ * laid out with the keys its call's earlier turns used: built once per call, not per message (key
+ * building and hashing fresh key strings were a fifth of a turn's history cost). An entry is used
+ * only when every input it was built from is equal, so a session whose messages carry other ids is
+ * built anew.
  */
 const scopesMemo = new Map<string, MessageScopes>();
-const SCOPES_MEMO_MAX = 10_000;
+const SCOPES_MEMO_MAX = 1_000;
 
 const sameList = (a: string[], b: string[]): boolean => {
   if (a.length !== b.length) return false;
