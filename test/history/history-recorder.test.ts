@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { historyLayout, type NewMessage } from '../../src/history/index.js';
+import { historyLayout, newMessageSchema, type NewMessage } from '../../src/history/index.js';
 import { HistoryRecorder } from '../../src/history/history-recorder.js';
 import { HistoryRepository } from '../../src/history/history-repository.js';
 import { storeKeys, type Store } from '../../src/store/index.js';
@@ -39,6 +39,32 @@ describeEachStore('conversation history recorder', (factory) => {
     const res = await h.get('v1', { userId: user(9).userId, channelType: 'ivr' }).expect(200);
     expect(idsOf(res)).toEqual([hello!.id, hi!.id]);
     expect(await store.hget(historyLayout.messageKey('st-unknown-app', hello!.id), 'id')).toBeNull();
+  });
+
+  it('when a prepared write meets what another instance stored, then its guards refuse it whole and record stores the messages once', async () => {
+    const call = ivrCall({ botId: h.botId, ...user(10), callId: 'call-r10', start: NOW - D, turns: [{ caller: 'one', bot: 'two' }, { caller: 'three', bot: 'four' }] });
+    const valid = call.map((m) => newMessageSchema.parse(m));
+    const a = new HistoryRecorder(new HistoryRepository(store));
+    const b = new HistoryRecorder(new HistoryRepository(store));
+    // instance a prepares and applies the first turn (as the IVR does with its commit)
+    const first = a.prepare(valid.slice(0, 2))!;
+    expect(await store.atomic(first.ops, first.guards)).toEqual({ ok: true });
+    first.applied();
+    // a knows the session now: its next turn carries no session bookkeeping
+    const metaKey = historyLayout.metaKey(h.botId, 'sess-call-r10');
+    expect(a.prepare(valid.slice(2))!.ops.some((o) => o.key === metaKey)).toBe(false);
+    // instance b has not seen the session: its plan expects none, the stored one refuses it
+    const stale = b.prepare(valid.slice(2))!;
+    const refused = await store.atomic(stale.ops, stale.guards);
+    expect(refused.ok).toBe(false);
+    for (const m of valid.slice(2)) expect(await store.exists(historyLayout.messageKey(h.botId, m.id))).toBe(false);
+    await b.record(valid.slice(2));
+    // now the messages exist: a plan for them is refused on their ids
+    const again = a.prepare(valid.slice(2))!;
+    expect(await store.atomic(again.ops, again.guards)).toMatchObject({ ok: false });
+    const res = await h.get('v1', { userId: user(10).userId, channelType: 'ivr' }).expect(200);
+    expect(idsOf(res)).toEqual(newestFirst(call));
+    expect(await store.zscore(historyLayout.sessionSetKey(h.botId, 'ivr', 'v2', `u:${user(10).from}`), 'sess-call-r10')).toBe(NOW - D);
   });
 
   it('when a re-recorded id carries other content, then the first recording stands', async () => {
