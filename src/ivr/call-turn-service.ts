@@ -2,7 +2,8 @@
  * The turn loop of one webhook request: serialize the call's turns across instances, answer
  * duplicates from the stored answer without running the agent, run the agent under the turn
  * deadline (a wait document when it is late; the answer is delivered exactly once on a later
- * poll), record the turn for history, and commit the session and release the lock in one step.
+ * poll), and record the turn for history, commit the session and release the lock: in one step
+ * where the store allows it (memory, a single Redis node), else history first (a Redis Cluster).
  */
 import { randomUUID } from 'node:crypto';
 import { runTurn, type CompiledAgent, type TurnInput, type TurnResult } from '../agent/index.js';
