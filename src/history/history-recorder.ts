@@ -175,7 +175,8 @@ export class HistoryRecorder {
    * The write of one app's messages as ops and guards, for the caller to apply in one `atomic` with
    * writes of its own (the IVR turn commits its session in the same step): the optimistic first
    * attempt of `record`, with the same guards (the app's record first, then each message absent,
-   * then the session metas as cached). Null when there is nothing to write. When the caller's write
+   * then the session metas as cached). Null when there is nothing to write, or when the messages are
+   * of several apps or repeat an id (then the caller uses `record`). When the caller's write
    * succeeds it calls `applied`; when one of these guards refused it, it calls `record` instead,
    * which reads the store and retries (a message already stored is skipped, a deleted app refused).
    */
@@ -183,6 +184,8 @@ export class HistoryRecorder {
     if (valid.length === 0) return null;
     const botId = valid[0]!.botId;
     for (const m of valid) if (m.botId !== botId) return null;
+    // one message twice: `record` keeps one of them
+    if (valid.length === 2 ? valid[0]!.id === valid[1]!.id : valid.length > 2 && new Set(valid.map((m) => m.id)).size !== valid.length) return null;
     const plan = this.plan(botId, valid, true);
     if (!plan) return null;
     return { ops: plan.ops, guards: plan.guards, applied: () => this.applied(botId, plan) };

@@ -65,6 +65,11 @@ describeEachStore('conversation history recorder', (factory) => {
     const res = await h.get('v1', { userId: user(10).userId, channelType: 'ivr' }).expect(200);
     expect(idsOf(res)).toEqual(newestFirst(call));
     expect(await store.zscore(historyLayout.sessionSetKey(h.botId, 'ivr', 'v2', `u:${user(10).from}`), 'sess-call-r10')).toBe(NOW - D);
+    // messages of two apps, or one message twice, are left to record
+    expect(a.prepare([valid[0]!, { ...valid[1]!, botId: 'st-other' }])).toBeNull();
+    expect(a.prepare([valid[0]!, valid[0]!])).toBeNull();
+    expect(a.prepare([valid[0]!, valid[1]!, valid[0]!])).toBeNull();
+    expect(a.prepare([])).toBeNull();
   });
 
   it('when a re-recorded id carries other content, then the first recording stands', async () => {
