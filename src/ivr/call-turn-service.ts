@@ -290,14 +290,15 @@ export class CallTurnService {
       answer = { action: 'error', prompt: [], error: 'agent_error' };
     }
     this.metrics.agentNodeLatency.observe({ type: 'turn' }, (performance.now() - started) / 1000);
+    // the session without its pending turn (a rest copy: `delete` would leave a slow dictionary object)
+    const { pending: _done, ...rest } = session;
     const next: CallSession = {
-      ...session,
+      ...rest,
       turn: pending.turn + 1,
       state: result ? result.state : session.state,
       last: { turn: pending.turn, event: pending.event, answer },
       ended: answer.action === 'end' || answer.action === 'error' || pending.input.kind === 'hangup',
     };
-    delete next.pending;
     if (!(await this.commitWithHistory(next, token, this.messages(ctx, next, text, answer, result)))) {
       this.logger.warn({ callId: session.callId }, 'turn lock lost before commit; the other owner answers');
       const current = await this.sessions.load(session.callId);
