@@ -22,6 +22,18 @@ interface Queued {
   reject: (err: unknown) => void;
 }
 
+/**
+ * The app of messages that are all of one app with distinct ids (nothing to group or drop: the IVR
+ * turn's incoming and outgoing message), else null.
+ */
+function oneAppOf(valid: ValidMessage[]): string | null {
+  const botId = valid[0]?.botId;
+  if (botId === undefined) return null;
+  if (valid.length === 2) return valid[1]!.botId === botId && valid[1]!.id !== valid[0]!.id ? botId : null;
+  for (const m of valid) if (m.botId !== botId) return null;
+  return valid.length === 1 || new Set(valid.map((m) => m.id)).size === valid.length ? botId : null;
+}
+
 /** Session ids in the order of their first message. */
 const sessionsOf = (msgs: ValidMessage[]): string[] => [...new Set(msgs.map((m) => m.sessionId))];
 
@@ -84,10 +96,8 @@ export class HistoryRecorder {
    * type is the schema's output, so every field it fills by default must be given.
    */
   async recordValid(valid: ValidMessage[]): Promise<void> {
-    // the IVR turn: one app, ids that differ (an incoming and an outgoing message)
-    if (valid.length === 1 || (valid.length === 2 && valid[0]!.botId === valid[1]!.botId && valid[0]!.id !== valid[1]!.id)) {
-      return this.enqueue(valid[0]!.botId, valid);
-    }
+    const one = oneAppOf(valid);
+    if (one !== null) return this.enqueue(one, valid);
     const byApp = new Map<string, ValidMessage[]>();
     const seen = new Set<string>();
     for (const m of valid) {
@@ -181,11 +191,8 @@ export class HistoryRecorder {
    * which reads the store and retries (a message already stored is skipped, a deleted app refused).
    */
   prepare(valid: ValidMessage[]): PreparedRecord | null {
-    if (valid.length === 0) return null;
-    const botId = valid[0]!.botId;
-    for (const m of valid) if (m.botId !== botId) return null;
-    // one message twice: `record` keeps one of them
-    if (valid.length === 2 ? valid[0]!.id === valid[1]!.id : valid.length > 2 && new Set(valid.map((m) => m.id)).size !== valid.length) return null;
+    const botId = oneAppOf(valid);
+    if (botId === null) return null;
     const plan = this.plan(botId, valid, true);
     if (!plan) return null;
     return { ops: plan.ops, guards: plan.guards, applied: () => this.applied(botId, plan) };
