@@ -4,6 +4,7 @@
  * together (document variable `failures`) with event=maxretries past `retries`, a `<filled>` that
  * submits the utterance and ASR values, and optionally the document-level hangup catch.
  */
+import { CallValue } from './builder-core.js';
 import { ecmaRef, ecmaString, js } from './ecma-string.js';
 import type { AskDocument } from './document-spec.js';
 import type { DialectProfile } from './dialects.js';
@@ -32,16 +33,16 @@ export function askDocument(b: VxmlBuilder, doc: AskDocument, p: DialectProfile)
   const field = fieldNameFromKey(doc.fieldName);
   const eventSubmit = submitOptions(doc.submit, EVENT_NAMELIST, p);
 
-  callVars(b, doc.vars, { from: true });
+  callVars(b, { from: true });
   b.var('failures', js`0`);
   properties(b, { ...p.documentProperties, ...doc.documentProperties });
   if (doc.hangupCatch) eventCatch(b, ['connection.disconnect.hangup'], 'hangup', eventSubmit);
 
   const form = b.form('ask');
   if (doc.subdialogEntry) {
-    form.var('callId', ecmaString(doc.vars.callId ?? ''));
+    form.var('callId', CallValue.callId);
     form.var('message', ecmaString(''));
-    form.var('from', ecmaString(doc.vars.from ?? ''));
+    form.var('from', CallValue.from);
     form.var('to', ecmaString(''));
   }
   const f = form.field(field);

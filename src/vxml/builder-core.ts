@@ -16,8 +16,16 @@
  * grammars, the retry and filled handlers, property lists) are built ONCE through the same builder
  * into a detached writer, and the markup is stored and written again where it is needed next time.
  * No data is ever concatenated into XML: what is reused was written by the builder itself.
+ *
+ * Call values: a document's writer also takes a `CallValue` as an attribute value (the call's id,
+ * caller number and turn, in `<var expr>`). The document then ends as a PreparedXml: the markup with
+ * a gap at each call value, filled in by `fillPrepared` with the value as an ECMAScript string
+ * literal (ecmaString) escaped for the attribute (xmlAttr), the same two functions any other value
+ * passes through. render-document.ts keeps prepared documents, so a document that is the same for
+ * every call but its call values is built once and only filled in on later turns.
  */
 import { create } from 'xmlbuilder2';
+import { ecmaString } from './ecma-string.js';
 import { xmlAttr, xmlText } from './xml-values.js';
 
 export const VXML_NS = 'http://www.w3.org/2001/vxml';
@@ -65,7 +73,44 @@ export class DocState {
   }
 }
 
-export type AttrValues = Record<string, string | undefined>;
+export type CallValueName = 'callId' | 'from' | 'turn';
+export type CallValues = Readonly<Record<CallValueName, string>>;
+
+/**
+ * The place of one of the call's own values in a document (see "Call values" above): written as the
+ * value's ECMAScript string literal when the prepared document is filled in.
+ */
+export class CallValue {
+  static readonly callId = new CallValue('callId');
+  static readonly from = new CallValue('from');
+  static readonly turn = new CallValue('turn');
+
+  private constructor(readonly name: CallValueName) {}
+}
+
+/** A document's markup with a gap before each of `parts` but the first, for the call value named in `slots`. */
+export interface PreparedXml {
+  readonly parts: readonly string[];
+  readonly slots: readonly CallValueName[];
+}
+
+/** The document for one call: each gap gets `xmlAttr(ecmaString(value))`. */
+export function fillPrepared(p: PreparedXml, values: CallValues): string {
+  const { parts, slots } = p;
+  if (slots.length === 0) return parts[0]!;
+  const out = new Array<string>(parts.length + slots.length);
+  out[0] = parts[0]!;
+  for (let i = 0; i < slots.length; i++) {
+    out[2 * i + 1] = xmlAttr(ecmaString(values[slots[i]!]));
+    out[2 * i + 2] = parts[i + 1]!;
+  }
+  return out.join('');
+}
+
+/** The length of a prepared document's markup (without its call values). */
+export const preparedChars = (p: PreparedXml): number => p.parts.reduce((n, part) => n + part.length, 0);
+
+export type AttrValues = Record<string, string | CallValue | undefined>;
 
 /**
  * One document (or detached fragment) being written: the markup so far and the open elements. The
@@ -84,8 +129,12 @@ export class XmlWriter {
   private tagOpen = false;
   private nextId = 1;
   private done = false;
+  /** Indexes in `out` of the call values' gaps, and their names (documents only, see PreparedXml). */
+  private readonly gaps: number[] = [];
+  private readonly gapNames: CallValueName[] = [];
 
-  constructor(declaration: boolean) {
+  /** `declaration`: a document (XML declaration, call values allowed); else a cacheable fragment. */
+  constructor(private readonly declaration: boolean) {
     this.out = declaration ? ['<?xml version="1.0" encoding="UTF-8"?>'] : [];
   }
 
@@ -97,7 +146,18 @@ export class XmlWriter {
     if (attrs) {
       for (const k in attrs) {
         const v = attrs[k];
-        if (v !== undefined) tag += ` ${k}="${xmlAttr(v)}"`;
+        if (v === undefined) continue;
+        if (typeof v === 'string') {
+          tag += ` ${k}="${xmlAttr(v)}"`;
+          continue;
+        }
+        // a fragment is cached as markup shared by every call: it can hold no call's value
+        if (!this.declaration) throw new TypeError('XML builder: a call value inside a cached fragment');
+        this.out.push(`${tag} ${k}="`);
+        this.gaps.push(this.out.length);
+        this.gapNames.push(v.name);
+        this.out.push('');
+        tag = '"';
       }
     }
     this.out.push(tag);
@@ -122,13 +182,31 @@ export class XmlWriter {
     this.out.push(xml);
   }
 
-  /** Closes every open element and answers the markup. */
+  /** Closes every open element and answers the markup (of a document without call values). */
   end(): string {
+    if (this.gaps.length > 0) throw new TypeError('XML builder: a document with call values is prepared, not ended');
+    this.finish();
+    return this.out.join('');
+  }
+
+  /** Closes every open element and answers the markup with its call values' gaps. */
+  prepare(): PreparedXml {
+    this.finish();
+    const parts: string[] = [];
+    let from = 0;
+    for (const gap of this.gaps) {
+      parts.push(this.out.slice(from, gap).join(''));
+      from = gap + 1;
+    }
+    parts.push(this.out.slice(from).join(''));
+    return { parts, slots: this.gapNames.slice() };
+  }
+
+  private finish(): void {
     if (!this.done) {
       this.closeDownTo(0);
       this.done = true;
     }
-    return this.out.join('');
   }
 
   /** Makes `parent` the innermost open element (closing what was opened inside it) and ends its start tag. */
@@ -237,6 +315,11 @@ export class BuilderNode {
   static finish(node: BuilderNode, opts: { pretty?: boolean } = {}): string {
     const xml = node.x.w.end();
     return opts.pretty ? prettyXml(xml) : xml;
+  }
+
+  /** Ends the document this node belongs to, with gaps for its call values. */
+  static prepare(node: BuilderNode): PreparedXml {
+    return node.x.w.prepare();
   }
 }
 

@@ -2,6 +2,7 @@
  * The gateway's other document kinds (contract section 6; shapes of vxml-examples/*.vxml):
  * say-and-continue, end, transfer, wait, error and bootstrap. One renderer per kind, by kind name.
  */
+import { CallValue } from './builder-core.js';
 import { ecmaRef, ecmaString, js } from './ecma-string.js';
 import type { BootstrapDocument, EndDocument, ErrorDocument, SayDocument, TransferDocument, WaitDocument } from './document-spec.js';
 import type { DialectProfile } from './dialects.js';
@@ -16,7 +17,7 @@ const TRANSFER_ERRORS = ['error.connection', 'error.unsupported', 'error.noresou
 const BOOTSTRAP_VARS = ['callId', 'message', 'from', 'to'] as const;
 
 function say(b: VxmlBuilder, doc: SayDocument, p: DialectProfile): void {
-  callVars(b, doc.vars);
+  callVars(b);
   const block = b.form('say').block();
   speak(block, doc.prompt);
   block.var('event', ecmaString('continue'));
@@ -30,7 +31,7 @@ function end(b: VxmlBuilder, doc: EndDocument): void {
     block.disconnect();
     return;
   }
-  b.var('callId', ecmaString(doc.callId ?? ''));
+  b.var('callId', CallValue.callId);
   const block = b.form('end').block();
   speak(block, doc.prompt);
   block.var('endOfConversation', js`true`);
@@ -44,7 +45,7 @@ function end(b: VxmlBuilder, doc: EndDocument): void {
 }
 
 function transfer(b: VxmlBuilder, doc: TransferDocument, p: DialectProfile): void {
-  callVars(b, doc.vars);
+  callVars(b);
   b.var('event', ecmaString('transfer'));
   const t = b.form('transfer').transfer({
     name: 'xfer',
@@ -69,7 +70,7 @@ function buildTransferFailure(e: Executable, submit: SubmitOptions): void {
 
 function wait(b: VxmlBuilder, doc: WaitDocument, p: DialectProfile): void {
   const resubmit = doc.resubmit;
-  callVars(b, doc.vars, { from: resubmit?.from !== undefined });
+  callVars(b, { from: resubmit?.from !== undefined });
   const block = b.form('wait').block();
   speak(block, doc.prompt);
   if (!resubmit) {

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { ecmaNumber, ecmaString, js } from './ecma-string.js';
-import type { CallVars, FieldGrammar, PromptPart, SrgsItem, SubmitTarget } from './document-spec.js';
+import { CallValue } from './builder-core.js';
+import type { FieldGrammar, PromptPart, SrgsItem, SubmitTarget } from './document-spec.js';
 import type { BuiltinType, DialectProfile } from './dialects.js';
 import { entitySrgs } from './entity-srgs.js';
 import { promptSsml } from './prompt-ssml.js';
@@ -13,11 +14,14 @@ import type { SsmlContainer } from './ssml-builder.js';
 import { appendSrgsItems } from './srgs-grammar.js';
 import type { Executable, Field, Form, SubmitOptions, VxmlBuilder } from './vxml-builder.js';
 
-/** Declares callId, (from,) turn as document variables; turn is a string literal (quirk 6). */
-export function callVars(b: VxmlBuilder, v: CallVars, opts: { from?: boolean; turn?: boolean } = {}): void {
-  b.var('callId', ecmaString(v.callId ?? ''));
-  if (opts.from) b.var('from', ecmaString(v.from ?? ''));
-  if (opts.turn !== false) b.var('turn', ecmaString(String(v.turn ?? '')));
+/**
+ * Declares callId, (from,) turn as document variables; turn is a string literal (quirk 6). They are
+ * the call's own values: written when the prepared document is filled in (render-document.ts).
+ */
+export function callVars(b: VxmlBuilder, opts: { from?: boolean; turn?: boolean } = {}): void {
+  b.var('callId', CallValue.callId);
+  if (opts.from) b.var('from', CallValue.from);
+  if (opts.turn !== false) b.var('turn', CallValue.turn);
 }
 
 export function properties(target: VxmlBuilder | Field, props: Readonly<Record<string, string>> | undefined): void {
@@ -142,7 +146,7 @@ const itemsKeys = new WeakMap<readonly SrgsItem[], string>();
  * Cache key of an item list: a digest of its content (so equal grammars share one cached fragment
  * even when rebuilt every turn), memoised per array (FieldGrammar values are read as immutable).
  */
-function itemsKey(items: readonly SrgsItem[]): string {
+export function itemsKey(items: readonly SrgsItem[]): string {
   let key = itemsKeys.get(items);
   if (key === undefined) {
     key = createHash('sha256').update(JSON.stringify(items.map((i) => [i.phrase, i.tag]))).digest('base64');

@@ -2,11 +2,12 @@
  * A small typed builder over xmlbuilder2 for the VoiceXML 2.1 we emit (in the spirit of twilio-node's
  * TwiML builder): each class only offers the children the schema allows where we use them, so a
  * wrong nesting does not compile. Text goes only through text nodes (escaped by xmlbuilder2, illegal
- * characters removed in xml-values.ts); `expr`/`cond` only take EcmaExpr (see ecma-string.ts); URIs,
+ * characters removed in xml-values.ts); `expr`/`cond` only take EcmaExpr (see ecma-string.ts), and a
+ * document or form `<var>` also a CallValue (builder-core.ts); URIs,
  * durations, names and language tags are checked against their schema datatypes.
  */
 import type { EcmaExpr } from './ecma-string.js';
-import { BuilderNode, VXML_NS, detachedRoot, documentRoot } from './builder-core.js';
+import { BuilderNode, VXML_NS, detachedRoot, documentRoot, type CallValue, type PreparedXml } from './builder-core.js';
 import { SsmlContainer } from './ssml-builder.js';
 import { SrgsGrammar, grammarAttrs, type GrammarAttrs } from './srgs-builder.js';
 import { count, duration, langTag, ncName, nmtoken, variableName, uriValue } from './xml-values.js';
@@ -221,7 +222,8 @@ export class Subdialog extends HandlerHost {
 
 /** `<form>`: variables, blocks, fields, transfers, subdialogs, handlers and a form-level `<filled>`. */
 export class Form extends HandlerHost {
-  var(name: string, expr?: EcmaExpr): this {
+  /** A form variable; its value may be one of the call's own (a CallValue, filled in per call). */
+  var(name: string, expr?: EcmaExpr | CallValue): this {
     this.add('var', { name: variableName(name), expr });
     return this;
   }
@@ -266,7 +268,8 @@ export class VxmlBuilder extends HandlerHost {
     return new VxmlBuilder(x, state);
   }
 
-  var(name: string, expr?: EcmaExpr): this {
+  /** A document variable; its value may be one of the call's own (a CallValue, filled in per call). */
+  var(name: string, expr?: EcmaExpr | CallValue): this {
     this.add('var', { name: variableName(name), expr });
     return this;
   }
@@ -287,7 +290,13 @@ export class VxmlBuilder extends HandlerHost {
     return new Form(this.add('form', { id: this.state.uniqueId(ncName(id)) }), this.state);
   }
 
+  /** The document, when it holds no call value (else `prepare` it and fill it in). */
   toXml(opts: { pretty?: boolean } = {}): string {
     return BuilderNode.finish(this, opts);
+  }
+
+  /** The document with a gap for each call value (fillPrepared in builder-core.ts writes them). */
+  prepare(): PreparedXml {
+    return BuilderNode.prepare(this);
   }
 }
