@@ -15,12 +15,12 @@
  * ivr_turn_duration_seconds), so load-generator noise can be told apart. The last line has the
  * ratios turn/floor and whether the targets are met: throughput ≥ 0.6, p99 ≤ 1.5.
  *
- *   npm run bench                      64 connections, 20 s per measure in ten rounds (after a warm-up)
+ *   npm run bench                      64 connections, 10 s per measure (after a warm-up)
  *   npm run bench -- --smoke           4 connections, 1 s, no warm-up (CI)
  *   npm run bench -- --cpu-prof        also profiles the service (node --cpu-prof) and summarises it
  *   npm run bench -- --only=turn       skips the floor (e.g. with --cpu-prof, to profile the turn alone)
- * Env: REDIS_URL (default redis://127.0.0.1:6379), BENCH_DURATION_S (20), BENCH_CONNECTIONS (64),
- * BENCH_WARMUP_S (3; 0 = none), BENCH_ROUNDS (10: each round runs each measure for duration/rounds),
+ * Env: REDIS_URL (default redis://127.0.0.1:6379), BENCH_DURATION_S (10), BENCH_CONNECTIONS (64),
+ * BENCH_WARMUP_S (3; 0 = none), BENCH_ROUNDS (5: each round runs each measure for duration/rounds),
  * BENCH_PROFILE_DIR (where --cpu-prof writes; default a temp dir), BENCH_ENTRY (run the service from
  * a compiled entry, e.g. dist/main.js after `npm run build`: its profile keeps source lines, which
  * tsx's one-line output does not).
@@ -42,12 +42,10 @@ type Scrape = string;
 import { connectRedis, removePrefix } from './lib/redis-prefix.js';
 import { readProfile, summarizeProfile } from './lib/cpu-profile-summary.js';
 
-// 20 s in ten rounds: with 10 s in five, the p99 ratio of one run of the same code spread over
-// 1.10–1.60 on the 2-core bench machine (25 runs), with 20 s in ten over 1.27–1.44; the medians agree
-const DURATION_S = envNumber('BENCH_DURATION_S', 20, 1);
+const DURATION_S = envNumber('BENCH_DURATION_S', 10, 1);
 const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 64, 4));
 const WARMUP_S = envNumber('BENCH_WARMUP_S', 3, 0, true);
-const ROUNDS = Math.round(envNumber('BENCH_ROUNDS', 10, 1));
+const ROUNDS = Math.round(envNumber('BENCH_ROUNDS', 5, 1));
 const ONLY = flagValue('only');
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const REDIS_URL = redisUrl();
