@@ -147,7 +147,7 @@ export class XmlWriter {
       for (const k in attrs) {
         const v = attrs[k];
         if (v === undefined) continue;
-        if (typeof v === 'string') {
+        if (!(v instanceof CallValue)) {
           tag += ` ${k}="${xmlAttr(v)}"`;
           continue;
         }

@@ -32,14 +32,18 @@ const DEFAULT_LANG = 'en-US';
 
 const PREPARED_MAX_ENTRIES = 256;
 const PREPARED_MAX_CHARS = 4_000_000;
+/** A document larger than this is built each time: keeping it would push out many others. */
+const PREPARED_ENTRY_MAX_CHARS = PREPARED_MAX_CHARS / 16;
 const prepared = new Map<string, PreparedXml>();
 let preparedSize = 0;
 
 const sizeOf = (key: string, p: PreparedXml): number => key.length + preparedChars(p);
 
 function keep(key: string, p: PreparedXml): void {
+  const size = sizeOf(key, p);
+  if (size > PREPARED_ENTRY_MAX_CHARS) return;
   prepared.set(key, p);
-  preparedSize += sizeOf(key, p);
+  preparedSize += size;
   while (prepared.size > PREPARED_MAX_ENTRIES || (preparedSize > PREPARED_MAX_CHARS && prepared.size > 1)) {
     const [oldKey, old] = prepared.entries().next().value!;
     prepared.delete(oldKey);
@@ -64,11 +68,21 @@ export function renderDocument(doc: VxmlDocument, opts: RenderOptions = {}): str
   return fillPrepared(markup, values);
 }
 
+const NO_CALL_VALUES: CallValues = { callId: '', from: '', turn: '' };
+
 /** The values the document's gaps are filled with. */
 function callValuesOf(doc: VxmlDocument): CallValues {
-  if ('vars' in doc) return { callId: doc.vars.callId ?? '', from: doc.vars.from ?? '', turn: String(doc.vars.turn ?? '') };
-  if (doc.kind === 'end') return { callId: doc.callId ?? '', from: '', turn: '' };
-  return { callId: '', from: '', turn: '' };
+  switch (doc.kind) {
+    case 'ask':
+    case 'say':
+    case 'transfer':
+    case 'wait':
+      return { callId: doc.vars.callId ?? '', from: doc.vars.from ?? '', turn: String(doc.vars.turn ?? '') };
+    case 'end':
+      return { callId: doc.callId ?? '', from: '', turn: '' };
+    default:
+      return NO_CALL_VALUES;
+  }
 }
 
 /** An intent grammar by the digest of its phrases (memoised per array), other grammars as they are. */
@@ -76,7 +90,9 @@ const grammarKey = (g: FieldGrammar): unknown => (g.kind === 'srgs' ? { ...g, it
 
 /**
  * What the markup of `doc` depends on: everything but the call's values, in the dialect. Undefined
- * for the documents that are different for every call (not worth keeping).
+ * for the documents that are different for every call (not worth keeping). The key is the document's
+ * JSON, so it is exact for the values the document types allow (strings, finite numbers, booleans);
+ * a value JSON cannot tell apart (NaN, undefined in an array) is outside those types.
  */
 function keyOf(doc: VxmlDocument, p: DialectProfile): string | undefined {
   switch (doc.kind) {
@@ -88,7 +104,8 @@ function keyOf(doc: VxmlDocument, p: DialectProfile): string | undefined {
     case 'wait':
       return doc.resubmit ? undefined : JSON.stringify([p.name, { ...doc, vars: undefined }]);
     case 'end':
-      return JSON.stringify([p.name, { ...doc, callId: undefined }]);
+      // returned values are written as String(value): the key holds them so (JSON would drop undefined)
+      return JSON.stringify([p.name, { ...doc, callId: undefined, returnVars: doc.returnVars && Object.entries(doc.returnVars).map(([k, v]) => [k, String(v)]) }]);
     case 'error':
     case 'bootstrap':
       return JSON.stringify([p.name, doc]);

@@ -14,6 +14,8 @@ import { decodeEcmaString, findAll, parseXml, wellFormed } from './xml-tree.js';
 
 type Vars = { callId: string; from: string; turn: string };
 
+const WEBHOOK_OF = (doc: VxmlDocument): string => ('submit' in doc ? doc.submit.url : '');
+
 /** The document built from scratch, never from kept markup. */
 function fresh(doc: VxmlDocument, dialect?: string): string {
   const v = 'vars' in doc ? doc.vars : { callId: doc.kind === 'end' ? doc.callId : '', from: '', turn: '' };
@@ -123,6 +125,74 @@ describe('prepared documents', () => {
     }
   });
 
+  it('when a say, transfer, wait, end, error or bootstrap document differs in any field, then each gets its own markup', () => {
+    const other = 'https://gateway.example.com/ivr/hooks/st-other?token=t2';
+    const variants: Array<[VxmlDocument, VxmlDocument[]]> = [
+      [samples.say, [
+        { ...samples.say, lang: 'fr-FR' } as VxmlDocument,
+        { ...samples.say, submit: { url: other } } as VxmlDocument,
+        { ...samples.say, submit: { url: WEBHOOK_OF(samples.say), method: 'get' } } as VxmlDocument,
+        { ...samples.say, submit: { url: WEBHOOK_OF(samples.say), fetchtimeout: '3s' } } as VxmlDocument,
+      ]],
+      [samples.transfer, [
+        { ...samples.transfer, aai: 'skillGroupId=sg-other;skillGroupName=Other' } as VxmlDocument,
+        { ...samples.transfer, connecttimeout: '10s' } as VxmlDocument,
+        { ...samples.transfer, submit: { url: other } } as VxmlDocument,
+        { ...samples.transfer, lang: 'es-ES' } as VxmlDocument,
+      ]],
+      [samples.wait, [
+        { ...samples.wait, submit: { url: WEBHOOK_OF(samples.wait) } } as VxmlDocument, // no fetchaudio
+        { ...samples.wait, submit: { url: other, fetchaudio: 'https://gateway.example.com/audio/other.wav' } } as VxmlDocument,
+      ]],
+      [samples.end, [
+        { ...samples.end, lang: 'de-DE' } as VxmlDocument,
+        { ...samples.end, returnVars: { reason: 'done' } } as VxmlDocument,
+        { ...samples.end, returnVars: { reason: 'other' } } as VxmlDocument,
+      ]],
+      [samples.error, [{ ...samples.error, lang: 'it-IT' } as VxmlDocument, { ...samples.error, prompt: [text('Other apology.')] } as VxmlDocument]],
+      [samples.bootstrap, [{ ...samples.bootstrap, submit: { url: other } } as VxmlDocument]],
+    ];
+    for (const dialect of dialectNames) {
+      for (const [base, others] of variants) {
+        const baseXml = renderDocument(base, { dialect });
+        for (const v of others) {
+          renderDocument(base, { dialect });
+          const xml = renderDocument(v, { dialect });
+          expect(xml).toBe(fresh(v, dialect));
+          if (dialect === 'w3c') expect(xml).not.toBe(baseXml);
+        }
+      }
+    }
+  });
+
+  it('when a returned value is missing, then the document is not the one without that value', () => {
+    const without = renderDocument({ ...samples.end, returnVars: {} } as VxmlDocument);
+    const missing = { ...samples.end, returnVars: { reason: undefined as unknown as string } } as VxmlDocument;
+    expect(renderDocument(missing)).toBe(fresh(missing));
+    expect(renderDocument(missing)).not.toBe(without);
+  });
+
+  it('when every kind with call values is rendered for two calls, then each declares its own callId and turn', () => {
+    const a: Vars = { callId: `one-'"<&>`, from: '+1 (555) "a"', turn: '11' };
+    const b: Vars = { callId: 'two\u2028', from: '', turn: '12' };
+    for (const doc of [samples.ask, samples.say, samples.transfer, samples.wait]) {
+      for (const vars of [a, b, a]) {
+        const got = documentVars(renderDocument(withVars(doc, vars)));
+        expect(got.callId).toBe(vars.callId);
+        expect(got.turn).toBe(vars.turn);
+      }
+    }
+    for (const vars of [a, b]) expect(documentVars(renderDocument(withVars(samples.end, vars))).callId).toBe(vars.callId);
+  });
+
+  it('when a document is larger than a sixteenth of the bound, then it is built each time and pushes nothing out', () => {
+    renderDocument(askIntent);
+    const before = preparedDocumentStats();
+    const big = { ...askIntent, prompt: [text('x'.repeat(300_000))] } satisfies VxmlDocument;
+    expect(renderDocument(big)).toBe(fresh(big));
+    expect(preparedDocumentStats()).toEqual(before);
+  });
+
   it('when the store-retry document repeats a caller input, then it is built for that call and not kept', () => {
     const before = preparedDocumentStats().entries;
     for (let i = 0; i < 5; i++) {
@@ -150,5 +220,20 @@ describe('prepared documents', () => {
     const prepared = doc.prepare();
     expect(prepared.slots).toEqual(['callId']);
     expect(fillPrepared(prepared, { callId: `a'b<`, from: '', turn: '' })).toBe(`<?xml version="1.0" encoding="UTF-8"?><var name="callId" expr="'a\\'b\\x3C'"/>`);
+  });
+
+  it('when call values sit between other attributes and inside elements with content, then each lands in its own place', () => {
+    const w = new XmlWriter(true);
+    const form = w.open(0, 'form', { id: 'f' });
+    w.open(form, 'var', { name: 'turn', expr: CallValue.turn, note: 'a"b' });
+    const block = w.open(form, 'block', { from: CallValue.from });
+    w.text(block, 'x & y');
+    w.open(block, 'var', { expr: CallValue.callId });
+    w.open(0, 'n', { count: 5 as unknown as string });
+    const p = w.prepare();
+    expect(p.slots).toEqual(['turn', 'from', 'callId']);
+    expect(fillPrepared(p, { callId: 'C', from: 'F', turn: '7' })).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?><form id="f"><var name="turn" expr="'7'" note="a&quot;b"/><block from="'F'">x &amp; y<var expr="'C'"/></block></form><n count="5"/>`,
+    );
   });
 });
