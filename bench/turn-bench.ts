@@ -175,7 +175,7 @@ async function main(): Promise<void> {
   const results = await measureInRounds(baseUrl, runs);
   for (const m of Object.values(results)) {
     requestsUnderLoad += m.requests;
-    const { times: _times, allTimes: _allTimes, ...printed } = m;
+    const { times: _times, allTimes: _allTimes, loopDelayP99s: _loopDelays, ...printed } = m;
     line({ ...printed, rounds: ROUNDS } as unknown as Record<string, unknown>);
   }
 
@@ -214,6 +214,7 @@ async function main(): Promise<void> {
     serverCpuPerRequestRatio: ratio(turn?.serverCpuMsPerRequest, floor?.serverCpuMsPerRequest),
     redisCpuMsPerRequest: { turn: turn?.redisCpuMsPerRequest ?? null, floor: floor?.redisCpuMsPerRequest ?? null },
     loadGenCpuMsPerRequest: { turn: turn?.loadGenCpuMsPerRequest ?? null, floor: floor?.loadGenCpuMsPerRequest ?? null },
+    loadGenLoopDelayP99Ms: { turn: turn?.loadGenLoopDelayP99Ms ?? null, floor: floor?.loadGenLoopDelayP99Ms ?? null },
     turnServerP50Ms: turn?.serverP50Ms ?? null,
     turnServerP99Ms: turn?.serverP99Ms ?? null,
     targets: { throughputRatio: `>= ${TARGET_THROUGHPUT}`, p99Ratio: `<= ${TARGET_P99}` },

@@ -11,6 +11,7 @@
  * answers). Throughput still counts every request. `rampMs`, `rampResponses` and `p99WithRampMs`
  * are printed so the two can be compared.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { callRequests, newStats, type ScriptStats } from './call-script.js';
 import { quantile, round } from './bench-env.js';
@@ -45,6 +46,15 @@ export interface LoadResult {
   /** Answers to requests sent during the ramp: counted in throughput, not in the percentiles. */
   rampResponses: number;
   p99WithRampMs: number;
+  /**
+   * The load generator's own event-loop delay while it measured (ms; median of the rounds' p99 and
+   * the largest delay): time a response waited in this process before it was timed, which the
+   * client-side latency includes and the server's histograms do not.
+   */
+  loadGenLoopDelayP99Ms: number;
+  loadGenLoopDelayMaxMs: number;
+  /** Each round's loop-delay p99 (for merging rounds; not printed). */
+  loopDelayP99s: number[];
   /** Steady-state response times in ms, sorted (for merging rounds; not printed). */
   times: number[];
   /** Every response time in ms, ramp included, sorted (not printed). */
@@ -59,6 +69,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   let rampEnd = Infinity;
   const startedAt = performance.now();
   const requests = callRequests({ mode: opts.mode, path: opts.path, runId: `${opts.name}-${Date.now().toString(36)}`, stats });
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       { url: opts.baseUrl, connections: opts.connections, duration: opts.durationS, pipelining: 1, timeout: 10, requests },
@@ -74,6 +86,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       }
     });
   });
+  loopDelay.disable();
+  const loopP99 = round(loopDelay.percentile(99) / 1e6, 3);
   times.sort((a, b) => a - b);
   allTimes.sort((a, b) => a - b);
   const total = times.reduce((a, b) => a + b, 0);
@@ -96,6 +110,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     rampMs: round((rampEnd === Infinity ? performance.now() : rampEnd) - startedAt, 1),
     rampResponses: allTimes.length - times.length,
     p99WithRampMs: round(quantile(allTimes, 0.99), 3),
+    loadGenLoopDelayP99Ms: loopP99,
+    loadGenLoopDelayMaxMs: round(loopDelay.max / 1e6, 3),
+    loopDelayP99s: [loopP99],
     times,
     allTimes,
   };
@@ -105,6 +122,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
 export function mergeLoads(parts: LoadResult[]): LoadResult {
   const times = parts.flatMap((p) => p.times).sort((a, b) => a - b);
   const allTimes = parts.flatMap((p) => p.allTimes).sort((a, b) => a - b);
+  const loopDelayP99s = parts.flatMap((p) => p.loopDelayP99s);
   const sum = (f: (p: LoadResult) => number) => parts.reduce((n, p) => n + f(p), 0);
   const durationS = sum((p) => p.durationS);
   const requests = sum((p) => p.requests);
@@ -129,6 +147,9 @@ export function mergeLoads(parts: LoadResult[]): LoadResult {
     rampMs: Math.max(...parts.map((p) => p.rampMs)),
     rampResponses: sum((p) => p.rampResponses),
     p99WithRampMs: round(quantile(allTimes, 0.99), 3),
+    loadGenLoopDelayP99Ms: round(quantile([...loopDelayP99s].sort((a, b) => a - b), 0.5), 3),
+    loadGenLoopDelayMaxMs: Math.max(...parts.map((p) => p.loadGenLoopDelayMaxMs)),
+    loopDelayP99s,
     times,
     allTimes,
   };
