@@ -26,25 +26,13 @@
  */
 import { create } from 'xmlbuilder2';
 import { ecmaString } from './ecma-string.js';
+import { SizedCache } from './sized-cache.js';
 import { xmlAttr, xmlText } from './xml-values.js';
 
 export const VXML_NS = 'http://www.w3.org/2001/vxml';
 export const SRGS_NS = 'http://www.w3.org/2001/06/grammar';
 
-const CACHE_MAX_ENTRIES = 512;
-const CACHE_MAX_CHARS = 4_000_000;
-const fragmentCache = new Map<string, string>();
-let cachedChars = 0;
-
-function remember(key: string, xml: string): void {
-  fragmentCache.set(key, xml);
-  cachedChars += xml.length + key.length;
-  while (fragmentCache.size > CACHE_MAX_ENTRIES || (cachedChars > CACHE_MAX_CHARS && fragmentCache.size > 1)) {
-    const [oldKey, oldXml] = fragmentCache.entries().next().value!;
-    fragmentCache.delete(oldKey);
-    cachedChars -= oldXml.length + oldKey.length;
-  }
-}
+const fragmentCache = new SizedCache<string>(512, 4_000_000, (xml) => xml.length);
 
 /** Per-document state shared by every node of one document. */
 export class DocState {
@@ -271,9 +259,6 @@ export class BuilderNode {
     let xml = fragmentCache.get(key);
     if (xml === undefined) {
       xml = build();
-      remember(key, xml);
-    } else {
-      fragmentCache.delete(key); // most recently used goes last
       fragmentCache.set(key, xml);
     }
     this.x.w.markup(this.x.id, xml);
@@ -342,5 +327,5 @@ export function prettyXml(xml: string): string {
 
 /** Cached fragments and their size in characters (for tests and diagnostics). */
 export function fragmentCacheStats(): { entries: number; chars: number } {
-  return { entries: fragmentCache.size, chars: cachedChars };
+  return fragmentCache.stats();
 }

@@ -19,6 +19,7 @@ import { dialectProfile, type DialectName, type DialectProfile } from './dialect
 import { gatewayDocuments } from './gateway-documents.js';
 import { itemsKey } from './render-parts.js';
 import { sandboxDocuments } from './sandbox-documents.js';
+import { SizedCache } from './sized-cache.js';
 import { VxmlBuilder } from './vxml-builder.js';
 
 export interface RenderOptions {
@@ -30,26 +31,9 @@ export interface RenderOptions {
 
 const DEFAULT_LANG = 'en-US';
 
-const PREPARED_MAX_ENTRIES = 256;
 const PREPARED_MAX_CHARS = 4_000_000;
-/** A document larger than this is built each time: keeping it would push out many others. */
-const PREPARED_ENTRY_MAX_CHARS = PREPARED_MAX_CHARS / 16;
-const prepared = new Map<string, PreparedXml>();
-let preparedSize = 0;
-
-const sizeOf = (key: string, p: PreparedXml): number => key.length + preparedChars(p);
-
-function keep(key: string, p: PreparedXml): void {
-  const size = sizeOf(key, p);
-  if (size > PREPARED_ENTRY_MAX_CHARS) return;
-  prepared.set(key, p);
-  preparedSize += size;
-  while (prepared.size > PREPARED_MAX_ENTRIES || (preparedSize > PREPARED_MAX_CHARS && prepared.size > 1)) {
-    const [oldKey, old] = prepared.entries().next().value!;
-    prepared.delete(oldKey);
-    preparedSize -= sizeOf(oldKey, old);
-  }
-}
+// a document larger than a sixteenth of the bound is built each time: keeping it would push out many others
+const prepared = new SizedCache<PreparedXml>(256, PREPARED_MAX_CHARS, preparedChars, PREPARED_MAX_CHARS / 16);
 
 export function renderDocument(doc: VxmlDocument, opts: RenderOptions = {}): string {
   const p = dialectProfile(opts.dialect);
@@ -60,9 +44,6 @@ export function renderDocument(doc: VxmlDocument, opts: RenderOptions = {}): str
   let markup = prepared.get(key);
   if (markup === undefined) {
     markup = prepareDocument(doc, p);
-    keep(key, markup);
-  } else {
-    prepared.delete(key); // most recently used goes last
     prepared.set(key, markup);
   }
   return fillPrepared(markup, values);
@@ -158,5 +139,5 @@ export function prepareDocument(doc: VxmlDocument, p: DialectProfile): PreparedX
 
 /** Prepared documents kept and their size in characters (for tests and diagnostics). */
 export function preparedDocumentStats(): { entries: number; chars: number } {
-  return { entries: prepared.size, chars: preparedSize };
+  return prepared.stats();
 }
