@@ -1,8 +1,9 @@
 /**
  * The flat argument list of `atomicScript` (redis-scripts.ts states the encoding): guards, then ops,
  * each as a code, the 1-based KEYS index of its key and its arguments. Pure: the Redis adapter sends
- * what this answers. A run of zadds of one member and score (a message into each of its indexes)
- * travels as one `Z` entry.
+ * what this answers. A run of zadds travels as `Z` entries, one per set of keys that receive the
+ * same members: a turn's two messages go into each of their five indexes as five ZADDs of two
+ * members, not ten of one (each ZADD a script makes costs Redis a call).
  */
 import type { Guard, WriteOp } from './store-port.js';
 
@@ -39,14 +40,9 @@ export function encodeAtomic(ops: WriteOp[], guards: Guard[], physical: (key: st
     const op = ops[o]!;
     if (op.op === 'zadd') {
       let end = o + 1;
-      while (end < ops.length) {
-        const next = ops[end]!;
-        if (next.op !== 'zadd' || next.member !== op.member || next.score !== op.score) break;
-        end++;
-      }
+      while (end < ops.length && ops[end]!.op === 'zadd') end++;
       if (end - o > 1) {
-        args.push('Z', String(end - o), String(op.score), op.member);
-        for (let j = o; j < end; j++) args.push(ref(ops[j]!.key));
+        encodeZaddRun(ops as Array<Extract<WriteOp, { op: 'zadd' }>>, o, end, ref, args);
         o = end - 1;
         continue;
       }
@@ -54,6 +50,92 @@ export function encodeAtomic(ops: WriteOp[], guards: Guard[], physical: (key: st
     encodeOp(op, ref(op.key), args);
   }
   return { keys, args, logical: index };
+}
+
+/** Pairs in one `Z` entry at most: the script unpacks them onto Lua's stack (8,000 slots). */
+export const ZADD_PAIRS_MAX = 500;
+
+/** A run longer than this groups its keys through maps; a shorter one (a turn's: ten zadds) by scanning. */
+const SCAN_RUN_MAX = 32;
+
+const sameList = (a: string[], b: string[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+
+/**
+ * The zadds ops[from, to) as `Z` entries: `Z c p s1 m1 … sp mp k1 … kc` adds the p pairs, in order, to
+ * each of the c keys. Each key's pairs keep their order (a member added twice keeps the later
+ * score, as in the ops), and keys that receive the same pairs share one entry. Zadds to different
+ * keys commute, so the run's result is the ops' result.
+ */
+function encodeZaddRun(ops: Array<Extract<WriteOp, { op: 'zadd' }>>, from: number, to: number, ref: (key: string) => string, out: string[]): void {
+  if (encodeBlocks(ops, from, to, ref, out)) return;
+  // each key (in the order of its first op) with its pairs
+  const keys: string[] = [];
+  const pairsOf: string[][] = [];
+  const long = to - from > SCAN_RUN_MAX ? new Map<string, number>() : undefined;
+  for (let j = from; j < to; j++) {
+    const op = ops[j]!;
+    let k = long ? (long.get(op.key) ?? -1) : keys.indexOf(op.key);
+    if (k < 0) {
+      k = keys.push(op.key) - 1;
+      pairsOf.push([]);
+      long?.set(op.key, k);
+    }
+    pairsOf[k]!.push(String(op.score), op.member);
+  }
+  // keys with the same pairs share an entry (of a long run, found by a length-prefixed text of the pairs)
+  const groups: Array<{ pairs: string[]; keys: string[] }> = [];
+  const bySame = long ? new Map<string, { pairs: string[]; keys: string[] }>() : undefined;
+  for (let k = 0; k < keys.length; k++) {
+    const pairs = pairsOf[k]!;
+    let group: { pairs: string[]; keys: string[] } | undefined;
+    let same = '';
+    if (bySame) {
+      for (const part of pairs) same += `${part.length}:${part}`;
+      group = bySame.get(same);
+    } else group = groups.find((g) => sameList(g.pairs, pairs));
+    if (group) group.keys.push(keys[k]!);
+    else {
+      group = { pairs, keys: [keys[k]!] };
+      groups.push(group);
+      bySame?.set(same, group);
+    }
+  }
+  for (const { pairs, keys: targets } of groups) {
+    for (let at = 0; at < pairs.length; at += 2 * ZADD_PAIRS_MAX) {
+      const chunk = Math.min(pairs.length - at, 2 * ZADD_PAIRS_MAX);
+      out.push('Z', String(targets.length), String(chunk / 2));
+      for (let j = at; j < at + chunk; j++) out.push(pairs[j]!);
+      for (const key of targets) out.push(ref(key));
+    }
+  }
+}
+
+/**
+ * The common run (messages each into the same indexes, in the same order: blocks of one member and
+ * score over the same keys) as one entry, with no grouping; false, with nothing written, for any
+ * other run.
+ */
+function encodeBlocks(ops: Array<Extract<WriteOp, { op: 'zadd' }>>, from: number, to: number, ref: (key: string) => string, out: string[]): boolean {
+  const first = ops[from]!;
+  let c = 1;
+  while (from + c < to && ops[from + c]!.member === first.member && ops[from + c]!.score === first.score) c++;
+  const blocks = (to - from) / c;
+  if (!Number.isInteger(blocks) || blocks > ZADD_PAIRS_MAX) return false;
+  for (let b = from + c; b < to; b += c) {
+    const head = ops[b]!;
+    for (let j = 0; j < c; j++) {
+      const op = ops[b + j]!;
+      if (op.key !== ops[from + j]!.key || op.member !== head.member || op.score !== head.score) return false;
+    }
+  }
+  out.push('Z', String(c), String(blocks));
+  for (let b = from; b < to; b += c) out.push(String(ops[b]!.score), ops[b]!.member);
+  for (let j = 0; j < c; j++) out.push(ref(ops[from + j]!.key));
+  return true;
 }
 
 /** Appends one op in the flat encoding (k: the op's KEYS index). */

@@ -12,7 +12,8 @@
  *           H k f v (hash field equals)
  *   ops:    s k v (SET) | S k v ms (SET PX) | d k (DEL) | h k n f1 v1… (HSET, n args) |
  *           D k n f1… (HDEL, n args) | i k f by (HINCRBY) | z k score member (ZADD) |
- *           Z n score member k1…kn (ZADD of one member to n keys: a message into its indexes) | r k m (ZREM) |
+ *           Z c p s1 m1 … sp mp k1…kc (one ZADD of the p pairs to each of the c keys: a turn's
+ *           messages into their indexes) | r k m (ZREM) |
  *           a k m (SADD) | m k m (SREM) | I k by (INCRBY) | p k ms (PEXPIRE)
  * Returns 0, or the 1-based index of the first failed guard (then nothing was written).
  */
@@ -33,9 +34,9 @@ while i <= n do
   local o, key = ARGV[i], KEYS[tonumber(ARGV[i + 1])]
   if o == 'z' then redis.call('ZADD', key, ARGV[i + 2], ARGV[i + 3]); i = i + 4
   elseif o == 'Z' then
-    local c, score, member = tonumber(ARGV[i + 1]), ARGV[i + 2], ARGV[i + 3]
-    for j = i + 4, i + 3 + c do redis.call('ZADD', KEYS[tonumber(ARGV[j])], score, member) end
-    i = i + 4 + c
+    local c, last = tonumber(ARGV[i + 1]), i + 2 + 2 * tonumber(ARGV[i + 2])
+    for j = last + 1, last + c do redis.call('ZADD', KEYS[tonumber(ARGV[j])], unpack(ARGV, i + 3, last)) end
+    i = last + c + 1
   elseif o == 'h' then
     local c = tonumber(ARGV[i + 2])
     if c > 0 then redis.call('HSET', key, unpack(ARGV, i + 3, i + 2 + c)) end

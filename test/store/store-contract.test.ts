@@ -198,6 +198,21 @@ describeEachStore('store contract', (factory) => {
     expect(await store.get('{r}s')).toBe('between');
   });
 
+  it('when a long run of zadds mixes keys, repeated members and separator-like members, then each set holds what the ops one by one leave', async () => {
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    const members = ['m1', 'm2', 'x\u00001\u0000y', '1', '3:x', ''];
+    const ops = Array.from({ length: 1_400 }, () => ({ op: 'zadd' as const, key: `{run}${'abc'[next(3)]}`, score: next(50), member: next(4) === 0 ? `n${next(700)}` : members[next(members.length)]! }));
+    const expected = new Map<string, Map<string, number>>();
+    for (const op of ops) (expected.get(op.key) ?? expected.set(op.key, new Map()).get(op.key)!).set(op.member, op.score);
+    expect(await store.atomic([{ op: 'set', key: '{run}before', value: '1' }, ...ops, { op: 'set', key: '{run}after', value: '2' }])).toEqual({ ok: true });
+    for (const [key, want] of expected) {
+      const got = await store.zrangeByScore(key, -Infinity, Infinity);
+      expect(new Map(got.map((e) => [e.member, e.score]))).toEqual(want);
+    }
+    expect(await store.mget(['{run}before', '{run}after'])).toEqual(['1', '2']);
+  });
+
   it('when keys are deleted by prefix, then every key under it goes (across slots) and the rest stays, glob characters matching only themselves', async () => {
     const under = Array.from({ length: 1_500 }, (_, i) => `gone:${i}`);
     await store.bulk(under.map((key) => ({ op: 'set' as const, key, value: 'x' })));
