@@ -19,6 +19,9 @@
  *   npm run bench -- --smoke           4 connections, 1 s, no warm-up (CI)
  *   npm run bench -- --cpu-prof        also profiles the service (node --cpu-prof) and summarises it
  *   npm run bench -- --only=turn       skips the floor (e.g. with --cpu-prof, to profile the turn alone)
+ *   npm run bench -- --aa              an A/A run: the floor against itself ('floor' and 'floor-again', in
+ *                                      the same interleaved rounds). Its ratios would be 1 on a quiet
+ *                                      machine; their spread over runs is the noise of the turn's ratios.
  * Env: REDIS_URL (default redis://127.0.0.1:6379), BENCH_DURATION_S (10), BENCH_CONNECTIONS (64),
  * BENCH_WARMUP_S (3; 0 = none), BENCH_ROUNDS (5: each round runs each measure for duration/rounds),
  * BENCH_PROFILE_DIR (where --cpu-prof writes; default a temp dir), BENCH_ENTRY (run the service from
@@ -47,6 +50,7 @@ const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 64, 4));
 const WARMUP_S = envNumber('BENCH_WARMUP_S', 3, 0, true);
 const ROUNDS = Math.round(envNumber('BENCH_ROUNDS', 5, 1));
 const ONLY = flagValue('only');
+const AA = process.argv.includes('--aa');
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const REDIS_URL = redisUrl();
 const PREFIX = randomPrefix('turn');
@@ -161,8 +165,12 @@ async function main(): Promise<void> {
   await playOnce(baseUrl, app.floorPath, 'floor', `sanity-${Date.now()}`);
 
   const runs: Array<{ opts: LoadOptions; route: string }> = [];
-  if (ONLY !== 'turn') runs.push({ opts: { name: 'floor', mode: 'floor', baseUrl, path: app.floorPath, connections: CONNECTIONS, durationS: DURATION_S }, route: '/bench/floor/:streamId' });
-  if (ONLY !== 'floor') runs.push({ opts: { name: 'turn', mode: 'turn', baseUrl, path: app.webhookPath, connections: CONNECTIONS, durationS: DURATION_S }, route: '/ivr/hooks/:streamId' });
+  const floorRun = (name: string) => ({ opts: { name, mode: 'floor' as const, baseUrl, path: app.floorPath, connections: CONNECTIONS, durationS: DURATION_S }, route: '/bench/floor/:streamId' });
+  if (AA) runs.push(floorRun('floor'), floorRun('floor-again'));
+  else {
+    if (ONLY !== 'turn') runs.push(floorRun('floor'));
+    if (ONLY !== 'floor') runs.push({ opts: { name: 'turn', mode: 'turn', baseUrl, path: app.webhookPath, connections: CONNECTIONS, durationS: DURATION_S }, route: '/ivr/hooks/:streamId' });
+  }
   const loadStartedAt = performance.now();
   let requestsUnderLoad = 0;
   if (WARMUP_S > 0) {
@@ -194,6 +202,25 @@ async function main(): Promise<void> {
   }
   line({ phase: 'cleanup', prefix: PREFIX, keysRemoved: await removePrefix(redis, PREFIX) });
 
+  if (AA) {
+    const first = results.floor!;
+    const again = results['floor-again']!;
+    line({
+      summary: 'turn-bench-aa',
+      cores: machine().cores,
+      connections: CONNECTIONS,
+      durationS: DURATION_S,
+      rounds: ROUNDS,
+      floorRequestsPerSec: first.requestsPerSec,
+      floorAgainRequestsPerSec: again.requestsPerSec,
+      // again ÷ first, as the turn's ratios are turn ÷ floor (the second measure of each round over the first)
+      throughputRatio: ratio(again.requestsPerSec, first.requestsPerSec),
+      p99Ratio: ratio(again.p99Ms, first.p99Ms),
+      p50Ratio: ratio(again.p50Ms, first.p50Ms),
+      requestProblems: Object.values(results).reduce((n, m) => n + m.errors + m.non2xx + m.invalid, 0),
+    });
+    return;
+  }
   const turn = results.turn;
   const floor = results.floor;
   const throughputRatio = ratio(turn?.requestsPerSec, floor?.requestsPerSec);

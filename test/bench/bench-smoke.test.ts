@@ -19,12 +19,12 @@ interface BenchRun {
   stderr: string;
 }
 
-/** Runs `node --import tsx bench/<file> --smoke`; every stdout line must be a JSON object. */
-function runBench(file: string): Promise<BenchRun> {
+/** Runs `node --import tsx bench/<file> --smoke [flags]`; every stdout line must be a JSON object. */
+function runBench(file: string, flags: string[] = []): Promise<BenchRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', `bench/${file}`, '--smoke'],
+      ['--import', 'tsx', `bench/${file}`, '--smoke', ...flags],
       { cwd: root, env: { ...process.env, REDIS_URL: inject('redisUrl') }, timeout: TIMEOUT_MS - 10_000, maxBuffer: 32 * 1024 * 1024 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
@@ -66,6 +66,21 @@ describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', (
       for (const key of ['throughputRatio', 'p99Ratio', 'p99RatioWithRamp', 'throughputOk', 'p99Ok', 'cores']) expect(summary).toHaveProperty(key);
       expect(summary.targets).toEqual({ throughputRatio: '>= 0.6', p99Ratio: '<= 1.5' });
       expect(summary.requestProblems).toBe(0);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'when the turn bench runs with --aa, then it measures the floor twice and its last line has the ratios of the floor against itself',
+    async () => {
+      const r = await runBench('turn-bench.ts', ['--aa']);
+      expect(r.code, explain(r)).toBe(0);
+      expect(r.lines.filter((l) => l.measure !== undefined).map((l) => l.measure)).toEqual(['floor', 'floor-again']);
+      const summary = r.lines[r.lines.length - 1]!;
+      expect(summary.summary).toBe('turn-bench-aa');
+      for (const key of ['throughputRatio', 'p99Ratio', 'p50Ratio', 'floorRequestsPerSec', 'floorAgainRequestsPerSec']) expect(summary[key], explain(r)).toBeGreaterThan(0);
+      expect(summary.requestProblems).toBe(0);
+      expect(summary).not.toHaveProperty('targets');
     },
     TIMEOUT_MS,
   );
