@@ -44,6 +44,7 @@ import { labelValues, readValue, scrape, serverTime } from './lib/prom-histogram
 type Scrape = string;
 import { connectRedis, removePrefix } from './lib/redis-prefix.js';
 import { readProfile, summarizeProfile } from './lib/cpu-profile-summary.js';
+import { processName, schedDelta, threadSched, type ThreadSched } from './lib/thread-sched.js';
 
 const DURATION_S = envNumber('BENCH_DURATION_S', 10, 1);
 const CONNECTIONS = Math.round(envNumber('BENCH_CONNECTIONS', 64, 4));
@@ -73,6 +74,14 @@ interface Measured extends LoadResult {
   /** Redis's CPU time during the measure, per response (it shares the machine's cores). */
   redisCpuMsPerRequest?: number | null;
   loadGenCpuMsPerRequest?: number | null;
+  /**
+   * The service's main thread (it runs every request), per response, from the kernel's scheduler
+   * (Linux): its time on a CPU, and its time ready to run while another process had the core.
+   */
+  serverMainThreadCpuMsPerRequest?: number | null;
+  serverMainThreadWaitMsPerRequest?: number | null;
+  /** Redis's main thread: time ready to run while waiting for a core, per response (a local Redis only). */
+  redisWaitMsPerRequest?: number | null;
 }
 
 let service: ChildService | undefined;
@@ -85,15 +94,21 @@ let redis: Redis | undefined;
  * The server's histograms are scraped once around all rounds (each measure has its own series);
  * the process CPU counter around each round.
  */
-async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions; route: string }>): Promise<Record<string, Measured & { byKind?: Record<string, unknown> }>> {
-  const parts = new Map<string, { loads: LoadResult[]; cpuMs: number; redisCpuMs: number; loadGenCpuMs: number }>(runs.map((r) => [r.opts.name, { loads: [], cpuMs: 0, redisCpuMs: 0, loadGenCpuMs: 0 }]));
+async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions; route: string }>, pids: { service: number; redis: number | null }): Promise<Record<string, Measured & { byKind?: Record<string, unknown> }>> {
+  type Part = { loads: LoadResult[]; cpuMs: number; redisCpuMs: number; loadGenCpuMs: number; main: ThreadSched | null; redisMain: ThreadSched | null };
+  const parts = new Map<string, Part>(runs.map((r) => [r.opts.name, { loads: [], cpuMs: 0, redisCpuMs: 0, loadGenCpuMs: 0, main: { cpuMs: 0, waitMs: 0 }, redisMain: { cpuMs: 0, waitMs: 0 } }]));
+  const add = (sum: ThreadSched | null, d: ThreadSched | null): ThreadSched | null => (sum && d ? { cpuMs: sum.cpuMs + d.cpuMs, waitMs: sum.waitMs + d.waitMs } : null);
   const first = await scrape(baseUrl);
   for (let round = 0; round < ROUNDS; round++) {
     for (const r of runs) {
       const before = await scrape(baseUrl);
       const redisBefore = await redisCpuMs();
       const ownBefore = process.cpuUsage();
+      const mainBefore = threadSched(pids.service);
+      const redisMainBefore = pids.redis === null ? null : threadSched(pids.redis);
       const load = await runLoad({ ...r.opts, durationS: DURATION_S / ROUNDS });
+      const main = schedDelta(mainBefore, threadSched(pids.service));
+      const redisMain = pids.redis === null ? null : schedDelta(redisMainBefore, threadSched(pids.redis));
       const own = process.cpuUsage(ownBefore);
       const redisAfter = await redisCpuMs();
       const after = await scrape(baseUrl);
@@ -102,6 +117,8 @@ async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions;
       part.cpuMs += (readValue(after, CPU_COUNTER) - readValue(before, CPU_COUNTER)) * 1000;
       part.redisCpuMs += redisAfter - redisBefore;
       part.loadGenCpuMs += (own.user + own.system) / 1000;
+      part.main = add(part.main, main);
+      part.redisMain = add(part.redisMain, redisMain);
     }
   }
   const last = await scrape(baseUrl);
@@ -110,9 +127,22 @@ async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions;
     const part = parts.get(r.opts.name)!;
     const m = measured(r.opts, r.route, mergeLoads(part.loads), part.cpuMs, first, last);
     const perRequest = (ms: number) => (m.requests > 0 ? round(ms / m.requests, 3) : null);
-    out[r.opts.name] = { ...m, redisCpuMsPerRequest: perRequest(part.redisCpuMs), loadGenCpuMsPerRequest: perRequest(part.loadGenCpuMs) };
+    out[r.opts.name] = {
+      ...m,
+      redisCpuMsPerRequest: perRequest(part.redisCpuMs),
+      loadGenCpuMsPerRequest: perRequest(part.loadGenCpuMs),
+      serverMainThreadCpuMsPerRequest: part.main ? perRequest(part.main.cpuMs) : null,
+      serverMainThreadWaitMsPerRequest: part.main ? perRequest(part.main.waitMs) : null,
+      redisWaitMsPerRequest: part.redisMain ? perRequest(part.redisMain.waitMs) : null,
+    };
   }
   return out;
+}
+
+/** The local Redis server's pid (INFO server), or null when it is not a redis-server process on this machine. */
+async function localRedisPid(): Promise<number | null> {
+  const pid = Number(/^process_id:(\d+)/m.exec(await redis!.info('server'))?.[1] ?? NaN);
+  return Number.isInteger(pid) && processName(pid)?.startsWith('redis') ? pid : null;
 }
 
 /** Redis's own CPU time so far (INFO cpu: used_cpu_user + used_cpu_sys), in ms. */
@@ -180,7 +210,7 @@ async function main(): Promise<void> {
       note(`warm-up ${r.opts.name}: ${w.requestsPerSec} req/s, p99 ${w.p99Ms} ms, invalid ${w.invalid}`);
     }
   }
-  const results = await measureInRounds(baseUrl, runs);
+  const results = await measureInRounds(baseUrl, runs, { service: service.pid, redis: await localRedisPid() });
   for (const m of Object.values(results)) {
     requestsUnderLoad += m.requests;
     const { times: _times, allTimes: _allTimes, loopDelayP99s: _loopDelays, ...printed } = m;
@@ -217,6 +247,7 @@ async function main(): Promise<void> {
       throughputRatio: ratio(again.requestsPerSec, first.requestsPerSec),
       p99Ratio: ratio(again.p99Ms, first.p99Ms),
       p50Ratio: ratio(again.p50Ms, first.p50Ms),
+      serverMainThreadCpuRatio: ratio(again.serverMainThreadCpuMsPerRequest, first.serverMainThreadCpuMsPerRequest),
       requestProblems: Object.values(results).reduce((n, m) => n + m.errors + m.non2xx + m.invalid, 0),
     });
     return;
@@ -239,6 +270,10 @@ async function main(): Promise<void> {
     p50Ratio: ratio(turn?.p50Ms, floor?.p50Ms),
     serverP99Ratio: ratio(turn?.serverHttpP99Ms, floor?.serverHttpP99Ms),
     serverCpuPerRequestRatio: ratio(turn?.serverCpuMsPerRequest, floor?.serverCpuMsPerRequest),
+    // the service's main thread in the same rounds: its own cost per request, and the wait for a core
+    serverMainThreadCpuRatio: ratio(turn?.serverMainThreadCpuMsPerRequest, floor?.serverMainThreadCpuMsPerRequest),
+    serverMainThreadWaitMsPerRequest: { turn: turn?.serverMainThreadWaitMsPerRequest ?? null, floor: floor?.serverMainThreadWaitMsPerRequest ?? null },
+    redisWaitMsPerRequest: { turn: turn?.redisWaitMsPerRequest ?? null, floor: floor?.redisWaitMsPerRequest ?? null },
     redisCpuMsPerRequest: { turn: turn?.redisCpuMsPerRequest ?? null, floor: floor?.redisCpuMsPerRequest ?? null },
     loadGenCpuMsPerRequest: { turn: turn?.loadGenCpuMsPerRequest ?? null, floor: floor?.loadGenCpuMsPerRequest ?? null },
     loadGenLoopDelayP99Ms: { turn: turn?.loadGenLoopDelayP99Ms ?? null, floor: floor?.loadGenLoopDelayP99Ms ?? null },

@@ -57,13 +57,18 @@ describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', (
         expect(m!.loadGenLoopDelayP99Ms).toBeGreaterThan(0);
         expect(m!.loadGenLoopDelayMaxMs).toBeGreaterThanOrEqual(m!.loadGenLoopDelayP99Ms as number);
         expect(m).not.toHaveProperty('loopDelayP99s');
+        // the service's main thread from the kernel's scheduler (Linux, where the benchmarks run)
+        if (process.platform === 'linux') {
+          expect(m!.serverMainThreadCpuMsPerRequest).toBeGreaterThan(0);
+          expect(m!.serverMainThreadWaitMsPerRequest).toBeGreaterThanOrEqual(0);
+        }
         expect({ errors: m!.errors, non2xx: m!.non2xx, invalid: m!.invalid, reasons: m!.invalidReasons }).toEqual({ errors: 0, non2xx: 0, invalid: 0, reasons: {} });
       }
       expect(turn!.serverSource).toBe('ivr_turn_duration_seconds');
       expect(r.lines.find((l) => l.phase === 'cleanup')?.keysRemoved).toBeGreaterThan(0);
       const summary = r.lines[r.lines.length - 1]!;
       expect(summary.summary).toBe('turn-bench');
-      for (const key of ['throughputRatio', 'p99Ratio', 'p99RatioWithRamp', 'throughputOk', 'p99Ok', 'cores']) expect(summary).toHaveProperty(key);
+      for (const key of ['throughputRatio', 'p99Ratio', 'p99RatioWithRamp', 'throughputOk', 'p99Ok', 'cores', 'serverMainThreadCpuRatio', 'serverMainThreadWaitMsPerRequest']) expect(summary).toHaveProperty(key);
       expect(summary.targets).toEqual({ throughputRatio: '>= 0.6', p99Ratio: '<= 1.5' });
       expect(summary.requestProblems).toBe(0);
     },
