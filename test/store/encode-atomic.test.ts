@@ -53,13 +53,14 @@ function decoded(keys: string[], args: string[]): { sets: Sets; zaddCalls: numbe
 }
 
 const encode = (ops: WriteOp[]) => encodeAtomic(ops, [], (k) => `p:${k}`);
+const z = (key: string, score: number, member: string): Zadd => ({ op: 'zadd', key, score, member });
 const unprefixed = (sets: Sets): Sets => new Map([...sets].map(([k, v]) => [k.slice(2), v]));
 
 describe('atomic encoding', () => {
   it("when a turn's two messages go into the same five indexes, then they travel as one entry of two pairs sent to five keys", () => {
     const indexes = ['all', 'u:user', 'u:call', 'u:from', 's:session'];
     const ops: Zadd[] = [];
-    for (const [score, member] of [[100, 'ms-in'], [101, 'ms-out']] as const) for (const key of indexes) ops.push({ op: 'zadd', key, score, member });
+    for (const [score, member] of [[100, 'ms-in'], [101, 'ms-out']] as const) for (const key of indexes) ops.push(z(key, score, member));
     const { keys, args } = encode(ops);
     expect(keys).toEqual(indexes.map((k) => `p:${k}`));
     expect(args).toEqual(['0', 'Z', '5', '2', '100', 'ms-in', '101', 'ms-out', '1', '2', '3', '4', '5']);
@@ -69,37 +70,23 @@ describe('atomic encoding', () => {
   });
 
   it('when keys of a run receive different members, then keys with the same pairs share an entry and each keeps its own', () => {
-    const ops: Zadd[] = [
-      { op: 'zadd', key: 'a', score: 5, member: 'm1' },
-      { op: 'zadd', key: 'b', score: 5, member: 'm1' },
-      { op: 'zadd', key: 'c', score: 5, member: 'm1' },
-      { op: 'zadd', key: 'a', score: 6, member: 'm1' },
-      { op: 'zadd', key: 'b', score: 6, member: 'm2' },
-      { op: 'zadd', key: 'c', score: 6, member: 'm2' },
-    ];
+    const ops = [z('a', 5, 'm1'), z('b', 5, 'm1'), z('c', 5, 'm1'), z('a', 6, 'm1'), z('b', 6, 'm2'), z('c', 6, 'm2')];
     const { keys, args } = encode(ops);
     expect(args).toEqual(['0', 'Z', '1', '2', '5', 'm1', '6', 'm1', '1', 'Z', '2', '2', '5', 'm1', '6', 'm2', '2', '3']);
     expect(unprefixed(decoded(keys, args).sets)).toEqual(applied(ops));
   });
 
   it('when members hold the separator characters of a grouping key, then lists that would read alike are not merged', () => {
-    const ops: Zadd[] = [
-      { op: 'zadd', key: 'a', score: 1, member: 'x\u00001\u0000y' },
-      { op: 'zadd', key: 'b', score: 1, member: 'x' },
-      { op: 'zadd', key: 'b', score: 1, member: 'y' },
-      { op: 'zadd', key: 'c', score: 1, member: '3:x' },
-      { op: 'zadd', key: 'd', score: 1, member: '3' },
-      { op: 'zadd', key: 'e', score: 1, member: '1x' },
-      { op: 'zadd', key: 'f', score: 11, member: 'x' },
-    ];
-    for (const run of [ops, [...ops, ...Array.from({ length: 40 }, (_, i): Zadd => ({ op: 'zadd', key: `pad${i}`, score: 1, member: 'p' }))]]) {
+    // without lengths, a's pairs and b's would read alike joined by NUL, e's and f's joined by nothing
+    const ops = [z('a', 1, 'x\u00001\u0000y'), z('b', 1, 'x'), z('b', 1, 'y'), z('c', 1, '3:x'), z('d', 1, '3'), z('e', 1, '1x'), z('f', 11, 'x')];
+    for (const run of [ops, [...ops, ...Array.from({ length: 40 }, (_, i) => z(`pad${i}`, 1, 'p'))]]) {
       const { keys, args } = encode(run);
       expect(unprefixed(decoded(keys, args).sets)).toEqual(applied(run));
     }
   });
 
   it('when a run adds more pairs to a key than one entry may carry, then they are split into entries in order', () => {
-    const ops: Zadd[] = Array.from({ length: 2 * ZADD_PAIRS_MAX + 7 }, (_, i) => ({ op: 'zadd', key: 'big', score: i, member: `m${i % (ZADD_PAIRS_MAX + 3)}` }));
+    const ops: Zadd[] = Array.from({ length: 2 * ZADD_PAIRS_MAX + 7 }, (_, i) => z('big', i, `m${i % (ZADD_PAIRS_MAX + 3)}`));
     const { keys, args } = encode(ops);
     expect(args.filter((a) => a === 'Z').length).toBe(3);
     expect(unprefixed(decoded(keys, args).sets)).toEqual(applied(ops));
@@ -113,8 +100,8 @@ describe('atomic encoding', () => {
         fc.array(fc.record({ score: fc.integer({ min: 0, max: 3 }), member }), { minLength: 1, maxLength: 4 }),
         fc.option(fc.record({ at: fc.nat(), key: fc.constantFrom('a', 'e'), score: fc.integer({ min: 0, max: 3 }), member })),
         (keys, blocks, change) => {
-          const ops: Zadd[] = blocks.flatMap((b) => keys.map((key): Zadd => ({ op: 'zadd', key, score: b.score, member: b.member })));
-          if (change) ops[change.at % ops.length] = { op: 'zadd', key: change.key, score: change.score, member: change.member };
+          const ops: Zadd[] = blocks.flatMap((b) => keys.map((key) => z(key, b.score, b.member)));
+          if (change) ops[change.at % ops.length] = z(change.key, change.score, change.member);
           const { keys: sent, args } = encode(ops);
           expect(unprefixed(decoded(sent, args).sets)).toEqual(applied(ops));
         },
