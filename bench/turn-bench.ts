@@ -92,7 +92,7 @@ let redis: Redis | undefined;
  * duration, merged per measure: on a shared machine the load of the neighbours drifts within
  * seconds, and interleaving spreads that drift over both measures instead of handing it to one.
  * The server's histograms are scraped once around all rounds (each measure has its own series);
- * the process CPU counter around each round.
+ * the process CPU counter and the main thread's scheduler account (schedstat) around each round.
  */
 async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions; route: string }>, pids: { service: number; redis: number | null }): Promise<Record<string, Measured & { byKind?: Record<string, unknown> }>> {
   type Part = { loads: LoadResult[]; cpuMs: number; redisCpuMs: number; loadGenCpuMs: number; main: ThreadSched | null; redisMain: ThreadSched | null };
