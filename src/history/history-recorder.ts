@@ -235,9 +235,11 @@ export class HistoryRecorder {
     }
     const now = this.now();
     const ops: WriteOp[] = [];
-    // index entries go last, together: the store sends a run of zadds as one ZADD per index (the
-    // ops touch distinct keys, so their order is free)
+    // index entries together (the store sends a run of zadds as one ZADD per index), then the
+    // session metas, last as before: a script that failed part-way never leaves a meta claiming
+    // entries it did not write (Redis does not roll a script back). The ops touch distinct keys.
     const indexOps: WriteOp[] = [];
+    const metaOps: WriteOp[] = [];
     // first guard: the app still exists (a turn still running while its app is deleted writes nothing)
     const guards: Guard[] = [{ key: historyLayout.appKey(botId), present: true }];
     for (const m of msgs) {
@@ -252,11 +254,12 @@ export class HistoryRecorder {
       // a known session whose bookkeeping already covers these messages: nothing to write or guard
       if (meta.views && historyLayout.sessionCovers(meta.views, own)) continue;
       const s = historyLayout.sessionOps(botId, sessionId, meta.fields, own);
-      for (const op of s.ops) (op.op === 'zadd' ? indexOps : ops).push(op);
+      for (const op of s.ops) (op.op === 'zadd' ? indexOps : metaOps).push(op);
       for (const g of s.guards) guards.push(g);
       changed.push({ sessionId, meta: meta.fields });
     }
     for (const op of indexOps) ops.push(op);
+    for (const op of metaOps) ops.push(op);
     return { ops, guards, changed };
   }
 

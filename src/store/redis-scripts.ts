@@ -34,6 +34,7 @@ while i <= n do
   local o, key = ARGV[i], KEYS[tonumber(ARGV[i + 1])]
   if o == 'z' then redis.call('ZADD', key, ARGV[i + 2], ARGV[i + 3]); i = i + 4
   elseif o == 'Z' then
+    -- (key above is not used: here ARGV[i + 1] is the number of keys)
     local c, last = tonumber(ARGV[i + 1]), i + 2 + 2 * tonumber(ARGV[i + 2])
     for j = last + 1, last + c do redis.call('ZADD', KEYS[tonumber(ARGV[j])], unpack(ARGV, i + 3, last)) end
     i = last + c + 1

@@ -41,6 +41,16 @@ describeEachStore('conversation history recorder', (factory) => {
     expect(await store.hget(historyLayout.messageKey('st-unknown-app', hello!.id), 'id')).toBeNull();
   });
 
+  it("when a new session's first turn is planned, then its index entries travel together and its session meta is written last", () => {
+    const call = ivrCall({ botId: h.botId, ...user(11), callId: 'call-r11', start: NOW - D, turns: [{ caller: 'one', bot: 'two' }] });
+    const plan = new HistoryRecorder(new HistoryRepository(store)).prepare(call.map((m) => newMessageSchema.parse(m)))!;
+    const kinds = plan.ops.map((o) => (o.op === 'zadd' ? 'index' : o.key === historyLayout.metaKey(h.botId, 'sess-call-r11') ? 'meta' : 'message'));
+    // the messages' hashes and traces, then every index entry in one run (one ZADD per index on Redis),
+    // then the meta: a script stopped part-way never leaves a meta that claims entries it lacks
+    expect(kinds.join(' ')).toMatch(/^(message )+(index )+meta$/);
+    expect(kinds.filter((k) => k === 'index').length).toBeGreaterThanOrEqual(10);
+  });
+
   it('when a prepared write meets what another instance stored, then its guards refuse it whole and record stores the messages once', async () => {
     const call = ivrCall({ botId: h.botId, ...user(10), callId: 'call-r10', start: NOW - D, turns: [{ caller: 'one', bot: 'two' }, { caller: 'three', bot: 'four' }] });
     const valid = call.map((m) => newMessageSchema.parse(m));

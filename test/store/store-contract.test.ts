@@ -213,6 +213,23 @@ describeEachStore('store contract', (factory) => {
     expect(await store.mget(['{run}before', '{run}after'])).toEqual(['1', '2']);
   });
 
+  it('when runs of zadds take each shape the script is sent (messages into the same indexes, keys sharing over 500 members, fractional and large scores), then each set holds what the ops one by one leave', async () => {
+    const z = (key: string, score: number, member: string) => ({ op: 'zadd' as const, key: `{sh}${key}`, score, member });
+    const messages = [[1795441112345, 'ms-in'], [1795441112346.5, 'ms-out']].flatMap(([s, m]) => ['all', 'u1', 'u2', 'u3', 's'].map((k) => z(k, s as number, m as string)));
+    const shared = Array.from({ length: 620 }, (_, i) => ['x', 'y', 'z'].map((k) => z(k, i / 4 - 50, `m${i % 600}`))).flat();
+    const grouped = [z('p', 1, 'a'), z('q', 1, 'a'), z('p', 2, 'b'), z('q', 2, 'b'), z('r', 2, 'b'), z('p', -0.25, 'a')];
+    const runs = [messages, shared, grouped];
+    const sep = (i: number) => ({ op: 'set' as const, key: `{sh}sep${i}`, value: String(i) });
+    expect(await store.atomic(runs.flatMap((run, i) => [sep(i), ...run]))).toEqual({ ok: true });
+    const expected = new Map<string, Map<string, number>>();
+    for (const op of runs.flat()) (expected.get(op.key) ?? expected.set(op.key, new Map()).get(op.key)!).set(op.member, op.score);
+    for (const [key, want] of expected) {
+      const got = await store.zrangeByScore(key, -Infinity, Infinity);
+      expect(new Map(got.map((e) => [e.member, e.score])), key).toEqual(want);
+    }
+    expect(await store.zcard('{sh}x')).toBe(600);
+  });
+
   it('when keys are deleted by prefix, then every key under it goes (across slots) and the rest stays, glob characters matching only themselves', async () => {
     const under = Array.from({ length: 1_500 }, (_, i) => `gone:${i}`);
     await store.bulk(under.map((key) => ({ op: 'set' as const, key, value: 'x' })));
