@@ -55,15 +55,6 @@ export function encodeAtomic(ops: WriteOp[], guards: Guard[], physical: (key: st
 /** Pairs in one `Z` entry at most: the script unpacks them onto Lua's stack (8,000 slots). */
 export const ZADD_PAIRS_MAX = 500;
 
-/** A run longer than this groups its keys through maps; a shorter one (a turn's: ten zadds) by scanning. */
-const SCAN_RUN_MAX = 32;
-
-const sameList = (a: string[], b: string[]): boolean => {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-};
-
 /**
  * The zadds ops[from, to) as `Z` entries: `Z c p s1 m1 … sp mp k1 … kc` adds the p pairs, in order, to
  * each of the c keys. Each key's pairs keep their order (a member added twice keeps the later
@@ -73,38 +64,23 @@ const sameList = (a: string[], b: string[]): boolean => {
 function encodeZaddRun(ops: Array<Extract<WriteOp, { op: 'zadd' }>>, from: number, to: number, ref: (key: string) => string, out: string[]): void {
   if (encodeBlocks(ops, from, to, ref, out)) return;
   // each key (in the order of its first op) with its pairs
-  const keys: string[] = [];
-  const pairsOf: string[][] = [];
-  const long = to - from > SCAN_RUN_MAX ? new Map<string, number>() : undefined;
+  const pairsOf = new Map<string, string[]>();
   for (let j = from; j < to; j++) {
     const op = ops[j]!;
-    let k = long ? (long.get(op.key) ?? -1) : keys.indexOf(op.key);
-    if (k < 0) {
-      k = keys.push(op.key) - 1;
-      pairsOf.push([]);
-      long?.set(op.key, k);
-    }
-    pairsOf[k]!.push(String(op.score), op.member);
+    const pairs = pairsOf.get(op.key);
+    if (pairs) pairs.push(String(op.score), op.member);
+    else pairsOf.set(op.key, [String(op.score), op.member]);
   }
-  // keys with the same pairs share an entry (of a long run, found by a length-prefixed text of the pairs)
-  const groups: Array<{ pairs: string[]; keys: string[] }> = [];
-  const bySame = long ? new Map<string, { pairs: string[]; keys: string[] }>() : undefined;
-  for (let k = 0; k < keys.length; k++) {
-    const pairs = pairsOf[k]!;
-    let group: { pairs: string[]; keys: string[] } | undefined;
+  // keys with the same pairs share an entry, found by a length-prefixed text of the pairs
+  const groups = new Map<string, { pairs: string[]; keys: string[] }>();
+  for (const [key, pairs] of pairsOf) {
     let same = '';
-    if (bySame) {
-      for (const part of pairs) same += `${part.length}:${part}`;
-      group = bySame.get(same);
-    } else group = groups.find((g) => sameList(g.pairs, pairs));
-    if (group) group.keys.push(keys[k]!);
-    else {
-      group = { pairs, keys: [keys[k]!] };
-      groups.push(group);
-      bySame?.set(same, group);
-    }
+    for (const part of pairs) same += `${part.length}:${part}`;
+    const group = groups.get(same);
+    if (group) group.keys.push(key);
+    else groups.set(same, { pairs, keys: [key] });
   }
-  for (const { pairs, keys: targets } of groups) {
+  for (const { pairs, keys: targets } of groups.values()) {
     for (let at = 0; at < pairs.length; at += 2 * ZADD_PAIRS_MAX) {
       const chunk = Math.min(pairs.length - at, 2 * ZADD_PAIRS_MAX);
       out.push('Z', String(targets.length), String(chunk / 2));
