@@ -1,5 +1,5 @@
 /**
- * The customer's IVR root document, in the shape of shared/spec/vxml-examples/customer-root.vxml:
+ * The customer's IVR root document, in the shape of test/fixtures/vxml-examples/customer-root.vxml:
  * it runs the webhook as a `<subdialog>` with the params callId, message (empty), from and to,
  * disconnects when the agent returns endOfConversation = true (else goes to a front desk form), and
  * apologises and exits when the webhook cannot be fetched (error.badfetch).

@@ -47,7 +47,7 @@ export interface DialectProfile {
 
 const APPENDIX_P = 'VoiceXML 2.0 Appendix P (builtin grammar types and their parameters)';
 const TRANSFER_SPEC = 'VoiceXML 2.1 section 9 (<transfer> type)';
-const EXAMPLES = 'shared/spec/vxml-examples/README.md (JVoiceXML 0.7.9 runs)';
+const EXAMPLES = 'test/fixtures/vxml-examples/README.md (JVoiceXML 0.7.9 runs)';
 
 const w3c: DialectProfile = {
   name: 'w3c',
@@ -60,10 +60,10 @@ const w3c: DialectProfile = {
   documentProperties: {},
   hangupInCatch: 'disconnect',
   facts: [
-    { what: 'Only the boolean and digits builtins (the set every tested browser has); number, date and lists are inline SRGS', source: `gateway-contract.md section 6; ${EXAMPLES} quirk 7`, confidence: 'verified' },
+    { what: 'Only the boolean and digits builtins (the set every tested browser has); number, date and lists are inline SRGS', source: `${EXAMPLES} quirk 7`, confidence: 'verified' },
     { what: 'digits takes minlength/maxlength/length parameters', source: APPENDIX_P, confidence: 'documented' },
     { what: 'transfer uses type="bridge" only (bridge and type together raise error.badfetch)', source: `${TRANSFER_SPEC}; Dialogic PowerMedia XMS VoiceXML reference, <transfer>`, confidence: 'documented' },
-    { what: 'Transcription grammar: the IVR settings\' engine source (builtin:speech/transcribe by default); not part of the standard', source: 'shared/spec/platform-notes.md (IVR channel)', confidence: 'documented' },
+    { what: 'Transcription grammar: the IVR settings\' engine source (builtin:speech/transcribe by default); not part of the standard', source: 'the origin platform\'s IVR channel documentation (transcription engine setting)', confidence: 'documented' },
   ],
 };
 

@@ -1,6 +1,7 @@
 /**
  * The real XSD check of VoiceXML documents: libxml2 (xmllint-wasm) against the W3C VoiceXML 2.1
- * schema set in ../shared/conformance/vxml21-xsd. Every document a test produces goes through here.
+ * schema set kept as fixtures in test/fixtures/vxml21-xsd (where each file comes from, and its
+ * licence, are in that folder). Every document a test produces goes through here.
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -9,16 +10,11 @@ import { validateXML } from 'xmllint-wasm';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+const schemaFolder = resolve(here, '../fixtures/vxml21-xsd');
+
 function findSchemaDir(): string {
-  const candidates = [
-    process.env.VXML_XSD_DIR,
-    resolve(here, '../../../shared/conformance/vxml21-xsd'),
-    resolve(here, '../../shared/conformance/vxml21-xsd'),
-    resolve(here, '../fixtures/vxml21-xsd'),
-  ].filter((p): p is string => Boolean(p));
-  const found = candidates.find((p) => existsSync(join(p, 'vxml.xsd')));
-  if (!found) throw new Error(`VoiceXML XSD set not found; looked in ${candidates.join(', ')}`);
-  return found;
+  if (!existsSync(join(schemaFolder, 'vxml.xsd'))) throw new Error(`VoiceXML XSD set missing: ${schemaFolder}/vxml.xsd`);
+  return schemaFolder;
 }
 
 type SchemaFile = { fileName: string; contents: string };

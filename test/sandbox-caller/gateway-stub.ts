@@ -12,13 +12,11 @@ import type { AddressInfo } from 'node:net';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/** The example documents (test/fixtures/vxml-examples, the project's own fixtures). */
 export function examplesDir(): string {
-  const candidates = [process.env.VXML_EXAMPLES_DIR, resolve(here, '../../../shared/spec/vxml-examples'), resolve(here, '../../shared/spec/vxml-examples')].filter(
-    (p): p is string => Boolean(p),
-  );
-  const found = candidates.find((p) => existsSync(join(p, 'bootstrap.vxml')));
-  if (!found) throw new Error(`spec vxml-examples not found; looked in ${candidates.join(', ')}`);
-  return found;
+  const dir = resolve(here, '../fixtures/vxml-examples');
+  if (!existsSync(join(dir, 'bootstrap.vxml'))) throw new Error(`example documents missing: ${dir}`);
+  return dir;
 }
 
 export const EXAMPLE_ORIGIN = 'https://gateway.example.com';

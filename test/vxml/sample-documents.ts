@@ -1,5 +1,5 @@
 /**
- * Canonical inputs, one per document kind, with the data of shared/spec/vxml-examples (same call,
+ * Canonical inputs, one per document kind, with the data of test/fixtures/vxml-examples (same call,
  * webhook, prompts), so the rendered references in vxml-templates/ can be read beside those examples.
  */
 import type { DialectName, PromptPart, VxmlDocument, VxmlDocumentKind } from '../../src/vxml/index.js';
