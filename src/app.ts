@@ -8,7 +8,7 @@ import express, { type Express } from 'express';
 import compression from 'compression';
 import { pinoHttp } from 'pino-http';
 import type { Config, Logger, Metrics, Authenticator, RouteDef } from './platform/index.js';
-import { scrubUrl } from './platform/index.js';
+import { AppError, scrubUrl } from './platform/index.js';
 import { buildOpenApi, errorHandler, mountRoutes, notFoundHandler } from './platform/http/index.js';
 
 export interface AppDeps {
@@ -68,6 +68,9 @@ export function buildApp(deps: AppDeps): Express {
   app.get('/metrics', async (_req, res) => {
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });
+
+  // the service's own GET paths answer other methods as the operator routes do: 405 with Allow
+  app.all(['/healthz', '/readyz', '/openapi.json', '/metrics'], (_req, _res, next) => next(AppError.methodNotAllowed(['GET', 'HEAD'])));
 
   mountRoutes(app, deps.routes, { authenticator: deps.authenticator, bodyLimit: config.bodyLimit, publicBaseUrl: config.publicBaseUrl });
   app.use(notFoundHandler());

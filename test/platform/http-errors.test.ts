@@ -53,6 +53,15 @@ describe('HTTP errors in the contract shape', () => {
     expect(r.headers.allow).toContain('POST');
   });
 
+  it.each(['/healthz', '/readyz', '/openapi.json', '/metrics'])('when %s gets DELETE or POST, then 405 with Allow: GET, HEAD in the error shape', async (path) => {
+    for (const send of [request(t.app).delete(path), request(t.app).post(path)]) {
+      const r = await send.expect(405);
+      expect(r.body.errors[0]).toMatchObject({ msg: 'Method Not Allowed', code: 'method_not_allowed' });
+      expect(r.headers.allow).toBe('GET, HEAD');
+    }
+    await request(t.app).get(path).expect((res) => expect(res.status).not.toBe(405));
+  });
+
   it('when the body is over the limit, then 413', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(1_100_000), age: 1 });
     const r = await request(t.app).post('/t/items').set(admin).set('Content-Type', 'application/json').send(big).expect(413);
