@@ -81,7 +81,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     }
     return problems;
   };
-  const agents = new AgentRegistry(store, [skillGroupCheck]);
+  const agents = new AgentRegistry(store, [skillGroupCheck, tables.recordCheck]);
   const history = createHistoryComponent({ store, apps, metrics, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
 
   const recognizers: RecognizerPort = {

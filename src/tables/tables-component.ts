@@ -9,6 +9,7 @@ import type { TablePort } from '../agent/turn-types.js';
 import { TablesRepository } from './tables-repository.js';
 import { TablesService } from './tables-service.js';
 import { tablesRoutes } from './tables-routes.js';
+import { tableRecordCheck } from './table-record-check.js';
 
 export interface TablesDeps {
   config: Config;
@@ -28,6 +29,8 @@ export interface TablesComponent {
   routes: RouteDef[];
   tables: TablePort;
   service: TablesService;
+  /** The agent definition check of table nodes' records against their tables. */
+  recordCheck: ReturnType<typeof tableRecordCheck>;
 }
 
 export function createTablesComponent(deps: TablesDeps, options: TablesOptions = {}): TablesComponent {
@@ -37,8 +40,8 @@ export function createTablesComponent(deps: TablesDeps, options: TablesOptions =
   const tables: TablePort = {
     async insert({ appId, table, record }) {
       if (!record || typeof record !== 'object' || Array.isArray(record)) throw AppError.validation([{ msg: 'must be an object', path: 'record' }]);
-      return service.insert(appId, table, record, 'record');
+      return service.insert(appId, table, record, 'record', true);
     },
   };
-  return { routes: tablesRoutes(service, gate), tables, service };
+  return { routes: tablesRoutes(service, gate), tables, service, recordCheck: tableRecordCheck(service) };
 }

@@ -8,11 +8,17 @@ import type { AppsService } from '../admin/index.js';
 import { NAME_PATTERN, type TableDefinition, type TableDefinitionInput } from './tables-schemas.js';
 import { TablesRepository, type DefinitionSnapshot, type StoredRow } from './tables-repository.js';
 import { validateRecord, type CellValue } from './validate-record.js';
+import { coerceCell } from './coerce-cell.js';
 
 /** Optimistic retries when the definition changes between reading it and writing. */
 const MAX_ATTEMPTS = 5;
 
 const tableNotFound = (): AppError => AppError.notFound('Table not found');
+
+function coerceRecord(def: TableDefinition, data: Record<string, unknown>): Record<string, unknown> {
+  const columns = new Map(def.columns.map((c) => [c.name, c]));
+  return Object.fromEntries(Object.entries(data).map(([name, value]) => [name, columns.has(name) ? coerceCell(columns.get(name)!, value) : value]));
+}
 
 export class TablesService {
   constructor(
@@ -46,6 +52,11 @@ export class TablesService {
     throw AppError.conflict('The table changed while it was being redefined; try again');
   }
 
+  /** The table's definition, or null when there is no such table. */
+  async findDefinition(tableName: string): Promise<TableDefinition | null> {
+    return NAME_PATTERN.test(tableName) ? ((await this.repo.readDefinition(tableName))?.def ?? null) : null;
+  }
+
   async getDefinition(tableName: string): Promise<TableDefinition> {
     const snap = NAME_PATTERN.test(tableName) ? await this.repo.readDefinition(tableName) : null;
     if (!snap) throw tableNotFound();
@@ -55,13 +66,14 @@ export class TablesService {
   /**
    * Inserts one record written by `writer` (a streamId). Errors: 404 unknown table, 403 without
    * write access, 400 per bad member (paths under `pathPrefix`), 409 duplicate on a unique column.
+   * With `coerce` (the agent's table node), values are first brought to their column's type.
    */
-  async insert(writer: string, tableName: string, data: Record<string, unknown>, pathPrefix: string): Promise<Record<string, unknown>> {
+  async insert(writer: string, tableName: string, data: Record<string, unknown>, pathPrefix: string, coerce = false): Promise<Record<string, unknown>> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const snap = NAME_PATTERN.test(tableName) ? await this.repo.readDefinition(tableName) : null;
       if (!snap) throw tableNotFound();
       if (snap.def.access[writer]?.write !== true) throw AppError.forbidden('Permission denied. The app has no write access to this table');
-      const { values, problems } = validateRecord(snap.def, data, pathPrefix);
+      const { values, problems } = validateRecord(snap.def, coerce ? coerceRecord(snap.def, data) : data, pathPrefix);
       if (problems.length) throw AppError.validation(problems);
       const result = await this.tryInsert(writer, snap, values, pathPrefix);
       if (result) return result;

@@ -202,6 +202,19 @@ describe('table node', () => {
     expect(r.state.vars.row).toMatchObject({ id: 'r1' });
   });
 
+  it('when the record holds literal numbers and booleans, then they are inserted as they are, beside the filled templates', async () => {
+    const inserts: Parameters<TablePort['insert']>[0][] = [];
+    const tables: TablePort = {
+      insert: async (req) => {
+        inserts.push(req);
+        return { id: 'r2', ...req.record };
+      },
+    };
+    const agent = await compileMini({ ...nodes, t: { ...nodes.t, record: { phone: '{{context.from}}', attempts: 1, vip: false } } }, 't');
+    await converse(agent, [start], { ports: { tables }, state: null });
+    expect(inserts).toEqual([{ appId: 'st-demo', table: 'callbacks', record: { phone: '+15551230000', attempts: 1, vip: false } }]);
+  });
+
   it('when the insert fails, then the error prompt is said and next continues', async () => {
     const tables: TablePort = { insert: async () => Promise.reject(new Error('full')) };
     const agent = await compileMini(nodes, 't');
