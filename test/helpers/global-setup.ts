@@ -16,7 +16,12 @@ import type { TestProject } from 'vitest/node';
 import { redisServerAvailable, startRedisCluster, type RedisClusterProcesses } from './redis-processes.js';
 import { deleteKeys } from './redis-keys.js';
 
-export const redisUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/**
+ * The test run reads only its own variables (REQUIRE_REDIS, TEST_REDIS_URL, TEST_REDIS_CLUSTER,
+ * TEST_REDIS_SERVER_BIN), never the service's REDIS_URL: a user's REDIS_URL may be another
+ * project's Redis.
+ */
+export const redisUrl = (): string => process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
 async function redisAnswers(url: string): Promise<boolean> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1500, retryStrategy: () => null });
@@ -41,7 +46,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const url = redisUrl();
   const ok = await redisAnswers(url);
   if (!ok && required) {
-    throw new Error(`REQUIRE_REDIS=1 but no Redis answers at ${url}: start redis-server or set REDIS_URL`);
+    throw new Error(`REQUIRE_REDIS=1 but no Redis answers at ${url}: start redis-server or set TEST_REDIS_URL`);
   }
   if (!ok) notice(`No Redis at ${url}: every Redis suite is SKIPPED (set REQUIRE_REDIS=1 to fail instead)`);
   project.provide('redisAvailable', ok);
@@ -50,8 +55,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('testRunPrefix', runPrefix);
 
   const canSpawn = redisServerAvailable();
-  if (!canSpawn && required) throw new Error('REQUIRE_REDIS=1 but no redis-server binary to run (install redis-server or set REDIS_SERVER_BIN)');
-  if (!canSpawn) notice('No redis-server binary: the Redis Cluster and reliability suites are SKIPPED');
+  if (!canSpawn && required) throw new Error('REQUIRE_REDIS=1 but no redis-server binary to run (install redis-server or set TEST_REDIS_SERVER_BIN)');
+  if (!canSpawn) notice('No redis-server binary: the Redis Cluster, fault and multi-instance suites are SKIPPED (install redis-server to run them)');
   project.provide('redisServerAvailable', canSpawn);
 
   let cluster: RedisClusterProcesses | null = null;

@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export const redisServerBin = (): string => process.env.REDIS_SERVER_BIN ?? 'redis-server';
+export const redisServerBin = (): string => process.env.TEST_REDIS_SERVER_BIN || 'redis-server';
 
 /** True when a redis-server binary can be run here. */
 export function redisServerAvailable(): boolean {
