@@ -70,5 +70,3 @@ export async function assertValidVxml(doc: string | string[]): Promise<void> {
     throw new Error(`VoiceXML document is not valid against vxml.xsd:\n${r.errors.join('\n')}\n${shown}`);
   }
 }
-
-export const schemaDir = (): string => findSchemaDir();

@@ -1,9 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { validateVxml, schemaDir } from '../helpers/vxml-schema.js';
+import { join } from 'node:path';
+import { validateVxml } from '../helpers/vxml-schema.js';
+import { examplesDir } from '../sandbox-caller/gateway-stub.js';
 
-const examples = resolve(schemaDir(), '../../spec/vxml-examples');
+const examples = examplesDir();
 
 describe('the XSD check itself', () => {
   it('when the checked spec examples are validated, then every one passes', async () => {
