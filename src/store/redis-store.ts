@@ -11,13 +11,34 @@
 import { Redis, Cluster, type RedisOptions, type ClusterOptions } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, WriteOp } from './store-port.js';
-import { createHash } from 'node:crypto';
-import { acquireSlotScript, atomicScript, incrWithTtlScript, lockAndReadScript, memoryUsageScript, writeHeldScript } from './redis-scripts.js';
+import { readFileSync } from 'node:fs';
 import { toRateLimiter } from './rate-limiter-adapter.js';
-import { ScriptCommand } from './script-command.js';
 import { encodeAtomic } from './encode-atomic.js';
 
 type Client = Redis | Cluster;
+
+/** The Lua scripts (lua/*.lua state their KEYS, ARGV and reply), as ioredis defines them. */
+interface Scripts {
+  /** Dynamic key count: the number of keys, the keys, then ARGV. */
+  atomic(numKeys: number, keys: string[], args: string[]): Promise<number>;
+  acquireSlot(key: string, member: string, expiresAtMs: string, max: string, nowMs: string): Promise<[number, number]>;
+  incrWithTtl(key: string, by: string, ttlMs: string): Promise<number>;
+  memoryUsage(key: string): Promise<number | null>;
+  lockAndRead(lockKey: string, readKey: string, ...args: string[]): Promise<[number, string | null, number]>;
+  writeHeld(lockKey: string, key: string, token: string, value: string, ttlMs: string, lockTtlMs: string): Promise<number>;
+}
+
+/** Defines the scripts on the client; ioredis sends them by EVALSHA and loads them when a node lacks them. */
+function defineScripts(client: Client): Client & Scripts {
+  const lua = (url: URL) => readFileSync(url, 'utf8');
+  client.defineCommand('atomic', { lua: lua(new URL('./lua/atomic.lua', import.meta.url)) });
+  client.defineCommand('acquireSlot', { numberOfKeys: 1, lua: lua(new URL('./lua/acquire-slot.lua', import.meta.url)) });
+  client.defineCommand('incrWithTtl', { numberOfKeys: 1, lua: lua(new URL('./lua/incr-with-ttl.lua', import.meta.url)) });
+  client.defineCommand('memoryUsage', { numberOfKeys: 1, lua: lua(new URL('./lua/memory-usage.lua', import.meta.url)) });
+  client.defineCommand('lockAndRead', { numberOfKeys: 2, lua: lua(new URL('./lua/lock-and-read.lua', import.meta.url)) });
+  client.defineCommand('writeHeld', { numberOfKeys: 2, lua: lua(new URL('./lua/write-held.lua', import.meta.url)) });
+  return client as Client & Scripts;
+}
 
 export interface RedisStoreOptions {
   url: string; // one URL, or several comma-separated (cluster seed nodes)
@@ -50,6 +71,9 @@ export function createRedisClient(opts: RedisStoreOptions): Client {
       lazyConnect: true,
       enableOfflineQueue: false,
       enableAutoPipelining: true,
+      // the auto-pipeline picks a command's slot from its first argument, which for the atomic
+      // script (key count first) is not a key: two calls on different slots would share a pipeline
+      autoPipeliningIgnoredCommands: ['atomic'],
       clusterRetryStrategy: (times: number) => Math.min(100 * times, 2_000),
       redisOptions: { ...base, password: first.password || undefined },
     };
@@ -62,56 +86,27 @@ export class RedisStore implements Store {
   readonly kind = 'redis' as const;
   private readonly prefix: string;
 
-  constructor(private readonly client: Client, prefix = '') {
+  constructor(private readonly client: Client & Scripts, prefix = '') {
     this.prefix = prefix;
   }
 
   static async connect(opts: RedisStoreOptions): Promise<RedisStore> {
-    const client = createRedisClient(opts);
+    const client = defineScripts(createRedisClient(opts));
     client.on('error', (err: Error) => opts.onError?.(err));
     await client.connect();
     return new RedisStore(client, opts.prefix ?? '');
   }
 
-  /** Runs a Lua script by its SHA (EVALSHA), loading it with EVAL the first time a node lacks it. */
-  private async script(lua: string, keys: string[], args: string[]): Promise<unknown> {
-    let sha = RedisStore.shas.get(lua);
-    if (!sha) RedisStore.shas.set(lua, (sha = createHash('sha1').update(lua).digest('hex')));
-    try {
-      return await this.send('evalsha', sha, keys, args);
-    } catch (err) {
-      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      return this.send('eval', lua, keys, args);
-    }
-  }
-
-  /**
-   * Sends EVALSHA/EVAL as a ScriptCommand (script-command.ts: its wire text is one join) whose
-   * argument list is built here. ioredis's own methods pass their arguments through
-   * `Array.prototype.flat`, which costs about 0.2 µs per argument (230 µs for the 1,000 arguments of
-   * a grouped history write on the bench machine); `concat` costs about 2 µs.
-   * The command still goes through `sendCommand`, so timeouts, the offline-queue refusal and Cluster
-   * slot routing (from the numkeys argument) work as for any command; on a Cluster, scripts no longer
-   * join the auto-pipeline (each script is one command to one node anyway).
-   */
-  private send(name: 'evalsha' | 'eval', script: string, keys: string[], args: string[]): Promise<unknown> {
-    const command = new ScriptCommand(name, [], { replyEncoding: 'utf8' });
-    command.args = [script, String(keys.length)].concat(keys, args);
-    return this.client.sendCommand(command) as Promise<unknown>;
-  }
-
-  private static readonly shas = new Map<string, string>();
-
   async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string, create?: { value: string; ttlMs: number }): Promise<{ acquired: boolean; value: string | null; created?: boolean }> {
     const args = [token, String(Math.ceil(ttlMs))];
     if (create) args.push(create.value, String(Math.max(1, Math.ceil(create.ttlMs))));
-    const r = (await this.script(lockAndReadScript, [this.k(lockKey), this.k(readKey)], args)) as [number, string | null, number];
+    const r = await this.client.lockAndRead(this.k(lockKey), this.k(readKey), ...args);
     return { acquired: r[0] === 1, value: r[1] ?? null, ...(r[2] === 1 ? { created: true } : {}) };
   }
 
   async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {
     const lockTtl = 'release' in then ? '0' : String(Math.max(1, Math.ceil(then.extendMs)));
-    return Number(await this.script(writeHeldScript, [this.k(lockKey), this.k(key)], [token, value, String(Math.max(1, Math.ceil(ttlMs))), lockTtl])) === 1;
+    return (await this.client.writeHeld(this.k(lockKey), this.k(key), token, value, String(Math.max(1, Math.ceil(ttlMs))), lockTtl)) === 1;
   }
 
   private k(key: string): string {
@@ -185,7 +180,7 @@ export class RedisStore implements Store {
   }
 
   async incrby(key: string, by: number, ttlMs?: number): Promise<number> {
-    return Number(await this.script(incrWithTtlScript, [this.k(key)], [String(by), String(ttlMs ?? 0)]));
+    return this.client.incrWithTtl(this.k(key), String(by), String(ttlMs ?? 0));
   }
 
   async hget(key: string, field: string): Promise<string | null> {
@@ -260,7 +255,7 @@ export class RedisStore implements Store {
     const { keys, args, logical } = encodeAtomic(ops, guards, (key) => this.k(key));
     let r: number;
     try {
-      r = Number(await this.script(atomicScript, keys, args));
+      r = await this.client.atomic(keys.length, keys, args);
     } catch (err) {
       // a programming error on a cluster: name the keys instead of ioredis' pipeline message
       if (err instanceof Error && /CROSSSLOT|same slot/i.test(err.message)) {
@@ -272,7 +267,7 @@ export class RedisStore implements Store {
   }
 
   async acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }> {
-    const r = (await this.script(acquireSlotScript, [this.k(key)], [member, String(expiresAtMs), String(max), String(Date.now())])) as [number, number];
+    const r = await this.client.acquireSlot(this.k(key), member, String(expiresAtMs), String(max), String(Date.now()));
     return { acquired: r[0] === 1, inUse: r[1] };
   }
 
@@ -339,7 +334,7 @@ export class RedisStore implements Store {
   }
 
   async memoryUsage(keys: string[]): Promise<number> {
-    const sizes = await Promise.all(keys.map((k) => this.script(memoryUsageScript, [this.k(k)], []) as Promise<number | null>));
+    const sizes = await Promise.all(keys.map((k) => this.client.memoryUsage(this.k(k))));
     return sizes.reduce<number>((a, b) => a + (b ?? 0), 0);
   }
 

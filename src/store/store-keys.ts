@@ -4,20 +4,9 @@
  * records and history indexes, `{t:<table>}` for a table's rows and unique indexes. Ids are
  * sanitised so a caller-supplied id cannot inject another tag.
  */
-const UNSAFE = /[{}\s]/;
-const safe = (id: string): string => (UNSAFE.test(id) ? id.replace(/[{}\s]/g, '_') : id);
+const safe = (id: string): string => id.replace(/[{}\s]/g, '_');
 const call = (callId: string) => `call:{c:${safe(callId)}}`;
-// an app's prefix is built for every history key of every turn: remembered (bounded)
-const appPrefixes = new Map<string, string>();
-const app = (streamId: string): string => {
-  let p = appPrefixes.get(streamId);
-  if (p === undefined) {
-    p = `app:{a:${safe(streamId)}}`;
-    if (appPrefixes.size >= 10_000) appPrefixes.clear();
-    appPrefixes.set(streamId, p);
-  }
-  return p;
-};
+const app = (streamId: string) => `app:{a:${safe(streamId)}}`;
 const table = (name: string) => `table:{t:${safe(name)}}`;
 
 export const storeKeys = {
