@@ -1,70 +1,109 @@
 /**
- * verifyHs256 remembers the tokens whose signature it checked (the webhook presents one channel
- * token on every turn). What it remembers must never let a token through that a fresh check would
- * refuse: a rotated secret, an expiry passed since, a tampered copy.
+ * verifyHs256 on its own: what it accepts, what it refuses and with which error, and that refused
+ * algorithms and claims never reach the secret lookup. (auth.test.ts checks the same through HTTP.)
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signHs256, verifyHs256 } from '../../src/platform/index.js';
 
-const secrets = (map: Record<string, string>) => async (appId: string) => map[appId] ?? null;
+const secrets = (map: Record<string, string>) => vi.fn(async (appId: string) => map[appId] ?? null);
+const invalidJwt = { status: 401, message: 'Invalid JWT token' };
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-describe('verifyHs256 with remembered signatures', () => {
+describe('verifyHs256', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
-  it('when the same token is verified twice, then both pass with the same claims', async () => {
+  it("when a token is signed with its app's secret, then its appId, sub and claims come back", async () => {
     const appId = `app-${randomUUID()}`;
-    const token = signHs256({ appId, sub: 'caller' }, 's1');
-    const first = await verifyHs256(token, secrets({ [appId]: 's1' }));
-    const second = await verifyHs256(token, secrets({ [appId]: 's1' }));
-    expect(second).toEqual(first);
-    expect(second.sub).toBe('caller');
+    const lookup = secrets({ [appId]: 's1' });
+    const verified = await verifyHs256(signHs256({ appId, sub: 'caller', role: 'x' }, 's1'), lookup);
+    expect(verified).toMatchObject({ appId, sub: 'caller', claims: { appId, sub: 'caller', role: 'x' } });
+    expect(lookup).toHaveBeenCalledWith(appId);
   });
 
-  it('when the secret is rotated after a token passed, then that token is refused', async () => {
+  it('when the secret is rotated, then a token signed with the old one is refused, and passes again with the old one back', async () => {
     const appId = `app-${randomUUID()}`;
     const token = signHs256({ appId }, 'old-secret');
-    await verifyHs256(token, secrets({ [appId]: 'old-secret' }));
-    await expect(verifyHs256(token, secrets({ [appId]: 'new-secret' }))).rejects.toMatchObject({ status: 401 });
-    // and going back to the old secret checks the signature again rather than trusting a stale entry
+    await expect(verifyHs256(token, secrets({ [appId]: 'new-secret' }))).rejects.toMatchObject(invalidJwt);
     await expect(verifyHs256(token, secrets({ [appId]: 'old-secret' }))).resolves.toMatchObject({ appId });
   });
 
-  it('when the app has no secret any more, then a token that passed before is refused', async () => {
+  it('when the app has no secret, then the token is refused as invalid credentials', async () => {
     const appId = `app-${randomUUID()}`;
-    const token = signHs256({ appId }, 's1');
-    await verifyHs256(token, secrets({ [appId]: 's1' }));
-    await expect(verifyHs256(token, secrets({}))).rejects.toMatchObject({ status: 401 });
+    await expect(verifyHs256(signHs256({ appId }, 's1'), secrets({}))).rejects.toMatchObject({ status: 401, message: 'Invalid SDK credentials' });
   });
 
-  it('when a token that passed has expired since, then it is refused', async () => {
+  it('when a signature character changes, even only in its unused bits, then the token is refused', async () => {
+    const appId = `app-${randomUUID()}`;
+    const token = signHs256({ appId }, 's1');
+    const last = token.at(-1)!;
+    const tampered = token.slice(0, -1) + (last === 'A' ? 'B' : 'A');
+    await expect(verifyHs256(tampered, secrets({ [appId]: 's1' }))).rejects.toMatchObject(invalidJwt);
+  });
+
+  it('when exp or nbf is past by more than the clock tolerance, then the token is refused, and within it, it passes', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+    const now = Math.floor(Date.now() / 1000);
+    const appId = `app-${randomUUID()}`;
+    const lookup = secrets({ [appId]: 's1' });
+    const sign = (claims: Record<string, unknown>) => jwt.sign({ appId, ...claims }, 's1', { algorithm: 'HS256' });
+    await expect(verifyHs256(sign({ exp: now - 3 }), lookup)).resolves.toMatchObject({ appId });
+    await expect(verifyHs256(sign({ exp: now - 60 }), lookup)).rejects.toMatchObject(invalidJwt);
+    await expect(verifyHs256(sign({ nbf: now + 3 }), lookup)).resolves.toMatchObject({ appId });
+    await expect(verifyHs256(sign({ nbf: now + 60 }), lookup)).rejects.toMatchObject(invalidJwt);
+    // jsonwebtoken will not sign a text exp: signed by hand
+    const unsigned = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ appId, exp: 'later' })}`;
+    const textExp = `${unsigned}.${createHmac('sha256', 's1').update(unsigned).digest('base64url')}`;
+    await expect(verifyHs256(textExp, lookup)).rejects.toMatchObject(invalidJwt);
+  });
+
+  it('when a token that passed expires, then it is refused', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
     const appId = `app-${randomUUID()}`;
     const token = signHs256({ appId }, 's1', 60);
     await verifyHs256(token, secrets({ [appId]: 's1' }));
     vi.setSystemTime(new Date('2026-01-01T00:02:00Z'));
-    await expect(verifyHs256(token, secrets({ [appId]: 's1' }))).rejects.toMatchObject({ status: 401 });
+    await expect(verifyHs256(token, secrets({ [appId]: 's1' }))).rejects.toMatchObject(invalidJwt);
   });
 
-  it('when a copy of a passed token has a changed signature character, then the copy is refused', async () => {
+  it('when a token has no exp, then it passes', async () => {
     const appId = `app-${randomUUID()}`;
-    const token = signHs256({ appId }, 's1');
-    await verifyHs256(token, secrets({ [appId]: 's1' }));
-    const last = token.at(-1)!;
-    const tampered = token.slice(0, -1) + (last === 'A' ? 'B' : 'A');
-    await expect(verifyHs256(tampered, secrets({ [appId]: 's1' }))).rejects.toMatchObject({ status: 401 });
+    const token = jwt.sign({ appId }, 's1', { algorithm: 'HS256', noTimestamp: true });
+    await expect(verifyHs256(token, secrets({ [appId]: 's1' }))).resolves.toMatchObject({ appId });
   });
 
-  it('when a result is shared between requests, then nobody can change it', async () => {
+  it('when the algorithm is none, HS384, HS512 or RS256, then the token is refused before any secret is looked up', async () => {
     const appId = `app-${randomUUID()}`;
-    const token = signHs256({ appId, role: 'caller' }, 's1');
-    const first = await verifyHs256(token, secrets({ [appId]: 's1' }));
-    expect(() => {
-      (first.claims as Record<string, unknown>).role = 'admin';
-    }).toThrow(TypeError);
-    expect((await verifyHs256(token, secrets({ [appId]: 's1' }))).claims.role).toBe('caller');
+    const lookup = secrets({ [appId]: 's1' });
+    const tokens = [
+      jwt.sign({ appId }, '', { algorithm: 'none' }),
+      jwt.sign({ appId }, 's1', { algorithm: 'HS384' }),
+      jwt.sign({ appId }, 's1', { algorithm: 'HS512' }),
+      `${b64({ alg: 'RS256', typ: 'JWT' })}.${b64({ appId })}.sig`,
+    ];
+    for (const token of tokens) await expect(verifyHs256(token, lookup)).rejects.toMatchObject(invalidJwt);
+    expect(lookup).not.toHaveBeenCalled();
+  });
+
+  it('when appId is missing, empty, not a string or over 200 characters, then the token is refused before any secret is looked up', async () => {
+    const lookup = vi.fn(async () => 's1');
+    for (const claims of [{ sub: 'x' }, { appId: '' }, { appId: 7 }, { appId: 'a'.repeat(201) }]) {
+      await expect(verifyHs256(signHs256(claims, 's1'), lookup)).rejects.toMatchObject(invalidJwt);
+    }
+    expect(lookup).not.toHaveBeenCalled();
+  });
+
+  it('when the token is malformed or longer than 8192 characters, then it is refused as an invalid JWT', async () => {
+    const appId = `app-${randomUUID()}`;
+    const lookup = secrets({ [appId]: 's1' });
+    const long = signHs256({ appId, pad: 'x'.repeat(8200) }, 's1');
+    const malformed = ['', 'a.b', 'x.y.z', `${b64({ alg: 'HS256' })}.${Buffer.from('not json').toString('base64url')}.sig`, `${b64({ alg: 'HS256' })}.${b64([appId])}.sig`];
+    for (const token of [long, ...malformed]) await expect(verifyHs256(token, lookup)).rejects.toMatchObject(invalidJwt);
+    expect(lookup).not.toHaveBeenCalled();
   });
 });
