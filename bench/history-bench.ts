@@ -24,8 +24,8 @@ import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.js';
 import { AppsService } from '../src/admin/index.js';
 import { createHistoryComponent, historyLayout, type HistoryParams, type HistoryVersion, type ValidMessage } from '../src/history/index.js';
-import { createAuthenticator, createLogger, createMetrics, createSealer, signHs256, testConfig } from '../src/platform/index.js';
-import { RedisStore, storeKeys, type WriteOp } from '../src/store/index.js';
+import { createAuthenticator, createLogger, createMetrics, createSealer, signHs256, testConfig, type RateLimiterFactory } from '../src/platform/index.js';
+import { isStoreUnavailable, RedisStore, storeKeys, type WriteOp } from '../src/store/index.js';
 
 const smoke = process.argv.includes('--smoke');
 const env = (name: string, normal: number, small: number): number => {
@@ -166,10 +166,11 @@ async function main(): Promise<void> {
   const config = testConfig();
   const apps = new AppsService(store, createSealer(config.masterKey));
   const metrics = createMetrics();
-  const history = createHistoryComponent({ store, apps, metrics, now: () => NOW, rateLimits: { perMinute: 1e9, perHour: 1e9 } });
-  const keyFailures = store.rateLimiter({ name: storeKeys.rateLimitPrefix('api-key-failures'), points: 20, durationS: 60 });
+  const rateLimiters: RateLimiterFactory = (rule) => store.rateLimiter({ ...rule, name: storeKeys.rateLimitPrefix(rule.name) });
+  const history = createHistoryComponent({ store, apps, metrics, rateLimiters, now: () => NOW, rateLimits: { perMinute: 1e9, perHour: 1e9 } });
+  const keyFailures = rateLimiters({ name: 'api-key-failures', points: 20, durationS: 60 });
   const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, keyFailures });
-  const app = buildApp({ config, logger: createLogger({ level: 'silent' }), metrics, authenticator, routes: history.routes, isReady: () => store.ping() });
+  const app = buildApp({ config, logger: createLogger({ level: 'silent' }), metrics, authenticator, routes: history.routes, isReady: () => store.ping(), isStoreUnavailable });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -7,9 +7,8 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import compression from 'compression';
 import { pinoHttp } from 'pino-http';
-import type { Config, Logger, Metrics, Authenticator, RouteDef } from './platform/index.js';
-import { AppError, scrubUrl } from './platform/index.js';
-import { buildOpenApi, errorHandler, mountRoutes, notFoundHandler } from './platform/http/index.js';
+import type { Config, Logger, Metrics, Authenticator, RouteDef, StoreOutageCheck } from './platform/index.js';
+import { AppError, buildOpenApi, errorHandler, mountRoutes, notFoundHandler, scrubUrl } from './platform/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -18,6 +17,8 @@ export interface AppDeps {
   authenticator: Authenticator;
   routes: RouteDef[];
   isReady: () => Promise<boolean>;
+  /** The store's test for an outage: such errors answer 503 store_unavailable. */
+  isStoreUnavailable: StoreOutageCheck;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -74,6 +75,6 @@ export function buildApp(deps: AppDeps): Express {
 
   mountRoutes(app, deps.routes, { authenticator: deps.authenticator, bodyLimit: config.bodyLimit, publicBaseUrl: config.publicBaseUrl });
   app.use(notFoundHandler());
-  app.use(errorHandler({ logger, bodyLimit: config.bodyLimit, metrics, publicBaseUrl: config.publicBaseUrl }));
+  app.use(errorHandler({ logger, bodyLimit: config.bodyLimit, metrics, isStoreUnavailable: deps.isStoreUnavailable, publicBaseUrl: config.publicBaseUrl }));
   return app;
 }

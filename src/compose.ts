@@ -4,8 +4,8 @@
  */
 import type { Express } from 'express';
 import { buildApp } from './app.js';
-import { createAuthenticator, createMetrics, createSealer, type Config, type Logger, type Metrics, type RouteDef } from './platform/index.js';
-import { storeKeys, type Store } from './store/index.js';
+import { createAuthenticator, createMetrics, createSealer, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef } from './platform/index.js';
+import { isStoreUnavailable, storeKeys, type Store } from './store/index.js';
 import { AgentRegistry, AppsService, adminRoutes, benchFloorRoute, type DefinitionCheck } from './admin/index.js';
 import { createConnectionsComponent, type ProviderBaseUrls } from './connections/index.js';
 import { createTablesComponent } from './tables/index.js';
@@ -57,9 +57,11 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const options = deps.options ?? {};
   const metrics = deps.metrics ?? createMetrics();
   const sealer = createSealer(config.masterKey);
-  const base = { config, store, sealer, logger, metrics };
+  // the platform's rate-limiter port, kept in the store under the store's key names
+  const rateLimiters: RateLimiterFactory = (rule) => store.rateLimiter({ ...rule, name: storeKeys.rateLimitPrefix(rule.name) });
+  const base = { config, store, sealer, logger, metrics, rateLimiters };
   const apps = new AppsService(store, sealer);
-  const keyFailures = store.rateLimiter({ name: storeKeys.rateLimitPrefix('api-key-failures'), points: 20, durationS: 60, blockDurationS: 60 });
+  const keyFailures = rateLimiters({ name: 'api-key-failures', points: 20, durationS: 60, blockDurationS: 60 });
   const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, keyFailures });
 
   const connections = createConnectionsComponent({
@@ -82,7 +84,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     return problems;
   };
   const agents = new AgentRegistry(store, [skillGroupCheck, tables.recordCheck]);
-  const history = createHistoryComponent({ store, apps, metrics, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
+  const history = createHistoryComponent({ store, apps, metrics, rateLimiters, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
 
   const recognizers: RecognizerPort = {
     async forApp(streamId) {
@@ -159,7 +161,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     ...(config.benchMode ? [benchFloorRoute(store)] : []),
   ];
 
-  const app = buildApp({ config, logger, metrics, authenticator, routes, isReady: () => store.ping() });
+  const app = buildApp({ config, logger, metrics, authenticator, routes, isReady: () => store.ping(), isStoreUnavailable });
   return {
     app,
     metrics,

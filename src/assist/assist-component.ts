@@ -3,10 +3,10 @@
  * and `listSkillGroupIds` for checking, when an agent is defined, that a transfer names an
  * imported skill group.
  */
-import { createRateLimitGate, RATE_LIMITS, type Config, type Logger, type Metrics, type RouteDef, type Sealer } from '../platform/index.js';
+import { createRateLimitGate, RATE_LIMITS, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import type { AppsService } from '../admin/index.js';
-import type { SkillGroupPort } from '../agent/turn-types.js';
+import type { SkillGroupPort } from '../agent/index.js';
 import { AssistRepository } from './assist-repository.js';
 import { AssistService } from './assist-service.js';
 import { assistRoutes } from './assist-routes.js';
@@ -18,6 +18,8 @@ export interface AssistDeps {
   apps: AppsService;
   logger: Logger;
   metrics: Metrics;
+  /** Makes the rolling rate limiters (the store's). */
+  rateLimiters: RateLimiterFactory;
 }
 
 export interface AssistOptions {
@@ -35,7 +37,7 @@ export interface AssistComponent {
 
 export function createAssistComponent(deps: AssistDeps, options: AssistOptions = {}): AssistComponent {
   const limit = options.rateLimit ?? RATE_LIMITS.botApi;
-  const gate = createRateLimitGate(deps.store, RATE_LIMITS.botApi.name, limit.perMinute, limit.perHour, deps.metrics);
+  const gate = createRateLimitGate(deps.rateLimiters, RATE_LIMITS.botApi.name, limit.perMinute, limit.perHour, deps.metrics);
   const service = new AssistService(new AssistRepository(deps.store), deps.apps, deps.logger.child({ component: 'assist' }));
   return {
     routes: assistRoutes(service, gate),

@@ -2,7 +2,7 @@
  * Conversation history component (area E): the recorder the IVR webhook calls for every turn, the
  * getMessages / getMessagesV2 routes, and the service behind them (also used by the benchmark).
  */
-import { createRateLimitGate, RATE_LIMITS, type Metrics, type RouteDef } from '../platform/index.js';
+import { createRateLimitGate, RATE_LIMITS, type Metrics, type RateLimiterFactory, type RouteDef } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { HistoryRecorder } from './history-recorder.js';
 import { HistoryReader, type ReaderBudgets } from './history-reader.js';
@@ -15,6 +15,8 @@ export interface HistoryDeps {
   /** The app's logo for `icon` (AppsService). */
   apps: AppIconSource;
   metrics?: Metrics;
+  /** Makes the rolling rate limiters (the store's). */
+  rateLimiters: RateLimiterFactory;
   /** Per-bot rolling limits; default 60/min and 1800/h (platform-notes.md). */
   rateLimits?: { perMinute: number; perHour: number; name?: string };
   budgets?: Partial<ReaderBudgets>;
@@ -33,7 +35,7 @@ export function createHistoryComponent(deps: HistoryDeps): HistoryComponent {
   const reader = new HistoryReader(repo, { scanBudget: 10_000, countBudget: 20_000, ...deps.budgets });
   const service = new HistoryService(repo, reader, deps.apps, now);
   const limits = deps.rateLimits ?? { perMinute: RATE_LIMITS.botApi.perMinute, perHour: RATE_LIMITS.botApi.perHour };
-  const gate = createRateLimitGate(deps.store, limits.name ?? RATE_LIMITS.botApi.name, limits.perMinute, limits.perHour, deps.metrics);
+  const gate = createRateLimitGate(deps.rateLimiters, limits.name ?? RATE_LIMITS.botApi.name, limits.perMinute, limits.perHour, deps.metrics);
   return { routes: historyRoutes(service, gate), recorder: new HistoryRecorder(repo, now), service };
 }
 

@@ -6,7 +6,7 @@
 import { AppError } from './app-error.js';
 import { verifyHs256 } from './jwt.js';
 import { safeEqual, sha256 } from './secrets.js';
-import type { RateLimiter } from '../store/index.js';
+import type { RateLimiter } from './rate-limiter.js';
 
 export type AuthRequirement =
   | { kind: 'none' }

@@ -7,7 +7,11 @@ export { verifyHs256, signHs256, type VerifiedToken } from './jwt.js';
 export { createAuthenticator, type Authenticator, type AuthRequirement, type Principal, type CredentialLookup } from './auth.js';
 export { createLogger, scrubUrl, type Logger } from './logger.js';
 export { createMetrics, type Metrics } from './metrics.js';
-export { defineRoute, type RouteDef, type RouteContext, type RouteReply } from './http/index.js';
+export {
+  defineRoute, buildOpenApi, errorHandler, mountRoutes, notFoundHandler,
+  type RouteDef, type RouteContext, type RouteReply, type StoreOutageCheck,
+} from './http/index.js';
 export { newId, isoNow } from './ids.js';
 export { createRateLimitGate, RATE_LIMITS, type RateLimitGate } from './rate-limits.js';
+export type { RateLimiter, RateLimiterFactory, RateLimitRule, RateLimitOutcome } from './rate-limiter.js';
 export { wellFormed } from './well-formed.js';

@@ -1,21 +1,21 @@
 /**
  * The platform's rolling rate limits (platform-notes.md): bot APIs 60/min and 1800/h per bot;
- * data-table APIs 600/min and 18000/h per account+table. Kept in the store, so they hold across
- * instances. `check` consumes one point from each window and throws 429 with Retry-After.
+ * data-table APIs 600/min and 18000/h per account+table. Counted through the RateLimiterFactory port
+ * (the store's), so they hold across instances. `check` consumes one point from each window and
+ * throws 429 with Retry-After.
  */
 import { AppError } from './app-error.js';
 import type { Metrics } from './metrics.js';
-import type { RateLimiter, Store } from '../store/index.js';
-import { storeKeys } from '../store/index.js';
+import type { RateLimiter, RateLimiterFactory } from './rate-limiter.js';
 
 export interface RateLimitGate {
   check(key: string): Promise<void>;
 }
 
-export function createRateLimitGate(store: Store, name: string, perMinute: number, perHour: number, metrics?: Metrics): RateLimitGate {
+export function createRateLimitGate(limiters: RateLimiterFactory, name: string, perMinute: number, perHour: number, metrics?: Metrics): RateLimitGate {
   const windows: RateLimiter[] = [
-    store.rateLimiter({ name: storeKeys.rateLimitPrefix(`${name}-min`), points: perMinute, durationS: 60 }),
-    store.rateLimiter({ name: storeKeys.rateLimitPrefix(`${name}-hour`), points: perHour, durationS: 3600 }),
+    limiters({ name: `${name}-min`, points: perMinute, durationS: 60 }),
+    limiters({ name: `${name}-hour`, points: perHour, durationS: 3600 }),
   ];
   return {
     async check(key) {

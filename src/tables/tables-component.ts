@@ -2,10 +2,10 @@
  * Builds the data-table component from the shared dependencies: its routes and the `TablePort`
  * the agent's table node inserts through (same validation and access rules as the public API).
  */
-import { AppError, createRateLimitGate, RATE_LIMITS, type Config, type Logger, type Metrics, type RouteDef, type Sealer } from '../platform/index.js';
+import { AppError, createRateLimitGate, RATE_LIMITS, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import type { AppsService } from '../admin/index.js';
-import type { TablePort } from '../agent/turn-types.js';
+import type { TablePort } from '../agent/index.js';
 import { TablesRepository } from './tables-repository.js';
 import { TablesService } from './tables-service.js';
 import { tablesRoutes } from './tables-routes.js';
@@ -18,6 +18,8 @@ export interface TablesDeps {
   apps: AppsService;
   logger: Logger;
   metrics: Metrics;
+  /** Makes the rolling rate limiters (the store's). */
+  rateLimiters: RateLimiterFactory;
 }
 
 export interface TablesOptions {
@@ -35,7 +37,7 @@ export interface TablesComponent {
 
 export function createTablesComponent(deps: TablesDeps, options: TablesOptions = {}): TablesComponent {
   const limit = options.rateLimit ?? RATE_LIMITS.tables;
-  const gate = createRateLimitGate(deps.store, RATE_LIMITS.tables.name, limit.perMinute, limit.perHour, deps.metrics);
+  const gate = createRateLimitGate(deps.rateLimiters, RATE_LIMITS.tables.name, limit.perMinute, limit.perHour, deps.metrics);
   const service = new TablesService(new TablesRepository(deps.store), deps.sealer, deps.apps, deps.logger.child({ component: 'tables' }));
   const tables: TablePort = {
     async insert({ appId, table, record }) {

@@ -5,7 +5,7 @@
  * everything without a write.
  */
 import { Counter } from 'prom-client';
-import { AppError, createRateLimitGate, RATE_LIMITS, type Config, type Logger, type Metrics, type RouteDef, type Sealer } from '../platform/index.js';
+import { AppError, createRateLimitGate, RATE_LIMITS, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { FileLinks } from './file-links.js';
 import type { RecognizerPort } from './recognizer-port.js';
@@ -43,6 +43,8 @@ export interface TestRunsDeps {
   apps: AppsLookup;
   logger: Logger;
   metrics: Metrics;
+  /** Makes the rolling rate limiters (the store's). */
+  rateLimiters: RateLimiterFactory;
   recognizers: RecognizerPort;
   options?: TestRunsOptions;
 }
@@ -87,7 +89,7 @@ export function createTestRunsComponent(deps: TestRunsDeps): TestRunsComponent {
     observe: { run: (outcome) => runs.inc({ outcome }), utterance: () => utterances.inc() },
   });
   const limits = o.rateLimit ?? { perMinute: RATE_LIMITS.botApi.perMinute, perHour: RATE_LIMITS.botApi.perHour };
-  const gate = limits ? createRateLimitGate(deps.store, RATE_LIMITS.botApi.name, limits.perMinute, limits.perHour, deps.metrics) : null;
+  const gate = limits ? createRateLimitGate(deps.rateLimiters, RATE_LIMITS.botApi.name, limits.perMinute, limits.perHour, deps.metrics) : null;
   return {
     routes: testrunsRoutes(service, gate),
     instanceId: supervisor.instanceId,

@@ -10,9 +10,9 @@ import type { Express } from 'express';
 import { buildApp } from '../../src/app.js';
 import {
   createAuthenticator, createLogger, createMetrics, createSealer, signHs256, testConfig,
-  type Config, type Logger, type Metrics, type RouteDef, type Sealer,
+  type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type Sealer,
 } from '../../src/platform/index.js';
-import { storeKeys, type Store } from '../../src/store/index.js';
+import { isStoreUnavailable, storeKeys, type Store } from '../../src/store/index.js';
 import { AppsService } from '../../src/admin/apps-service.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -36,6 +36,7 @@ export interface ComponentDeps {
   apps: AppsService;
   logger: Logger;
   metrics: Metrics;
+  rateLimiters: RateLimiterFactory;
 }
 
 export interface TestApp extends ComponentDeps {
@@ -58,10 +59,11 @@ export function buildTestApp(opts: {
   const metrics = createMetrics();
   const sealer = createSealer(config.masterKey);
   const apps = new AppsService(opts.store, sealer);
-  const deps: ComponentDeps = { config, store: opts.store, sealer, apps, logger, metrics };
-  const keyFailures = opts.store.rateLimiter({ name: storeKeys.rateLimitPrefix('api-key-failures'), points: 20, durationS: 60, blockDurationS: 60 });
+  const rateLimiters: RateLimiterFactory = (rule) => opts.store.rateLimiter({ ...rule, name: storeKeys.rateLimitPrefix(rule.name) });
+  const deps: ComponentDeps = { config, store: opts.store, sealer, apps, logger, metrics, rateLimiters };
+  const keyFailures = rateLimiters({ name: 'api-key-failures', points: 20, durationS: 60, blockDurationS: 60 });
   const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, keyFailures });
-  const app = buildApp({ config, logger, metrics, authenticator, routes: opts.routes ? opts.routes(deps) : [], isReady: () => opts.store.ping() });
+  const app = buildApp({ config, logger, metrics, authenticator, routes: opts.routes ? opts.routes(deps) : [], isReady: () => opts.store.ping(), isStoreUnavailable });
   return {
     ...deps,
     app,

@@ -67,7 +67,7 @@ export async function historyHarness(factory: StoreFactory, opts: { rateLimits?:
   const t = buildTestApp({
     store,
     routes: (deps) => {
-      comp = createHistoryComponent({ store: deps.store, apps: deps.apps, metrics: deps.metrics, now: () => NOW, rateLimits: opts.rateLimits ?? { perMinute: 100_000, perHour: 100_000 } });
+      comp = createHistoryComponent({ store: deps.store, apps: deps.apps, metrics: deps.metrics, rateLimiters: deps.rateLimiters, now: () => NOW, rateLimits: opts.rateLimits ?? { perMinute: 100_000, perHour: 100_000 } });
       return comp.routes;
     },
   });

@@ -1,16 +1,19 @@
 /**
  * The one place errors become answers: AppError as is; body-parser and store failures mapped to
  * their contract status; anything else a 500 without internals (logged with the request id).
+ * Which errors are store outages the store adapter tells, through the `isStoreUnavailable` port.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../app-error.js';
-import { isStoreUnavailable } from '../../store/index.js';
 import type { Metrics } from '../metrics.js';
 import { baseUrlOf, sendReply } from './mount-routes.js';
 import type { RouteDef } from './route-def.js';
 
-export function toAppError(err: unknown, bodyLimit: string): AppError {
+/** Tells a store outage (connection lost, timeout…) from a programming error; the store provides it. */
+export type StoreOutageCheck = (err: unknown) => boolean;
+
+export function toAppError(err: unknown, bodyLimit: string, isStoreUnavailable: StoreOutageCheck): AppError {
   if (err instanceof AppError) return err;
   const e = err as { type?: string; status?: number; statusCode?: number } | undefined;
   if (e?.type === 'entity.too.large') return AppError.tooLarge(bodyLimit);
@@ -29,9 +32,9 @@ export function notFoundHandler(): RequestHandler {
   return (_req, _res, next) => next(AppError.notFound('Route not found'));
 }
 
-export function errorHandler(opts: { logger: Logger; bodyLimit: string; metrics: Metrics; publicBaseUrl?: string }): ErrorRequestHandler {
+export function errorHandler(opts: { logger: Logger; bodyLimit: string; metrics: Metrics; isStoreUnavailable: StoreOutageCheck; publicBaseUrl?: string }): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const appErr = toAppError(err, opts.bodyLimit);
+    const appErr = toAppError(err, opts.bodyLimit, opts.isStoreUnavailable);
     if (appErr.code === 'store_unavailable') opts.metrics.storeErrors.inc({ operation: 'request' });
     const log = (req as { log?: Logger }).log ?? opts.logger;
     if (appErr.status >= 500) log.error({ err }, 'request failed');
