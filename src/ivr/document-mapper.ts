@@ -1,11 +1,13 @@
 /**
  * Pure mapping from a turn's stored answer and the app's IVR settings to the VoiceXML document
  * spec the renderer takes. The app's settings are the defaults; the asking node's overrides win.
+ * The agent's prompt and await types become the renderer's own here (and nowhere else).
  */
-import type { CompiledAgent, GrammarSpec, PromptPart } from '../agent/index.js';
+import type { AwaitSpec as AgentAwait, CompiledAgent, GrammarSpec, PromptPart as AgentPromptPart } from '../agent/index.js';
 import { listIntentPhrases } from '../agent/index.js';
 import {
-  buildIntentGrammar, entityGrammars, fieldNameFromKey, transcriptionGrammar, type DialectName, type FieldGrammar, type VxmlDocument,
+  buildIntentGrammar, entityGrammars, fieldNameFromKey, transcriptionGrammar,
+  type AwaitSpec, type DialectName, type FieldGrammar, type PromptPart, type VxmlDocument,
 } from '../vxml/index.js';
 import type { AnswerSpec } from './call-session.js';
 import { wellFormed } from '../platform/index.js';
@@ -27,6 +29,14 @@ export interface DocumentContext {
 const aaiValue = (v: string): string => encodeURIComponent(wellFormed(v));
 
 export const textPrompt = (text: string | undefined): PromptPart[] => (text ? [{ type: 'text', text }] : []);
+
+/**
+ * The agent's prompt as the renderer's. The two types are declared apart but have the same shape,
+ * so the parts pass unchanged (no copy per turn); the signatures make the compiler check that they
+ * still match, and a change to either makes this the place where the conversion goes.
+ */
+const renderedPrompt = (parts: AgentPromptPart[]): PromptPart[] => parts;
+const renderedAwait = (spec: AgentAwait): AwaitSpec => spec;
 
 const str = (v: unknown): string => (typeof v === 'boolean' ? String(v) : String(v));
 
@@ -76,7 +86,7 @@ function grammarsFor(answer: AnswerSpec, ctx: DocumentContext): FieldGrammar[] {
   const own = nodeGrammars(answer.overrides?.grammar ?? []);
   if (own.length) return own;
   if (!answer.await || answer.await.kind === 'intent') return [intentGrammar(ctx.agent, ctx.lang)];
-  return entityGrammars(answer.await, dialect, { lang: ctx.lang });
+  return entityGrammars(renderedAwait(answer.await), dialect, { lang: ctx.lang });
 }
 
 export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDocument {
@@ -84,6 +94,8 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
   const vars = { callId: ctx.callId, from: ctx.from ?? '', turn: String(ctx.turn) };
   const submit = { url: ctx.submitUrl, fetchtimeout: str(settings.vxmlProperties.fetchtimeout) };
   const lang = ctx.lang;
+  const prompt = renderedPrompt(answer.prompt);
+  const overrides = answer.overrides;
   switch (answer.action) {
     case 'ask':
       return {
@@ -91,34 +103,34 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
         lang,
         vars,
         submit,
-        prompt: answer.prompt,
+        prompt,
         fieldName: fieldNameFromKey(settings.dataExtractionKey),
         grammars: grammarsFor(answer, ctx),
         documentProperties: documentProperties(settings),
         fieldProperties: fieldProperties(answer),
-        noInputPrompt: answer.overrides?.noInputPrompt ?? textPrompt(settings.standardResponses.noInput),
-        noMatchPrompt: answer.overrides?.noMatchPrompt ?? textPrompt(settings.standardResponses.noMatch),
-        retries: answer.overrides?.retries ?? settings.retries,
+        noInputPrompt: overrides?.noInputPrompt ? renderedPrompt(overrides.noInputPrompt) : textPrompt(settings.standardResponses.noInput),
+        noMatchPrompt: overrides?.noMatchPrompt ? renderedPrompt(overrides.noMatchPrompt) : textPrompt(settings.standardResponses.noMatch),
+        retries: overrides?.retries ?? settings.retries,
         hangupCatch: true,
         subdialogEntry: ctx.turn === 1,
       };
     case 'continue':
-      return { kind: 'say', lang, vars, submit, prompt: answer.prompt };
+      return { kind: 'say', lang, vars, submit, prompt };
     case 'transfer': {
       const t = answer.transfer!;
       const aai = t.skillGroupId ? [`skillGroupId=${aaiValue(t.skillGroupId)}`, `skillGroupName=${aaiValue(t.skillGroupName ?? '')}`].join(';') : undefined;
-      return { kind: 'transfer', lang, vars, submit, prompt: answer.prompt, destination: t.destination, ...(aai ? { aai } : {}), connecttimeout: '30s' };
+      return { kind: 'transfer', lang, vars, submit, prompt, destination: t.destination, ...(aai ? { aai } : {}), connecttimeout: '30s' };
     }
     case 'end':
       return {
         kind: 'end',
         lang,
         callId: ctx.callId,
-        prompt: answer.prompt,
+        prompt,
         behaviour: settings.endOfConversationBehavior === 'terminateCall' ? 'disconnect' : 'return',
       };
     case 'error':
-      return { kind: 'error', lang, prompt: answer.prompt.length ? answer.prompt : textPrompt(settings.standardResponses.error), error: answer.error ?? 'agent_error' };
+      return { kind: 'error', lang, prompt: prompt.length ? prompt : textPrompt(settings.standardResponses.error), error: answer.error ?? 'agent_error' };
   }
 }
 

@@ -1,11 +1,29 @@
 /**
  * Plain-data description of every VoiceXML document the gateway answers. The renderer turns one of
  * these into a VoiceXML 2.1 string; nothing else builds VXML. Prompts are structured (PromptPart),
- * never markup, so caller and model text cannot change a document's structure.
+ * never markup, so caller and model text cannot change a document's structure. These are the
+ * renderer's own types: the IVR turn loop maps the agent's turn result to them (document-mapper.ts).
  */
-import type { PromptPart, GrammarSpec, AwaitSpec } from '../agent/turn-types.js';
 
-export type { PromptPart, GrammarSpec, AwaitSpec };
+/** A piece of a prompt. Text is plain text (never markup); SSML structure is explicit. */
+export type PromptPart =
+  | { type: 'text'; text: string }
+  | { type: 'break'; time?: string; strength?: 'none' | 'x-weak' | 'weak' | 'medium' | 'strong' | 'x-strong' }
+  | { type: 'emphasis'; level?: 'strong' | 'moderate' | 'none' | 'reduced'; parts: PromptPart[] }
+  | { type: 'say-as'; interpretAs: string; format?: string; text: string }
+  | { type: 'prosody'; rate?: string; pitch?: string; volume?: string; parts: PromptPart[] }
+  | { type: 'audio'; src: string; parts: PromptPart[] };
+
+/** What kind of input a document awaits, as far as choosing its grammars goes (entityGrammars). */
+export type AwaitSpec =
+  | { kind: 'intent' } // free utterance, recognised as an intent
+  | {
+      kind: 'entity';
+      entityType: 'string' | 'number' | 'digits' | 'date' | 'yesno' | 'list';
+      minLength?: number;
+      maxLength?: number;
+      values?: string[]; // list of values (synonyms flattened)
+    };
 
 /** Where and how a document submits back to the webhook. */
 export interface SubmitTarget {
