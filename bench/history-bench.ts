@@ -168,8 +168,7 @@ async function main(): Promise<void> {
   const metrics = createMetrics();
   const rateLimiters: RateLimiterFactory = (rule) => store.rateLimiter({ ...rule, name: storeKeys.rateLimitPrefix(rule.name) });
   const history = createHistoryComponent({ store, apps, metrics, rateLimiters, now: () => NOW, rateLimits: { perMinute: 1e9, perHour: 1e9 } });
-  const keyFailures = rateLimiters({ name: 'api-key-failures', points: 20, durationS: 60 });
-  const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, keyFailures });
+  const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, rateLimiters });
   const app = buildApp({ config, logger: createLogger({ level: 'silent' }), metrics, authenticator, routes: history.routes, isReady: () => store.ping(), isStoreUnavailable });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

@@ -1,15 +1,15 @@
 /**
  * Builds the assist component: its routes, the `SkillGroupPort` the agent's transfer node uses,
- * and `listSkillGroupIds` for checking, when an agent is defined, that a transfer names an
- * imported skill group.
+ * and the definition check that, when an agent is defined, a transfer names an imported skill group.
  */
 import { createRateLimitGate, RATE_LIMITS, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';
-import type { AppsService } from '../admin/index.js';
+import type { AppsService, DefinitionCheck } from '../admin/index.js';
 import type { SkillGroupPort } from '../agent/index.js';
 import { AssistRepository } from './assist-repository.js';
 import { AssistService } from './assist-service.js';
 import { assistRoutes } from './assist-routes.js';
+import { skillGroupCheck } from './skill-group-check.js';
 
 export interface AssistDeps {
   config: Config;
@@ -32,6 +32,8 @@ export interface AssistComponent {
   skillGroups: SkillGroupPort;
   /** Ids of every skill group imported into the app (any accountId/orgId). */
   listSkillGroupIds(appId: string): Promise<string[]>;
+  /** For the agent registry: a transfer node's skill group must have been imported for the app. */
+  definitionCheck: DefinitionCheck;
   service: AssistService;
 }
 
@@ -39,10 +41,12 @@ export function createAssistComponent(deps: AssistDeps, options: AssistOptions =
   const limit = options.rateLimit ?? RATE_LIMITS.botApi;
   const gate = createRateLimitGate(deps.rateLimiters, RATE_LIMITS.botApi.name, limit.perMinute, limit.perHour, deps.metrics);
   const service = new AssistService(new AssistRepository(deps.store), deps.apps, deps.logger.child({ component: 'assist' }));
+  const listSkillGroupIds = (appId: string): Promise<string[]> => service.listSkillGroupIds(appId);
   return {
     routes: assistRoutes(service, gate),
     skillGroups: { find: ({ appId, skillGroupId }) => service.findSkillGroup(appId, skillGroupId) },
-    listSkillGroupIds: (appId) => service.listSkillGroupIds(appId),
+    listSkillGroupIds,
+    definitionCheck: skillGroupCheck(listSkillGroupIds),
     service,
   };
 }

@@ -9,6 +9,7 @@ import { HistoryReader, type ReaderBudgets } from './history-reader.js';
 import { HistoryRepository } from './history-repository.js';
 import { historyRoutes } from './history-routes.js';
 import { HistoryService, type AppIconSource } from './history-service.js';
+import { turnHistory, type TurnHistory } from './turn-history.js';
 
 export interface HistoryDeps {
   store: Store;
@@ -26,6 +27,8 @@ export interface HistoryDeps {
 export interface HistoryComponent {
   routes: RouteDef[];
   recorder: HistoryRecorder;
+  /** What the IVR turn records through (its HistoryPort). */
+  turns: TurnHistory;
   service: HistoryService;
 }
 
@@ -36,11 +39,13 @@ export function createHistoryComponent(deps: HistoryDeps): HistoryComponent {
   const service = new HistoryService(repo, reader, deps.apps, now);
   const limits = deps.rateLimits ?? { perMinute: RATE_LIMITS.botApi.perMinute, perHour: RATE_LIMITS.botApi.perHour };
   const gate = createRateLimitGate(deps.rateLimiters, limits.name ?? RATE_LIMITS.botApi.name, limits.perMinute, limits.perHour, deps.metrics);
-  return { routes: historyRoutes(service, gate), recorder: new HistoryRecorder(repo, now), service };
+  const recorder = new HistoryRecorder(repo, now);
+  return { routes: historyRoutes(service, gate), recorder, turns: turnHistory(recorder, deps.store.atomicAcrossSlots), service };
 }
 
 export { HistoryRecorder, type PreparedRecord } from './history-recorder.js';
 export { HistoryService, type AppIconSource } from './history-service.js';
+export { turnHistory, type TurnHistory, type TurnRecord } from './turn-history.js';
 export { historyLayout, TRACE_RETENTION_MS } from './history-layout.js';
 export {
   CHANNEL_TYPES, LIMITS as HISTORY_LIMITS, MAX_TEXT as HISTORY_MAX_TEXT, newMessageSchema,

@@ -1,12 +1,13 @@
 /**
  * Authentication of the three kinds of caller: the operator (Bearer ADMIN_TOKEN), API apps (the
  * `auth` header JWT, scoped, bound to the app in the path) and API keys (`x-api-key`, scoped,
- * stored only as a hash; failed attempts rate-limited per client address).
+ * stored only as a hash; failed attempts rate-limited per client address: 20 a minute, then the
+ * address is refused for a minute).
  */
 import { AppError } from './app-error.js';
 import { verifyHs256 } from './jwt.js';
 import { safeEqual, sha256 } from './secrets.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RateLimiterFactory } from './rate-limiter.js';
 
 export type AuthRequirement =
   | { kind: 'none' }
@@ -41,8 +42,9 @@ const header = (req: AuthRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-export function createAuthenticator(opts: { adminToken: string; lookup: CredentialLookup; keyFailures: RateLimiter }): Authenticator {
-  const { adminToken, lookup, keyFailures } = opts;
+export function createAuthenticator(opts: { adminToken: string; lookup: CredentialLookup; rateLimiters: RateLimiterFactory }): Authenticator {
+  const { adminToken, lookup } = opts;
+  const keyFailures = opts.rateLimiters({ name: 'api-key-failures', points: 20, durationS: 60, blockDurationS: 60 });
 
   async function admin(req: AuthRequest): Promise<Principal> {
     const h = header(req, 'authorization') ?? '';

@@ -61,8 +61,7 @@ export function buildTestApp(opts: {
   const apps = new AppsService(opts.store, sealer);
   const rateLimiters: RateLimiterFactory = (rule) => opts.store.rateLimiter({ ...rule, name: storeKeys.rateLimitPrefix(rule.name) });
   const deps: ComponentDeps = { config, store: opts.store, sealer, apps, logger, metrics, rateLimiters };
-  const keyFailures = rateLimiters({ name: 'api-key-failures', points: 20, durationS: 60, blockDurationS: 60 });
-  const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, keyFailures });
+  const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, rateLimiters });
   const app = buildApp({ config, logger, metrics, authenticator, routes: opts.routes ? opts.routes(deps) : [], isReady: () => opts.store.ping(), isStoreUnavailable });
   return {
     ...deps,
