@@ -1,12 +1,62 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Four projects, chosen by what each test file imports (files stay where they are):
+ * - unit: pure code. No store but the memory one, no HTTP server, no child process, no Redis, so
+ *   it does not run the global setup.
+ * - integration: the HTTP API and the stores (memory, Redis, Redis Cluster). Any test file not
+ *   listed in another project lands here, the safe default for a new file.
+ * - e2e: whole calls, through the terminal caller (sandbox/) or the test IVR browser.
+ * - reliability: faults, several gateway processes, redis-server processes, bench child processes.
+ * `npm test` runs all four; `npm run test:<project>` runs one.
+ */
+const unit = [
+  'test/agent/**/*.test.ts',
+  'test/vxml/**/*.test.ts',
+  'test/bench/service-flags.test.ts',
+  'test/connections/endpoint-guard.test.ts',
+  'test/connections/payload-template.test.ts',
+  'test/history/history-layout.test.ts',
+  'test/platform/config.test.ts',
+  'test/platform/jwt-verify.test.ts',
+  'test/sandbox-caller/expressions-and-grammars.test.ts',
+  'test/store/encode-atomic.test.ts',
+  'test/store/script-command.test.ts',
+];
+
+const e2e = [
+  'test/ivr/**/*.test.ts',
+  'test/sandbox-caller/caller-behaviour.test.ts',
+  'test/sandbox-caller/cli.test.ts',
+  'test/sandbox-caller/readme-runs.test.ts',
+  'test/security/secrets-leak.test.ts',
+];
+
+const reliability = ['test/reliability/**/*.test.ts', 'test/bench/bench-smoke.test.ts'];
+
+/** Decides whether Redis suites run, starts the local Redis Cluster, gives each run its key prefix. */
+const redisSetup = ['test/helpers/global-setup.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     reporters: ['default'],
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      reporter: ['text-summary', 'lcov'],
+      reportsDirectory: 'coverage',
+    },
+    projects: [
+      { extends: true, test: { name: 'unit', include: unit } },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...unit, ...e2e, ...reliability], globalSetup: redisSetup },
+      },
+      { extends: true, test: { name: 'e2e', include: e2e, globalSetup: redisSetup } },
+      { extends: true, test: { name: 'reliability', include: reliability, globalSetup: redisSetup } },
+    ],
   },
 });
