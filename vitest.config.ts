@@ -48,6 +48,8 @@ export default defineConfig({
       include: ['src/**/*.ts'],
       reporter: ['text-summary', 'lcov'],
       reportsDirectory: 'coverage',
+      // the figures are worth reading even while a test fails
+      reportOnFailure: true,
     },
     projects: [
       { extends: true, test: { name: 'unit', include: unit } },
