@@ -1,0 +1,88 @@
+/**
+ * The dependency rules of the developers' guide, checked by `npm run depcruise` (part of
+ * `npm run check`). Type-only imports count for every layering rule (a type from the store is still
+ * knowledge of the store); only the cycle rule ignores cycles made of type-only imports, as
+ * TypeScript erases them.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycles (type-only imports are erased, so a cycle through them alone is allowed).',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'express-only-in-http',
+      severity: 'error',
+      comment: 'Only the HTTP helpers (src/platform/http) and src/app.ts import express; domain code never does.',
+      from: { path: '^src/', pathNot: ['^src/platform/http/', '^src/app\\.ts$'] },
+      to: { path: '^node_modules/(@types/)?express/' },
+    },
+    {
+      name: 'ioredis-only-in-redis-adapter',
+      severity: 'error',
+      comment:
+        'Only the Redis adapter of the store imports ioredis: redis-store, rate-limiter-adapter, and ' +
+        'script-command (the adapter\'s own encoder of script calls, built on ioredis\'s Command).',
+      from: { path: '^src/', pathNot: '^src/store/(redis-store|rate-limiter-adapter|script-command)\\.ts$' },
+      to: { path: '^node_modules/ioredis/' },
+    },
+    {
+      name: 'component-only-through-index',
+      severity: 'error',
+      comment: 'A component folder (src/<x>/) is used from another folder only through its index.ts.',
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '^src/[^/]+/', pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'wiring-only-through-index',
+      severity: 'error',
+      comment: 'The wiring files (src/app.ts, compose.ts, main.ts) use components only through their index.ts.',
+      from: { path: '^src/[^/]+\\.ts$' },
+      to: { path: '^src/[^/]+/', pathNot: '^src/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'platform-knows-no-store',
+      severity: 'error',
+      comment: 'The platform code knows no store: it takes ports.',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/store/' },
+    },
+    {
+      name: 'vxml-not-agent',
+      severity: 'error',
+      comment: 'The VXML renderer takes its own input type: it imports nothing from the agent.',
+      from: { path: '^src/vxml/' },
+      to: { path: '^src/agent/' },
+    },
+    {
+      name: 'pure-agent-and-vxml',
+      severity: 'error',
+      comment: 'The agent and the VXML renderer are pure: no express, no store.',
+      from: { path: '^src/(agent|vxml)/' },
+      to: { path: ['^src/store/', '^node_modules/(@types/)?express/'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'Every import resolves (a rule that cannot see a module cannot check it).',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+      extensions: ['.ts', '.js', '.d.ts', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
