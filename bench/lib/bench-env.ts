@@ -36,6 +36,19 @@ export const note = (msg: string): void => {
 /** The value of `--name=value` on the command line. */
 export const flagValue = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 
+/**
+ * A whole number from `--name N` or `--name=N` on the command line (at least `min`), else the
+ * normal or the smoke default.
+ */
+export function flagCount(name: string, normal: number, small: number, min = 1): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const raw = flagValue(name) ?? (i >= 0 ? process.argv[i + 1] : undefined);
+  if (raw === undefined) return smoke ? small : normal;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number >= ${min}, got "${raw}"`);
+  return n;
+}
+
 export const round = (n: number, digits = 2): number => (Number.isFinite(n) ? +n.toFixed(digits) : n);
 
 export const machine = () => ({ cores: availableParallelism(), node: process.version, platform: `${process.platform}-${process.arch}` });

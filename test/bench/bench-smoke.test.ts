@@ -42,7 +42,7 @@ const explain = (r: BenchRun) => `exit ${r.code}\nstdout:\n${r.stdout.slice(-300
 
 describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', () => {
   it(
-    'when the turn bench runs with --smoke, then it exits 0 with a floor line, a turn line with the server time and a last line with both ratios',
+    'when the turn bench runs with --smoke, then it exits 0 with a floor line, a turn line with the server time, a run line and a last line judging both ratios on the median',
     async () => {
       const r = await runBench('turn-bench.ts');
       expect(r.code, explain(r)).toBe(0);
@@ -66,10 +66,47 @@ describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', (
       }
       expect(turn!.serverSource).toBe('ivr_turn_duration_seconds');
       expect(r.lines.find((l) => l.phase === 'cleanup')?.keysRemoved).toBeGreaterThan(0);
+      expect(config?.runs).toBe(1);
+      const runs = r.lines.filter((l) => l.summary === 'turn-bench-run');
+      expect(runs.map((l) => l.run), explain(r)).toEqual([1]);
+      for (const key of ['throughputRatio', 'p99Ratio', 'p99RatioWithRamp', 'throughputOk', 'p99Ok', 'cores', 'serverMainThreadCpuRatio', 'serverMainThreadWaitMsPerRequest']) expect(runs[0]).toHaveProperty(key);
+      expect(runs[0]!.requestProblems).toBe(0);
       const summary = r.lines[r.lines.length - 1]!;
       expect(summary.summary).toBe('turn-bench');
-      for (const key of ['throughputRatio', 'p99Ratio', 'p99RatioWithRamp', 'throughputOk', 'p99Ok', 'cores', 'serverMainThreadCpuRatio', 'serverMainThreadWaitMsPerRequest']) expect(summary).toHaveProperty(key);
+      expect(summary.runs).toBe(1);
+      // one run: its median is its own figure
+      expect(summary.median.throughputRatio).toBe(runs[0]!.throughputRatio);
       expect(summary.targets).toEqual({ throughputRatio: '>= 0.6', p99Ratio: '<= 1.5' });
+      expect(summary.targetsMetOnMedian).toEqual({ throughputRatio: runs[0]!.throughputOk, p99Ratio: runs[0]!.p99Ok });
+      expect(summary.requestProblems).toBe(0);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'when the turn bench runs with --runs 2, then it prints each run\'s ratios and a last line with their medians, ranges and the targets judged on the medians',
+    async () => {
+      const r = await runBench('turn-bench.ts', ['--runs', '2']);
+      expect(r.code, explain(r)).toBe(0);
+      const runs = r.lines.filter((l) => l.summary === 'turn-bench-run');
+      expect(runs.map((l) => l.run), explain(r)).toEqual([1, 2]);
+      // each run has its own service and prefix, and its own measure lines
+      expect(r.lines.filter((l) => l.measure !== undefined).map((l) => `${l.measure}@${l.run}`)).toEqual(['floor@1', 'turn@1', 'floor@2', 'turn@2']);
+      const cleanups = r.lines.filter((l) => l.phase === 'cleanup');
+      expect(cleanups.map((l) => l.run)).toEqual([1, 2]);
+      expect(new Set(cleanups.map((l) => l.prefix)).size).toBe(2);
+      const summary = r.lines[r.lines.length - 1]!;
+      expect(summary.summary).toBe('turn-bench');
+      expect(summary.runs).toBe(2);
+      for (const key of ['throughputRatio', 'p99Ratio', 'serverMainThreadCpuRatio'] as const) {
+        const values = runs.map((l) => l[key] as number);
+        expect(summary.perRun[key]).toEqual(values);
+        expect(summary.median[key]).toBeCloseTo((values[0]! + values[1]!) / 2, 2);
+        expect(summary.range[key]).toEqual([Math.min(...values), Math.max(...values)]);
+      }
+      expect(summary.targetsMetOnMedian).toEqual({ throughputRatio: summary.median.throughputRatio >= 0.6, p99Ratio: summary.median.p99Ratio <= 1.5 });
+      expect(summary.ok).toBe(summary.targetsMetOnMedian.throughputRatio && summary.targetsMetOnMedian.p99Ratio);
+      expect(summary.runsMeetingBothTargets).toBe(runs.filter((l) => l.throughputOk && l.p99Ok).length);
       expect(summary.requestProblems).toBe(0);
     },
     TIMEOUT_MS,
@@ -81,11 +118,16 @@ describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', (
       const r = await runBench('turn-bench.ts', ['--aa']);
       expect(r.code, explain(r)).toBe(0);
       expect(r.lines.filter((l) => l.measure !== undefined).map((l) => l.measure)).toEqual(['floor', 'floor-again']);
+      const run = r.lines.find((l) => l.summary === 'turn-bench-aa-run');
+      for (const key of ['throughputRatio', 'p99Ratio', 'p50Ratio', 'floorRequestsPerSec', 'floorAgainRequestsPerSec']) expect(run?.[key], explain(r)).toBeGreaterThan(0);
       const summary = r.lines[r.lines.length - 1]!;
       expect(summary.summary).toBe('turn-bench-aa');
-      for (const key of ['throughputRatio', 'p99Ratio', 'p50Ratio', 'floorRequestsPerSec', 'floorAgainRequestsPerSec']) expect(summary[key], explain(r)).toBeGreaterThan(0);
+      // the band is the range of the A/A ratios over the runs: one run, one value
+      expect(summary.band.throughputRatio).toEqual([run!.throughputRatio, run!.throughputRatio]);
+      expect(summary.median.p99Ratio).toBe(run!.p99Ratio);
       expect(summary.requestProblems).toBe(0);
       expect(summary).not.toHaveProperty('targets');
+      expect(summary).not.toHaveProperty('targetsMetOnMedian');
     },
     TIMEOUT_MS,
   );
