@@ -1,7 +1,8 @@
 /**
  * The Redis fault suites' setup: a redis-server the test controls (its own loopback port, no
  * persistence), the whole service in process on it (composeGateway with the production Redis
- * client settings), an IVR app provisioned over HTTP, and timed probes of the JSON endpoints.
+ * client settings), an IVR app provisioned over HTTP, and probes of the JSON endpoints (their time
+ * is printed, never judged: the suites assert on what answered and in which order).
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
@@ -21,11 +22,19 @@ export interface FaultFixture {
   close(): Promise<void>;
 }
 
-export async function startFaultFixture(opts: { viaProxy?: boolean } = {}): Promise<FaultFixture> {
+/**
+ * `commandTimeoutMs` replaces the production client's command timeout: a suite that sets it past
+ * its own length can tell an answer the client gave at once from one it held until the timeout.
+ */
+export async function startFaultFixture(opts: { viaProxy?: boolean; commandTimeoutMs?: number } = {}): Promise<FaultFixture> {
   const redis = await startRedisServer();
   const proxy = opts.viaProxy ? await startTcpProxy(redis.port) : undefined;
   try {
-    const store = await RedisStore.connect({ url: proxy?.url ?? redis.url, prefix: `fault-${randomUUID().slice(0, 8)}:` });
+    const store = await RedisStore.connect({
+      url: proxy?.url ?? redis.url,
+      prefix: `fault-${randomUUID().slice(0, 8)}:`,
+      ...(opts.commandTimeoutMs ? { commandTimeoutMs: opts.commandTimeoutMs } : {}),
+    });
     const gw = await startGateway({ store, config: { turnDeadlineMs: 2_500 } });
     const app = await provisionIvrApp(gw.url, gw.config.adminToken);
     return {
@@ -50,6 +59,7 @@ export async function startFaultFixture(opts: { viaProxy?: boolean } = {}): Prom
 
 export interface Probe {
   status: number;
+  /** How long it took, for the log only. */
   ms: number;
   body: any;
   retryAfter: string | null;
@@ -95,11 +105,17 @@ export function expectAll503(p: Probes): void {
   expect(p.adminApps.retryAfter).not.toBeNull();
 }
 
-/** Polls /readyz until 200; the time it took. */
-export async function waitReady(fx: FaultFixture, timeoutMs = 15_000): Promise<number> {
+/** /readyz's status now (0 when the request itself failed). */
+export const readyzStatus = (fx: FaultFixture): Promise<number> => fetch(`${fx.gw.url}/readyz`).then((x) => x.status, () => 0);
+
+/**
+ * Polls /readyz until 200; the time it took, for the log. `timeoutMs` only stops a hang: it is
+ * far past any recovery the suites expect, and no test judges the time returned.
+ */
+export async function waitReady(fx: FaultFixture, timeoutMs = 30_000): Promise<number> {
   const t0 = Date.now();
   for (;;) {
-    const r = await fetch(`${fx.gw.url}/readyz`).then((x) => x.status, () => 0);
+    const r = await readyzStatus(fx);
     if (r === 200) return Date.now() - t0;
     if (Date.now() - t0 > timeoutMs) throw new Error(`/readyz not 200 within ${timeoutMs} ms`);
     await new Promise((res) => setTimeout(res, 50));

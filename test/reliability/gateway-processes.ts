@@ -31,8 +31,12 @@ export function sharedEnv(redisUrl: string, extra: Record<string, string> = {}):
   };
 }
 
-/** Starts one instance and waits until /readyz answers 200 (its output is in the error otherwise). */
-export async function startGatewayProcess(name: string, env: Record<string, string>, timeoutMs = 40_000): Promise<GatewayProcess> {
+/**
+ * Starts one instance and waits until /readyz answers 200, or until it exits (its output is in the
+ * error then). There is no deadline of its own: start-up under tsx on a loaded machine takes what it
+ * takes, and a process that neither gets ready nor exits is left to the caller's test timeout.
+ */
+export async function startGatewayProcess(name: string, env: Record<string, string>): Promise<GatewayProcess> {
   const port = await freePort();
   const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', TMPDIR: process.env.TMPDIR ?? '/tmp' };
   const proc = await spawnWatched(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -40,15 +44,10 @@ export async function startGatewayProcess(name: string, env: Record<string, stri
     env: { ...base, ...env, PORT: String(port), HOST: '127.0.0.1' },
   });
   const url = `http://127.0.0.1:${port}`;
-  const until = Date.now() + timeoutMs;
   for (;;) {
     if (!proc.alive()) throw new Error(`gateway ${name} exited:\n${proc.output()}`);
-    const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
     if (ok) return { name, url, proc };
-    if (Date.now() > until) {
-      await proc.stop('SIGKILL');
-      throw new Error(`gateway ${name} not ready within ${timeoutMs} ms:\n${proc.output()}`);
-    }
     await sleep(100);
   }
 }

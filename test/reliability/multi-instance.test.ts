@@ -11,6 +11,11 @@ import { createModelConnection, deleteKeys, provisionIvrApp, sharedEnv, startGat
 import { BOOKING, expectBooked, expectBookingHistories, expectHistory } from './booking-call.js';
 
 const CALLS = 50;
+/**
+ * A poll is held until the turn deadline before it answers a wait document, so a turn lock (5 s)
+ * outlives only a few of them: this many means the turn never resumed, however slow the machine.
+ */
+const MAX_WAITS = 30;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!inject('redisAvailable'))('several instances on one Redis', () => {
@@ -49,7 +54,7 @@ describe.skipIf(!inject('redisAvailable'))('several instances on one Redis', () 
     const client = new RoundRobinClient([gw0!.url, victim!.url, gw2!.url]);
     const docsBeforeKill = Math.floor((CALLS * (BOOKING.length + 1)) * 0.45);
     let docs = 0;
-    let killedAt = 0;
+    let killedAt: number | undefined;
     const started = Date.now();
     const traces: CallTrace[] = await Promise.all(
       Array.from({ length: CALLS }, (_, i) =>
@@ -67,7 +72,8 @@ describe.skipIf(!inject('redisAvailable'))('several instances on one Redis', () 
         }),
       ),
     );
-    expect(killedAt).toBeGreaterThan(0);
+    // the kill happened during the calls (when is for the log only)
+    expect(killedAt).toBeDefined();
     expect(await victim!.proc.exited).toBe(137);
     traces.forEach(expectBooked);
     // the killed instance had requests in flight: they were sent again to the others
@@ -101,7 +107,7 @@ describe.skipIf(!inject('redisAvailable'))('several instances on one Redis', () 
     let doc = parseDocument(answer.xml);
     const startedWaiting = Date.now();
     let waits = 0;
-    while (doc.kind === 'wait' && Date.now() - startedWaiting < 20_000) {
+    while (doc.kind === 'wait' && waits < MAX_WAITS) {
       waits++;
       answer = await client.post(doc.submit!.path, Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])));
       doc = parseDocument(answer.xml);
@@ -131,7 +137,7 @@ describe.skipIf(!inject('redisAvailable'))('several instances on one Redis', () 
     const marks = [a!, b!].map((g) => g.proc.output().length);
     let doc = parseDocument((await client.post(say.submit!.path, { callId, turn: say.vars.turn!, event: 'continue' }, a!.url)).xml);
     let waits = 0;
-    while (doc.kind === 'wait' && waits < 30) {
+    while (doc.kind === 'wait' && waits < MAX_WAITS) {
       waits++;
       doc = parseDocument((await client.post(doc.submit!.path, Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])))).xml);
     }

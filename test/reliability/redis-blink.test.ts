@@ -1,13 +1,14 @@
 /**
  * A Redis blink: the server is frozen (SIGSTOP) for a few seconds in the middle of live calls, then thawed
- * (SIGCONT) with its data intact. The service must answer within its command timeout meanwhile
- * (retry documents for turns, 503 for JSON APIs and /readyz) and every call must carry on after
- * it, each turn exactly once, nothing half-written.
+ * (SIGCONT) with its data intact. The service must answer while Redis is still frozen (retry
+ * documents for turns, 503 for JSON APIs and /readyz), not hang for the length of the outage, and
+ * every call must carry on after it, each turn exactly once, nothing half-written. Nothing here
+ * judges a duration: what answered, and whether before or after the thaw, is what is checked.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { assertValidVxml } from '../helpers/vxml-schema.js';
 import { BOOKING, expectBooked, expectBookingHistories, expectSettledSession } from './booking-call.js';
-import { expectAll503, probeJson, startFaultFixture, waitReady, type FaultFixture, type Probes } from './fault-fixture.js';
+import { expectAll503, probeJson, readyzStatus, startFaultFixture, type FaultFixture, type Probes } from './fault-fixture.js';
 import { RoundRobinClient, runScriptedCall, type CallTrace } from './scripted-browser.js';
 
 const CALLS = 10;
@@ -23,7 +24,13 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis blink (SIGSTOP, then SIG
     await fx?.close();
   }, 30_000);
 
-  /** Runs 10 booking calls, freezes Redis for `freezeMs` once 20 documents were answered, checks everything after. */
+  /**
+   * Runs 10 booking calls, freezes Redis once 20 documents were answered, checks everything after.
+   * Redis stays frozen for at least `freezeMs` and until the probes sent at the freeze have their
+   * answers, so every answer they get comes while it is frozen: a service that waited for Redis
+   * would leave them unanswered until their own abort (fault-fixture.ts) and fail the test, however
+   * slow or fast the machine.
+   */
   async function callsThroughBlink(freezeMs: number) {
     const client = new RoundRobinClient([fx.gw.url]);
     let docs = 0;
@@ -32,9 +39,12 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis blink (SIGSTOP, then SIG
     const freeze = async () => {
       fx.redis.pause();
       const frozenAt = Date.now() - started;
-      const [probes] = await Promise.all([probeJson(fx), sleep(freezeMs)]);
-      fx.redis.resume();
-      return { probes, frozenAt };
+      try {
+        const [probes] = await Promise.all([probeJson(fx), sleep(freezeMs)]);
+        return { probes, frozenAt };
+      } finally {
+        fx.redis.resume();
+      }
     };
     const traces: CallTrace[] = await Promise.all(
       Array.from({ length: CALLS }, (_, i) =>
@@ -52,10 +62,10 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis blink (SIGSTOP, then SIG
       ),
     );
     const { probes, frozenAt } = await blink!;
+    // each probe answered 503 while Redis was still frozen (see above), not after the thaw
     expectAll503(probes);
-    // answered within the command timeout (2 s), not hung for the length of the outage
-    for (const p of Object.values(probes)) expect(p.ms).toBeLessThan(2_800);
-    expect(await waitReady(fx)).toBeLessThan(1_000);
+    // the calls went through the store after the thaw: readiness says so at the first ask
+    expect(await readyzStatus(fx)).toBe(200);
 
     traces.forEach(expectBooked);
     const retries = traces.flatMap((t) => t.docs.filter((d) => d.retry !== undefined));

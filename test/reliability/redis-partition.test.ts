@@ -2,7 +2,9 @@
  * A partition between the service and Redis: the open connection goes silent without being closed
  * (no FIN, no RST, as when Redis's host dies or a link drops), while Redis itself stays up. The
  * client must give up on that connection by itself (socketTimeout) and the service recover on a
- * new one, with calls carrying on through retry documents.
+ * new one, with calls carrying on through retry documents. The proxy counts the connections made
+ * to it, so the tests judge the order of events (answers, then a new connection, then ready), not
+ * their durations.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { BOOKING, expectBooked, expectBookingHistories, expectSettledSession } from './booking-call.js';
@@ -21,23 +23,33 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis partition (a silent conn
     await fx?.close();
   }, 30_000);
 
-  /** Silences the open connection(s); probes the JSON endpoints at once, then waits for /readyz 200. */
+  /**
+   * Silences the open connection(s); probes the JSON endpoints at once, then waits for /readyz 200.
+   * Counts the connections the client made to Redis after the silence: before the probes had their
+   * answers, and in all until it was ready again.
+   */
   async function partition() {
-    const silenced = fx.proxy!.silence();
+    const proxy = fx.proxy!;
+    const silenced = proxy.silence();
+    const acceptedAtSilence = proxy.accepted();
     const t0 = Date.now();
     const probes = await probeJson(fx);
-    await waitReady(fx, 20_000);
-    return { silenced, recoveredMs: Date.now() - t0, probes };
+    const newBeforeAnswers = proxy.accepted() - acceptedAtSilence;
+    await waitReady(fx);
+    return { silenced, recoveredMs: Date.now() - t0, probes, newBeforeAnswers, newUntilReady: proxy.accepted() - acceptedAtSilence };
   }
 
-  it('when the connection to Redis goes silent without closing, then answers fail within the command timeout and the client reconnects by itself within seconds', async () => {
-    const { silenced, recoveredMs, probes } = await partition();
+  it('when the connection to Redis goes silent without closing, then answers fail by the command timeout before the client gives that connection up, and it gets ready again on a new one by itself', async () => {
+    const { silenced, recoveredMs, probes, newBeforeAnswers, newUntilReady } = await partition();
     expect(silenced).toBeGreaterThan(0);
     expectAll503(probes);
-    for (const p of Object.values(probes)) expect(p.ms).toBeLessThan(2_800);
-    // socketTimeout (5 s) plus a reconnect, not the kernel's retransmission timeout (minutes)
-    expect(recoveredMs).toBeLessThan(9_000);
-    console.info(`[redis-partition] ${silenced} connection(s) silenced; probes ${Object.entries(probes).map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`).join(', ')}; /readyz 200 again after ${recoveredMs} ms`);
+    // answered by the command timeout on the silent connection, before the client gave that
+    // connection up (socketTimeout) and made a new one: not held for the length of the outage
+    expect(newBeforeAnswers).toBe(0);
+    // ready again through a connection of its own making: the silent one is never closed (no FIN,
+    // no RST), so only the client's own socketTimeout could have ended the wait on it
+    expect(newUntilReady).toBeGreaterThan(0);
+    console.info(`[redis-partition] ${silenced} connection(s) silenced; probes ${Object.entries(probes).map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`).join(', ')}; /readyz 200 again after ${recoveredMs} ms and ${newUntilReady} new connection(s)`);
   }, 60_000);
 
   it('when the connection to Redis goes silent in the middle of calls, then the calls carry on through retry documents and complete with each turn once', async () => {

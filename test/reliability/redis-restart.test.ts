@@ -3,6 +3,10 @@
  * data is gone: while it is down every answer is immediate (no offline queue) and says so in the
  * contract's shapes; when it is back the service reconnects by itself, calls whose data was lost
  * end with an error document, and newly provisioned apps work end to end.
+ *
+ * No duration is judged. The store client's command timeout is set past the length of a test here,
+ * so a command held back (queued until Redis returns) would get no answer while Redis is down, and
+ * Redis is started again only after every answer the test waits for has come.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { storeKeys } from '../../src/store/index.js';
@@ -14,12 +18,14 @@ import { parseDocument, RoundRobinClient, runScriptedCall, type ParsedDocument }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FROM = '+15550001111';
+/** Longer than any test here (and than the probes' and the client's own aborts). */
+const COMMAND_TIMEOUT_MS = 120_000;
 
 describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started again (data lost)', () => {
   let fx: FaultFixture;
 
   beforeAll(async () => {
-    fx = await startFaultFixture();
+    fx = await startFaultFixture({ commandTimeoutMs: COMMAND_TIMEOUT_MS });
   }, 60_000);
   afterAll(async () => {
     await fx?.close();
@@ -37,7 +43,7 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
   const submitNamelist = (client: RoundRobinClient, doc: ParsedDocument) =>
     client.post(doc.submit!.path, Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])));
 
-  it('when Redis is down, then a turn answers a retry document at once, the error document after three retries, and JSON APIs and /readyz 503 at once', async () => {
+  it('when Redis is down, then a turn answers a retry document at once, the error document after three retries, and JSON APIs and /readyz 503 at once, all before Redis is back', async () => {
     const app = await provisionIvrApp(fx.gw.url, fx.gw.config.adminToken);
     const client = new RoundRobinClient([fx.gw.url]);
     const callId = `call-down-${Date.now()}`;
@@ -47,6 +53,8 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
       const t0 = Date.now();
       let answer = await client.post(ask.submit!.path, { callId, from: FROM, turn: ask.vars.turn!, message: '4', interpretation: '4', confidence: '0.9', inputmode: 'voice' });
       const firstMs = Date.now() - t0;
+      // answered at all while Redis is down: with the command timeout past the test, only a client
+      // that refuses at once (no offline queue) can answer before Redis is back (in `finally`)
       const docs = [answer.xml];
       let doc = parseDocument(answer.xml);
       for (let retry = 1; retry <= 3; retry++) {
@@ -63,13 +71,12 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
       await assertValidVxml(docs);
       const probes = await probeJson(fx);
       expectAll503(probes);
-      for (const p of Object.values(probes)) expect(p.ms).toBeLessThan(500);
-      expect(firstMs).toBeLessThan(500);
       console.info(`[redis-restart] down: first turn answer in ${firstMs} ms; probes ${Object.entries(probes).map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`).join(', ')}`);
     } finally {
       await fx.redis.start();
     }
-    expect(await waitReady(fx)).toBeLessThan(3_000);
+    // ready again by itself, the service neither restarted nor reconfigured
+    await waitReady(fx);
   }, 60_000);
 
   it('when Redis comes back empty, then the service reconnects by itself, a call whose data was lost ends with an error document, and a new app serves whole calls', async () => {
@@ -82,7 +89,6 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
     await sleep(500);
     await fx.redis.start();
     const readyMs = await waitReady(fx);
-    expect(readyMs).toBeLessThan(3_000);
     // past the webhook's 2 s caches, so what the service answers comes from the (empty) store
     await sleep(2_100);
     const answer = await client.post(ask.submit!.path, { callId, from: FROM, turn: ask.vars.turn!, message: '4', interpretation: '4', confidence: '0.9', inputmode: 'voice' });
@@ -109,7 +115,8 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
     await fx.redis.stop();
     try {
       const env = sharedEnv(`redis://127.0.0.1:${port}`);
-      const err = await startGatewayProcess('gw-no-redis', env, 20_000).then(() => null, (e: Error) => e);
+      // it exits rather than gets ready or waits for Redis (which would run into the test's timeout)
+      const err = await startGatewayProcess('gw-no-redis', env).then(() => null, (e: Error) => e);
       expect(err?.message).toMatch(/exited/);
       expect(err?.message).toMatch(/Redis/);
     } finally {
@@ -122,9 +129,9 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
     const gw = await startGatewayProcess('gw-sigterm', sharedEnv(fx.redis.url));
     await fx.redis.stop();
     try {
-      const t0 = Date.now();
-      expect(await gw.proc.stop('SIGTERM', 10_000), gw.proc.output()).toBe(0);
-      expect(Date.now() - t0).toBeLessThan(5_000);
+      // 0 is its own clean exit; a process that hung on the store would be killed (137) after the
+      // grace, which is only there to end the test and far past any clean shutdown
+      expect(await gw.proc.stop('SIGTERM', 30_000), gw.proc.output()).toBe(0);
     } finally {
       await gw.proc.stop('SIGKILL');
       await fx.redis.start();
