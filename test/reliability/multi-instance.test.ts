@@ -12,7 +12,7 @@ import { BOOKING, expectBooked, expectBookingHistories, expectHistory } from './
 
 const CALLS = 50;
 /**
- * A poll is held until the turn deadline before it answers a wait document, so a turn lock (5 s)
+ * A poll is held until the turn deadline before it answers a wait document, so a turn lock
  * outlives only a few of them: this many means the turn never resumed, however slow the machine.
  */
 const MAX_WAITS = 30;
