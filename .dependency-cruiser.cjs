@@ -25,9 +25,8 @@ module.exports = {
       name: 'ioredis-only-in-redis-adapter',
       severity: 'error',
       comment:
-        'Only the Redis adapter of the store imports ioredis: redis-store, rate-limiter-adapter, and ' +
-        'script-command (the adapter\'s own encoder of script calls, built on ioredis\'s Command).',
-      from: { path: '^src/', pathNot: '^src/store/(redis-store|rate-limiter-adapter|script-command)\\.ts$' },
+        'Only the Redis adapter of the store imports ioredis: redis-store and rate-limiter-adapter.',
+      from: { path: '^src/', pathNot: '^src/store/(redis-store|rate-limiter-adapter)\\.ts$' },
       to: { path: '^node_modules/ioredis/' },
     },
     {

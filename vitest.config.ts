@@ -20,8 +20,6 @@ const unit = [
   'test/platform/config.test.ts',
   'test/platform/jwt-verify.test.ts',
   'test/sandbox-caller/expressions-and-grammars.test.ts',
-  'test/store/encode-atomic.test.ts',
-  'test/store/script-command.test.ts',
 ];
 
 const e2e = [

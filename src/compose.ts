@@ -2,7 +2,6 @@
  * Wires the components together from a config, a store and a logger: services, the agent's ports,
  * the authenticator and every component's routes. main.ts and the tests both start here.
  */
-import type { Express } from 'express';
 import { buildApp } from './app.js';
 import { createAuthenticator, createMetrics, createSealer, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef } from './platform/index.js';
 import { isStoreUnavailable, storeKeys, type Store } from './store/index.js';
@@ -32,7 +31,7 @@ export interface GatewayDeps {
 }
 
 export interface Gateway {
-  app: Express;
+  app: ReturnType<typeof buildApp>;
   metrics: Metrics;
   routes: RouteDef[];
   apps: AppsService;

@@ -12,6 +12,6 @@ describe('service node flags', () => {
     const start = scripts.start!.split(/\s+/);
     const startFlags = start.filter((a) => a.startsWith('--'));
     expect(startFlags).toEqual(SERVICE_NODE_FLAGS);
-    expect(start[start.length - 1]).toBe('src/main.ts');
+    expect(start[start.length - 1]).toBe('dist/main.js');
   });
 });
