@@ -25,7 +25,7 @@ import { buildApp } from '../src/app.js';
 import { AppsService } from '../src/admin/index.js';
 import { createHistoryComponent, historyLayout, type HistoryParams, type HistoryVersion, type ValidMessage } from '../src/history/index.js';
 import { createAuthenticator, createLogger, createMetrics, createSealer, signHs256, testConfig, type RateLimiterFactory } from '../src/platform/index.js';
-import { isStoreUnavailable, RedisStore, storeKeys, type WriteOp } from '../src/store/index.js';
+import { isStoreUnavailable, rateLimitersOf, RedisStore, storeKeys, type WriteOp } from '../src/store/index.js';
 
 const smoke = process.argv.includes('--smoke');
 const env = (name: string, normal: number, small: number): number => {
@@ -166,7 +166,7 @@ async function main(): Promise<void> {
   const config = testConfig();
   const apps = new AppsService(store, createSealer(config.masterKey));
   const metrics = createMetrics();
-  const rateLimiters: RateLimiterFactory = (rule) => store.rateLimiter({ ...rule, name: storeKeys.rateLimitPrefix(rule.name) });
+  const rateLimiters: RateLimiterFactory = rateLimitersOf(store);
   const history = createHistoryComponent({ store, apps, metrics, rateLimiters, now: () => NOW, rateLimits: { perMinute: 1e9, perHour: 1e9 } });
   const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, rateLimiters });
   const app = buildApp({ config, logger: createLogger({ level: 'silent' }), metrics, authenticator, routes: history.routes, isReady: () => store.ping(), isStoreUnavailable });

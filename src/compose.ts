@@ -4,7 +4,7 @@
  */
 import { buildApp } from './app.js';
 import { createAuthenticator, createMetrics, createSealer, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef } from './platform/index.js';
-import { isStoreUnavailable, storeKeys, type Store } from './store/index.js';
+import { isStoreUnavailable, rateLimitersOf, type Store } from './store/index.js';
 import { AgentRegistry, AppsService, adminRoutes, agentRecognizers, benchFloorRoute } from './admin/index.js';
 import { createConnectionsComponent, type ProviderBaseUrls } from './connections/index.js';
 import { createTablesComponent } from './tables/index.js';
@@ -51,7 +51,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const metrics = deps.metrics ?? createMetrics();
   const sealer = createSealer(config.masterKey);
   // the platform's rate-limiter port, kept in the store under the store's key names
-  const rateLimiters: RateLimiterFactory = (rule) => store.rateLimiter({ ...rule, name: storeKeys.rateLimitPrefix(rule.name) });
+  const rateLimiters: RateLimiterFactory = rateLimitersOf(store);
   const base = { config, store, sealer, logger, metrics, rateLimiters };
   const apps = new AppsService(store, sealer);
   const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, rateLimiters });

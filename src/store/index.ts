@@ -3,3 +3,4 @@ export { storeKeys, type StoreKeys } from './store-keys.js';
 export { MemoryStore } from './memory-store.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
 export { isStoreUnavailable } from './store-errors.js';
+export { rateLimitersOf } from './rate-limiters-of.js';

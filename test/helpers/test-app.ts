@@ -12,7 +12,7 @@ import {
   createAuthenticator, createLogger, createMetrics, createSealer, signHs256, testConfig,
   type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type Sealer,
 } from '../../src/platform/index.js';
-import { isStoreUnavailable, storeKeys, type Store } from '../../src/store/index.js';
+import { isStoreUnavailable, rateLimitersOf, type Store } from '../../src/store/index.js';
 import { AppsService } from '../../src/admin/apps-service.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -59,7 +59,7 @@ export function buildTestApp(opts: {
   const metrics = createMetrics();
   const sealer = createSealer(config.masterKey);
   const apps = new AppsService(opts.store, sealer);
-  const rateLimiters: RateLimiterFactory = (rule) => opts.store.rateLimiter({ ...rule, name: storeKeys.rateLimitPrefix(rule.name) });
+  const rateLimiters: RateLimiterFactory = rateLimitersOf(opts.store);
   const deps: ComponentDeps = { config, store: opts.store, sealer, apps, logger, metrics, rateLimiters };
   const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, rateLimiters });
   const app = buildApp({ config, logger, metrics, authenticator, routes: opts.routes ? opts.routes(deps) : [], isReady: () => opts.store.ping(), isStoreUnavailable });
