@@ -4,45 +4,30 @@
  * together (document variable `failures`) with event=maxretries past `retries`, a `<filled>` that
  * submits the utterance and ASR values, and optionally the document-level hangup catch.
  */
-import { CallValue } from './builder-core.js';
 import { ecmaRef, ecmaString, js } from './ecma-string.js';
 import type { AskDocument } from './document-spec.js';
 import type { DialectProfile } from './dialects.js';
 import { fieldNameFromKey } from './field-name.js';
 import { callVars, eventCatch, fieldGrammars, properties, retryCatch, speak, submitOptions } from './render-parts.js';
-import type { Executable, SubmitOptions, VxmlBuilder } from './vxml-builder.js';
+import type { VxmlBuilder } from './vxml-builder.js';
 
 const EVENT_NAMELIST = ['callId', 'turn', 'event'] as const;
 const FILLED_NAMELIST = ['callId', 'from', 'turn', 'message', 'interpretation', 'confidence', 'inputmode'] as const;
-
-interface FilledData {
-  field: string;
-  submit: SubmitOptions;
-}
-
-function buildFilled(e: Executable, d: FilledData): void {
-  const shadow = `${d.field}$`;
-  e.var('message', ecmaRef(shadow, 'utterance'));
-  e.var('interpretation', ecmaRef(d.field));
-  e.var('confidence', ecmaRef(shadow, 'confidence'));
-  e.var('inputmode', ecmaRef(shadow, 'inputmode'));
-  e.submit(d.submit);
-}
 
 export function askDocument(b: VxmlBuilder, doc: AskDocument, p: DialectProfile): void {
   const field = fieldNameFromKey(doc.fieldName);
   const eventSubmit = submitOptions(doc.submit, EVENT_NAMELIST, p);
 
-  callVars(b, { from: true });
+  callVars(b, doc.vars, { from: true });
   b.var('failures', js`0`);
   properties(b, { ...p.documentProperties, ...doc.documentProperties });
   if (doc.hangupCatch) eventCatch(b, ['connection.disconnect.hangup'], 'hangup', eventSubmit);
 
   const form = b.form('ask');
   if (doc.subdialogEntry) {
-    form.var('callId', CallValue.callId);
+    form.var('callId', ecmaString(doc.vars.callId ?? ''));
     form.var('message', ecmaString(''));
-    form.var('from', CallValue.from);
+    form.var('from', ecmaString(doc.vars.from ?? ''));
     form.var('to', ecmaString(''));
   }
   const f = form.field(field);
@@ -55,5 +40,11 @@ export function askDocument(b: VxmlBuilder, doc: AskDocument, p: DialectProfile)
     noMatch: doc.noMatchPrompt,
     exceeded: { event: 'maxretries', submit: eventSubmit },
   });
-  f.filledOnce({ field, submit: submitOptions(doc.submit, FILLED_NAMELIST, p) }, buildFilled);
+  const filled = f.filled();
+  const shadow = `${field}$`;
+  filled.var('message', ecmaRef(shadow, 'utterance'));
+  filled.var('interpretation', ecmaRef(field));
+  filled.var('confidence', ecmaRef(shadow, 'confidence'));
+  filled.var('inputmode', ecmaRef(shadow, 'inputmode'));
+  filled.submit(submitOptions(doc.submit, FILLED_NAMELIST, p));
 }

@@ -2,12 +2,11 @@
  * The gateway's other document kinds (contract section 6; shapes of vxml-examples/*.vxml):
  * say-and-continue, end, transfer, wait, error and bootstrap. One renderer per kind, by kind name.
  */
-import { CallValue } from './builder-core.js';
 import { ecmaRef, ecmaString, js } from './ecma-string.js';
 import type { BootstrapDocument, EndDocument, ErrorDocument, SayDocument, TransferDocument, WaitDocument } from './document-spec.js';
 import type { DialectProfile } from './dialects.js';
-import { callVars, speak, submitOptions, submitTo } from './render-parts.js';
-import type { Executable, SubmitOptions, VxmlBuilder } from './vxml-builder.js';
+import { callVars, speak, submitTo } from './render-parts.js';
+import type { VxmlBuilder } from './vxml-builder.js';
 import { isVariableName } from './xml-values.js';
 
 const EVENT_NAMELIST = ['callId', 'turn', 'event'] as const;
@@ -17,7 +16,7 @@ const TRANSFER_ERRORS = ['error.connection', 'error.unsupported', 'error.noresou
 const BOOTSTRAP_VARS = ['callId', 'message', 'from', 'to'] as const;
 
 function say(b: VxmlBuilder, doc: SayDocument, p: DialectProfile): void {
-  callVars(b);
+  callVars(b, doc.vars);
   const block = b.form('say').block();
   speak(block, doc.prompt);
   block.var('event', ecmaString('continue'));
@@ -31,7 +30,7 @@ function end(b: VxmlBuilder, doc: EndDocument): void {
     block.disconnect();
     return;
   }
-  b.var('callId', CallValue.callId);
+  b.var('callId', ecmaString(doc.callId ?? ''));
   const block = b.form('end').block();
   speak(block, doc.prompt);
   block.var('endOfConversation', js`true`);
@@ -45,7 +44,7 @@ function end(b: VxmlBuilder, doc: EndDocument): void {
 }
 
 function transfer(b: VxmlBuilder, doc: TransferDocument, p: DialectProfile): void {
-  callVars(b);
+  callVars(b, doc.vars);
   b.var('event', ecmaString('transfer'));
   const t = b.form('transfer').transfer({
     name: 'xfer',
@@ -58,19 +57,15 @@ function transfer(b: VxmlBuilder, doc: TransferDocument, p: DialectProfile): voi
   const filled = t.filled();
   filled.var('transferResult', ecmaRef('xfer'));
   submitTo(filled, doc.submit, TRANSFER_NAMELIST, p);
-  t.catchOnce(TRANSFER_ERRORS, submitOptions(doc.submit, TRANSFER_NAMELIST, p), buildTransferFailure);
+  // the in-transfer error catch: the error event's name is the transferResult
+  const failed = t.catch(TRANSFER_ERRORS);
+  failed.var('transferResult', ecmaRef('_event'));
+  submitTo(failed, doc.submit, TRANSFER_NAMELIST, p);
 }
-
-/** The in-transfer error catch: the error event's name is the transferResult. */
-function buildTransferFailure(e: Executable, submit: SubmitOptions): void {
-  e.var('transferResult', ecmaRef('_event'));
-  e.submit(submit);
-}
-
 
 function wait(b: VxmlBuilder, doc: WaitDocument, p: DialectProfile): void {
   const resubmit = doc.resubmit;
-  callVars(b, { from: resubmit?.from !== undefined });
+  callVars(b, doc.vars, { from: resubmit?.from !== undefined });
   const block = b.form('wait').block();
   speak(block, doc.prompt);
   if (!resubmit) {

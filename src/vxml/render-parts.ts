@@ -3,10 +3,8 @@
  * grammars (with the dialect's builtin policy applied) and the retry handler that counts no-input and
  * no-match together.
  */
-import { createHash } from 'node:crypto';
 import { ecmaNumber, ecmaString, js } from './ecma-string.js';
-import { CallValue } from './builder-core.js';
-import type { FieldGrammar, PromptPart, SrgsItem, SubmitTarget } from './document-spec.js';
+import type { CallVars, FieldGrammar, PromptPart, SubmitTarget } from './document-spec.js';
 import type { BuiltinType, DialectProfile } from './dialects.js';
 import { entitySrgs } from './entity-srgs.js';
 import { promptSsml } from './prompt-ssml.js';
@@ -14,56 +12,27 @@ import type { SsmlContainer } from './ssml-builder.js';
 import { appendSrgsItems } from './srgs-grammar.js';
 import type { Executable, Field, Form, SubmitOptions, VxmlBuilder } from './vxml-builder.js';
 
-/**
- * Declares callId, (from,) turn as document variables; turn is a string literal (quirk 6). They are
- * the call's own values: written when the prepared document is filled in (render-document.ts).
- */
-export function callVars(b: VxmlBuilder, opts: { from?: boolean; turn?: boolean } = {}): void {
-  b.var('callId', CallValue.callId);
-  if (opts.from) b.var('from', CallValue.from);
-  if (opts.turn !== false) b.var('turn', CallValue.turn);
+/** Declares callId, (from,) turn as document variables; turn is a string literal (quirk 6). */
+export function callVars(b: VxmlBuilder, v: CallVars, opts: { from?: boolean; turn?: boolean } = {}): void {
+  b.var('callId', ecmaString(v.callId ?? ''));
+  if (opts.from) b.var('from', ecmaString(v.from ?? ''));
+  if (opts.turn !== false) b.var('turn', ecmaString(String(v.turn ?? '')));
 }
 
 export function properties(target: VxmlBuilder | Field, props: Readonly<Record<string, string>> | undefined): void {
   if (props) target.properties(props);
 }
 
-const SUBMITS_MAX = 1_000;
-const submits = new Map<string, Map<string, SubmitOptions>>();
-let submitSeq = 0;
-
-/**
- * The submit as the dialect writes it (fetchaudio kept or dropped, default fetchtimeout).
- *
- * Memoised per content: an app's documents submit to the same webhook URL (with its ~300-character
- * token) on every turn. The memoised object serialises to a short token (a non-enumerable toJSON,
- * never reused for other content), so the fragment-cache keys that hold a submit (builder-core.ts:
- * the hangup catch, the retry catch and the `<filled>` of every ask) stay short and cheap to hash.
- */
+/** The submit as the dialect writes it (fetchaudio kept or dropped, default fetchtimeout). */
 export function submitOptions(t: SubmitTarget, namelist: readonly string[], p: DialectProfile): SubmitOptions {
   const fetchtimeout = t.fetchtimeout ?? p.submitFetchtimeout;
-  const method = t.method ?? 'post';
-  const fetchaudio = p.fetchaudio === 'keep' ? t.fetchaudio : undefined;
-  const variant = `${method}\u0000${fetchtimeout === undefined ? '\u0001' : fetchtimeout}\u0000${fetchaudio === undefined ? '\u0001' : fetchaudio}\u0000${namelist.join(' ')}`;
-  let byUrl = submits.get(t.url);
-  if (byUrl === undefined) {
-    if (submits.size >= SUBMITS_MAX) submits.clear();
-    submits.set(t.url, (byUrl = new Map()));
-  }
-  let options = byUrl.get(variant);
-  if (options === undefined) {
-    const token = `submit#${++submitSeq}`;
-    options = {
-      next: t.url,
-      method,
-      namelist,
-      ...(fetchaudio !== undefined ? { fetchaudio } : {}),
-      ...(fetchtimeout !== undefined ? { fetchtimeout } : {}),
-    };
-    Object.defineProperty(options, 'toJSON', { value: () => token });
-    byUrl.set(variant, Object.freeze(options));
-  }
-  return options;
+  return {
+    next: t.url,
+    method: t.method ?? 'post',
+    namelist,
+    ...(p.fetchaudio === 'keep' && t.fetchaudio !== undefined ? { fetchaudio: t.fetchaudio } : {}),
+    ...(fetchtimeout !== undefined ? { fetchtimeout } : {}),
+  };
 }
 
 export function submitTo(e: Executable, t: SubmitTarget, namelist: readonly string[], p: DialectProfile): void {
@@ -91,16 +60,19 @@ export type Exceeded =
   | { submit: SubmitOptions; event: string }
   | { goodbye: readonly PromptPart[] | undefined; hangUp: DialectProfile['hangupInCatch'] };
 
-interface RetryData {
-  retries: number;
-  noInput: readonly PromptPart[] | undefined;
-  noMatch: readonly PromptPart[] | undefined;
-  exceeded: Exceeded;
-}
-
-function buildRetry(h: Executable, d: RetryData): void {
+/**
+ * `<catch event="noinput nomatch">` keeping the document's own counter `failures` (declared by the
+ * caller as a document variable): VoiceXML counts each event separately (quirk 8), callers experience
+ * failures together. Past `retries` failures `exceeded` happens; otherwise the matching prompt plays
+ * and the field is reprompted.
+ */
+export function retryCatch(
+  host: Field | Form,
+  d: { retries: number; noInput?: readonly PromptPart[] | undefined; noMatch?: readonly PromptPart[] | undefined; exceeded: Exceeded },
+): void {
+  const h = host.catch(['noinput', 'nomatch']);
   h.assign('failures', js`failures + 1`);
-  const branch = h.if(js`failures > ${ecmaNumber(d.retries)}`);
+  const branch = h.if(js`failures > ${ecmaNumber(clampRetries(d.retries))}`);
   if ('submit' in d.exceeded) {
     branch.var('event', ecmaString(d.exceeded.event));
     branch.submit(d.exceeded.submit);
@@ -116,43 +88,11 @@ function buildRetry(h: Executable, d: RetryData): void {
   branch.reprompt();
 }
 
-/**
- * `<catch event="noinput nomatch">` keeping the document's own counter `failures` (declared by the
- * caller as a document variable): VoiceXML counts each event separately (quirk 8), callers experience
- * failures together. Past `retries` failures `exceeded` happens; otherwise the matching prompt plays
- * and the field is reprompted. Built once per distinct content (it rarely changes between turns).
- */
-export function retryCatch(
-  host: Field | Form,
-  o: { retries: number; noInput?: readonly PromptPart[]; noMatch?: readonly PromptPart[]; exceeded: Exceeded },
-): void {
-  const data: RetryData = { retries: clampRetries(o.retries), noInput: o.noInput, noMatch: o.noMatch, exceeded: o.exceeded };
-  host.catchOnce(['noinput', 'nomatch'], data, buildRetry);
-}
-
-function buildEventSubmit(h: Executable, d: { event: string; submit: SubmitOptions }): void {
-  h.var('event', ecmaString(d.event));
-  h.submit(d.submit);
-}
-
 /** `<catch event="…">` that submits `event=<event>` (e.g. the hangup catch). */
 export function eventCatch(host: VxmlBuilder | Field | Form, events: readonly string[], event: string, submit: SubmitOptions): void {
-  host.catchOnce(events, { event, submit }, buildEventSubmit);
-}
-
-const itemsKeys = new WeakMap<readonly SrgsItem[], string>();
-
-/**
- * Cache key of an item list: a digest of its content (so equal grammars share one cached fragment
- * even when rebuilt every turn), memoised per array (FieldGrammar values are read as immutable).
- */
-export function itemsKey(items: readonly SrgsItem[]): string {
-  let key = itemsKeys.get(items);
-  if (key === undefined) {
-    key = createHash('sha256').update(JSON.stringify(items.map((i) => [i.phrase, i.tag]))).digest('base64');
-    itemsKeys.set(items, key);
-  }
-  return key;
+  const h = host.catch(events);
+  h.var('event', ecmaString(event));
+  h.submit(submit);
 }
 
 const INLINE: Partial<Record<BuiltinType, 'number' | 'date' | 'digits' | 'boolean'>> = {
@@ -183,7 +123,7 @@ function applyDialect(g: FieldGrammar, p: DialectProfile): FieldGrammar {
   return inline;
 }
 
-/** The field's `<grammar>` elements; inline SRGS ones are built once and cached (builder-core.ts). */
+/** The field's `<grammar>` elements. */
 export function fieldGrammars(f: Field, grammars: readonly FieldGrammar[], p: DialectProfile): void {
   for (const given of grammars) {
     const g = applyDialect(given, p);
@@ -197,14 +137,14 @@ export function fieldGrammars(f: Field, grammars: readonly FieldGrammar[], p: Di
         break;
       case 'srgs': {
         const attrs = { mode: g.mode, root: g.root || 'intents', ...(g.lang !== undefined ? { lang: g.lang } : {}) };
-        f.inlineGrammar(attrs, (gr, root) => appendSrgsItems(gr.rule(root, 'public'), g.items), itemsKey(g.items));
+        f.inlineGrammar(attrs, (gr, root) => appendSrgsItems(gr.rule(root, 'public'), g.items));
         break;
       }
       case 'inline-entity': {
         const root = `${g.entity}${g.mode === 'dtmf' ? 'D' : 'V'}`;
         const attrs = { mode: g.mode, root, family: true, ...(g.lang !== undefined ? { lang: g.lang } : {}) };
         const spec = { entity: g.entity, mode: g.mode, ...(g.minLength !== undefined ? { minLength: g.minLength } : {}), ...(g.maxLength !== undefined ? { maxLength: g.maxLength } : {}) };
-        f.inlineGrammar(attrs, (gr, r) => entitySrgs(gr, r, spec), JSON.stringify(['entity', spec]));
+        f.inlineGrammar(attrs, (gr, r) => entitySrgs(gr, r, spec));
         break;
       }
     }

@@ -2,12 +2,11 @@
  * A small typed builder over xmlbuilder2 for the VoiceXML 2.1 we emit (in the spirit of twilio-node's
  * TwiML builder): each class only offers the children the schema allows where we use them, so a
  * wrong nesting does not compile. Text goes only through text nodes (escaped by xmlbuilder2, illegal
- * characters removed in xml-values.ts); `expr`/`cond` only take EcmaExpr (see ecma-string.ts), and a
- * document or form `<var>` also a CallValue (builder-core.ts); URIs,
+ * characters removed in xml-values.ts); `expr`/`cond` only take EcmaExpr (see ecma-string.ts); URIs,
  * durations, names and language tags are checked against their schema datatypes.
  */
 import type { EcmaExpr } from './ecma-string.js';
-import { BuilderNode, VXML_NS, detachedRoot, documentRoot, type CallValue, type PreparedXml } from './builder-core.js';
+import { BuilderNode, VXML_NS, documentRoot } from './builder-core.js';
 import { SsmlContainer } from './ssml-builder.js';
 import { SrgsGrammar, grammarAttrs, type GrammarAttrs } from './srgs-builder.js';
 import { count, duration, langTag, ncName, nmtoken, variableName, uriValue } from './xml-values.js';
@@ -117,12 +116,6 @@ class HandlerHost extends BuilderNode {
   catch(eventNames: readonly string[], n?: number): Executable {
     return new Executable(this.add('catch', { event: events(eventNames), count: count(n) }), this.state);
   }
-
-  /** A `<catch>` whose content depends only on `data`: built once, then reused (builder-core.ts). */
-  catchOnce<D>(eventNames: readonly string[], data: D, build: (e: Executable, data: D) => void): this {
-    this.addElementOnce('catch', { event: events(eventNames) }, (x, s) => new Executable(x, s), data, build);
-    return this;
-  }
 }
 
 /** `<field>`: prompts, grammars, properties, handlers and `<filled>`. */
@@ -133,9 +126,9 @@ export class Field extends HandlerHost {
     return this;
   }
 
-  /** `<property>` per entry, in order; names that are not NMTOKENs are left out. Built once per list. */
+  /** `<property>` per entry, in order; names that are not NMTOKENs are left out. */
   properties(props: Readonly<Record<string, string>>): this {
-    this.addPropertiesOnce(validProperties(props));
+    for (const [name, value] of validProperties(props)) this.add('property', { name, value });
     return this;
   }
 
@@ -149,23 +142,10 @@ export class Field extends HandlerHost {
     return this;
   }
 
-  /**
-   * An inline SRGS grammar. With `cacheKey`, it is built once per (key, attributes) and reused as
-   * serialized XML (see builder-core.ts). `family` reserves `<root>_…` for the grammar's own rule IDs.
-   */
-  inlineGrammar(a: GrammarAttrs & { family?: boolean }, build: (g: SrgsGrammar, root: string) => void, cacheKey?: string): this {
+  /** An inline SRGS grammar. `family` reserves `<root>_…` for the grammar's own rule IDs. */
+  inlineGrammar(a: GrammarAttrs & { family?: boolean }, build: (g: SrgsGrammar, root: string) => void): this {
     const root = this.state.uniqueId(ncName(a.root), a.family ?? false);
-    const attrs = grammarAttrs({ ...a, root }, true);
-    if (cacheKey === undefined) {
-      build(new SrgsGrammar(this.add('grammar', attrs), this.state), root);
-      return this;
-    }
-    this.addCached(JSON.stringify([cacheKey, attrs]), () => {
-      const { x, state } = detachedRoot('grammar', attrs);
-      const g = new SrgsGrammar(x, state);
-      build(g, root);
-      return BuilderNode.finish(g);
-    });
+    build(new SrgsGrammar(this.add('grammar', grammarAttrs({ ...a, root }, true)), this.state), root);
     return this;
   }
 
@@ -179,12 +159,6 @@ export class Field extends HandlerHost {
 
   filled(): Executable {
     return new Executable(this.add('filled'), this.state);
-  }
-
-  /** A `<filled>` whose content depends only on `data`: built once, then reused (builder-core.ts). */
-  filledOnce<D>(data: D, build: (e: Executable, data: D) => void): this {
-    this.addElementOnce('filled', {}, (x, s) => new Executable(x, s), data, build);
-    return this;
   }
 }
 
@@ -222,8 +196,7 @@ export class Subdialog extends HandlerHost {
 
 /** `<form>`: variables, blocks, fields, transfers, subdialogs, handlers and a form-level `<filled>`. */
 export class Form extends HandlerHost {
-  /** A form variable; its value may be one of the call's own (a CallValue, filled in per call). */
-  var(name: string, expr?: EcmaExpr | CallValue): this {
+  var(name: string, expr?: EcmaExpr): this {
     this.add('var', { name: variableName(name), expr });
     return this;
   }
@@ -268,8 +241,7 @@ export class VxmlBuilder extends HandlerHost {
     return new VxmlBuilder(x, state);
   }
 
-  /** A document variable; its value may be one of the call's own (a CallValue, filled in per call). */
-  var(name: string, expr?: EcmaExpr | CallValue): this {
+  var(name: string, expr?: EcmaExpr): this {
     this.add('var', { name: variableName(name), expr });
     return this;
   }
@@ -280,9 +252,9 @@ export class VxmlBuilder extends HandlerHost {
     return this;
   }
 
-  /** `<property>` per entry, in order; names that are not NMTOKENs are left out. Built once per list. */
+  /** `<property>` per entry, in order; names that are not NMTOKENs are left out. */
   properties(props: Readonly<Record<string, string>>): this {
-    this.addPropertiesOnce(validProperties(props));
+    for (const [name, value] of validProperties(props)) this.add('property', { name, value });
     return this;
   }
 
@@ -290,13 +262,7 @@ export class VxmlBuilder extends HandlerHost {
     return new Form(this.add('form', { id: this.state.uniqueId(ncName(id)) }), this.state);
   }
 
-  /** The document, when it holds no call value (else `prepare` it and fill it in). */
   toXml(opts: { pretty?: boolean } = {}): string {
     return BuilderNode.finish(this, opts);
-  }
-
-  /** The document with a gap for each call value (fillPrepared in builder-core.ts writes them). */
-  prepare(): PreparedXml {
-    return BuilderNode.prepare(this);
   }
 }

@@ -57,6 +57,13 @@ describe('ask document', () => {
     expect(find(hangup, 'submit').attrs).toEqual({ next: WEBHOOK, method: 'post', namelist: 'callId turn event' });
   });
 
+  it('when an ask is the first document of a subdialog, then its form declares callId and from with the call values, message and to empty', () => {
+    const form = find(tree({ ...askIntent, subdialogEntry: true }), 'form');
+    expect(form.children.filter((c) => c.name === 'var').map((v) => [v.attrs.name, literal(v)])).toEqual([
+      ['callId', CALL_ID], ['message', ''], ['from', FROM], ['to', ''],
+    ]);
+  });
+
   it('when the data extraction key is "user input", then the one field is named userinput and has one merged prompt', () => {
     expect(findAll(doc, 'form').map((f) => f.attrs.id)).toEqual(['ask']);
     expect(field.attrs.name).toBe('userinput');
