@@ -28,17 +28,10 @@ import type {
 export const MAX_NODES_PER_TURN = 50;
 export const MESSAGE_BREAK: PromptPart = { type: 'break', time: '300ms' };
 
-const settingsTemplates = new Map<string, PromptTemplate>();
-/** App-level prompts arrive with every turn: parsed once per distinct text (bounded cache). */
+/** An app-level prompt (from the IVR settings, with every turn) as a template. */
 export function settingsPrompt(text: string | undefined): PromptTemplate | undefined {
   if (text === undefined || text.trim() === '') return undefined;
-  let t = settingsTemplates.get(text);
-  if (!t) {
-    if (settingsTemplates.size >= 256) settingsTemplates.clear();
-    t = parsePromptTemplate(text);
-    settingsTemplates.set(text, t);
-  }
-  return t;
+  return parsePromptTemplate(text);
 }
 
 interface ResultShape {

@@ -57,68 +57,21 @@ function identitiesOf(m: ValidMessage): string[] {
   return ids;
 }
 
-/**
- * What a message's identities and session make of it, the same for every message of a call: its
- * ids, the `ids` field, its session scopes (`u:<id>`) and its index keys but the tag ones.
- */
+/** What a message's identities make of it: its ids, the `ids` field, its session scopes (`u:<id>`) and its index keys but the tag ones. */
 interface MessageScopes {
-  botId: string;
-  channel: ChannelType;
   cls: TaskClass;
-  sessionId: string;
-  userId: string;
-  callId: string | undefined;
-  identitiesIn: string[];
-  identities: string[];
   idsField: string;
   userScopes: SessionScope[];
   indexKeys: string[];
 }
 
-/**
- * Scopes by session id, bounded (oldest first out; ~1 KB an entry, so at most ~1 MB: enough for the
- * calls one process serves at once, and a miss only builds the keys again). A turn's messages are
- * laid out with the keys its call's earlier turns used: built once per call, not per message (key
- * building and hashing fresh key strings were a fifth of a turn's history cost). An entry is used
- * only when every input it was built from is equal, so a session whose messages carry other ids is
- * built anew.
- */
-const scopesMemo = new Map<string, MessageScopes>();
-const SCOPES_MEMO_MAX = 1_000;
-
-const sameList = (a: string[], b: string[]): boolean => {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-};
-
 function scopesOf(m: ValidMessage): MessageScopes {
   const cls = classOf(m.taskKind);
-  const known = scopesMemo.get(m.sessionId);
-  if (known && known.botId === m.botId && known.channel === m.channel && known.cls === cls && known.userId === m.userId && known.callId === m.callId && sameList(known.identitiesIn, m.identities)) {
-    return known;
-  }
   const identities = identitiesOf(m);
   const indexKeys = [historyLayout.indexKey(m.botId, m.channel, cls, { kind: 'all' })];
   for (const id of identities) indexKeys.push(historyLayout.indexKey(m.botId, m.channel, cls, { kind: 'user', id }));
   indexKeys.push(historyLayout.indexKey(m.botId, m.channel, cls, { kind: 'session', id: m.sessionId }));
-  const scopes: MessageScopes = {
-    botId: m.botId,
-    channel: m.channel,
-    cls,
-    sessionId: m.sessionId,
-    userId: m.userId,
-    callId: m.callId,
-    identitiesIn: m.identities.slice(),
-    identities,
-    idsField: JSON.stringify(identities),
-    userScopes: identities.map((id): SessionScope => `u:${id}`),
-    indexKeys,
-  };
-  if (known) scopesMemo.delete(m.sessionId);
-  else if (scopesMemo.size >= SCOPES_MEMO_MAX) scopesMemo.delete(scopesMemo.keys().next().value as string);
-  scopesMemo.set(m.sessionId, scopes);
-  return scopes;
+  return { cls, idsField: JSON.stringify(identities), userScopes: identities.map((id): SessionScope => `u:${id}`), indexKeys };
 }
 
 export const historyLayout = {

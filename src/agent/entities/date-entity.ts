@@ -21,25 +21,11 @@ const dayOf = (y: number, m: number, d: number): Day | undefined => {
 
 const iso = (day: Day): string => new Date(day).toISOString().slice(0, 10);
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-/** Per zone, the last minute asked about and its day: a day starts on a whole minute in every zone. */
-const lastDays = new Map<string, { minute: number; day: Day }>();
-
-/** Today in the given zone, as a day (one formatter per zone: building one costs ~50 µs). */
+/** Today in the given zone, as a day. */
 function today(now: Date, timeZone: string): Day {
-  const minute = Math.floor(now.getTime() / 60_000);
-  const last = lastDays.get(timeZone);
-  if (last && last.minute === minute) return last.day;
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    if (dayFormats.size < 100) dayFormats.set(timeZone, format);
-  }
-  const parts = format.formatToParts(now);
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
-  const day = Date.UTC(get('year'), get('month') - 1, get('day'));
-  if (dayFormats.has(timeZone)) lastDays.set(timeZone, { minute, day });
-  return day;
+  return Date.UTC(get('year'), get('month') - 1, get('day'));
 }
 
 /** Month and day without a year: the next occurrence on or after today. */
