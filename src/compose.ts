@@ -5,13 +5,13 @@
 import { buildApp } from './app.js';
 import { createAuthenticator, createMetrics, createSealer, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef } from './platform/index.js';
 import { isStoreUnavailable, rateLimitersOf, type Store } from './store/index.js';
-import { AgentRegistry, AppsService, adminRoutes, agentRecognizers, benchFloorRoute } from './admin/index.js';
+import { AgentRegistry, AppsService, adminRoutes, agentRecognizers, benchFloorRoute, type AgentCacheEntry } from './admin/index.js';
 import { createConnectionsComponent, type ProviderBaseUrls } from './connections/index.js';
 import { createTablesComponent } from './tables/index.js';
 import { createAssistComponent } from './assist/index.js';
 import { createTestRunsComponent, type TestRunsOptions } from './testruns/index.js';
-import { createHistoryComponent } from './history/index.js';
-import { createIvrComponent, type SandboxOptions, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
+import { createHistoryComponent, type CachedMeta } from './history/index.js';
+import { createIvrComponent, type SandboxOptions, type IvrCaches, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
 
 export interface GatewayOptions {
   /** Overrides of the platform's rate limits (tests use small ones). */
@@ -50,6 +50,21 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const options = deps.options ?? {};
   const metrics = deps.metrics ?? createMetrics();
   const sealer = createSealer(config.masterKey);
+
+  // --- in-process caches: bounds from the config, hits and misses on /metrics ---
+  const perApp = { max: config.appCacheMax, ttl: config.cacheTtlMs };
+  const caches = {
+    agents: metrics.meteredCache<string, AgentCacheEntry>('agents', { max: config.agentCacheMax }),
+    historySessions: metrics.meteredCache<string, CachedMeta>('history_sessions', { max: config.historySessionCacheMax }),
+    ivr: {
+      channels: metrics.meteredCache('ivr_channels', perApp),
+      settings: metrics.meteredCache('ivr_settings', perApp),
+      apps: metrics.meteredCache('ivr_apps', perApp),
+      intentGrammars: metrics.meteredCache('intent_grammars', { max: config.agentCacheMax }),
+    } satisfies IvrCaches,
+  };
+  // --- end of caches ---
+
   // the platform's rate-limiter port, kept in the store under the store's key names
   const rateLimiters: RateLimiterFactory = rateLimitersOf(store);
   const base = { config, store, sealer, logger, metrics, rateLimiters };
@@ -63,12 +78,13 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   });
   const tables = createTablesComponent({ ...base, apps }, options.rateLimits?.tables ? { rateLimit: options.rateLimits.tables } : {});
   const assist = createAssistComponent({ ...base, apps }, options.rateLimits?.botApi ? { rateLimit: options.rateLimits.botApi } : {});
-  const agents = new AgentRegistry(store, [assist.definitionCheck, tables.recordCheck]);
-  const history = createHistoryComponent({ store, apps, metrics, rateLimiters, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
+  const agents = new AgentRegistry(store, caches.agents, [assist.definitionCheck, tables.recordCheck], config.cacheTtlMs);
+  const history = createHistoryComponent({ store, apps, metrics, rateLimiters, sessionMetas: caches.historySessions, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
   const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents), ...(options.testRuns ? { options: options.testRuns } : {}) });
 
   const ivrComponent = createIvrComponent({
     ...base,
+    caches: caches.ivr,
     requireApp: (streamId) => apps.requireApp(streamId),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ports: {

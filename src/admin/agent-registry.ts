@@ -1,14 +1,17 @@
 /**
  * Stores each app's agent definition with its trained NLU model, and hands out compiled agents.
  * Training happens once when a definition is stored; other instances import the stored model. A
- * compiled agent is cached per app and its version re-checked at most every `recheckMs`.
+ * compiled agent (training or importing a model takes seconds) is kept per app in the cache the
+ * composition root hands in, and its version re-checked at most every `recheckMs`.
  */
 import { createHash } from 'node:crypto';
+import type { LRUCache } from 'lru-cache';
 import { IntentModelError, compileAgent, loadCompiledAgent, validateAgentDefinition, type AgentDefinition, type CompiledAgent } from '../agent/index.js';
 import { AppError } from '../platform/index.js';
 import { storeKeys, type Store } from '../store/index.js';
 
-interface CacheEntry {
+/** A compiled agent as kept, with the version it was compiled from and when that was last checked. */
+export interface AgentCacheEntry {
   version: string;
   checkedAt: number;
   agent: Promise<CompiledAgent>;
@@ -18,10 +21,9 @@ interface CacheEntry {
 export type DefinitionCheck = (streamId: string, definition: AgentDefinition) => Promise<Array<{ path: string; msg: string }>>;
 
 export class AgentRegistry {
-  private readonly cache = new Map<string, CacheEntry>();
-
   constructor(
     private readonly store: Store,
+    private readonly cache: LRUCache<string, AgentCacheEntry>,
     private readonly checks: DefinitionCheck[] = [],
     private readonly recheckMs = 2_000,
   ) {}

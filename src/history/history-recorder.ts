@@ -6,6 +6,7 @@
  * while its previous write is in flight are written together (group commit). `prepare` hands the
  * same write to a caller that applies it in one step with its own (the IVR turn and its commit).
  */
+import type { LRUCache } from 'lru-cache';
 import { AppError } from '../platform/index.js';
 import { isStoreUnavailable, type Guard, type WriteOp } from '../store/index.js';
 import { historyLayout, type SessionViews } from './history-layout.js';
@@ -52,28 +53,29 @@ interface Plan {
 }
 
 const isStoreFault = (err: unknown): boolean => isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable');
-const META_CACHE_SIZE = 10_000;
 
 /** A session meta as last written or read, and its parsed form (built when first needed). */
-interface CachedMeta {
+export interface CachedMeta {
   fields: Record<string, string>;
   views?: SessionViews;
 }
 
+/**
+ * Session metas this process last wrote or read, by app and session. A meta only grows (scopes are
+ * added, the first time only moves earlier), so a cached one is a lower bound of the stored one:
+ * when it says no change is needed, none is; when it says one is, the guards compare against it and
+ * a stale entry fails them, and the retry reads the store. It saves a read on every turn of a call.
+ */
+export type SessionMetaCache = LRUCache<string, CachedMeta>;
+
 export class HistoryRecorder {
-  /**
-   * Session metas this process last wrote or read. A meta only grows (scopes are added, the first
-   * time only moves earlier), so a cached one is a lower bound of the stored one: when it says no
-   * change is needed, none is; when it says one is, the guards compare against it and a stale
-   * entry fails them, and the retry reads the store. It saves a read on every turn of a call.
-   */
-  private readonly metaCache = new Map<string, CachedMeta>();
   /** Records waiting for their app's write in flight to finish, and the apps with one in flight. */
   private readonly queues = new Map<string, Queued[]>();
   private readonly writing = new Set<string>();
 
   constructor(
     private readonly repo: HistoryRepository,
+    private readonly metaCache: SessionMetaCache,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -272,8 +274,6 @@ export class HistoryRecorder {
     const key = `${botId}\u0000${sessionId}`;
     const cached = this.metaCache.get(key);
     if (!cached) return { fields: {} };
-    this.metaCache.delete(key); // most recently used last: the oldest is evicted first
-    this.metaCache.set(key, cached);
     cached.views ??= historyLayout.parseMeta(cached.fields);
     return cached;
   }
@@ -282,9 +282,6 @@ export class HistoryRecorder {
   private remember(botId: string, sessionId: string, before: Record<string, string>, ops: WriteOp[]): void {
     const metaKey = historyLayout.metaKey(botId, sessionId);
     const written = ops.find((o): o is Extract<WriteOp, { op: 'hset' }> => o.op === 'hset' && o.key === metaKey);
-    const key = `${botId}\u0000${sessionId}`;
-    this.metaCache.delete(key);
-    if (this.metaCache.size >= META_CACHE_SIZE) this.metaCache.delete(this.metaCache.keys().next().value as string);
-    this.metaCache.set(key, { fields: { ...before, ...(written?.fields ?? {}) } });
+    this.metaCache.set(`${botId}\u0000${sessionId}`, { fields: { ...before, ...(written?.fields ?? {}) } });
   }
 }

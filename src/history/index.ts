@@ -4,7 +4,8 @@
  */
 import { createRateLimitGate, RATE_LIMITS, type Metrics, type RateLimiterFactory, type RouteDef } from '../platform/index.js';
 import type { Store } from '../store/index.js';
-import { HistoryRecorder } from './history-recorder.js';
+import { LRUCache } from 'lru-cache';
+import { HistoryRecorder, type SessionMetaCache } from './history-recorder.js';
 import { HistoryReader, type ReaderBudgets } from './history-reader.js';
 import { HistoryRepository } from './history-repository.js';
 import { historyRoutes } from './history-routes.js';
@@ -22,6 +23,8 @@ export interface HistoryDeps {
   rateLimits?: { perMinute: number; perHour: number; name?: string };
   budgets?: Partial<ReaderBudgets>;
   now?: () => number;
+  /** The recorder's session metas (the gateway's, metered, from compose.ts); else an unmetered one of 10,000. */
+  sessionMetas?: SessionMetaCache;
 }
 
 export interface HistoryComponent {
@@ -39,11 +42,11 @@ export function createHistoryComponent(deps: HistoryDeps): HistoryComponent {
   const service = new HistoryService(repo, reader, deps.apps, now);
   const limits = deps.rateLimits ?? { perMinute: RATE_LIMITS.botApi.perMinute, perHour: RATE_LIMITS.botApi.perHour };
   const gate = createRateLimitGate(deps.rateLimiters, limits.name ?? RATE_LIMITS.botApi.name, limits.perMinute, limits.perHour, deps.metrics);
-  const recorder = new HistoryRecorder(repo, now);
+  const recorder = new HistoryRecorder(repo, deps.sessionMetas ?? new LRUCache({ max: 10_000 }), now);
   return { routes: historyRoutes(service, gate), recorder, turns: turnHistory(recorder, deps.store.atomicAcrossSlots), service };
 }
 
-export { HistoryRecorder, type PreparedRecord } from './history-recorder.js';
+export { HistoryRecorder, type CachedMeta, type PreparedRecord, type SessionMetaCache } from './history-recorder.js';
 export { HistoryService, type AppIconSource } from './history-service.js';
 export { turnHistory, type TurnHistory, type TurnRecord } from './turn-history.js';
 export { historyLayout, TRACE_RETENTION_MS } from './history-layout.js';

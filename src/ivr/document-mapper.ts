@@ -11,11 +11,14 @@ import {
 } from '../vxml/index.js';
 import type { AnswerSpec } from './call-session.js';
 import { wellFormed } from '../platform/index.js';
+import type { IvrCaches } from './ivr-caches.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
 
 export interface DocumentContext {
   settings: IvrSettings;
   agent: CompiledAgent;
+  /** Intent grammars already built (building one reads every phrase of the agent). */
+  intentGrammars: IvrCaches['intentGrammars'];
   callId: string;
   from?: string;
   /** The turn number this document issues (the browser submits it back). */
@@ -63,17 +66,14 @@ function nodeGrammars(specs: GrammarSpec[]): FieldGrammar[] {
     .map((g) => (g.src.startsWith('builtin:') ? { kind: 'builtin', mode: g.mode, src: g.src } : { kind: 'uri', mode: g.mode, src: g.src }));
 }
 
-/** The intents' SRGS grammar, built once per compiled agent and language (not per turn). */
-const intentGrammars = new WeakMap<CompiledAgent, Map<string, FieldGrammar>>();
-function intentGrammar(agent: CompiledAgent, lang: string): FieldGrammar {
-  let byLang = intentGrammars.get(agent);
-  if (!byLang) intentGrammars.set(agent, (byLang = new Map()));
-  let g = byLang.get(lang);
-  if (!g) {
-    g = buildIntentGrammar(listIntentPhrases(agent).map((p) => ({ name: p.intent, utterances: p.utterances })), { lang });
-    byLang.set(lang, g);
-  }
-  return g;
+/** The intents' SRGS grammar, built once per compiled agent (and again if its app's language changes). */
+function intentGrammar(ctx: DocumentContext): FieldGrammar {
+  const { agent, lang } = ctx;
+  const kept = ctx.intentGrammars.get(agent);
+  if (kept?.lang === lang) return kept.grammar;
+  const grammar = buildIntentGrammar(listIntentPhrases(agent).map((p) => ({ name: p.intent, utterances: p.utterances })), { lang });
+  ctx.intentGrammars.set(agent, { lang, grammar });
+  return grammar;
 }
 
 function grammarsFor(answer: AnswerSpec, ctx: DocumentContext): FieldGrammar[] {
@@ -85,7 +85,7 @@ function grammarsFor(answer: AnswerSpec, ctx: DocumentContext): FieldGrammar[] {
   }
   const own = nodeGrammars(answer.overrides?.grammar ?? []);
   if (own.length) return own;
-  if (!answer.await || answer.await.kind === 'intent') return [intentGrammar(ctx.agent, ctx.lang)];
+  if (!answer.await || answer.await.kind === 'intent') return [intentGrammar(ctx)];
   return entityGrammars(renderedAwait(answer.await), dialect, { lang: ctx.lang });
 }
 

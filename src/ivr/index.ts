@@ -5,6 +5,7 @@ import { CallSessionRepository } from './call-session-repository.js';
 import { CallTurnService } from './call-turn-service.js';
 import { ivrAdminRoutes } from './ivr-admin-routes.js';
 import { IvrConfigService } from './ivr-config-service.js';
+import type { IvrCaches } from './ivr-caches.js';
 import type { IvrPorts } from './ivr-ports.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { SandboxService, type SandboxOptions } from './sandbox-service.js';
@@ -12,6 +13,7 @@ import { sandboxRoutes } from './sandbox-routes.js';
 
 export type { IvrPorts, HistoryPort, PreparedHistory, TurnMessage, AgentSource, AppSource, CallLifecycle } from './ivr-ports.js';
 export type { IvrSettings } from './ivr-settings-schema.js';
+export type { IvrCaches } from './ivr-caches.js';
 export { ivrSettingsSchema, sandboxRequiredSettings } from './ivr-settings-schema.js';
 export { IvrConfigService } from './ivr-config-service.js';
 export { CallSessionRepository } from './call-session-repository.js';
@@ -25,12 +27,14 @@ export interface IvrDeps {
   logger: Logger;
   metrics: Metrics;
   ports: IvrPorts;
+  /** Made by the composition root (see ivr-caches.ts). */
+  caches: IvrCaches;
   requireApp: (streamId: string) => Promise<unknown>;
   sandbox?: SandboxOptions;
 }
 
 export function createIvrComponent(deps: IvrDeps): { routes: RouteDef[]; ivr: IvrConfigService; sessions: CallSessionRepository; sandbox: SandboxService } {
-  const ivr = new IvrConfigService(deps.store, deps.sealer);
+  const ivr = new IvrConfigService(deps.store, deps.sealer, deps.caches);
   const sessions = new CallSessionRepository(deps.store, deps.config.sessionTtlS * 1000);
   const sandbox = new SandboxService(deps.store, deps.sealer, ivr, deps.config, deps.metrics, deps.sandbox);
   const lifecycle = deps.ports.lifecycle;
@@ -48,7 +52,7 @@ export function createIvrComponent(deps: IvrDeps): { routes: RouteDef[]; ivr: Iv
   const routes = [
     ...ivrAdminRoutes(ivr, deps.requireApp),
     ...sandboxRoutes(sandbox, deps.requireApp),
-    ...webhookRoutes({ config: deps.config, ivr, turns, ports, logger: deps.logger, metrics: deps.metrics }),
+    ...webhookRoutes({ config: deps.config, ivr, turns, ports, logger: deps.logger, metrics: deps.metrics, caches: deps.caches }),
   ];
   return { routes, ivr, sessions, sandbox };
 }

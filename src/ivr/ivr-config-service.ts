@@ -3,14 +3,16 @@ import { AppError, isoNow, newId, randomSecret, verifyHs256, type Sealer } from 
 import type { Store } from '../store/index.js';
 import { IvrRepository, type IvrChannel } from './ivr-repository.js';
 import { defaultIvrSettings, ivrSettingsSchema, type IvrSettings } from './ivr-settings-schema.js';
-import { TtlCache } from './ttl-cache.js';
+import { readThrough, type IvrCaches } from './ivr-caches.js';
 
 export class IvrConfigService {
   readonly repo: IvrRepository;
-  private readonly channels = new TtlCache<IvrChannel | null>(2_000);
-  private readonly settings = new TtlCache<IvrSettings>(2_000);
 
-  constructor(store: Store, sealer: Sealer) {
+  constructor(
+    store: Store,
+    sealer: Sealer,
+    private readonly caches: Pick<IvrCaches, 'channels' | 'settings' | 'apps'>,
+  ) {
     this.repo = new IvrRepository(store, sealer);
   }
 
@@ -25,7 +27,7 @@ export class IvrConfigService {
       ? { ...existing, enabled }
       : { streamId, enabled, clientId: newId('cs'), secret: randomSecret(32), createdOn: isoNow() };
     await this.repo.saveChannel(ch);
-    this.channels.delete(streamId);
+    this.caches.channels.delete(streamId);
     return { enabled: ch.enabled, webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId), clientId: ch.clientId, clientSecret: ch.secret };
   }
 
@@ -33,17 +35,18 @@ export class IvrConfigService {
   async forgetApp(streamId: string): Promise<void> {
     const clientId = await this.repo.clientIdOf(streamId);
     if (clientId) await this.repo.dropClientLookup(clientId, streamId);
-    this.channels.delete(streamId);
-    this.settings.delete(streamId);
+    this.caches.channels.delete(streamId);
+    this.caches.settings.delete(streamId);
+    this.caches.apps.delete(streamId);
   }
 
   channel(streamId: string): Promise<IvrChannel | null> {
-    return this.channels.get(streamId, () => this.repo.findChannel(streamId));
+    return readThrough(this.caches.channels, streamId, () => this.repo.findChannel(streamId));
   }
 
   /** Stored settings, or the defaults (not enabled) when none were saved. */
   getSettings(streamId: string): Promise<IvrSettings> {
-    return this.settings.get(streamId, async () => (await this.repo.findSettings(streamId)) ?? defaultIvrSettings());
+    return readThrough(this.caches.settings, streamId, async () => (await this.repo.findSettings(streamId)) ?? defaultIvrSettings());
   }
 
   async hasSettings(streamId: string): Promise<boolean> {
@@ -54,7 +57,7 @@ export class IvrConfigService {
     const parsed = ivrSettingsSchema.safeParse(input);
     if (!parsed.success) throw AppError.validation(parsed.error.issues.map((i) => ({ msg: i.message, path: ['body', ...i.path.map(String)].join('.') })));
     await this.repo.saveSettings(streamId, parsed.data);
-    this.settings.delete(streamId);
+    this.caches.settings.delete(streamId);
     return parsed.data;
   }
 

@@ -10,7 +10,6 @@ import { storeKeys, type RateLimiter, type Store } from '../store/index.js';
 import type { IvrConfigService } from './ivr-config-service.js';
 import { sandboxRequiredSettings, type IvrSettings } from './ivr-settings-schema.js';
 import { SandboxRepository, type SandboxRecord } from './sandbox-repository.js';
-import { TtlCache } from './ttl-cache.js';
 
 const ATTEMPT_TTL_MS = 10 * 60_000;
 
@@ -30,12 +29,6 @@ export class SandboxService {
   readonly repo: SandboxRepository;
   private readonly failures: RateLimiter;
   private readonly lineTtlMs: number;
-  /**
-   * Whether an app has a sandbox at all, for the end of every call: an app without one has no line
-   * to free. Kept 2 s (a sandbox call ends long after its app's sandbox was made: the tester dialled
-   * and typed a PIN in between); this instance forgets it when it provisions one.
-   */
-  private readonly hasSandbox = new TtlCache<boolean>(2_000);
 
   constructor(
     private readonly store: Store,
@@ -56,11 +49,9 @@ export class SandboxService {
   async forgetApp(streamId: string): Promise<void> {
     const phoneNumber = await this.repo.phoneNumberOf(streamId);
     if (phoneNumber) await this.repo.releaseNumber(phoneNumber, streamId);
-    this.hasSandbox.delete(streamId);
   }
 
   async provision(streamId: string, input: { enabled: boolean; maxConcurrentCalls?: number }, baseUrl: string): Promise<Omit<SandboxRecord, 'streamId'>> {
-    this.hasSandbox.delete(streamId);
     if (this.config.deployment === 'onprem') {
       throw AppError.businessRule('The test sandbox is not available on on-premise installations (DEPLOYMENT=onprem)');
     }
@@ -146,7 +137,6 @@ export class SandboxService {
   /** Frees a call's line (end of conversation, hangup); lines also expire with the session TTL. */
   async release(streamId: string, callId: string): Promise<void> {
     // every call ends here; only one that held a line (a sandbox call) changes the gauge
-    if (!(await this.hasSandbox.get(streamId, async () => (await this.repo.find(streamId)) !== null))) return;
     if (await this.store.releaseSlot(storeKeys.sandboxLines(streamId), callId)) {
       this.metrics.sandboxLinesInUse.set({ app: streamId }, await this.store.countSlots(storeKeys.sandboxLines(streamId)));
     }

@@ -14,7 +14,7 @@ import type { IvrConfigService } from './ivr-config-service.js';
 import type { IvrPorts } from './ivr-ports.js';
 import { readWebhookRequest, type WebhookRequest } from './webhook-input.js';
 import { defaultIvrSettings, type IvrSettings } from './ivr-settings-schema.js';
-import { TtlCache } from './ttl-cache.js';
+import { readThrough, type IvrCaches } from './ivr-caches.js';
 
 const MAX_STORE_RETRIES = 3;
 
@@ -25,25 +25,14 @@ export interface WebhookDeps {
   ports: IvrPorts;
   logger: Logger;
   metrics: Metrics;
+  caches: Pick<IvrCaches, 'apps' | 'intentGrammars'>;
 }
 
-const submitUrls = new Map<string, string>();
-const SUBMIT_URLS_MAX = 1_000;
-const SUBMIT_KEY_MAX_CHARS = 2_048;
-
-/** The webhook URL a document submits to (the same for every turn of an app's calls, so memoized). */
+/** The webhook URL a document submits to. */
 export function submitUrl(baseUrl: string, streamId: string, token?: string): string {
-  const key = `${baseUrl}\u0000${streamId}\u0000${token ?? ''}`;
-  const known = submitUrls.get(key);
-  if (known !== undefined) return known;
   const url = new URL(`/ivr/hooks/${encodeURIComponent(streamId)}`, baseUrl);
   if (token) url.searchParams.set('token', token);
-  const text = url.toString();
-  // computed before the token is verified: keep the memo small whatever a request brings
-  if (key.length > SUBMIT_KEY_MAX_CHARS) return text;
-  if (submitUrls.size >= SUBMIT_URLS_MAX) submitUrls.delete(submitUrls.keys().next().value as string);
-  submitUrls.set(key, text);
-  return text;
+  return url.toString();
 }
 
 const errorDoc = (error: string, text = 'Sorry, something went wrong on our side. Please try again later.'): VxmlDocument => ({
@@ -62,8 +51,7 @@ export function renderWebhookError(err: AppError) {
 }
 
 export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
-  const { ivr, turns, ports, config, logger, metrics } = deps;
-  const apps = new TtlCache<{ streamId: string; language: string } | null>(2_000);
+  const { ivr, turns, ports, config, logger, metrics, caches } = deps;
 
   const isStoreFault = (err: unknown): boolean => isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable');
 
@@ -93,12 +81,12 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
     }
     const dialect = settings.dialect as DialectName;
     try {
-      const [agent, app] = await Promise.all([ports.agents.get(streamId), apps.get(streamId, () => ports.apps.findApp(streamId))]);
+      const [agent, app] = await Promise.all([ports.agents.get(streamId), readThrough(caches.apps, streamId, () => ports.apps.findApp(streamId))]);
       if (!app) throw AppError.notFound('App not found');
       if (!agent) throw AppError.notFound('No agent is set for this app');
       const lang = app.language.includes('-') ? app.language : `${app.language}-US`;
       const outcome = await turns.handle({ streamId, req, settings, agent, lang, deadlineAt: startedAt + config.turnDeadlineMs });
-      const base = { settings, agent, callId: req.callId, from: outcome.session.from ?? req.from, submitUrl: url, lang };
+      const base = { settings, agent, intentGrammars: caches.intentGrammars, callId: req.callId, from: outcome.session.from ?? req.from, submitUrl: url, lang };
       if (outcome.kind === 'wait') return { kind: 'wait', ...vxml(waitDocument({ ...base, turn: outcome.turn }), dialect) };
       const doc = toVxmlDocument(outcome.answer, { ...base, turn: outcome.issuedTurn });
       return { kind: doc.kind, ...vxml(doc, dialect) };

@@ -41,6 +41,11 @@ const envSchema = z.object({
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb').default('1mb'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   BENCH_MODE: bool.default(false),
+  // in-process caches (each instance keeps its own; hits and misses are on /metrics)
+  CACHE_TTL_MS: z.coerce.number().int().min(1).max(60_000).default(2000),
+  APP_CACHE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  AGENT_CACHE_MAX: z.coerce.number().int().min(1).max(100_000).default(1000),
+  HISTORY_SESSION_CACHE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
 });
 
 export interface Config {
@@ -65,6 +70,14 @@ export interface Config {
   bodyLimit: string;
   shutdownGraceMs: number;
   benchMode: boolean;
+  /** How long an app's channel, IVR settings, record and agent version are reused before a new read. */
+  cacheTtlMs: number;
+  /** Entries per cache of per-app records (channels, IVR settings, app records). */
+  appCacheMax: number;
+  /** Compiled agents (trained NLU models) kept, and as many intent grammars. */
+  agentCacheMax: number;
+  /** Session metas the history recorder keeps (one read less on every turn of a known call). */
+  historySessionCacheMax: number;
 }
 
 export class ConfigError extends Error {
@@ -108,6 +121,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     bodyLimit: e.BODY_LIMIT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     benchMode: e.BENCH_MODE,
+    cacheTtlMs: e.CACHE_TTL_MS,
+    appCacheMax: e.APP_CACHE_MAX,
+    agentCacheMax: e.AGENT_CACHE_MAX,
+    historySessionCacheMax: e.HISTORY_SESSION_CACHE_MAX,
   };
 }
 

@@ -4,6 +4,7 @@ import { HistoryRecorder } from '../../src/history/history-recorder.js';
 import { HistoryRepository } from '../../src/history/history-repository.js';
 import { storeKeys, type Store } from '../../src/store/index.js';
 import { AppError } from '../../src/platform/index.js';
+import { LRUCache } from 'lru-cache';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { D, NOW, historyHarness, idsOf, newestFirst, type HistoryHarness } from './history-harness.js';
 import { ivrCall, msgIdFor } from './ivr-call.js';
@@ -43,7 +44,7 @@ describeEachStore('conversation history recorder', (factory) => {
 
   it("when a new session's first turn is planned, then its index entries travel together and its session meta is written last", () => {
     const call = ivrCall({ botId: h.botId, ...user(11), callId: 'call-r11', start: NOW - D, turns: [{ caller: 'one', bot: 'two' }] });
-    const plan = new HistoryRecorder(new HistoryRepository(store)).prepare(call.map((m) => newMessageSchema.parse(m)))!;
+    const plan = new HistoryRecorder(new HistoryRepository(store), new LRUCache({ max: 1000 })).prepare(call.map((m) => newMessageSchema.parse(m)))!;
     const kinds = plan.ops.map((o) => (o.op === 'zadd' ? 'index' : o.key === historyLayout.metaKey(h.botId, 'sess-call-r11') ? 'meta' : 'message'));
     // the messages' hashes and traces, then every index entry in one run (one ZADD per index on Redis),
     // then the meta: a script stopped part-way never leaves a meta that claims entries it lacks
@@ -54,8 +55,8 @@ describeEachStore('conversation history recorder', (factory) => {
   it('when a prepared write meets what another instance stored, then its guards refuse it whole and record stores the messages once', async () => {
     const call = ivrCall({ botId: h.botId, ...user(10), callId: 'call-r10', start: NOW - D, turns: [{ caller: 'one', bot: 'two' }, { caller: 'three', bot: 'four' }] });
     const valid = call.map((m) => newMessageSchema.parse(m));
-    const a = new HistoryRecorder(new HistoryRepository(store));
-    const b = new HistoryRecorder(new HistoryRepository(store));
+    const a = new HistoryRecorder(new HistoryRepository(store), new LRUCache({ max: 1000 }));
+    const b = new HistoryRecorder(new HistoryRepository(store), new LRUCache({ max: 1000 }));
     // instance a prepares and applies the first turn (as the IVR does with its commit)
     const first = a.prepare(valid.slice(0, 2))!;
     expect(await store.atomic(first.ops, first.guards)).toEqual({ ok: true });
@@ -170,7 +171,7 @@ describeEachStore('conversation history recorder', (factory) => {
   it('when many calls of one app record at once, then their writes are grouped and every message is stored once', async () => {
     let atomics = 0;
     const counting: Store = Object.create(store, { atomic: { value: (...a: Parameters<Store['atomic']>) => ((atomics += 1), store.atomic(...a)) } });
-    const recorder = new HistoryRecorder(new HistoryRepository(counting));
+    const recorder = new HistoryRecorder(new HistoryRepository(counting), new LRUCache({ max: 1000 }));
     const calls = Array.from({ length: 40 }, (_, i) =>
       ivrCall({ botId: h.botId, userId: `u-group-${i}`, from: `+1555090${String(i).padStart(2, '0')}`, callId: `call-group-${i}`, start: NOW - D, turns: [{ caller: `hello ${i}`, bot: `hi ${i}` }] }),
     );
@@ -199,7 +200,7 @@ describeEachStore('conversation history recorder', (factory) => {
   it('when later turns of a known session are recorded, then its bookkeeping is not rewritten, but a new identity still joins its sets', async () => {
     const writes: Array<Parameters<Store['atomic']>[0]> = [];
     const counting: Store = Object.create(store, { atomic: { value: (...a: Parameters<Store['atomic']>) => (writes.push(a[0]), store.atomic(...a)) } });
-    const recorder = new HistoryRecorder(new HistoryRepository(counting));
+    const recorder = new HistoryRecorder(new HistoryRepository(counting), new LRUCache({ max: 1000 }));
     const call = ivrCall({ botId: h.botId, userId: 'u-steady', from: '+15550931', callId: 'call-steady', start: NOW - D, turns: [{ caller: 'one', bot: 'two' }, { caller: 'three', bot: 'four' }] });
     const metaKey = historyLayout.metaKey(h.botId, 'sess-call-steady');
     const touchesSession = (ops: Parameters<Store['atomic']>[0]) => ops.some((o) => o.key === metaKey || o.key.includes(':hs:'));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { LRUCache } from 'lru-cache';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
 import { IvrCall } from '../helpers/ivr-call.js';
@@ -72,7 +73,7 @@ describeEachStore('conversation history over recorded IVR calls', (factory) => {
     await call.start();
     const session = (await gw.gateway.sessions.load(call.callId))!;
     // another instance's recorder (its own cache), as a run of this turn that died before its commit
-    const other = new HistoryRecorder(new HistoryRepository(store));
+    const other = new HistoryRecorder(new HistoryRepository(store), new LRUCache({ max: 1000 }));
     const id = messageId(call.callId, 1, 'in');
     await other.record([{ id, botId: app.streamId, userId: session.userId, identities: [call.callId, call.from], sessionId: session.sessionId, callId: call.callId, type: 'incoming', text: 'book a table (first run)', channel: 'ivr', channelUId: call.from, createdOn: Date.now() }]);
     expect(await call.say('book a table')).toContain('For how many people?');
@@ -93,7 +94,7 @@ describeEachStore('conversation history over recorded IVR calls', (factory) => {
     const sessions = gw.gateway.sessions;
     const before = (await sessions.load(call.callId))!;
     expect(await sessions.tryLock(call.callId, 'the-new-owner')).toBe(true);
-    const recorder = new HistoryRecorder(new HistoryRepository(store));
+    const recorder = new HistoryRecorder(new HistoryRepository(store), new LRUCache({ max: 1000 }));
     const msg = { id: messageId(call.callId, 1, 'in'), botId: app.streamId, userId: before.userId, identities: [call.callId, call.from], sessionId: before.sessionId, callId: call.callId, type: 'incoming' as const, status: 'received' as const, text: 'lost', channel: 'ivr' as const, channelUId: call.from, createdOn: Date.now(), lang: 'en-US', taskKind: 'Dialog' as const };
     const next = { ...before, turn: before.turn + 1 };
     if (store.atomicAcrossSlots) {
