@@ -3,7 +3,7 @@
  * the authenticator and every component's routes. main.ts and the tests both start here.
  */
 import { buildApp } from './app.js';
-import { createAuthenticator, createMetrics, createSealer, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef } from './platform/index.js';
+import { createAuthenticator, createMetrics, createSealer, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type VerifiedToken } from './platform/index.js';
 import { isStoreUnavailable, rateLimitersOf, type Store } from './store/index.js';
 import { AgentRegistry, AppsService, adminRoutes, agentRecognizers, benchFloorRoute, type AgentCacheEntry } from './admin/index.js';
 import { createConnectionsComponent, type ProviderBaseUrls } from './connections/index.js';
@@ -53,6 +53,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
 
   // --- in-process caches: bounds from the config, hits and misses on /metrics ---
   const perApp = { max: config.appCacheMax, ttl: config.cacheTtlMs };
+  const verifiedTokens = metrics.meteredCache<string, { result: VerifiedToken; secret: string }>('verified_tokens', { max: config.appCacheMax });
   const caches = {
     agents: metrics.meteredCache<string, AgentCacheEntry>('agents', { max: config.agentCacheMax }),
     historySessions: metrics.meteredCache<string, CachedMeta>('history_sessions', { max: config.historySessionCacheMax }),
@@ -61,6 +62,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
       settings: metrics.meteredCache('ivr_settings', perApp),
       apps: metrics.meteredCache('ivr_apps', perApp),
       intentGrammars: metrics.meteredCache('intent_grammars', { max: config.agentCacheMax }),
+      verifiedTokens,
     } satisfies IvrCaches,
   };
   // --- end of caches ---
@@ -69,7 +71,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const rateLimiters: RateLimiterFactory = rateLimitersOf(store);
   const base = { config, store, sealer, logger, metrics, rateLimiters };
   const apps = new AppsService(store, sealer);
-  const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, rateLimiters });
+  const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, rateLimiters, verifiedTokens });
 
   const connections = createConnectionsComponent({
     ...base,

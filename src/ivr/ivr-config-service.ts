@@ -11,7 +11,7 @@ export class IvrConfigService {
   constructor(
     store: Store,
     sealer: Sealer,
-    private readonly caches: Pick<IvrCaches, 'channels' | 'settings' | 'apps'>,
+    private readonly caches: Pick<IvrCaches, 'channels' | 'settings' | 'apps' | 'verifiedTokens'>,
   ) {
     this.repo = new IvrRepository(store, sealer);
   }
@@ -66,7 +66,7 @@ export class IvrConfigService {
     if (!token) throw AppError.unauthorized('Missing token');
     const ch = await this.channel(streamId);
     if (!ch) throw AppError.notFound('IVR channel is not set up for this app');
-    const verified = await verifyHs256(token, async (clientId) => (clientId === ch.clientId ? ch.secret : null));
+    const verified = await verifyHs256(token, async (clientId) => (clientId === ch.clientId ? ch.secret : null), this.caches.verifiedTokens);
     if (!ch.enabled) throw AppError.notFound('IVR channel is disabled');
     return { sub: verified.sub, claims: verified.claims };
   }

@@ -5,7 +5,7 @@
  * address is refused for a minute).
  */
 import { AppError } from './app-error.js';
-import { verifyHs256 } from './jwt.js';
+import { verifyHs256, type VerifiedTokenCache } from './jwt.js';
 import { safeEqual, sha256 } from './secrets.js';
 import type { RateLimiterFactory } from './rate-limiter.js';
 
@@ -42,7 +42,7 @@ const header = (req: AuthRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-export function createAuthenticator(opts: { adminToken: string; lookup: CredentialLookup; rateLimiters: RateLimiterFactory }): Authenticator {
+export function createAuthenticator(opts: { adminToken: string; lookup: CredentialLookup; rateLimiters: RateLimiterFactory; verifiedTokens?: VerifiedTokenCache }): Authenticator {
   const { adminToken, lookup } = opts;
   const keyFailures = opts.rateLimiters({ name: 'api-key-failures', points: 20, durationS: 60, blockDurationS: 60 });
 
@@ -60,7 +60,7 @@ export function createAuthenticator(opts: { adminToken: string; lookup: Credenti
     const verified = await verifyHs256(token, async (clientId) => {
       found = await lookup.findApiApp(clientId);
       return found?.secret ?? null;
-    });
+    }, opts.verifiedTokens);
     const apiApp = found as { streamId: string; secret: string; scopes: string[] } | null;
     if (!apiApp) throw AppError.unauthorized();
     if (appParam) {

@@ -3,7 +3,7 @@ export { loadConfig, testConfig, ConfigError, type Config } from './config.js';
 export { AppError, type ErrorDetail } from './app-error.js';
 export { createSealer, type Sealer } from './seal.js';
 export { sha256, safeEqual, randomSecret, randomDigits } from './secrets.js';
-export { verifyHs256, signHs256, type VerifiedToken } from './jwt.js';
+export { verifyHs256, signHs256, type VerifiedToken, type VerifiedTokenCache } from './jwt.js';
 export { createAuthenticator, type Authenticator, type AuthRequirement, type Principal, type CredentialLookup } from './auth.js';
 export { createLogger, scrubUrl, type Logger } from './logger.js';
 export { createMetrics, type Metrics } from './metrics.js';

@@ -3,6 +3,11 @@
  * algorithm is pinned (alg none, HS384, HS512, RS and ES algorithms are refused before any key is
  * looked up), `appId` is required, `exp`/`nbf` are honoured, and the signing secret is looked up by
  * the token's `appId`, read before the signature is checked.
+ *
+ * A webhook presents the same channel token on every turn of every call, so a verified token may be
+ * kept in a cache (an lru-cache the composition root makes): a hit still looks up the secret and
+ * needs the very secret it was verified with (a rotated secret refuses the token at once), and an
+ * entry lives no longer than the token's `exp`.
  */
 import { createSecretKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
@@ -14,11 +19,30 @@ export interface VerifiedToken {
   claims: Record<string, unknown>;
 }
 
+/** Verified tokens by their text, each with the secret that verified it. */
+export interface VerifiedTokenCache {
+  get(token: string): { result: VerifiedToken; secret: string } | undefined;
+  set(token: string, entry: { result: VerifiedToken; secret: string }, options?: { ttl?: number }): unknown;
+  delete(token: string): unknown;
+}
+
 const MAX_TOKEN_LENGTH = 8192;
 const CLOCK_TOLERANCE_S = 5;
 
-export async function verifyHs256(token: string, secretFor: (appId: string) => Promise<string | null>): Promise<VerifiedToken> {
+export async function verifyHs256(token: string, secretFor: (appId: string) => Promise<string | null>, cache?: VerifiedTokenCache): Promise<VerifiedToken> {
   if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) throw AppError.invalidJwt();
+  const known = cache?.get(token);
+  if (known) {
+    const secret = await secretFor(known.result.appId);
+    if (!secret) throw AppError.unauthorized();
+    const exp = known.result.claims.exp;
+    if (typeof exp === 'number' && Date.now() / 1000 >= exp + CLOCK_TOLERANCE_S) {
+      cache?.delete(token);
+      throw AppError.invalidJwt();
+    }
+    if (secret === known.secret) return known.result;
+    cache?.delete(token);
+  }
   const unverified = jwt.decode(token, { complete: true });
   if (!unverified || unverified.header.alg !== 'HS256' || typeof unverified.payload !== 'object') throw AppError.invalidJwt();
   const appId = unverified.payload.appId;
@@ -33,7 +57,12 @@ export async function verifyHs256(token: string, secretFor: (appId: string) => P
   } catch {
     throw AppError.invalidJwt();
   }
-  return { appId, sub: typeof claims.sub === 'string' ? claims.sub : undefined, claims };
+  const result: VerifiedToken = Object.freeze({ appId, sub: typeof claims.sub === 'string' ? claims.sub : undefined, claims: Object.freeze(claims) });
+  if (cache && (claims.nbf === undefined || claims.nbf <= Date.now() / 1000)) {
+    const ttl = typeof claims.exp === 'number' ? Math.floor((claims.exp + CLOCK_TOLERANCE_S) * 1000 - Date.now()) : undefined;
+    if (ttl === undefined || ttl > 0) cache.set(token, { result, secret }, ttl === undefined ? {} : { ttl });
+  }
+  return result;
 }
 
 /** Mints an HS256 token (sandbox calls, tests, the README's examples). */

@@ -5,7 +5,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { signHs256, verifyHs256 } from '../../src/platform/index.js';
+import { LRUCache } from 'lru-cache';
+import { signHs256, verifyHs256, type VerifiedToken } from '../../src/platform/index.js';
 
 const secrets = (map: Record<string, string>) => vi.fn(async (appId: string) => map[appId] ?? null);
 const invalidJwt = { status: 401, message: 'Invalid JWT token' };
@@ -105,5 +106,57 @@ describe('verifyHs256', () => {
     const malformed = ['', 'a.b', 'x.y.z', `${b64({ alg: 'HS256' })}.${Buffer.from('not json').toString('base64url')}.sig`, `${b64({ alg: 'HS256' })}.${b64([appId])}.sig`];
     for (const token of [long, ...malformed]) await expect(verifyHs256(token, lookup)).rejects.toMatchObject(invalidJwt);
     expect(lookup).not.toHaveBeenCalled();
+  });
+});
+
+describe('verifyHs256 with a cache of verified tokens', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const cache = () => new LRUCache<string, { result: VerifiedToken; secret: string }>({ max: 100 });
+
+  it('when a verified token comes again, then it is answered from the cache, and the secret is still looked up each time', async () => {
+    const tokens = cache();
+    const appId = `app-${randomUUID()}`;
+    const lookup = secrets({ [appId]: 's1' });
+    const token = signHs256({ appId, sub: 'caller' }, 's1');
+    const first = await verifyHs256(token, lookup, tokens);
+    expect(tokens.has(token)).toBe(true);
+    expect(await verifyHs256(token, lookup, tokens)).toBe(first);
+    expect(lookup).toHaveBeenCalledTimes(2);
+  });
+
+  it('when the secret is rotated after a token was cached, then the token is refused at once', async () => {
+    const tokens = cache();
+    const appId = `app-${randomUUID()}`;
+    const map: Record<string, string> = { [appId]: 'old-secret' };
+    const token = signHs256({ appId }, 'old-secret');
+    await verifyHs256(token, secrets(map), tokens);
+    map[appId] = 'new-secret';
+    await expect(verifyHs256(token, secrets(map), tokens)).rejects.toMatchObject(invalidJwt);
+    expect(tokens.has(token)).toBe(false);
+    delete map[appId];
+    await expect(verifyHs256(token, secrets(map), tokens)).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('when a cached token expires, then it is refused', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+    const tokens = cache();
+    const appId = `app-${randomUUID()}`;
+    const token = signHs256({ appId }, 's1', 60);
+    await verifyHs256(token, secrets({ [appId]: 's1' }), tokens);
+    vi.setSystemTime(new Date('2026-01-01T00:01:04Z'));
+    await verifyHs256(token, secrets({ [appId]: 's1' }), tokens);
+    vi.setSystemTime(new Date('2026-01-01T00:01:06Z'));
+    await expect(verifyHs256(token, secrets({ [appId]: 's1' }), tokens)).rejects.toMatchObject(invalidJwt);
+  });
+
+  it('when a token is refused, then nothing is cached for it', async () => {
+    const tokens = cache();
+    const appId = `app-${randomUUID()}`;
+    const token = signHs256({ appId }, 'other');
+    await expect(verifyHs256(token, secrets({ [appId]: 's1' }), tokens)).rejects.toMatchObject(invalidJwt);
+    expect(tokens.size).toBe(0);
   });
 });
