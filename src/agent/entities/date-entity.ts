@@ -23,6 +23,8 @@ const iso = (day: Day): string => new Date(day).toISOString().slice(0, 10);
 
 /** Today in the given zone, as a day. */
 function today(now: Date, timeZone: string): Day {
+  // UTC needs no time-zone data: the day starts at a multiple of DAY_MS
+  if (timeZone === 'UTC') return Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
   return Date.UTC(get('year'), get('month') - 1, get('day'));
