@@ -19,13 +19,21 @@ interface BenchRun {
   stderr: string;
 }
 
+/** Only what a bench needs: none of the user's own variables (BENCH_*, a REDIS_URL of another project…). */
+const benchEnv = (): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: process.env.HOME ?? '/tmp',
+  TMPDIR: process.env.TMPDIR ?? '/tmp',
+  REDIS_URL: inject('redisUrl'),
+});
+
 /** Runs `node --import tsx bench/<file> --smoke [flags]`; every stdout line must be a JSON object. */
 function runBench(file: string, flags: string[] = []): Promise<BenchRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', `bench/${file}`, '--smoke', ...flags],
-      { cwd: root, env: { ...process.env, REDIS_URL: inject('redisUrl') }, timeout: TIMEOUT_MS - 10_000, maxBuffer: 32 * 1024 * 1024 },
+      { cwd: root, env: benchEnv(), timeout: TIMEOUT_MS - 10_000, maxBuffer: 32 * 1024 * 1024 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
         const lines = stdout
