@@ -224,7 +224,7 @@ async function oneRun(run: number, profileDir: string | undefined): Promise<RunR
   for (const m of Object.values(results)) {
     requestsUnderLoad += m.requests;
     const { times: _times, allTimes: _allTimes, loopDelayP99s: _loopDelays, ...printed } = m;
-    line({ ...printed, rounds: ROUNDS, run } as unknown as Record<string, unknown>);
+    line({ ...printed, rounds: ROUNDS, run });
   }
 
   const pid = service.pid;

@@ -8,7 +8,7 @@ import jwt from 'jsonwebtoken';
 import { demoAgentDefinition } from '../src/agent/index.js';
 
 const { values } = parseArgs({ options: { base: { type: 'string', default: 'http://127.0.0.1:3000' }, token: { type: 'string' } } });
-const base = values.base!.replace(/\/+$/, '');
+const base = values.base.replace(/\/+$/, '');
 const adminToken = values.token ?? process.env.ADMIN_TOKEN;
 if (!adminToken) {
   process.stderr.write('usage: npm run demo:setup -- --base http://127.0.0.1:3000 --token <admin token printed by npm start>\n');

@@ -214,7 +214,7 @@ export class DialogRunner implements NodeRuntime {
     if (noInput) o.noInputPrompt = noInput;
     if (noMatch) o.noMatchPrompt = noMatch;
     if (error) o.errorPrompt = error;
-    if (ivr.grammar) o.grammar = (Array.isArray(ivr.grammar) ? ivr.grammar : [ivr.grammar]).map((g) => ({ ...g }) as GrammarSpec);
+    if (ivr.grammar) o.grammar = (Array.isArray(ivr.grammar) ? ivr.grammar : [ivr.grammar]).map((g) => ({ ...g }));
     if (ivr.timeout !== undefined) o.timeout = ivr.timeout;
     if (ivr.retries !== undefined) o.retries = ivr.retries;
     if (ivr.bargein !== undefined) o.bargein = ivr.bargein;

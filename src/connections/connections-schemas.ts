@@ -47,7 +47,7 @@ export function createConnectionBody(guard: EndpointGuard) {
       error: (iss) => (iss.code === 'invalid_union' ? `provider must be one of ${PROVIDERS.join(', ')}` : undefined),
     })
     .transform((body, ctx): CreateConnectionInput => {
-      if (body.provider !== 'API') return body as HostedCreateInput;
+      if (body.provider !== 'API') return body;
       const r = parseApiCreateBody(body, guard);
       if (r.ok) return r.value;
       for (const i of r.issues) ctx.addIssue({ code: 'custom', message: i.message, path: i.path });

@@ -28,7 +28,7 @@ export class ConnectionsService {
 
   async create(input: CreateConnectionInput): Promise<Record<string, unknown>> {
     const now = isoNow();
-    const { fields, sealedFields, secrets } = this.splitFields(input.fields as Record<string, string | undefined>);
+    const { fields, sealedFields, secrets } = this.splitFields(input.fields);
     const rec: ConnectionRecord = {
       connectionId: newId('cn'),
       connectionName: input.connectionName,
@@ -42,7 +42,7 @@ export class ConnectionsService {
     };
     if (input.modelType !== undefined) rec.modelType = input.modelType;
     if (input.provider === 'API') {
-      const api = input as ApiCreateInput;
+      const api = input;
       rec.custom = this.customConfig(api, secrets);
       rec.model = api.model ?? (api.variant === 'default' ? api.payload.model : undefined) ?? api.fields.MODEL_NAME ?? '';
       rec.status = api.isEnable ? 'ACTIVE' : 'INACTIVE';
@@ -77,11 +77,11 @@ export class ConnectionsService {
       if (!found) throw AppError.notFound('Connection not found');
       const rec = found.record;
       if (rec.provider === 'API') throw AppError.businessRule('Update is supported only for providers other than API');
-      const parsed = patchFieldsSchema(rec.provider as HostedProvider).safeParse(patchFields);
+      const parsed = patchFieldsSchema(rec.provider).safeParse(patchFields);
       if (!parsed.success) {
         throw AppError.validation(parsed.error.issues.map((i) => ({ msg: i.message, path: ['body', 'fields', ...i.path.map(String)].join('.') })));
       }
-      const split = this.splitFields(parsed.data as Record<string, string | undefined>);
+      const split = this.splitFields(parsed.data);
       const next: ConnectionRecord = {
         ...rec,
         fields: { ...rec.fields, ...split.fields },

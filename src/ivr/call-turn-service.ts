@@ -269,7 +269,7 @@ export class CallTurnService {
     try {
       result = await runTurn(
         ctx.agent,
-        pending.input as TurnInput,
+        pending.input,
         session.state,
         { appId: ctx.streamId, callId: session.callId, userId: session.userId, from: session.from, to: session.to, sessionId: session.sessionId },
         {

@@ -63,7 +63,7 @@ export function sandboxRoutes(sandbox: SandboxService, requireApp: (streamId: st
       responses: { 200: { description: 'a VoiceXML 2.1 document', contentType: 'application/voicexml+xml' } },
       renderError: (err) => renderWebhookError(err),
       handler: async ({ params, body, baseUrl }) => {
-        const p = body as Record<string, unknown>;
+        const p = body;
         const phoneNumber = params.phoneNumber.startsWith('+') ? params.phoneNumber : `+${params.phoneNumber}`;
         const from = param(p, 'from', 64) ?? '';
         const callId = param(p, 'callId', 200);

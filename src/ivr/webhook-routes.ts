@@ -114,7 +114,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       handler: async ({ params, body, baseUrl }) => {
         const startedAt = Date.now();
         const end = metrics.turnLatency.startTimer();
-        const req = readWebhookRequest(body as Record<string, unknown>);
+        const req = readWebhookRequest(body);
         const out = await answer(params.streamId, req, baseUrl, startedAt);
         end({ kind: out.kind });
         metrics.turns.inc({ kind: out.kind });

@@ -44,7 +44,7 @@ export interface UtteranceOutcome {
 /** Entity values compare as trimmed, case-folded text; `{value}` objects by their value. */
 export function entityText(v: unknown): string {
   if (v === null || v === undefined) return '';
-  if (typeof v === 'object' && !Array.isArray(v) && 'value' in v) return entityText((v as { value: unknown }).value);
+  if (typeof v === 'object' && !Array.isArray(v) && 'value' in v) return entityText((v).value);
   const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
   return s.trim().replace(/\s+/g, ' ');
 }
@@ -76,7 +76,7 @@ export async function scoreUtterance(recognizer: TestRecognizer, u: SuiteUtteran
     const fn = !expectedNone && !right;
     const entities = expectedEntities.map((e) => {
       const expected = entityText(e.value);
-      const matched = entityText((found as Record<string, unknown>)[e.name]);
+      const matched = entityText((found)[e.name]);
       return { name: e.name, expected, matched, ok: matched !== '' && matched.toLowerCase() === expected.toLowerCase() };
     });
     const expectedScore = expectedNone ? null : (r.scores.find((s) => sameIntent(s.intent, u.intent))?.score ?? 0);

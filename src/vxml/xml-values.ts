@@ -13,9 +13,9 @@
  * caller can leave the attribute out instead of emitting an invalid document.
  */
 
-// eslint-disable-next-line no-control-regex
+ 
 const ILLEGAL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
-// eslint-disable-next-line no-control-regex
+ 
 const ILLEGAL_ALL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 const TEXT_SPECIAL = /[&<>\r]/;
 const ATTR_SPECIAL = /[&<>"\t\n\r]/;

@@ -9,7 +9,7 @@ const message = (over: Partial<ValidMessage>): ValidMessage =>
   ({
     id: 'ms-1', botId: 'st-1', type: 'incoming', userId: 'u-1', identities: [], sessionId: 's-1', text: 'hi', channel: 'ivr',
     channelUId: '+1555', createdOn: 1_800_000_000_000, lang: 'en', taskKind: 'Dialog', ...over,
-  }) as ValidMessage;
+  });
 
 describe('history layout', () => {
   it('when a message\'s ids repeat, carry spaces or are empty, then each id is listed once, trimmed, in order', () => {

@@ -56,7 +56,7 @@ describe('the CLI in scripted mode', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("🔊 Welcome to Luigi's. … How can I help you today?");
     expect(r.stdout).toContain('🗣 check my booking');
-    expect(r.stdout).toMatch(/→ submit POST \/ivr\/hooks\/\S+  turn=2 message=4567 interpretation=4567 confidence=1 inputmode=dtmf/);
+    expect(r.stdout).toMatch(/→ submit POST \/ivr\/hooks\/\S+ {2}turn=2 message=4567 interpretation=4567 confidence=1 inputmode=dtmf/);
     expect(r.stdout).toMatch(/← 200 in \d+ ms/);
     expect(r.stdout).toContain('☎ call ended: return · endOfConversation=true');
     expect(stub.hookRequests()[1]?.body).toEqual({ callId: 'cli-1', message: '', from: '+15550002222', to: 'st-1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d' });

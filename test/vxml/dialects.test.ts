@@ -119,17 +119,17 @@ describe('dialect profiles', () => {
     expect(transcriptionGrammar('jvoicexml', 'builtin:speech/transcribe')).toBeNull();
     expect(transcriptionGrammar('w3c', 'builtin:grammar/text')).toEqual({ kind: 'transcription', src: 'builtin:grammar/text' });
     expect(transcriptionGrammar('w3c')).toEqual({ kind: 'transcription', src: 'builtin:speech/transcribe' });
-    expect(findAll(render(samples.transfer!, 'jvoicexml'), 'transfer')[0]!.attrs).toMatchObject({ bridge: 'true' });
-    expect(findAll(render(samples.transfer!, 'jvoicexml'), 'transfer')[0]!.attrs.type).toBeUndefined();
-    expect(findAll(render(samples.wait!, 'jvoicexml'), 'submit')[0]!.attrs.fetchaudio).toBeUndefined();
-    expect(findAll(render(samples.wait!, 'w3c'), 'submit')[0]!.attrs.fetchaudio).toBeDefined();
+    expect(findAll(render(samples.transfer, 'jvoicexml'), 'transfer')[0]!.attrs).toMatchObject({ bridge: 'true' });
+    expect(findAll(render(samples.transfer, 'jvoicexml'), 'transfer')[0]!.attrs.type).toBeUndefined();
+    expect(findAll(render(samples.wait, 'jvoicexml'), 'submit')[0]!.attrs.fetchaudio).toBeUndefined();
+    expect(findAll(render(samples.wait, 'w3c'), 'submit')[0]!.attrs.fetchaudio).toBeDefined();
   });
 
   it('when the dialect setting is unknown or missing, then the w3c profile applies', () => {
     expect(dialectProfile('nonsense')).toBe(dialectProfiles.w3c);
     expect(dialectProfile(undefined)).toBe(dialectProfiles.w3c);
     expect(dialectProfile('__proto__')).toBe(dialectProfiles.w3c);
-    expect(renderDocument(samples.transfer!, { dialect: 'bogus' as DialectName })).toBe(renderDocument(samples.transfer!));
+    expect(renderDocument(samples.transfer, { dialect: 'bogus' as DialectName })).toBe(renderDocument(samples.transfer));
   });
 
   it('when DIALECTS.md is compared with the profiles, then its table is the one they print', () => {

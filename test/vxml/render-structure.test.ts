@@ -128,7 +128,7 @@ describe('ask document', () => {
 
 describe('the other gateway documents', () => {
   it('when a say is rendered, then its block speaks and submits event=continue with callId and turn', () => {
-    const t = tree(samples.say!);
+    const t = tree(samples.say);
     expect(varsOf(t).map(([n]) => n)).toEqual(['callId', 'turn']);
     const block = find(t, 'block');
     expect(names(block)).toEqual(['prompt', 'var', 'submit']);
@@ -151,7 +151,7 @@ describe('the other gateway documents', () => {
   });
 
   it('when a transfer is rendered, then it bridges to the destination with aai and reports the outcome from filled and errors', () => {
-    const t = tree(samples.transfer!);
+    const t = tree(samples.transfer);
     expect(varsOf(t).map(([n, e]) => [n, decodeEcmaString(e!)])).toEqual([['callId', CALL_ID], ['turn', '5'], ['event', 'transfer']]);
     const x = find(t, 'transfer');
     expect(x.attrs).toEqual({ name: 'xfer', dest: 'tel:+15550100', type: 'bridge', connecttimeout: '30s', aai: 'skillGroupId=sg-5e8a2c17;skillGroupName=Reservations' });
@@ -163,7 +163,7 @@ describe('the other gateway documents', () => {
   });
 
   it('when a wait is rendered, then it holds and polls with the same turn and fetchaudio', () => {
-    const t = tree(samples.wait!);
+    const t = tree(samples.wait);
     expect(literal(t.children[1]!)).toBe('2');
     const s = find(t, 'submit');
     expect(s.attrs).toEqual({ next: WEBHOOK, fetchaudio: 'https://gateway.example.com/audio/hold-music.wav', method: 'post', namelist: 'callId turn event' });
@@ -171,13 +171,13 @@ describe('the other gateway documents', () => {
   });
 
   it('when an error is rendered, then it apologises and returns endOfConversation and the error name', () => {
-    const block = find(tree(samples.error!), 'block');
+    const block = find(tree(samples.error), 'block');
     expect(varsOf(block)).toEqual([['endOfConversation', 'true'], ['error', "'store_unavailable'"]]);
     expect(find(block, 'return').attrs.namelist).toBe('endOfConversation error');
   });
 
   it('when a bootstrap is rendered, then the four parameters are form variables submitted back', () => {
-    const t = tree(samples.bootstrap!);
+    const t = tree(samples.bootstrap);
     expect(t.attrs['xml:lang']).toBeUndefined();
     const form = find(t, 'form');
     expect(varsOf(form)).toEqual([['callId', undefined], ['message', undefined], ['from', undefined], ['to', undefined]]);
@@ -187,7 +187,7 @@ describe('the other gateway documents', () => {
 
 describe('sandbox documents', () => {
   it('when a login is rendered, then it plays the error, collects PIN and secret by DTMF and submits them with the attempt', () => {
-    const t = tree(samples['sandbox-login']!);
+    const t = tree(samples['sandbox-login']);
     expect(literal(t.children[0]!)).toBe('att-7f3a9c');
     const form = find(t, 'form');
     expect(names(form)).toEqual(['block', 'field', 'field', 'catch', 'filled']);
@@ -203,17 +203,17 @@ describe('sandbox documents', () => {
   });
 
   it('when a login has no error prompt, then it starts with the PIN field', () => {
-    const doc = { ...samples['sandbox-login']!, errorPrompt: undefined } as VxmlDocument;
+    const doc = { ...samples['sandbox-login'], errorPrompt: undefined } as VxmlDocument;
     expect(names(find(tree(doc), 'form'))[0]).toBe('field');
   });
 
   it('when a login is rendered for jvoicexml, then running out of retries exits after the goodbye (quirk 14)', () => {
-    const exceeded = find(find(tree(samples['sandbox-login']!, 'jvoicexml'), 'catch'), 'if');
+    const exceeded = find(find(tree(samples['sandbox-login'], 'jvoicexml'), 'catch'), 'if');
     expect(names(exceeded).slice(0, 2)).toEqual(['prompt', 'exit']);
   });
 
   it('when a connect is rendered, then the webhook runs as a subdialog with the four params and the call ends after it', () => {
-    const t = tree(samples['sandbox-connect']!);
+    const t = tree(samples['sandbox-connect']);
     const c = t.children[0]!;
     expect(c.attrs.event).toBe('error.badfetch');
     expect(names(c)).toEqual(['prompt', 'disconnect']);
@@ -226,7 +226,7 @@ describe('sandbox documents', () => {
   });
 
   it('when an announcement is rendered, then it speaks and disconnects', () => {
-    expect(names(find(tree(samples['announce-disconnect']!), 'block'))).toEqual(['prompt', 'disconnect']);
+    expect(names(find(tree(samples['announce-disconnect']), 'block'))).toEqual(['prompt', 'disconnect']);
   });
 });
 
@@ -241,7 +241,7 @@ describe('every kind', () => {
   });
 
   it.each(['ask', 'say', 'transfer', 'wait'] as const)('when a %s document submits, then callId and turn are document variables and turn is a string', (kind) => {
-    const t = tree(samples[kind]!);
+    const t = tree(samples[kind]);
     const docVars = Object.fromEntries(varsOf(t));
     expect(Object.keys(docVars)).toEqual(expect.arrayContaining(['callId', 'turn']));
     expect(docVars.turn).toMatch(/^'.*'$/);

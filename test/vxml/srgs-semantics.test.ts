@@ -15,7 +15,7 @@ function interpreter(grammar: FieldGrammar): SrgsInterpreter {
 }
 
 const inline = (entity: 'number' | 'date' | 'digits' | 'boolean', mode: 'voice' | 'dtmf', extra: object = {}): FieldGrammar =>
-  ({ kind: 'inline-entity', entity, mode, ...extra }) as FieldGrammar;
+  ({ kind: 'inline-entity', entity, mode, ...extra });
 
 describe('inline entity grammars', () => {
   it.each([

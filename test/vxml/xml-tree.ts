@@ -117,6 +117,6 @@ export function wellFormed(s: string): string {
 
 /** What XML text keeps of a string (the characters XML 1.0 allows). */
 export function xmlKept(s: string): string {
-  // eslint-disable-next-line no-control-regex
+   
   return s.replace(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '');
 }

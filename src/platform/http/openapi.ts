@@ -4,7 +4,7 @@ import type { RouteDef } from './route-def.js';
 
 const toSchema = (schema: ZodType): Record<string, unknown> => {
   try {
-    return z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+    return z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' });
   } catch {
     return {};
   }
