@@ -25,7 +25,7 @@ import { buildApp } from '../src/app.js';
 import { AppsService } from '../src/admin/index.js';
 import { createHistoryComponent, historyLayout, type HistoryParams, type HistoryVersion, type ValidMessage } from '../src/history/index.js';
 import { createAuthenticator, createLogger, createMetrics, createSealer, signHs256, testConfig, type RateLimiterFactory } from '../src/platform/index.js';
-import { isStoreUnavailable, rateLimitersOf, RedisStore, storeKeys, type WriteOp } from '../src/store/index.js';
+import { isStoreUnavailable, rateLimitersOf, RedisStore, type WriteOp } from '../src/store/index.js';
 
 const smoke = process.argv.includes('--smoke');
 const env = (name: string, normal: number, small: number): number => {
@@ -266,7 +266,7 @@ async function cleanup(redis: Redis): Promise<void> {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-    cleanup(redis).finally(() => process.exit(130));
+    void cleanup(redis).finally(() => process.exit(130));
   });
 }
 process.stdout.on('error', () => undefined);

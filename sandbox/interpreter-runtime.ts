@@ -80,7 +80,12 @@ export function propertyValue(name: string, path: XmlElement[]): string | undefi
 
 /** ECMAScript value → a submitted parameter (undefined/null as empty, objects as JSON). */
 export function toParam(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  switch (typeof value) {
+    case 'undefined':
+      return '';
+    case 'object':
+      return value === null ? '' : JSON.stringify(value);
+    default:
+      return String(value);
+  }
 }

@@ -5,7 +5,14 @@
  */
 import { parseArgs } from 'node:util';
 import jwt from 'jsonwebtoken';
+import { z } from 'zod';
 import { demoAgentDefinition } from '../src/agent/index.js';
+
+/** The parts of the operator API's answers this script reads. */
+const createdApp = z.object({ streamId: z.string() });
+const apiApp = z.object({ clientId: z.string(), clientSecret: z.string() });
+const ivrChannel = z.object({ webhookUrl: z.string() });
+const sandboxLine = z.object({ phoneNumber: z.string(), pin: z.string(), secret: z.string() });
 
 const { values } = parseArgs({ options: { base: { type: 'string', default: 'http://127.0.0.1:3000' }, token: { type: 'string' } } });
 const base = values.base.replace(/\/+$/, '');
@@ -15,7 +22,7 @@ if (!adminToken) {
   process.exit(2);
 }
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
+async function call<T>(schema: z.ZodType<T>, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { Authorization: `Bearer ${adminToken}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
@@ -23,11 +30,12 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
   });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  return schema.parse(parsed);
 }
 
-const app = await call('POST', '/api/admin/apps', { name: "Luigi's", language: 'en' });
-const importer = await call('POST', `/api/admin/apps/${app.streamId}/api-apps`, { name: 'skill import', scopes: ['assist-import-export'] });
+const app = await call(createdApp, 'POST', '/api/admin/apps', { name: "Luigi's", language: 'en' });
+const importer = await call(apiApp, 'POST', `/api/admin/apps/${app.streamId}/api-apps`, { name: 'skill import', scopes: ['assist-import-export'] });
 const q = new URLSearchParams({ accountId: 'demo-account', orgId: 'demo-org', type: 'skillGroups' });
 await fetch(`${base}/assist/api/v1/public/analytics/${app.streamId}/storeAssistFunctionalities?${q}`, {
   method: 'POST',
@@ -39,9 +47,9 @@ await fetch(`${base}/assist/api/v1/public/analytics/${app.streamId}/storeAssistF
 }).then(async (r) => {
   if (r.status !== 200) throw new Error(`skill group import: ${r.status} ${await r.text()}`);
 });
-await call('PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentDefinition);
-const channel = await call('PUT', `/api/admin/apps/${app.streamId}/channels/ivr`, { enabled: true });
-const sandbox = await call('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 2 });
+await call(z.unknown(), 'PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentDefinition);
+const channel = await call(ivrChannel, 'PUT', `/api/admin/apps/${app.streamId}/channels/ivr`, { enabled: true });
+const sandbox = await call(sandboxLine, 'PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 2 });
 
 process.stdout.write(
   [

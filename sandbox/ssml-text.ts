@@ -9,9 +9,14 @@ export const PAUSE = ' … ';
 
 /** Turns a value into the text a TTS engine would speak (ECMAScript ToString, objects as JSON). */
 export function spokenValue(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  switch (typeof value) {
+    case 'undefined':
+      return '';
+    case 'object':
+      return value === null ? '' : JSON.stringify(value);
+    default:
+      return String(value);
+  }
 }
 
 function render(nodes: XmlNode[], valueOf: (expr: string) => unknown): string {

@@ -74,7 +74,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       { url: opts.baseUrl, connections: opts.connections, duration: opts.durationS, pipelining: 1, timeout: 10, requests },
-      (err, res) => (err ? reject(err) : resolve(res)),
+      // @types/autocannon types the error as any; autocannon passes an Error or nothing
+      (err: Error | null | undefined, res) => (err ? reject(err) : resolve(res)),
     );
     instance.on('response', (client, _status, _bytes, responseTime) => {
       const now = performance.now();

@@ -3,8 +3,13 @@
  * import the skill group the demo agent transfers to (area B import API), set the demo agent,
  * enable the IVR settings and channel, and mint the channel token a VXML platform would carry.
  */
+import { z } from 'zod';
 import { demoAgentDefinition } from '../../src/agent/index.js';
 import { signHs256 } from '../../src/platform/index.js';
+
+/** The parts of the operator API's answers this setup reads. */
+const createdApp = z.object({ streamId: z.string() });
+const credentials = z.object({ clientId: z.string(), clientSecret: z.string() });
 
 export interface BenchApp {
   streamId: string;
@@ -15,14 +20,15 @@ export interface BenchApp {
   floorPath: string;
 }
 
-async function call(baseUrl: string, adminToken: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function call(baseUrl: string, adminToken: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { Authorization: `Bearer ${adminToken}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  return { status: res.status, body: parsed };
 }
 
 function expectStatus(step: string, r: { status: number; body: unknown }, status: number): void {
@@ -33,11 +39,12 @@ export async function setupDemoApp(baseUrl: string, adminToken: string, name = '
   const admin = (method: string, path: string, body?: unknown) => call(baseUrl, adminToken, method, path, body);
   const app = await admin('POST', '/api/admin/apps', { name, language: 'en' });
   expectStatus('create app', app, 201);
-  const streamId = app.body.streamId as string;
+  const { streamId } = createdApp.parse(app.body);
 
   const importer = await admin('POST', `/api/admin/apps/${streamId}/api-apps`, { name: 'assist import', scopes: ['assist-import-export'] });
   expectStatus('create api app', importer, 201);
-  const importToken = signHs256({ appId: importer.body.clientId, sub: 'u-bench' }, importer.body.clientSecret);
+  const importerCredentials = credentials.parse(importer.body);
+  const importToken = signHs256({ appId: importerCredentials.clientId, sub: 'u-bench' }, importerCredentials.clientSecret);
   const q = new URLSearchParams({ accountId: 'acc-1', orgId: 'org-1', type: 'skillGroups' });
   const imported = await fetch(`${baseUrl}/assist/api/v1/public/analytics/${streamId}/storeAssistFunctionalities?${q}`, {
     method: 'POST',
@@ -53,7 +60,8 @@ export async function setupDemoApp(baseUrl: string, adminToken: string, name = '
   expectStatus('ivr settings', await admin('PUT', `/api/admin/apps/${streamId}/ivr-settings`, { enabled: true }), 200);
   const channel = await admin('PUT', `/api/admin/apps/${streamId}/channels/ivr`, { enabled: true });
   expectStatus('enable channel', channel, 200);
-  const token = signHs256({ appId: channel.body.clientId, sub: '+15550001111', isAnonymous: true }, channel.body.clientSecret, 86_400);
+  const channelCredentials = credentials.parse(channel.body);
+  const token = signHs256({ appId: channelCredentials.clientId, sub: '+15550001111', isAnonymous: true }, channelCredentials.clientSecret, 86_400);
   const query = `?token=${encodeURIComponent(token)}`;
   return {
     streamId,

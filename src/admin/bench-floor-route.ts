@@ -23,7 +23,7 @@ export function benchFloorRoute(store: Store): RouteDef {
     mergeQueryIntoBody: true,
     responses: { 200: { description: 'a constant VoiceXML document', contentType: 'application/voicexml+xml' } },
     handler: async ({ body }) => {
-      const callId = typeof (body).callId === 'string' ? ((body).callId) : 'bench';
+      const callId = typeof body.callId === 'string' ? body.callId : 'bench';
       const key = storeKeys.callSession(`floor-${callId}`);
       const prev = await store.get(key);
       await store.set(key, String(Number(prev ?? 0) + 1), { ttlMs: 60_000 });

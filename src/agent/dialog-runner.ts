@@ -17,7 +17,6 @@ import type {
   AwaitSpec,
   CallContext,
   DialogState,
-  GrammarSpec,
   IvrOverrides,
   PromptPart,
   RecognitionResult,

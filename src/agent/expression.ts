@@ -25,9 +25,21 @@ const toNumber = (value: unknown): number | undefined => {
   return Number.isFinite(n) ? n : undefined;
 };
 
+/** The `string` transform: nothing as empty text, objects and arrays as JSON, primitives as String() has them. */
+const toText = (value: unknown): string => {
+  switch (typeof value) {
+    case 'undefined':
+      return '';
+    case 'object':
+      return value === null ? '' : JSON.stringify(value);
+    default:
+      return String(value);
+  }
+};
+
 const jexl = new vendorModules.Jexl();
 jexl.addTransform('number', (v) => toNumber(v));
-jexl.addTransform('string', (v) => (v === undefined || v === null ? '' : String(v)));
+jexl.addTransform('string', (v) => toText(v));
 jexl.addTransform('lower', (v) => (typeof v === 'string' ? v.toLowerCase() : v));
 jexl.addTransform('upper', (v) => (typeof v === 'string' ? v.toUpperCase() : v));
 jexl.addTransform('trim', (v) => (typeof v === 'string' ? v.trim() : v));

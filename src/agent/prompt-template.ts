@@ -72,12 +72,17 @@ function textParts(text: string): TemplatePart[] {
 
 const attrsOf = (node: XmlNode): Record<string, string> => (node[':@'] as Record<string, string> | undefined) ?? {};
 const tagOf = (node: XmlNode): string => Object.keys(node).find((k) => k !== ':@') ?? '';
+/** A text node's text (attributes and text stay strings: the parser converts no values). */
+const textOf = (node: XmlNode, tag: string): string => {
+  const v = node[tag];
+  return typeof v === 'string' ? v : '';
+};
 const childrenOf = (node: XmlNode, tag: string): XmlNode[] => (Array.isArray(node[tag]) ? (node[tag] as XmlNode[]) : []);
 
 /** Serialises a parsed node back to literal text (for unknown elements). */
 function literal(node: XmlNode): string {
   const tag = tagOf(node);
-  if (tag === '#text') return String(node[tag] ?? '');
+  if (tag === '#text') return textOf(node, tag);
   if (tag === '#comment') return '';
   const kids = childrenOf(node, tag);
   if (tag === '#cdata') return kids.map(literal).join('');
@@ -96,7 +101,7 @@ function convert(nodes: XmlNode[]): TemplatePart[] {
     const kids = childrenOf(node, tag);
     switch (tag) {
       case '#text':
-        out.push(...textParts(String(node[tag] ?? '')));
+        out.push(...textParts(textOf(node, tag)));
         break;
       case '#comment':
         break;

@@ -5,7 +5,7 @@
 import { AppError, isoNow, newId, type Logger, type Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { connectionAnswer } from './connection-answers.js';
-import type { ConnectionRecord, CustomApiConfig, HostedProvider, OpenedConnection, StoredHeader } from './connection-record.js';
+import type { ConnectionRecord, CustomApiConfig, OpenedConnection, StoredHeader } from './connection-record.js';
 import { patchFieldsSchema, type CreateConnectionInput, type ListConnectionsQuery } from './connections-schemas.js';
 import { ConnectionsRepository } from './connections-repository.js';
 import type { ApiCreateInput } from './custom-api-schemas.js';

@@ -12,7 +12,8 @@ export function fetchTransport(fetchImpl: typeof fetch = globalThis.fetch): Mode
     const chunks: Uint8Array[] = [];
     let size = 0;
     if (res.body) {
-      const reader = res.body.getReader();
+      // undici types the body as a stream of `any`; the Fetch standard makes it a stream of bytes
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;

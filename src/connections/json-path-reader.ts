@@ -15,7 +15,7 @@ export const normalizePath = (path: string): string => {
 export function readJsonPath(json: unknown, path: string): unknown {
   if (json === null || typeof json !== 'object') return undefined;
   try {
-    const found: unknown = JSONPath({ path: normalizePath(path), json: json, eval: false, wrap: true });
+    const found: unknown = JSONPath({ path: normalizePath(path), json, eval: false, wrap: true });
     return Array.isArray(found) ? found[0] : undefined;
   } catch {
     return undefined;

@@ -104,7 +104,7 @@ export interface ParsedDate {
 export function parseHistoryDate(v: string): ParsedDate | null {
   const m = DATE_RE.exec(v);
   if (!m) return null;
-  const [y, mo, d, h = '0', mi = '0', s = '0', ms = '0'] = m.slice(1).map((x) => x ?? undefined) as string[];
+  const [y, mo, d, h = '0', mi = '0', s = '0', ms = '0'] = m.slice(1);
   const t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Number(ms.padEnd(3, '0')));
   const back = new Date(t);
   if (back.getUTCFullYear() !== Number(y) || back.getUTCMonth() !== Number(mo) - 1 || back.getUTCDate() !== Number(d)) return null;

@@ -77,7 +77,8 @@ export function parseNlsml(xml: string): RawAsr | null {
   if (!best) return null;
   const input = best.input as Record<string, unknown> | string | undefined;
   const utterance = text(input);
-  const mode = typeof input === 'object' && input ? String(input['@mode'] ?? '') : '';
+  const modeAttr = typeof input === 'object' && input ? input['@mode'] : undefined;
+  const mode = typeof modeAttr === 'string' ? modeAttr : '';
   const instance = best.instance;
   let interpretation: string | undefined;
   if (typeof instance === 'string') interpretation = instance.trim();
@@ -87,7 +88,7 @@ export function parseNlsml(xml: string): RawAsr | null {
   }
   const conf = best['@confidence'];
   return {
-    confidence: conf === undefined ? undefined : String(conf),
+    confidence: typeof conf === 'string' ? conf : undefined,
     inputmode: mode === 'dtmf' ? 'dtmf' : 'voice',
     interpretation: interpretation ?? utterance,
     utterance,

@@ -6,7 +6,7 @@
  * where the store allows it (memory, a single Redis node), else history first (a Redis Cluster).
  */
 import { randomUUID } from 'node:crypto';
-import { runTurn, type CompiledAgent, type TurnInput, type TurnResult } from '../agent/index.js';
+import { runTurn, type CompiledAgent, type TurnResult } from '../agent/index.js';
 import { AppError, sha256, type Logger, type Metrics } from '../platform/index.js';
 import type { AnswerSpec, CallSession } from './call-session.js';
 import type { CallSessionRepository } from './call-session-repository.js';

@@ -45,7 +45,7 @@ export async function verifyHs256(token: string, secretFor: (appId: string) => P
   }
   const unverified = jwt.decode(token, { complete: true });
   if (!unverified || unverified.header.alg !== 'HS256' || typeof unverified.payload !== 'object') throw AppError.invalidJwt();
-  const appId = unverified.payload.appId;
+  const appId: unknown = unverified.payload.appId;
   if (typeof appId !== 'string' || appId.length === 0 || appId.length > 200) throw AppError.invalidJwt();
   const secret = await secretFor(appId);
   if (!secret) throw AppError.unauthorized();

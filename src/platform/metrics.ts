@@ -18,7 +18,7 @@ export interface Metrics {
    * A new lru-cache whose lookups (`get`) count as hits and misses of `name` on /metrics. The
    * composition root makes each cache (bounds from the config) and hands it to its user.
    */
-  meteredCache<K extends {}, V extends {}>(name: string, options: LRUCache.Options<K, V, unknown>): LRUCache<K, V>;
+  meteredCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(name: string, options: LRUCache.Options<K, V, unknown>): LRUCache<K, V>;
 }
 
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
@@ -45,7 +45,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   };
 }
 
-function meteredCache<K extends {}, V extends {}>(
+function meteredCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
   cacheHits: Counter<'cache'>,
   cacheMisses: Counter<'cache'>,
   name: string,

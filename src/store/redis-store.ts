@@ -321,8 +321,8 @@ export class RedisStore implements Store {
       }
     }
     const res = await pipe.exec();
-    const failed = res?.find(([err]) => err);
-    if (failed) throw failed[0];
+    const failed = res?.find(([err]) => err)?.[0];
+    if (failed) throw failed;
   }
 
   async ping(): Promise<boolean> {

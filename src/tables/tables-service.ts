@@ -136,7 +136,8 @@ export class TablesService {
       const rec = this.open(row);
       for (const { c, i } of uniqueCols) {
         const v = rec[c.name];
-        if (v === undefined || v === null) continue;
+        // stored cells are strings, numbers or null (validateRecord); null and absent are not indexed
+        if (typeof v !== 'string' && typeof v !== 'number') continue;
         const index = indexes.get(c.name)!;
         if (index.has(String(v))) {
           throw AppError.conflict(`Existing rows hold duplicate values in column ${c.name}, so it cannot be unique`, `body.${source}.${i}.unique`);

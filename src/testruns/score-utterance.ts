@@ -41,12 +41,23 @@ export interface UtteranceOutcome {
   success: boolean;
 }
 
+/** A value as text: objects and arrays as JSON, anything else as ECMAScript's String() has it. */
+function plainText(v: unknown): string {
+  switch (typeof v) {
+    case 'undefined':
+      return '';
+    case 'object':
+      return v === null ? '' : JSON.stringify(v);
+    default:
+      return String(v);
+  }
+}
+
 /** Entity values compare as trimmed, case-folded text; `{value}` objects by their value. */
 export function entityText(v: unknown): string {
   if (v === null || v === undefined) return '';
-  if (typeof v === 'object' && !Array.isArray(v) && 'value' in v) return entityText((v).value);
-  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return s.trim().replace(/\s+/g, ' ');
+  if (typeof v === 'object' && !Array.isArray(v) && 'value' in v) return entityText(v.value);
+  return plainText(v).trim().replace(/\s+/g, ' ');
 }
 
 const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> => {
@@ -76,7 +87,7 @@ export async function scoreUtterance(recognizer: TestRecognizer, u: SuiteUtteran
     const fn = !expectedNone && !right;
     const entities = expectedEntities.map((e) => {
       const expected = entityText(e.value);
-      const matched = entityText((found)[e.name]);
+      const matched = entityText(found[e.name]);
       return { name: e.name, expected, matched, ok: matched !== '' && matched.toLowerCase() === expected.toLowerCase() };
     });
     const expectedScore = expectedNone ? null : (r.scores.find((s) => sameIntent(s.intent, u.intent))?.score ?? 0);

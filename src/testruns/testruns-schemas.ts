@@ -7,6 +7,7 @@ export const RUN_STATUSES = ['running', 'completed', 'failed'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const MAX_UTTERANCES = 10_000;
 
+// eslint-disable-next-line no-control-regex -- matching the C0 controls and DEL is the point of this check
 const noControlChars = (s: string): boolean => !/[\u0000-\u001f\u007f]/.test(s);
 export const suiteName = z.string().min(1).max(100).refine(noControlChars, 'must not contain control characters');
 /** botId / streamId of the public paths: the authenticator checks it against the token's app. */

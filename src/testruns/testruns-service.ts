@@ -24,7 +24,7 @@ export interface TestrunsServiceDeps {
   logger: Logger;
   loop: LoopOptions;
   /** Counts runs by outcome and utterances tested (metrics). */
-  observe?: { run(outcome: string): void; utterance(): void };
+  observe?: { run: (outcome: string) => void; utterance: () => void };
 }
 
 const SUITE_NOT_FOUND = 'Test Suite not found';

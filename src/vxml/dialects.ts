@@ -28,10 +28,10 @@ export interface DialectProfile {
   digitsParameters: boolean;
   /**
    * Free-form transcription: 'settings' uses the IVR settings' engine source (default
-   * builtin:speech/transcribe); a string replaces it; null means the browser has none, and the caller
+   * builtin:speech/transcribe); any other string replaces it; null means the browser has none, and the caller
    * must use the node or intent grammar instead.
    */
-  transcription: 'settings' | string | null;
+  transcription: string | null;
   /** `<transfer>`: VoiceXML 2.1 `type="bridge"`, or the legacy `bridge="true"` (never both: that is error.badfetch). */
   transferStyle: 'type' | 'bridge';
   /** Whether `fetchaudio` is written on submits ('omit' where the browser ignores it). */

@@ -13,9 +13,7 @@
  * caller can leave the attribute out instead of emitting an invalid document.
  */
 
- 
 const ILLEGAL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
- 
 const ILLEGAL_ALL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 const TEXT_SPECIAL = /[&<>\r]/;
 const ATTR_SPECIAL = /[&<>"\t\n\r]/;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { historyLayout, newMessageSchema, type NewMessage } from '../../src/history/index.js';
 import { HistoryRecorder } from '../../src/history/history-recorder.js';
 import { HistoryRepository } from '../../src/history/history-repository.js';

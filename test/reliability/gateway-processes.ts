@@ -59,7 +59,7 @@ async function call(base: string, token: string, method: string, path: string, b
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text)) : undefined };
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
 export interface ProvisionedApp {

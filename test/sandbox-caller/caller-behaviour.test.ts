@@ -138,7 +138,7 @@ describe('an injected fetch', () => {
   it('when runCall is given its own fetch, then every document comes from it and relative URLs resolve against the document URL', async () => {
     const seen: string[] = [];
     const fakeFetch = (async (input: string | URL | Request, init?: RequestInit) => {
-      const url = String(input);
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
       seen.push(`${init?.method ?? 'GET'} ${url}`);
       const body = url.includes('/next')
         ? '<vxml version="2.1" xmlns="http://www.w3.org/2001/vxml"><form><block><prompt>Second.</prompt><var name="endOfConversation" expr="true"/><return namelist="endOfConversation"/></block></form></vxml>'

@@ -113,7 +113,7 @@ export async function fuzzTarget(baseUrl: string, t: Target, numRuns: number, do
     tally.add(a.status);
     checkAnswer(a, { what, vxml: Boolean(t.vxml), docs });
   }));
-  console.log(`[security] ${t.name} answers: ${tally}`);
+  console.log(`[security] ${t.name} answers: ${tally.toString()}`);
   return tally;
 }
 

@@ -49,7 +49,9 @@ export function send(baseUrl: string, req: RawRequest): Promise<RawAnswer> {
         ...(req.localAddress ? { localAddress: req.localAddress } : {}),
         agent: false,
       },
-      (res) => collect(res).then(resolve, reject),
+      (res) => {
+        collect(res).then(resolve, reject);
+      },
     );
     r.on('error', reject);
     r.end(body);

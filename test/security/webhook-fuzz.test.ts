@@ -74,7 +74,7 @@ describe('IVR webhook under hostile input', () => {
       if (a.text.includes("expr=\"'internal_error'\"")) throw new Error(`the turn failed internally (internal_error document)\n  request: ${describeRequest(e.method, path, e)}`);
     });
     await checkProperty('webhook valid token', RUNS.validToken, prop);
-    console.log(`[security] webhook valid token answers: ${tally}`);
+    console.log(`[security] webhook valid token answers: ${tally.toString()}`);
     expect(tally.count(200)).toBeGreaterThan(RUNS.validToken / 4);
   });
 

@@ -145,7 +145,7 @@ describeEachStore('batch test runs', (factory) => {
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/csv/);
       expect(res.headers['content-disposition']).toMatch(/^attachment; filename="regression-tr-.+\.csv"$/);
-      const rows = parse(res.body as string, { relax_column_count: true }) as string[][];
+      const rows = parse(res.body as string, { relax_column_count: true });
       const head = Object.fromEntries(rows.slice(0, 14).map((r) => [r[0], r[1]]));
       expect(head).toMatchObject({
         'App Name': 'Test app', 'Report Name': 'regression', Language: 'en', 'Run Type': 'published', 'Utterance Count': '13',

@@ -80,7 +80,7 @@ describeEachStore('batch test runs across restarts', (factory) => {
     const url = new URL(res.body.result.fileUrl as string);
     const file = await request(b.t.app).get(url.pathname + url.search);
     expect(file.status).toBe(200);
-    const rows = parse(file.text, { relax_column_count: true }) as string[][];
+    const rows = parse(file.text, { relax_column_count: true });
     expect(rows.find((r) => r[0] === 'Status')?.[1]).toBe('failed');
     expect(rows.slice(rows.findIndex((r) => r[0] === 'Utterance') + 1)).toHaveLength(4);
 

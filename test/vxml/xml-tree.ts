@@ -117,6 +117,5 @@ export function wellFormed(s: string): string {
 
 /** What XML text keeps of a string (the characters XML 1.0 allows). */
 export function xmlKept(s: string): string {
-   
   return s.replace(/[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '');
 }

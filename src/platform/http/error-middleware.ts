@@ -7,7 +7,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { AppError } from '../app-error.js';
 import type { Metrics } from '../metrics.js';
-import { baseUrlOf, sendReply } from './mount-routes.js';
+import { baseUrlOf, requestIdOf, sendReply } from './mount-routes.js';
 import type { RouteDef } from './route-def.js';
 
 /** Tells a store outage (connection lost, timeout…) from a programming error; the store provides it. */
@@ -49,6 +49,6 @@ export function errorHandler(opts: { logger: Logger; bodyLimit: string; metrics:
       }
     }
     for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
-    res.status(appErr.status).json({ ...appErr.toBody(), requestId: String((req as { id?: unknown }).id ?? "") });
+    res.status(appErr.status).json({ ...appErr.toBody(), requestId: requestIdOf(req) });
   };
 }

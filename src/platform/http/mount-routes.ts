@@ -25,6 +25,14 @@ const issuesToDetails = (where: string, schema: ZodType, value: unknown): unknow
 
 export const baseUrlOf = (req: Request, configured?: string): string => configured ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 
+/** The id pino-http gave the request (a string from the app's genReqId, a number from its default); '' without one. */
+export const requestIdOf = (req: Request): string => {
+  const id = (req as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : '';
+};
+
+const isPlainBody = (body: unknown): body is Record<string, unknown> => typeof body === 'object' && body !== null && !Array.isArray(body);
+
 export function sendReply(res: Response, reply: RouteReply): void {
   res.status(reply.status ?? 200);
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
@@ -45,8 +53,8 @@ function handle(def: RouteDef, opts: MountOptions): RequestHandler {
       const params = def.params ? issuesToDetails('params', def.params, req.params) : req.params;
       const principal = await opts.authenticator.authenticate({ headers: req.headers, params: req.params as Record<string, string>, ip: req.ip ?? '' }, def.auth);
       const rawQuery = { ...(req.query as Record<string, unknown>) };
-      const rawBody = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : req.body ?? {};
-      const mergedBody = def.mergeQueryIntoBody && typeof rawBody === 'object' && !Array.isArray(rawBody) ? { ...rawQuery, ...rawBody } : rawBody;
+      const rawBody: unknown = req.body ?? {};
+      const mergedBody = def.mergeQueryIntoBody && isPlainBody(rawBody) ? { ...rawQuery, ...rawBody } : rawBody;
       const query = def.query ? issuesToDetails('query', def.query, rawQuery) : rawQuery;
       const body = def.body ? issuesToDetails('body', def.body, mergedBody) : mergedBody;
       const controller = new AbortController();
@@ -59,7 +67,7 @@ function handle(def: RouteDef, opts: MountOptions): RequestHandler {
         body,
         headers: req.headers,
         principal,
-        requestId: String((req as { id?: unknown }).id ?? ''),
+        requestId: requestIdOf(req),
         baseUrl: baseUrlOf(req, opts.publicBaseUrl),
         ip: req.ip ?? '',
         method: req.method,

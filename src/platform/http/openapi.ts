@@ -1,6 +1,6 @@
 /** OpenAPI 3.1 document generated from the route definitions' zod schemas (zod's JSON Schema). */
 import { z, type ZodType } from 'zod';
-import type { RouteDef } from './route-def.js';
+import type { BodyType, RouteDef } from './route-def.js';
 
 const toSchema = (schema: ZodType): Record<string, unknown> => {
   try {
@@ -55,8 +55,8 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
       };
       if (def.body && method !== 'get') {
         const types = def.bodyTypes ?? ['json'];
-        const media: Record<string, string> = { json: 'application/json', urlencoded: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' };
-        op.requestBody = { content: Object.fromEntries(types.map((t) => [media[t], { schema: toSchema(def.body!) }])) };
+        const media: Record<BodyType, string> = { json: 'application/json', urlencoded: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' };
+        op.requestBody = { content: Object.fromEntries(types.map((t): [string, { schema: Record<string, unknown> }] => [media[t], { schema: toSchema(def.body!) }])) };
       }
       (paths[path] ??= {})[method] = op;
     }

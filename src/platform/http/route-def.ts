@@ -33,7 +33,12 @@ export interface RouteReply {
   headers?: Record<string, string>;
 }
 
-export interface RouteDef<P = any, Q = any, B = any> {
+/**
+ * One route. `RouteDef` with no type arguments is a route of any shape (a component's route list):
+ * `handler` is declared as a method so that a route typed by its own schemas still fits that list,
+ * and mountRoutes only ever calls it with the context its schemas produced.
+ */
+export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   method: HttpMethod | HttpMethod[];
   /** Express-style path, e.g. /api/admin/apps/:streamId */
   path: string;
@@ -48,7 +53,7 @@ export interface RouteDef<P = any, Q = any, B = any> {
   /** Merge query parameters into the body before validation (the body wins on a clash). */
   mergeQueryIntoBody?: boolean;
   responses: Record<number, { description: string; schema?: ZodType; contentType?: string }>;
-  handler: (ctx: RouteContext<P, Q, B>) => Promise<RouteReply>;
+  handler(ctx: RouteContext<P, Q, B>): Promise<RouteReply>;
   /** Renders this route's errors (e.g. as VoiceXML) instead of the JSON error body. */
   renderError?: (err: AppError, ctx: { baseUrl: string; params: Record<string, string> }) => RouteReply;
 }
