@@ -12,6 +12,7 @@
 import { createSecretKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AppError } from './app-error.js';
+import { safeEqual } from './secrets.js';
 
 export interface VerifiedToken {
   appId: string;
@@ -40,7 +41,7 @@ export async function verifyHs256(token: string, secretFor: (appId: string) => P
       cache?.delete(token);
       throw AppError.invalidJwt();
     }
-    if (secret === known.secret) return known.result;
+    if (safeEqual(secret, known.secret)) return known.result;
     cache?.delete(token);
   }
   const unverified = jwt.decode(token, { complete: true });
