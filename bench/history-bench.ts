@@ -1,7 +1,7 @@
 /**
- * History at scale (gateway-contract.md section 10): fills Redis through the recorder's own key
- * layout (historyLayout ops, written with store.bulk) and times filtered getMessages pages through
- * the service function the routes use (and a few through real HTTP) at a small and a large size.
+ * History at scale: fills Redis through the recorder's own key layout (historyLayout ops, written
+ * with store.bulk) and times filtered getMessages pages through the service function the routes use
+ * (and a few through real HTTP) at a small and a large size.
  * Target: p99 at 1,000,000 messages ≤ 2 × p99 at 10,000.
  *
  * Method: two apps get the same users' histories (same generator, same seeds): the small one stops

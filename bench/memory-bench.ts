@@ -1,5 +1,5 @@
 /**
- * What one live call costs (gateway-contract.md section 10: ≤ 2 KB in Redis).
+ * What one live call costs (the target: at most 2 KB in Redis per live call).
  *
  * Composes the gateway in this process on Redis (random KEY_PREFIX), listens on an ephemeral port,
  * sets up the demo app through the operator API, then starts MEMORY_BENCH_CALLS calls through the

@@ -1,5 +1,5 @@
 /**
- * The webhook turn against its floor (gateway-contract.md section 10), in one run on one server.
+ * The webhook turn against its floor (a constant-document route, described below), in one run on one server.
  *
  * Starts the gateway as a separate process against Redis (random KEY_PREFIX, BENCH_MODE=true,
  * LOG_LEVEL=warn), sets up an app with the demo agent through the operator API, then measures with

@@ -1,7 +1,8 @@
 /**
  * Sets up the benchmark app through the public operator API, as an operator would: create the app,
- * import the skill group the demo agent transfers to (area B import API), set the demo agent,
- * enable the IVR settings and channel, and mint the channel token a VXML platform would carry.
+ * import the skill group the demo agent transfers to (the public skill-group import), set the demo
+ * agent, enable the IVR settings and channel, and mint the channel token a VXML platform would
+ * carry.
  */
 import { z } from 'zod';
 import { demoAgentDefinition } from '../../src/agent/index.js';

@@ -1,4 +1,4 @@
-/** Request and answer shapes of the operator API (gateway-contract.md section 5). */
+/** Request and answer shapes of the operator API under /api/admin (apps, API apps, API keys). */
 import { z } from 'zod';
 
 export const streamIdParam = z.object({ streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>') });

@@ -1,6 +1,6 @@
 /**
- * The agent definition (gateway contract section 7): zod schema plus semantic checks. Validation
- * lists every problem at once, each with its JSON path ("dialogs.book.nodes.size.next[0].goto").
+ * The agent definition (dialogs of typed nodes): zod schema plus semantic checks. Validation lists
+ * every problem at once, each with its JSON path ("dialogs.book.nodes.size.next[0].goto").
  */
 import { z } from 'zod';
 import { semanticProblems, type DefinitionProblem } from './definition-checks.js';

@@ -1,4 +1,4 @@
-/** Routes of the assist component: the skill-group import (area B) and the operator's read-back. */
+/** Routes of the assist component: the public skill-group import and the operator's read-back. */
 import { z } from 'zod';
 import { defineRoute, type RateLimitGate, type RouteDef } from '../platform/index.js';
 import { streamIdParam } from '../admin/index.js';

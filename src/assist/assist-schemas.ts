@@ -1,6 +1,6 @@
 /**
- * Shapes of the skill-group import (area B) and its read-back. Members not named by the contract
- * are kept as given (an export from the platform carries more), so the read-back is faithful.
+ * Shapes of the public skill-group import and its read-back. Members the gateway does not read are
+ * kept as given (an export from the platform carries more), so the read-back is faithful.
  */
 import { z } from 'zod';
 

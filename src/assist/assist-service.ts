@@ -1,7 +1,7 @@
 /**
- * Skill-group import (area B): checks the request as a whole (type, the accountId/orgId/type that
- * the query, the `accountId` header and `metaData` each carry, every member of every group with
- * its path), then stores the groups per (app, accountId, orgId) and indexes them by id.
+ * The public skill-group import: checks the request as a whole (type, the accountId/orgId/type that
+ * the query, the `accountId` header and `metaData` each carry, every member of every group with its
+ * path), then stores the groups per (app, accountId, orgId) and indexes them by id.
  */
 import { AppError, type Logger } from '../platform/index.js';
 import type { AppsService } from '../admin/index.js';

@@ -1,6 +1,6 @@
 /**
- * The agent-definition check the assist component adds (area B): a transfer node's skill group must
- * be one the app imported. The agent registry runs it whenever an agent is defined.
+ * The agent-definition check the assist component adds: a transfer node's skill group must be one
+ * the app imported. The agent registry runs it whenever an agent is defined.
  */
 import type { DefinitionCheck } from '../admin/index.js';
 

@@ -1,4 +1,4 @@
-/** Builds the connections component: its routes (area A) and the agent's LLM port. */
+/** Builds the connections component: its public routes (/api/public/connections) and the agent's LLM port. */
 import { Histogram } from 'prom-client';
 import type { Config, Logger, Metrics, RouteDef, Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';

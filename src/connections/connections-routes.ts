@@ -1,4 +1,4 @@
-/** Routes of area A: list, read, create and update model connections (`x-api-key`, scoped). */
+/** Routes of the model connections: list, read, create and update them (`x-api-key`, scoped). */
 import { defineRoute, type RouteDef } from '../platform/index.js';
 import {
   connectionIdParam, createAnswer, createConnectionBody, getAnswer, listAnswer, listConnectionsQuery, patchConnectionBody, updateAnswer,

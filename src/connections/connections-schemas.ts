@@ -1,7 +1,7 @@
 /**
- * Request and answer shapes of area A (model connections). The create body is discriminated by
- * `provider`; the `API` branch is then validated in its variant (custom-api-schemas.ts), so one
- * 400 names every missing or wrong member with its path.
+ * Request and answer shapes of the model connections API. The create body is discriminated by
+ * `provider`; the `API` branch is then validated in its variant (custom-api-schemas.ts), so one 400
+ * names every missing or wrong member with its path.
  */
 import { z } from 'zod';
 import { CONNECTION_STATUSES, PROVIDERS, type HostedProvider, type Provider } from './connection-record.js';

@@ -1,6 +1,7 @@
 /**
- * Use cases of area A: create, list, read and update model connections, and opening a connection's
- * secrets for a model call. Secrets are sealed before they reach the repository and are never logged.
+ * Use cases of model connections: create, list, read and update them, and opening a connection's
+ * secrets for a model call. Secrets are sealed before they reach the repository and are never
+ * logged.
  */
 import { AppError, isoNow, newId, type Logger, type Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';

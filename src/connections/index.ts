@@ -1,4 +1,4 @@
-/** Model connections (area A): the public routes and the LLM port the agent's llm node uses. */
+/** Model connections: the public routes and the LLM port the agent's llm node uses. */
 export { createConnectionsComponent, type ConnectionsComponent, type ConnectionsDeps } from './connections-component.js';
 export { createLlmClient, type LlmClientDeps, type ProviderBaseUrls } from './llm-client.js';
 export { LlmError, type LlmErrorCode } from './llm-error.js';

@@ -1,8 +1,8 @@
 /**
- * Conversation history routes (service-api.md area E): GET and POST of getMessages (v1) and
- * getMessagesV2 (v2) under /api/public/bot/:botId, and the Admin Console form POST
- * /api/public/getMessages whose app is the JWT's. `auth` JWT with scope chat-history; the path's
- * botId must be the token's app. Rate limited per bot (60/min, 1800/h by default).
+ * Conversation history routes: GET and POST of getMessages (v1) and getMessagesV2 (v2) under
+ * /api/public/bot/:botId, and the Admin Console form POST /api/public/getMessages whose app is the
+ * JWT's. `auth` JWT with scope chat-history; the path's botId must be the token's app. Rate limited
+ * per bot (60/min, 1800/h by default).
  */
 import { z } from 'zod';
 import { defineRoute, type RateLimitGate, type RouteDef } from '../platform/index.js';

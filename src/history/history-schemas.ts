@@ -1,11 +1,11 @@
 /**
- * Shapes of conversation history (service-api.md area E): what the recorder accepts, the
- * getMessages parameters (GET query, POST body) with their coercions, and the answer.
- * Query strings arrive as strings: booleans accept only "true"/"false", numbers only integers.
+ * Shapes of conversation history: what the recorder accepts, the getMessages parameters (GET query,
+ * POST body) with their coercions, and the answer. Query strings arrive as strings: booleans accept
+ * only "true"/"false", numbers only integers.
  */
 import { z } from 'zod';
 
-/** The 25 channelType values of platform-notes.md. */
+/** The 25 channelType values the platform's messages carry. */
 export const CHANNEL_TYPES = [
   'msteams', 'twitter', 'spark', 'rtm', 'facebook', 'slack', 'native', 'email', 'sms', 'wfacebook',
   'ringcentral', 'jabber', 'yammer', 'alexa', 'twiliovoice', 'telegram', 'ivr', 'ivrVoice', 'assist',
@@ -18,7 +18,7 @@ export type TaskKind = (typeof TASK_KINDS)[number];
 export const MESSAGE_STATUSES = ['received', 'queued', 'in progress', 'delivered', 'pending'] as const;
 
 export type HistoryVersion = 'v1' | 'v2';
-/** Messages per page: default and maximum per version (platform-notes.md limits). */
+/** Messages per page: default and maximum per version (the platform's page limits). */
 export const LIMITS: Record<HistoryVersion, { default: number; max: number }> = {
   v1: { default: 20, max: 100 },
   v2: { default: 100, max: 10_000 },

@@ -1,5 +1,5 @@
 /**
- * Conversation history component (area E): the recorder the IVR webhook calls for every turn, the
+ * Conversation history component: the recorder the IVR webhook calls for every turn, the
  * getMessages / getMessagesV2 routes, and the service behind them (also used by the benchmark).
  */
 import { createRateLimitGate, RATE_LIMITS, type Metrics, type RateLimiterFactory, type RouteDef } from '../platform/index.js';
@@ -19,7 +19,7 @@ export interface HistoryDeps {
   metrics?: Metrics;
   /** Makes the rolling rate limiters (the store's). */
   rateLimiters: RateLimiterFactory;
-  /** Per-bot rolling limits; default 60/min and 1800/h (platform-notes.md). */
+  /** Per-bot rolling limits; default 60/min and 1800/h (the platform's bot API limits). */
   rateLimits?: { perMinute: number; perHour: number; name?: string };
   budgets?: Partial<ReaderBudgets>;
   now?: () => number;

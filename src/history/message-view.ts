@@ -1,4 +1,4 @@
-/** A stored message hash as the Message of service-api.md (area E). */
+/** A stored message hash as the Message that getMessages and getMessagesV2 answer with. */
 import type { MessageAnswer } from './history-schemas.js';
 
 export interface MessageViewOptions {

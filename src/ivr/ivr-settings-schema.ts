@@ -1,6 +1,6 @@
 /**
- * The app's IVR settings (gateway-contract.md section 8): the agent-level defaults every document
- * starts from. Node overrides win over these.
+ * The app's IVR settings: the agent-level defaults every document starts from. Node overrides win
+ * over these.
  */
 import { z } from 'zod';
 import { dialectNames } from '../vxml/index.js';
@@ -73,7 +73,7 @@ export type IvrSettings = z.infer<typeof ivrSettingsSchema>;
 
 export const defaultIvrSettings = (): IvrSettings => ivrSettingsSchema.parse({ enabled: false });
 
-/** The values service-api.md F rule 4 requires for the sandbox; pre-filled when settings are not enabled. */
+/** The IVR settings the test sandbox needs to run an app; pre-filled when settings are not enabled. */
 export const sandboxRequiredSettings = {
   enabled: true,
   transcription: { enabled: true, engine: 'builtin:speech/transcribe' },

@@ -19,7 +19,7 @@ export type SandboxStep =
   | { kind: 'announce'; text: string; reason: 'busy' | 'locked' | 'unknown' | 'disabled' };
 
 export interface SandboxOptions {
-  /** Lockout window and duration after five wrong entries (default 600 s, as the contract says). */
+  /** Lockout window and duration after five wrong entries (default 600 s). */
   lockoutS?: number;
   /** How long a line stays taken without a hangup (default: the session TTL). */
   lineTtlMs?: number;

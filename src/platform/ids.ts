@@ -1,4 +1,4 @@
-/** Public ids (`<prefix>-<uuid>`) and timestamps as the contract writes them. */
+/** Public ids (`<prefix>-<uuid>`) and timestamps in the form the public APIs write them. */
 import { randomUUID } from 'node:crypto';
 
 export const newId = (prefix: string): string => `${prefix}-${randomUUID()}`;

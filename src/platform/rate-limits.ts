@@ -1,8 +1,8 @@
 /**
- * The platform's rolling rate limits (platform-notes.md): bot APIs 60/min and 1800/h per bot;
- * data-table APIs 600/min and 18000/h per account+table. Counted through the RateLimiterFactory port
- * (the store's), so they hold across instances. `check` consumes one point from each window and
- * throws 429 with Retry-After.
+ * The platform's rolling rate limits: bot APIs 60/min and 1800/h per bot; data-table APIs 600/min
+ * and 18000/h per account+table. Counted through the RateLimiterFactory port (the store's), so they
+ * hold across instances. `check` consumes one point from each window and throws 429 with
+ * Retry-After.
  */
 import { AppError } from './app-error.js';
 import type { Metrics } from './metrics.js';

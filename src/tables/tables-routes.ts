@@ -1,4 +1,4 @@
-/** Routes of the data-table component: the operator's definition and the public insert (area D). */
+/** Routes of the data-table component: the operator's definition and the public insert. */
 import { AppError, defineRoute, type RateLimitGate, type RouteDef } from '../platform/index.js';
 import {
   insertBody, publicTableNameParam, recordAnswer, tableDefinitionAnswer, tableDefinitionBody, tableNameParam,

@@ -1,8 +1,9 @@
 /**
- * The result file of a run (platform-notes.md "Batch tests"): a header block, an empty line, the
- * column row, then one row per utterance (and one more per further expected entity). Written with
- * csv-stringify, so quotes, commas and newlines in utterances survive. Cells that a spreadsheet
- * would run as a formula (starting with = + - @ tab or CR) are prefixed with an apostrophe.
+ * The result file of a run, in the platform's batch-test result layout: a header block, an empty
+ * line, the column row, then one row per utterance (and one more per further expected entity).
+ * Written with csv-stringify, so quotes, commas and newlines in utterances survive. Cells that a
+ * spreadsheet would run as a formula (starting with = + - @ tab or CR) are prefixed with an
+ * apostrophe.
  */
 import { stringify } from 'csv-stringify/sync';
 import type { RunCounters } from './run-counters.js';

@@ -1,8 +1,8 @@
 /**
- * The status answer of a run (service-api.md area C). Running form: progress members at the top and
- * `result` with the always-present members. Completed (and failed) form: no progress members,
- * `result` with every member, ratios as two-decimal strings and a fresh signed fileUrl. A failed run
- * also reports how far it got (`utterance_ran`) and why (`result.reason`).
+ * The status answer of a run (GET …/testsuite/:name/:runId/status). Running form: progress members
+ * at the top and `result` with the always-present members. Completed (and failed) form: no progress
+ * members, `result` with every member, ratios as two-decimal strings and a fresh signed fileUrl. A
+ * failed run also reports how far it got (`utterance_ran`) and why (`result.reason`).
  */
 import { runRatios } from './run-counters.js';
 import type { RunState } from './testruns-repository.js';

@@ -2,7 +2,7 @@
  * Runs one suite utterance through the recognizer and classifies the outcome. Never throws: a
  * recognizer error (or timeout) becomes an `error` outcome.
  *
- * Intent classes (platform-notes.md "Batch tests"), E = expected intent, M = matched intent:
+ * Intent classes, as the platform's batch tests count them; E = expected intent, M = matched intent:
  *   TP: E is an intent and M = E.
  *   TN: E is None and M is None.
  *   FP: M is an intent and M != E        (a wrong intent, or an intent where None was expected).

@@ -1,4 +1,4 @@
-/** Request and answer shapes of batch tests (service-api.md area C; operator test suites). */
+/** Request and answer shapes of batch tests (the public run and status API; operator test suites). */
 import { z } from 'zod';
 
 export const RUN_TYPES = ['inDevelopment', 'published'] as const;

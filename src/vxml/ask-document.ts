@@ -1,6 +1,6 @@
 /**
- * The ask document (contract section 6; shape of vxml-examples/ask-intent.vxml): merged prompt, a
- * field named by the data extraction key with its grammars and properties, no-input/no-match counted
+ * The ask document (shape of test/fixtures/vxml-examples/ask-intent.vxml): merged prompt, a field
+ * named by the data extraction key with its grammars and properties, no-input/no-match counted
  * together (document variable `failures`) with event=maxretries past `retries`, a `<filled>` that
  * submits the utterance and ASR values, and optionally the document-level hangup catch.
  */

@@ -58,9 +58,9 @@ export interface OmittedPhrases {
 }
 
 /**
- * A field grammar. `srgs` item arrays are read as immutable: the renderer memoises the serialized
- * grammar per array (and per content), so build them once (e.g. buildIntentGrammar per agent version)
- * and do not mutate them afterwards. A `builtin` the dialect does not list is rendered as the
+ * A field grammar. The renderer serializes it afresh for every document and keeps nothing, so an
+ * `srgs` item array can be built once (e.g. buildIntentGrammar per agent version) and shared by every
+ * document that uses it. A `builtin` the dialect does not list is rendered as the
  * equivalent `inline-entity` grammar where there is one (number, date, digits, boolean).
  */
 export type FieldGrammar =
@@ -157,7 +157,7 @@ export interface BootstrapDocument {
   submit: SubmitTarget;
 }
 
-/* ---- Test sandbox documents (contract section 9). They are top-level documents, not subdialogs. ---- */
+/* ---- Test sandbox documents. They are top-level documents, not subdialogs. ---- */
 
 /** A DTMF length rule: min === max for a fixed length. */
 export interface DigitLength {

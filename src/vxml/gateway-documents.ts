@@ -1,5 +1,5 @@
 /**
- * The gateway's other document kinds (contract section 6; shapes of vxml-examples/*.vxml):
+ * The gateway's other document kinds (shapes of test/fixtures/vxml-examples/*.vxml):
  * say-and-continue, end, transfer, wait, error and bootstrap. One renderer per kind, by kind name.
  */
 import { ecmaRef, ecmaString, js } from './ecma-string.js';

@@ -1,7 +1,7 @@
 /**
- * Test sandbox documents (contract section 9): the login (PIN then secret by DTMF), the connection that
- * runs the app's webhook as a `<subdialog>`, and a prompt-then-hang-up announcement ("all lines are
- * busy"). These are top-level documents of the sandbox number, not subdialogs.
+ * Test sandbox documents: the login (PIN then secret by DTMF), the connection that runs the app's
+ * webhook as a `<subdialog>`, and a prompt-then-hang-up announcement ("all lines are busy"). These
+ * are top-level documents of the sandbox number, not subdialogs.
  */
 import { ecmaString, js } from './ecma-string.js';
 import type {

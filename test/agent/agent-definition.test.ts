@@ -37,7 +37,7 @@ describe('validateAgentDefinition', () => {
     if (r.ok) expect(r.definition.dialogs.ask?.nodes.answer).toMatchObject({ type: 'llm', saveAs: 'answer' });
   });
 
-  it('when the contract example is validated, then it is valid and the threshold defaults to 0.6', () => {
+  it('when the demo agent without its threshold is validated, then it is valid and the threshold defaults to 0.6', () => {
     const { intentThreshold: _drop, ...rest } = demoAgentDefinition;
     const r = validateAgentDefinition(rest);
     expect(r.ok && r.definition.intentThreshold).toBe(0.6);

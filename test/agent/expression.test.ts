@@ -22,7 +22,7 @@ const rule = 'session.BotUserSession.lastMessage.asrMetaData.confidence < 0.6';
 const evaluate = (src: string, state: DialogState) => compileExpression(src).evaluate(buildEvaluationContext(state, call));
 
 describe('connection rule expressions', () => {
-  it('when ASR confidence is "0.41", then the contract rule is true; when "0.93", then false', () => {
+  it('when ASR confidence is "0.41", then the low-confidence rule (< 0.6) is true; when "0.93", then false', () => {
     expect(evaluate(rule, stateWith('0.41'))).toBe(true);
     expect(evaluate(rule, stateWith('0.93'))).toBe(false);
   });

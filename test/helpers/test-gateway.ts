@@ -115,7 +115,7 @@ export async function setupIvrApp(gw: RunningGateway, opts: { agent?: unknown; s
 
 export { ADMIN_TOKEN as adminToken };
 
-/** Imports one skill group through the public import API (area B), as a contact centre would. */
+/** Imports one skill group through the public skill-group import API, as a contact centre would. */
 export async function importSkillGroup(gw: RunningGateway, streamId: string, id: string, name: string): Promise<void> {
   const client = await gw.admin('POST', `/api/admin/apps/${streamId}/api-apps`, { name: 'assist import', scopes: ['assist-import-export'] });
   const jwtToken = signHs256({ appId: client.body.clientId, sub: 'u-importer' }, client.body.clientSecret);

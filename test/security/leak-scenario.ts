@@ -98,12 +98,12 @@ export async function runLeakScenario(): Promise<Scenario> {
   const manageKey = keep('API key (manage)', need('key', await rec.admin(`${SHOWN_ONCE}create API key (manage)`, 'POST', '/api/admin/api-keys', { name: 'm', scopes: ['connections:view', 'connections:manage'] }), 201).apiKey);
   const viewKey = keep('API key (view)', need('key', await rec.admin(`${SHOWN_ONCE}create API key (view)`, 'POST', '/api/admin/api-keys', { name: 'v', scopes: ['connections:view'] }), 201).apiKey);
 
-  // skill group import (area B)
+  // skill group import
   need('import', await rec.json('skill-group import', 'POST', `/assist/api/v1/public/analytics/${streamId}/storeAssistFunctionalities?accountId=acc-1&orgId=org-1&type=skillGroups`,
     { auth: assistJwt(), accountId: 'acc-1' },
     { data: [{ _id: 'sg-reservations', name: 'Reservations', status: 'ACTIVE', isDefault: false, iId: streamId, createdByAId: 'a-1', skills: [] }], metaData: { userId: 'u-1', orgId: 'org-1', type: 'skillGroups', accountId: 'acc-1' } }), 200);
 
-  // model connections (area A)
+  // model connections
   const mk = { 'x-api-key': manageKey };
   const conn = async (label: string, body: Record<string, unknown>) => need(label, await rec.json(label, 'POST', '/api/public/connections', mk, body), 201).connectionId as string;
   const a = await conn('create HostedModelA', { provider: 'HostedModelA', connectionName: 'A', model: 'a-1', fields: { API_KEY: keep('HostedModelA key', key('a')) } });
@@ -153,12 +153,12 @@ export async function runLeakScenario(): Promise<Scenario> {
   keep('webhook token', hookToken, 'jwt', (e) =>
     e.request.path.startsWith(`/ivr/hooks/${streamId}?`) && e.request.path.includes(encodeURIComponent(hookToken)) && e.answer.contentType.startsWith('application/voicexml+xml'));
 
-  // data table with an encrypted column (area D)
+  // data table with an encrypted column
   need('table', await rec.admin('define table', 'PUT', '/api/admin/tables/leak_rows', {
     columns: [{ name: 'name', type: 'string' }, { name: 'ssn', type: 'string', encrypted: true }, { name: 'qty', type: 'number' }], access: { [streamId]: { read: true, write: true } },
   }), 200);
-  const ssn = keep('encrypted column value', `enc-${key('s')}`, 'text', (e) => e.label === "table insert (the writer's own record, service-api D)");
-  need('insert', await rec.json("table insert (the writer's own record, service-api D)", 'POST', '/api/public/tables/leak_rows', { auth: allJwt() }, { data: { name: 'Ann', ssn, qty: 1 } }), 201);
+  const ssn = keep('encrypted column value', `enc-${key('s')}`, 'text', (e) => e.label === "table insert (the writer's own record)");
+  need('insert', await rec.json("table insert (the writer's own record)", 'POST', '/api/public/tables/leak_rows', { auth: allJwt() }, { data: { name: 'Ann', ssn, qty: 1 } }), 201);
   need('bad insert', await rec.json('table insert refused (400)', 'POST', '/api/public/tables/leak_rows', { auth: allJwt() }, { data: { name: 'Bob', ssn: keep('encrypted value in a refused insert', `enc-${key('t')}`), qty: 'many', other: 1 } }), 400);
 
   // sandbox (PIN and secret)
@@ -191,7 +191,7 @@ export async function runLeakScenario(): Promise<Scenario> {
     pin: sb.pin, secret: sb.secret, mode: 'lenient', inputs: ['what are your opening hours', 'book a table', 'two', 'tomorrow', 'yes'], fetch: rec.fetch('sandbox call'), plain: true,
   });
 
-  // history reads (area E)
+  // history reads
   const h = { auth: allJwt() };
   for (const [label, method, path, body] of [
     ['history v1 GET', 'GET', `/api/public/bot/${streamId}/getMessages?userId=leak-call-1&limit=100`, undefined],
@@ -200,7 +200,7 @@ export async function runLeakScenario(): Promise<Scenario> {
     ['history admin-console POST', 'POST', '/api/public/getMessages', { userId: 'leak-call-2' }],
   ] as const) need(label, await rec.json(label, method, path, h, body), 200);
 
-  // a batch test run (area C) and its result file
+  // a batch test run and its result file
   need('suite', await rec.admin('define suite', 'PUT', `/api/admin/apps/${streamId}/testsuites/leak`, { utterances: [{ utterance: 'book a table', intent: 'BookTable' }, { utterance: 'hello', intent: 'None' }] }), 200);
   const run = need('run', await rec.json('launch run', 'POST', `/api/public/bot/${streamId}/testsuite/leak/run`, { auth: allJwt() }, {}), 202);
   let status: any;

@@ -1,7 +1,7 @@
 /**
- * Every public endpoint of service-api.md (areas A to F, plus the sandbox entry and the result-file
- * download) as a fuzz target, each built from a valid request so most runs reach validation and
- * the service behind it.
+ * Every public endpoint (model connections, data tables, skill-group import, conversation history,
+ * batch tests, the result-file download and the sandbox entry) as a fuzz target, each built from a
+ * valid request so most runs reach validation and the service behind it.
  */
 import fc from 'fast-check';
 import jwt from 'jsonwebtoken';

@@ -5,8 +5,8 @@
  * admin token and the master key. The only exceptions are the create answers in which the contract
  * shows a secret once (API app, API key, IVR channel, sandbox), excluded by request; and two
  * reflections the contract requires, allowed only in the answer to the request that sent the value:
- * the webhook token in the submit URLs of the documents it gets (gateway-contract 6), and the
- * table insert answer, which returns the writer's own record (service-api D).
+ * the webhook token in the submit URLs of the documents it gets, and the table insert answer,
+ * which returns the writer's own record.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_TEXT, SHOWN_ONCE, runLeakScenario, type Scenario, type Secret } from './leak-scenario.js';
