@@ -11,6 +11,7 @@ import type { ScopeChain } from './scope-chain.js';
 import type { Transcript } from './transcript.js';
 import type { VxmlEvent } from './vxml-event.js';
 import { childElements, type XmlElement } from './xml-tree.js';
+import { valueText } from './value-text.js';
 
 /** One loaded document while it runs inside one execution context (top level or a subdialog). */
 export interface DocumentContext {
@@ -79,13 +80,4 @@ export function propertyValue(name: string, path: XmlElement[]): string | undefi
 }
 
 /** ECMAScript value → a submitted parameter (undefined/null as empty, objects as JSON). */
-export function toParam(value: unknown): string {
-  switch (typeof value) {
-    case 'undefined':
-      return '';
-    case 'object':
-      return value === null ? '' : JSON.stringify(value);
-    default:
-      return String(value);
-  }
-}
+export const toParam = valueText;

@@ -4,20 +4,12 @@
  * its fallback text (or names the file), and every other tag is dropped with its text kept.
  */
 import type { XmlNode } from './xml-tree.js';
+import { valueText } from './value-text.js';
 
 export const PAUSE = ' … ';
 
 /** Turns a value into the text a TTS engine would speak (ECMAScript ToString, objects as JSON). */
-export function spokenValue(value: unknown): string {
-  switch (typeof value) {
-    case 'undefined':
-      return '';
-    case 'object':
-      return value === null ? '' : JSON.stringify(value);
-    default:
-      return String(value);
-  }
-}
+export const spokenValue = valueText;
 
 function render(nodes: XmlNode[], valueOf: (expr: string) => unknown): string {
   let out = '';

@@ -5,6 +5,7 @@
  * memory). All keys of one `atomic` call must share a hash tag (one Redis Cluster slot), unless the
  * store says `atomicAcrossSlots` (memory, a single Redis node).
  */
+import type { RateLimiter, RateLimitRule } from '../platform/index.js';
 
 export type WriteOp =
   | { op: 'set'; key: string; value: string; ttlMs?: number }
@@ -40,29 +41,8 @@ export interface ScoredMember {
   score: number;
 }
 
-export interface RateLimitRule {
-  /** Distinguishes limiters in keys, e.g. "bot-min". */
-  name: string;
-  points: number;
-  durationS: number;
-  /** Block for this long once exceeded (defaults to the rest of the window). */
-  blockDurationS?: number;
-}
-
-export interface RateLimitOutcome {
-  allowed: boolean;
-  remaining: number;
-  /** ms until the next point is available (Retry-After when refused). */
-  msBeforeNext: number;
-}
-
-export interface RateLimiter {
-  consume(key: string, points?: number): Promise<RateLimitOutcome>;
-  /** Current state without consuming. */
-  peek(key: string): Promise<RateLimitOutcome>;
-  reset(key: string): Promise<void>;
-}
-
+// the rate-limiter port is the platform's; the adapters implement it
+export type { RateLimitRule, RateLimitOutcome, RateLimiter } from '../platform/index.js';
 export interface Store {
   readonly kind: 'memory' | 'redis';
   /**
