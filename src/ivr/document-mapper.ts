@@ -106,6 +106,7 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
         prompt,
         fieldName: fieldNameFromKey(settings.dataExtractionKey),
         grammars: grammarsFor(answer, ctx),
+        grammarBase: new URL('/ivr/grammars', ctx.submitUrl).toString(),
         documentProperties: documentProperties(settings),
         fieldProperties: fieldProperties(answer),
         noInputPrompt: overrides?.noInputPrompt ? renderedPrompt(overrides.noInputPrompt) : textPrompt(settings.standardResponses.noInput),

@@ -7,6 +7,7 @@ import { ivrAdminRoutes } from './ivr-admin-routes.js';
 import { IvrConfigService } from './ivr-config-service.js';
 import type { IvrCaches } from './ivr-caches.js';
 import type { IvrPorts } from './ivr-ports.js';
+import { grammarRoutes } from './grammar-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { SandboxService, type SandboxOptions } from './sandbox-service.js';
 import { sandboxRoutes } from './sandbox-routes.js';
@@ -53,6 +54,7 @@ export function createIvrComponent(deps: IvrDeps): { routes: RouteDef[]; ivr: Iv
     ...ivrAdminRoutes(ivr, deps.requireApp),
     ...sandboxRoutes(sandbox, deps.requireApp),
     ...webhookRoutes({ config: deps.config, ivr, turns, ports, logger: deps.logger, metrics: deps.metrics, caches: deps.caches }),
+    ...grammarRoutes(),
   ];
   return { routes, ivr, sessions, sandbox };
 }

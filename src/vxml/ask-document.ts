@@ -33,7 +33,7 @@ export function askDocument(b: VxmlBuilder, doc: AskDocument, p: DialectProfile)
   const f = form.field(field);
   properties(f, doc.fieldProperties);
   speak(f, doc.prompt);
-  fieldGrammars(f, doc.grammars ?? [], p);
+  fieldGrammars(f, doc.grammars ?? [], p, doc.grammarBase);
   retryCatch(f, {
     retries: doc.retries,
     noInput: doc.noInputPrompt,

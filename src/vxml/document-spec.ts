@@ -85,6 +85,8 @@ export interface AskDocument {
   /** Field name: the data extraction key with spaces removed (e.g. "userinput"). */
   fieldName: string;
   grammars: FieldGrammar[];
+  /** Where the gateway serves its entity grammars; without it they are written inline. */
+  grammarBase?: string;
   /** Document-level properties (timeout, bargein, confidencelevel, fetchtimeout, call control…). */
   documentProperties: Record<string, string>;
   /** Field-level properties (node overrides). */

@@ -12,6 +12,7 @@ export {
   type SrgsFieldGrammar,
 } from './srgs-grammar.js';
 export { entityGrammars, transcriptionGrammar } from './builtin-grammars.js';
+export { renderEntityGrammarDocument, entityGrammarUrl, type EntityGrammarRef } from './entity-grammar-document.js';
 export {
   dialectProfiles,
   dialectProfile,

@@ -10,6 +10,7 @@ import { entitySrgs } from './entity-srgs.js';
 import { promptSsml } from './prompt-ssml.js';
 import type { SsmlContainer } from './ssml-builder.js';
 import { appendSrgsItems } from './srgs-grammar.js';
+import { entityGrammarUrl } from './entity-grammar-document.js';
 import type { Executable, Field, Form, SubmitOptions, VxmlBuilder } from './vxml-builder.js';
 
 /** Declares callId, (from,) turn as document variables; turn is a string literal (quirk 6). */
@@ -123,8 +124,11 @@ function applyDialect(g: FieldGrammar, p: DialectProfile): FieldGrammar {
   return inline;
 }
 
-/** The field's `<grammar>` elements. */
-export function fieldGrammars(f: Field, grammars: readonly FieldGrammar[], p: DialectProfile): void {
+/**
+ * The field's `<grammar>` elements. With `grammarBase` (where the gateway serves its grammars), the
+ * gateway's own entity grammars are named by URL there instead of written inline.
+ */
+export function fieldGrammars(f: Field, grammars: readonly FieldGrammar[], p: DialectProfile, grammarBase?: string): void {
   for (const given of grammars) {
     const g = applyDialect(given, p);
     switch (g.kind) {
@@ -141,6 +145,10 @@ export function fieldGrammars(f: Field, grammars: readonly FieldGrammar[], p: Di
         break;
       }
       case 'inline-entity': {
+        if (grammarBase !== undefined) {
+          f.grammar(entityGrammarUrl(grammarBase, g), g.mode);
+          break;
+        }
         const root = `${g.entity}${g.mode === 'dtmf' ? 'D' : 'V'}`;
         const attrs = { mode: g.mode, root, family: true, ...(g.lang !== undefined ? { lang: g.lang } : {}) };
         const spec = { entity: g.entity, mode: g.mode, ...(g.minLength !== undefined ? { minLength: g.minLength } : {}), ...(g.maxLength !== undefined ? { maxLength: g.maxLength } : {}) };
