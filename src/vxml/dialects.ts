@@ -60,7 +60,8 @@ const w3c: DialectProfile = {
   documentProperties: {},
   hangupInCatch: 'disconnect',
   facts: [
-    { what: 'Only the boolean and digits builtins (the set every tested browser has); number, date and lists are inline SRGS', source: `${EXAMPLES} quirk 7`, confidence: 'verified' },
+    { what: 'Only the boolean and digits builtins (the set every tested browser has); lists are inline SRGS', source: `${EXAMPLES} quirk 7`, confidence: 'verified' },
+    { what: 'number and date use SRGS grammars the gateway serves (/ivr/grammars/entity.grxml), named by <grammar src>; the interpreter runs were made with the same grammars inline', source: 'VoiceXML 2.0 section 3.1.1 (grammar src)', confidence: 'documented' },
     { what: 'digits takes minlength/maxlength/length parameters', source: APPENDIX_P, confidence: 'documented' },
     { what: 'transfer uses type="bridge" only (bridge and type together raise error.badfetch)', source: `${TRANSFER_SPEC}; Dialogic PowerMedia XMS VoiceXML reference, <transfer>`, confidence: 'documented' },
     { what: 'Transcription grammar: the IVR settings\' engine source (builtin:speech/transcribe by default); not part of the standard', source: 'the origin platform\'s IVR channel documentation (transcription engine setting)', confidence: 'documented' },
