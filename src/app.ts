@@ -1,6 +1,6 @@
 /**
  * Builds the Express app from injected dependencies; never reads the environment. Health,
- * readiness, OpenAPI and metrics routes, request ids and logging, compression, the component
+ * readiness, OpenAPI (and its reader at /docs) and metrics routes, request ids and logging, compression, the component
  * routes, 404/405, and the one error handler.
  */
 import { randomUUID } from 'node:crypto';
@@ -8,7 +8,7 @@ import express, { type Express } from 'express';
 import compression from 'compression';
 import { pinoHttp } from 'pino-http';
 import type { Config, Logger, Metrics, Authenticator, RouteDef, StoreOutageCheck } from './platform/index.js';
-import { AppError, buildOpenApi, errorHandler, mountRoutes, notFoundHandler, scrubUrl } from './platform/index.js';
+import { AppError, apiDocs, buildOpenApi, errorHandler, mountRoutes, notFoundHandler, scrubUrl } from './platform/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -69,6 +69,8 @@ export function buildApp(deps: AppDeps): Express {
   app.get('/metrics', async (_req, res) => {
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });
+
+  app.use(apiDocs());
 
   // the service's own GET paths answer other methods as the operator routes do: 405 with Allow
   app.all(['/healthz', '/readyz', '/openapi.json', '/metrics'], (_req, _res, next) => next(AppError.methodNotAllowed(['GET', 'HEAD'])));

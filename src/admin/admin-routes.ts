@@ -1,6 +1,7 @@
 /** Operator routes of the admin component: apps, API apps, API keys, the agent definition. */
 import { z } from 'zod';
 import { AppError, defineRoute, type RouteDef } from '../platform/index.js';
+import { agentDefinitionSchema } from '../agent/index.js';
 import { apiAppAnswer, apiKeyAnswer, appRecord, createApiAppBody, createApiKeyBody, createAppBody, streamIdParam } from './admin-schemas.js';
 import type { AgentRegistry } from './agent-registry.js';
 import type { AppsService } from './apps-service.js';
@@ -54,7 +55,7 @@ export function adminRoutes(apps: AppsService, agents: AgentRegistry): RouteDef[
     }),
     defineRoute({
       method: 'put', path: '/api/admin/apps/:streamId/agent', summary: 'Set the agent definition (validated and trained)', tags, auth: admin,
-      params: streamIdParam, body: z.unknown(),
+      params: streamIdParam, body: z.unknown(), documentedBody: agentDefinitionSchema,
       responses: { 200: { description: 'the stored definition' }, 400: { description: 'every problem with its JSON path' } },
       handler: async ({ params, body }) => {
         await apps.requireApp(params.streamId);
@@ -63,7 +64,7 @@ export function adminRoutes(apps: AppsService, agents: AgentRegistry): RouteDef[
     }),
     defineRoute({
       method: 'get', path: '/api/admin/apps/:streamId/agent', summary: 'Read the agent definition', tags, auth: admin, params: streamIdParam,
-      responses: { 200: { description: 'the stored definition' } },
+      responses: { 200: { description: 'the stored definition', schema: agentDefinitionSchema }, 404: { description: 'no agent is set for this app' } },
       handler: async ({ params }) => {
         await apps.requireApp(params.streamId);
         const def = await agents.getDefinition(params.streamId);

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineRoute, type RateLimitGate, type RouteDef } from '../platform/index.js';
 import { streamIdParam } from '../admin/index.js';
-import { botIdParam, importAnswer, importQuery, readBackAnswer, readBackQuery } from './assist-schemas.js';
+import { botIdParam, importAnswer, importBodySchema, importQuery, readBackAnswer, readBackQuery } from './assist-schemas.js';
 import type { AssistService } from './assist-service.js';
 
 const firstHeader = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
@@ -14,7 +14,7 @@ export function assistRoutes(service: AssistService, gate: RateLimitGate): Route
       summary: 'Import skill groups into the contact-center feature of an app', tags: ['assist'],
       auth: { kind: 'jwt', scope: 'assist-import-export', appParam: 'botId' }, params: botIdParam, query: importQuery,
       // Checked in the service, after the type, so paths read body.data[0].skills[1].iId.
-      body: z.unknown().meta({ description: 'data: skill groups; metaData: {userId, orgId, type, accountId}' }),
+      body: z.unknown(), documentedBody: importBodySchema,
       responses: {
         200: { description: 'a success message with the count', schema: importAnswer },
         400: { description: 'every problem with its path; mismatching accountId/orgId/type; type not supported yet' },

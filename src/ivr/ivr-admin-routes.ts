@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../platform/index.js';
 import type { IvrConfigService } from './ivr-config-service.js';
-import { channelBody } from './ivr-settings-schema.js';
+import { channelBody, ivrSettingsSchema } from './ivr-settings-schema.js';
 
 const admin = { kind: 'admin' } as const;
 const tags = ['operator', 'ivr'];
@@ -30,7 +30,7 @@ export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: str
     }),
     defineRoute({
       method: 'get', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Read the IVR settings', tags, auth: admin, params,
-      responses: { 200: { description: 'the stored settings, or the defaults' } },
+      responses: { 200: { description: 'the stored settings, or the defaults', schema: ivrSettingsSchema } },
       handler: async ({ params: p }) => {
         await requireApp(p.streamId);
         return { json: await ivr.getSettings(p.streamId) };
@@ -38,8 +38,8 @@ export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: str
     }),
     defineRoute({
       method: 'put', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Replace the IVR settings', tags, auth: admin,
-      params, body: z.unknown(),
-      responses: { 200: { description: 'the stored settings' }, 400: { description: 'every problem with its path' } },
+      params, body: z.unknown(), documentedBody: ivrSettingsSchema,
+      responses: { 200: { description: 'the stored settings', schema: ivrSettingsSchema }, 400: { description: 'every problem with its path' } },
       handler: async ({ params: p, body }) => {
         await requireApp(p.streamId);
         return { json: await ivr.putSettings(p.streamId, body) };

@@ -8,7 +8,7 @@ export { createAuthenticator, type Authenticator, type AuthRequirement, type Pri
 export { createLogger, scrubUrl, type Logger } from './logger.js';
 export { createMetrics, type Metrics } from './metrics.js';
 export {
-  defineRoute, buildOpenApi, errorHandler, mountRoutes, notFoundHandler,
+  defineRoute, buildOpenApi, apiDocs, errorHandler, mountRoutes, notFoundHandler,
   type RouteDef, type RouteContext, type RouteReply, type StoreOutageCheck,
 } from './http/index.js';
 export { newId, isoNow } from './ids.js';

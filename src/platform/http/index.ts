@@ -2,3 +2,4 @@ export { defineRoute, type RouteDef, type RouteContext, type RouteReply, type Ht
 export { mountRoutes } from './mount-routes.js';
 export { errorHandler, notFoundHandler, toAppError, type StoreOutageCheck } from './error-middleware.js';
 export { buildOpenApi } from './openapi.js';
+export { apiDocs } from './api-docs.js';

@@ -35,6 +35,17 @@ function parameters(def: RouteDef): unknown[] {
   return out;
 }
 
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+/** A response's description and body; an error without its own schema has the contract's error body. */
+function responseOf(status: number, r: RouteDef['responses'][number]): Record<string, unknown> {
+  const type = r.contentType ?? 'application/json';
+  if (r.schema) return { description: r.description, content: { [type]: { schema: toSchema(r.schema) } } };
+  if (status >= 400) return { description: r.description, content: { 'application/json': { schema: ERROR_REF } } };
+  if (r.contentType) return { description: r.description, content: { [type]: { schema: { type: 'string' } } } };
+  return { description: r.description };
+}
+
 export function buildOpenApi(routes: RouteDef[], info: { title: string; version: string }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const def of routes) {
@@ -47,16 +58,14 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
         security: securityOf(def),
         parameters: parameters(def),
         responses: Object.fromEntries(
-          Object.entries(def.responses).map(([status, r]) => [
-            status,
-            { description: r.description, ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: toSchema(r.schema) } } } : {}) },
-          ]),
+          Object.entries(def.responses).map(([status, r]) => [status, responseOf(Number(status), r)]),
         ),
       };
-      if (def.body && method !== 'get') {
+      const body = def.documentedBody ?? def.body;
+      if (body && method !== 'get') {
         const types = def.bodyTypes ?? ['json'];
         const media: Record<BodyType, string> = { json: 'application/json', urlencoded: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' };
-        op.requestBody = { content: Object.fromEntries(types.map((t): [string, { schema: Record<string, unknown> }] => [media[t], { schema: toSchema(def.body!) }])) };
+        op.requestBody = { content: Object.fromEntries(types.map((t): [string, { schema: Record<string, unknown> }] => [media[t], { schema: toSchema(body) }])) };
       }
       (paths[path] ??= {})[method] = op;
     }

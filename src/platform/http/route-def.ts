@@ -48,6 +48,11 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   params?: ZodType<P>;
   query?: ZodType<Q>;
   body?: ZodType<B>;
+  /**
+   * The body's shape for the OpenAPI document when the handler validates the body itself (to list
+   * every problem at once with its JSON path); `body` then stays `z.unknown()`.
+   */
+  documentedBody?: ZodType;
   /** Accepted request body encodings (default json when a body schema is given). */
   bodyTypes?: BodyType[];
   /** Merge query parameters into the body before validation (the body wins on a clash). */
