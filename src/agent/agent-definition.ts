@@ -18,18 +18,18 @@ const nodeSchema = z.discriminatedUnion('type', schemas) as unknown as z.ZodType
 const NAME = /^[^\s.[\]][^.[\]]{0,99}$/;
 const nameSchema = z.string().regex(NAME, 'expected a non-empty name without ".", "[" or "]" (at most 100 characters)');
 
-export const dialogSchema = z.object({
+export const dialogSchema = z.strictObject({
   start: z.string().min(1),
   nodes: z.record(nameSchema, nodeSchema),
 });
 
-export const intentSchema = z.object({
+export const intentSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'an intent name starts with a letter (letters, digits, _ . -)'),
   utterances: z.array(z.string()),
   dialog: z.string().min(1),
 });
 
-export const agentDefinitionSchema = z.object({
+export const agentDefinitionSchema = z.strictObject({
   language: z.string().min(2),
   /** IANA zone in which relative dates ("tomorrow") are resolved; UTC when absent. */
   timeZone: z.string().optional(),
@@ -65,6 +65,14 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
+function issueToProblems(issue: z.core.$ZodIssue, input: unknown): DefinitionProblem[] {
+  // one problem per unknown member, at its own path: a typo is shown where it is
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), msg: `unknown member "${key}"` }));
+  }
+  return [issueToProblem(issue, input)];
+}
+
 function issueToProblem(issue: z.core.$ZodIssue, input: unknown): DefinitionProblem {
   const path = formatPath(issue.path);
   const isNodeType = issue.path.length === 5 && issue.path[0] === 'dialogs' && issue.path[2] === 'nodes' && issue.path[4] === 'type';
@@ -79,7 +87,7 @@ function issueToProblem(issue: z.core.$ZodIssue, input: unknown): DefinitionProb
 /** Validates a definition: the parsed definition (defaults applied), or every problem with its path. */
 export function validateAgentDefinition(input: unknown): ValidationResult {
   const parsed = agentDefinitionSchema.safeParse(input);
-  const problems: DefinitionProblem[] = parsed.success ? [] : parsed.error.issues.map((i) => issueToProblem(i, input));
+  const problems: DefinitionProblem[] = parsed.success ? [] : parsed.error.issues.flatMap((i) => issueToProblems(i, input));
   const seen = new Set(problems.map((p) => `${p.path}\u0000${p.msg}`));
   for (const p of semanticProblems(input)) {
     const key = `${p.path}\u0000${p.msg}`;

@@ -81,6 +81,16 @@ export interface NodeModule<S extends z.ZodType<NodeDefinitionBase> = z.ZodType<
   accept?(node: CompiledNode<z.output<S>>, rt: NodeRuntime, input: UtteranceInput): Extraction;
   /** For nodes that await input: the entity name the answer is stored under. */
   entityName?(node: CompiledNode<z.output<S>>): string;
+  /**
+   * The names this node sets for later rules and placeholders (`context.<var>`, `entities.<name>`),
+   * read from its definition as given, so the agent's names can be checked before it is saved.
+   */
+  writes?(def: Readonly<Record<string, unknown>>): NodeWrites;
+}
+
+export interface NodeWrites {
+  vars?: string[];
+  entities?: string[];
 }
 
 /** Identity helper that keeps the schema's type for the handler's parameters. */

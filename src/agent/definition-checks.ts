@@ -6,6 +6,7 @@ import { reservedContextKeys } from './evaluation-context.js';
 import { expressionProblem } from './expression.js';
 import { nodeRegistry } from './node-registry.js';
 import { placeholderProblems } from './prompt-template.js';
+import { expressionNameProblems, knownNames, placeholderNameProblems, type KnownNames } from './name-checks.js';
 
 export interface DefinitionProblem {
   path: string;
@@ -63,13 +64,14 @@ function checkIntents(root: Obj, dialogs: Obj, out: DefinitionProblem[]): void {
   });
 }
 
-function checkTemplate(value: unknown, path: string, out: DefinitionProblem[]): void {
+function checkTemplate(value: unknown, path: string, known: KnownNames, out: DefinitionProblem[]): void {
   if (typeof value !== 'string') return;
   for (const msg of placeholderProblems(value)) out.push({ path, msg });
+  for (const msg of placeholderNameProblems(value, known)) out.push({ path, msg });
 }
 
 /** Checks one node; returns the node ids it can go to (for reachability). */
-function checkNode(node: Obj, base: string, nodes: Obj, dialogs: Obj, out: DefinitionProblem[]): string[] {
+function checkNode(node: Obj, base: string, nodes: Obj, dialogs: Obj, known: KnownNames, out: DefinitionProblem[]): string[] {
   const targets: string[] = [];
   if (Array.isArray(node.next)) {
     node.next.forEach((raw, i) => {
@@ -81,11 +83,12 @@ function checkNode(node: Obj, base: string, nodes: Obj, dialogs: Obj, out: Defin
       if (typeof rule.when === 'string' && rule.when.trim() !== '') {
         const problem = expressionProblem(rule.when);
         if (problem) out.push({ path: `${base}.next[${i}].when`, msg: problem });
+        else for (const msg of expressionNameProblems(rule.when, known)) out.push({ path: `${base}.next[${i}].when`, msg });
       }
     });
   }
   const ivr = asObj(node.ivr);
-  for (const field of IVR_PROMPTS) checkTemplate(ivr[field], `${base}.ivr.${field}`, out);
+  for (const field of IVR_PROMPTS) checkTemplate(ivr[field], `${base}.ivr.${field}`, known, out);
   const exceed = asObj(ivr.onExceedingRetries);
   if (exceed.action === 'jumpToNode' && typeof exceed.node === 'string') {
     if (has(nodes, exceed.node)) targets.push(exceed.node);
@@ -97,8 +100,8 @@ function checkNode(node: Obj, base: string, nodes: Obj, dialogs: Obj, out: Defin
   const module = typeof node.type === 'string' ? nodeRegistry.get(node.type) : undefined;
   for (const [field, kind] of Object.entries(module?.templates ?? {})) {
     if (kind === 'textMap') {
-      for (const [key, value] of Object.entries(asObj(node[field]))) checkTemplate(value, `${base}.${field}.${key}`, out);
-    } else checkTemplate(node[field], `${base}.${field}`, out);
+      for (const [key, value] of Object.entries(asObj(node[field]))) checkTemplate(value, `${base}.${field}.${key}`, known, out);
+    } else checkTemplate(node[field], `${base}.${field}`, known, out);
   }
   if (typeof node.saveAs === 'string' && reservedContextKeys.includes(node.saveAs)) {
     out.push({ path: `${base}.saveAs`, msg: `"${node.saveAs}" is reserved in the context (${reservedContextKeys.join(', ')})` });
@@ -106,12 +109,12 @@ function checkNode(node: Obj, base: string, nodes: Obj, dialogs: Obj, out: Defin
   return targets;
 }
 
-function checkDialog(name: string, dialog: Obj, dialogs: Obj, out: DefinitionProblem[]): void {
+function checkDialog(name: string, dialog: Obj, dialogs: Obj, known: KnownNames, out: DefinitionProblem[]): void {
   const base = `dialogs.${name}`;
   const nodes = asObj(dialog.nodes);
   const edges = new Map<string, string[]>();
   for (const [id, raw] of Object.entries(nodes)) {
-    if (isObj(raw)) edges.set(id, checkNode(raw, `${base}.nodes.${id}`, nodes, dialogs, out));
+    if (isObj(raw)) edges.set(id, checkNode(raw, `${base}.nodes.${id}`, nodes, dialogs, known, out));
   }
   if (typeof dialog.start !== 'string') return;
   if (!has(nodes, dialog.start)) {
@@ -152,6 +155,7 @@ export function semanticProblems(input: unknown): DefinitionProblem[] {
     if (typeof name === 'string' && name !== '' && !has(dialogs, name)) out.push({ path: key, msg: `dialog "${name}" does not exist` });
   }
   checkIntents(input, dialogs, out);
-  for (const [name, dialog] of Object.entries(dialogs)) if (isObj(dialog)) checkDialog(name, dialog, dialogs, out);
+  const known = knownNames(dialogs);
+  for (const [name, dialog] of Object.entries(dialogs)) if (isObj(dialog)) checkDialog(name, dialog, dialogs, known, out);
   return out;
 }

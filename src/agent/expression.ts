@@ -2,7 +2,7 @@
  * Connection-rule expressions, run with jexl (a parser + tree walker: no eval, no Function, no vm).
  * Expressions are compiled once when the agent is compiled; evaluation is synchronous.
  */
-import { vendorModules, type JexlExpression } from './vendor-modules.js';
+import { vendorModules, type JexlAstNode, type JexlExpression } from './vendor-modules.js';
 
 export interface CompiledExpression {
   readonly source: string;
@@ -60,6 +60,47 @@ export function compileExpression(source: string): CompiledExpression {
     source,
     evaluate: (context: object) => compiled.evalSync(context),
   };
+}
+
+/** An identifier's chain of names from its root (`context.entities.size` → context, entities, size). */
+function chainOf(node: JexlAstNode, visit: (n: JexlAstNode | undefined) => void): string[] | undefined {
+  const names: string[] = [];
+  let cur: JexlAstNode | undefined = node;
+  while (cur?.type === 'Identifier') {
+    names.unshift(String(cur.value));
+    if (cur.relative) return undefined;
+    if (!cur.from) return names;
+    cur = cur.from;
+  }
+  // a chain that starts at something else (a filter, a call): its parts are read on their own
+  visit(cur);
+  return undefined;
+}
+
+/** The member paths an expression reads from its context, from the root name (filters' inner names excluded). */
+export function expressionPaths(source: string): string[][] {
+  const ast = jexl.compile(source)._getAst();
+  const out: string[][] = [];
+  const visit = (node: JexlAstNode | undefined): void => {
+    if (!node || typeof node !== 'object') return;
+    if (node.type === 'Identifier') {
+      const chain = chainOf(node, visit);
+      if (chain) out.push(chain);
+      return;
+    }
+    if (node.type === 'FilterExpression') {
+      visit(node.subject);
+      visit(node.expr); // a relative name inside (`.a`) is the filtered item's, not the context's
+      return;
+    }
+    if (node.type === 'ArrayLiteral' || node.type === 'ObjectLiteral') {
+      for (const item of Object.values((node.value ?? {}) as Record<string, JexlAstNode>)) visit(item);
+      return;
+    }
+    for (const child of [node.left, node.right, node.test, node.consequent, node.alternate, node.subject, node.expr, ...(node.args ?? [])]) visit(child);
+  };
+  visit(ast);
+  return out;
 }
 
 /** The parse error of `source`, or undefined when it parses. */

@@ -22,7 +22,7 @@ export const durationSchema = z.string().refine(
 );
 
 export const grammarSpecSchema = z
-  .object({
+  .strictObject({
     mode: z.enum(['voice', 'dtmf']),
     src: z.string().min(1).optional(),
     inline: z.string().min(1).optional(),
@@ -30,12 +30,12 @@ export const grammarSpecSchema = z
   .refine((g) => (g.src === undefined) !== (g.inline === undefined), { message: 'a grammar has either src or inline (one of them)' });
 
 export const exceedBehaviourSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('terminationHandler') }),
-  z.object({ action: z.literal('startDialog'), dialog: z.string().min(1) }),
-  z.object({ action: z.literal('jumpToNode'), node: z.string().min(1) }),
+  z.strictObject({ action: z.literal('terminationHandler') }),
+  z.strictObject({ action: z.literal('startDialog'), dialog: z.string().min(1) }),
+  z.strictObject({ action: z.literal('jumpToNode'), node: z.string().min(1) }),
 ]);
 
-export const ivrOverridesSchema = z.object({
+export const ivrOverridesSchema = z.strictObject({
   noInputPrompt: z.string().optional(),
   noMatchPrompt: z.string().optional(),
   errorPrompt: z.string().optional(),
@@ -52,18 +52,18 @@ export const ivrOverridesSchema = z.object({
   properties: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'expected a VXML property name'), z.string()).optional(),
 });
 
-export const nextRuleSchema = z.object({
+export const nextRuleSchema = z.strictObject({
   when: z.string().min(1).optional(),
   goto: z.string().min(1),
 });
 
 const listValueSchema = z.union([
   z.string().min(1),
-  z.object({ value: z.string().min(1), synonyms: z.array(z.string().min(1)).default([]) }),
+  z.strictObject({ value: z.string().min(1), synonyms: z.array(z.string().min(1)).default([]) }),
 ]);
 
 export const entitySpecSchema = z
-  .object({
+  .strictObject({
     name: z.string().regex(IDENTIFIER, 'an entity name is an identifier (letters, digits, _)'),
     type: z.enum(['string', 'number', 'digits', 'date', 'yesno', 'list']),
     minLength: z.number().int().min(0).optional(),

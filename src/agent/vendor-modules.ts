@@ -9,6 +9,24 @@ const require = createRequire(import.meta.url);
 
 export interface JexlExpression {
   evalSync(context?: object): unknown;
+  /** The parsed tree (jexl 2's Expression#_getAst); read only to list the names an expression reads. */
+  _getAst(): JexlAstNode;
+}
+
+/** The members of jexl's parse-tree nodes that the name check walks; other nodes pass through. */
+export interface JexlAstNode {
+  type: string;
+  value?: unknown;
+  from?: JexlAstNode;
+  relative?: boolean;
+  subject?: JexlAstNode;
+  expr?: JexlAstNode;
+  left?: JexlAstNode;
+  right?: JexlAstNode;
+  test?: JexlAstNode;
+  consequent?: JexlAstNode;
+  alternate?: JexlAstNode;
+  args?: JexlAstNode[];
 }
 
 export interface JexlInstance {

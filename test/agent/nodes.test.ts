@@ -186,6 +186,8 @@ describe('table node', () => {
     },
     ok: { type: 'message', text: 'Saved.' },
   };
+  // the entity the record reads is defined (in a dialog this call never reaches, so it stays empty)
+  const sizes = { sizes: { start: 'ask', nodes: { ask: { type: 'entity', prompt: 'How many?', entity: { name: 'size', type: 'number' } } } } };
 
   it('when it runs, then the filled record is inserted (lone placeholders keep their type)', async () => {
     const inserts: Parameters<TablePort['insert']>[0][] = [];
@@ -195,7 +197,7 @@ describe('table node', () => {
         return { id: 'r1', ...req.record };
       },
     };
-    const agent = await compileMini(nodes, 't');
+    const agent = await compileMini(nodes, 't', sizes);
     const r = last(await converse(agent, [start], { ports: { tables }, state: null }));
     expect(inserts).toEqual([{ appId: 'st-demo', table: 'callbacks', record: { phone: '+15551230000', size: '', note: 'size ' } }]);
     expect(r.promptText).toBe('Saved.');
@@ -217,7 +219,7 @@ describe('table node', () => {
 
   it('when the insert fails, then the error prompt is said and next continues', async () => {
     const tables: TablePort = { insert: async () => Promise.reject(new Error('full')) };
-    const agent = await compileMini(nodes, 't');
+    const agent = await compileMini(nodes, 't', sizes);
     const r = last(await converse(agent, [start], { ports: { tables } }));
     expect(r.promptText).toBe('Sorry, something went wrong. Saved.');
     expect(r.state.vars.rowError).toBe('failed');

@@ -10,8 +10,12 @@ import type { AwaitSpec } from '../turn-types.js';
  */
 export const entityNode = defineNode({
   type: 'entity',
-  schema: z.object({ type: z.literal('entity'), prompt: z.string(), entity: entitySpecSchema, ...nodeCommonShape }),
+  schema: z.strictObject({ type: z.literal('entity'), prompt: z.string(), entity: entitySpecSchema, ...nodeCommonShape }),
   templates: { prompt: 'prompt' },
+  writes: (def) => {
+    const name = (def.entity as { name?: unknown } | undefined)?.name;
+    return typeof name === 'string' ? { entities: [name] } : {};
+  },
   run: (node, rt) => {
     const { type, minLength, maxLength, values } = node.def.entity;
     const awaitSpec: AwaitSpec = {

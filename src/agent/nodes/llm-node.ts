@@ -6,7 +6,7 @@ export const DEFAULT_LLM_TIMEOUT_MS = 8000;
 /** Longest answer kept in the dialog state (it is stored per call). */
 export const MAX_ANSWER_CHARS = 2000;
 
-const schema = z.object({
+const schema = z.strictObject({
   type: z.literal('llm'),
   connectionId: z.string().min(1),
   prompt: z.string().min(1),
@@ -37,6 +37,10 @@ export const llmNode = defineNode({
   schema,
   templates: { prompt: 'text', system: 'text', errorPrompt: 'prompt' },
   slow: true,
+  writes: (def) => {
+    const saveAs = typeof def.saveAs === 'string' ? def.saveAs : 'answer';
+    return { vars: [saveAs, `${saveAs}Error`, `${saveAs}Tokens`] };
+  },
   run: async (node, rt): Promise<NodeOutcome> => {
     const port = rt.ports.llm;
     if (!port) return failed(node, rt, 'unavailable');

@@ -5,7 +5,7 @@ import { nodeCommonShape } from '../node-schema-parts.js';
 /** Says its text (SSML allowlist + placeholders), then follows `next`. */
 export const messageNode = defineNode({
   type: 'message',
-  schema: z.object({ type: z.literal('message'), text: z.string(), ...nodeCommonShape }),
+  schema: z.strictObject({ type: z.literal('message'), text: z.string(), ...nodeCommonShape }),
   templates: { text: 'prompt' },
   run: (node, rt) => ({ kind: 'say', prompt: rt.prompt(node, 'text') ?? [] }),
 });

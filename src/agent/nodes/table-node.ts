@@ -10,7 +10,7 @@ import { IDENTIFIER, nodeCommonShape } from '../node-schema-parts.js';
  */
 export const tableNode = defineNode({
   type: 'table',
-  schema: z.object({
+  schema: z.strictObject({
     type: z.literal('table'),
     table: z.string().min(1),
     /** A column's value: a template (text with placeholders), or a literal number or boolean. */
@@ -19,6 +19,7 @@ export const tableNode = defineNode({
     ...nodeCommonShape,
   }),
   templates: { record: 'textMap' },
+  writes: (def) => (typeof def.saveAs === 'string' ? { vars: [def.saveAs, `${def.saveAs}Error`] } : {}),
   run: async (node, rt): Promise<NodeOutcome> => {
     const { table, saveAs } = node.def;
     const record: Record<string, unknown> = {};

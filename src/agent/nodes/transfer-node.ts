@@ -11,7 +11,7 @@ const DESTINATION = /^(?:tel:\+?[0-9A-Za-z*#(),;=.-]+|sips?:[^\s<>"]+)$/;
  */
 export const transferNode = defineNode({
   type: 'transfer',
-  schema: z.object({
+  schema: z.strictObject({
     type: z.literal('transfer'),
     text: z.string().optional(),
     destination: z.string().regex(DESTINATION, 'expected a tel: or sip: URI'),
@@ -19,6 +19,7 @@ export const transferNode = defineNode({
     ...nodeCommonShape,
   }),
   templates: { text: 'prompt' },
+  writes: () => ({ vars: ['transferResult'] }),
   run: async (node, rt): Promise<NodeOutcome> => {
     const prompt = rt.prompt(node, 'text') ?? [];
     const { destination, skillGroupId } = node.def;
