@@ -1,12 +1,15 @@
 /**
  * Sets up the demo agent ("Luigi's") on a running gateway through the operator API, with its skill
- * group imported and the test sandbox enabled, and prints how to call it.
+ * group imported, its model connection created and the test sandbox enabled, and prints how to call it.
  *   npm run demo:setup -- --base http://127.0.0.1:3000 --token <admin token>
+ *     [--model-url <OpenAI-style chat completions URL> --model-key <key> --model <name>]
+ * Without --model-url the connection points at no model: questions get the node's apology.
  */
 import { parseArgs } from 'node:util';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
-import { demoAgentDefinition } from '../src/agent/index.js';
+import { demoAgentWith } from '../src/agent/index.js';
+import { createDemoConnection, UNREACHABLE_MODEL_URL } from './demo-connection.js';
 
 /** The parts of the operator API's answers this script reads. */
 const createdApp = z.object({ streamId: z.string() });
@@ -14,7 +17,15 @@ const apiApp = z.object({ clientId: z.string(), clientSecret: z.string() });
 const ivrChannel = z.object({ webhookUrl: z.string() });
 const sandboxLine = z.object({ phoneNumber: z.string(), pin: z.string(), secret: z.string() });
 
-const { values } = parseArgs({ options: { base: { type: 'string', default: 'http://127.0.0.1:3000' }, token: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    base: { type: 'string', default: 'http://127.0.0.1:3000' },
+    token: { type: 'string' },
+    'model-url': { type: 'string', default: UNREACHABLE_MODEL_URL },
+    'model-key': { type: 'string' },
+    model: { type: 'string' },
+  },
+});
 const base = values.base.replace(/\/+$/, '');
 const adminToken = values.token ?? process.env.ADMIN_TOKEN;
 if (!adminToken) {
@@ -47,7 +58,11 @@ await fetch(`${base}/assist/api/v1/public/analytics/${app.streamId}/storeAssistF
 }).then(async (r) => {
   if (r.status !== 200) throw new Error(`skill group import: ${r.status} ${await r.text()}`);
 });
-await call(z.unknown(), 'PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentDefinition);
+const connectionId = await createDemoConnection(base, adminToken, values['model-url'], {
+  ...(values['model-key'] ? { apiKey: values['model-key'] } : {}),
+  ...(values.model ? { model: values.model } : {}),
+});
+await call(z.unknown(), 'PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentWith(connectionId));
 const channel = await call(ivrChannel, 'PUT', `/api/admin/apps/${app.streamId}/channels/ivr`, { enabled: true });
 const sandbox = await call(sandboxLine, 'PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 2 });
 

@@ -80,7 +80,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   });
   const tables = createTablesComponent({ ...base, apps }, options.rateLimits?.tables ? { rateLimit: options.rateLimits.tables } : {});
   const assist = createAssistComponent({ ...base, apps }, options.rateLimits?.botApi ? { rateLimit: options.rateLimits.botApi } : {});
-  const agents = new AgentRegistry(store, caches.agents, [assist.definitionCheck, tables.recordCheck], config.cacheTtlMs);
+  const agents = new AgentRegistry(store, caches.agents, [assist.definitionCheck, connections.definitionCheck, tables.recordCheck], config.cacheTtlMs);
   const history = createHistoryComponent({ store, apps, metrics, rateLimiters, sessionMetas: caches.historySessions, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
   const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents), ...(options.testRuns ? { options: options.testRuns } : {}) });
 

@@ -5,7 +5,8 @@
  * carry.
  */
 import { z } from 'zod';
-import { demoAgentDefinition } from '../../src/agent/index.js';
+import { demoAgentWith } from '../../src/agent/index.js';
+import { createDemoConnection } from '../../sandbox/demo-connection.js';
 import { signHs256 } from '../../src/platform/index.js';
 
 /** The parts of the operator API's answers this setup reads. */
@@ -57,7 +58,8 @@ export async function setupDemoApp(baseUrl: string, adminToken: string, name = '
   });
   if (imported.status !== 200) throw new Error(`skill group import: HTTP ${imported.status} ${await imported.text()}`);
 
-  expectStatus('set agent', await admin('PUT', `/api/admin/apps/${streamId}/agent`, demoAgentDefinition), 200);
+  const agent = demoAgentWith(await createDemoConnection(baseUrl, adminToken));
+  expectStatus('set agent', await admin('PUT', `/api/admin/apps/${streamId}/agent`, agent), 200);
   expectStatus('ivr settings', await admin('PUT', `/api/admin/apps/${streamId}/ivr-settings`, { enabled: true }), 200);
   const channel = await admin('PUT', `/api/admin/apps/${streamId}/channels/ivr`, { enabled: true });
   expectStatus('enable channel', channel, 200);

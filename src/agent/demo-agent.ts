@@ -155,3 +155,10 @@ export const demoAgentDefinition = {
     },
   },
 } satisfies AgentDefinitionInput;
+
+/** The demo agent with its model node on the given connection (an llm node's connection must exist). */
+export function demoAgentWith(connectionId: string): typeof demoAgentDefinition {
+  const agent = structuredClone(demoAgentDefinition);
+  agent.dialogs.ask.nodes.answer.connectionId = connectionId;
+  return agent;
+}

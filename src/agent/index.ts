@@ -15,7 +15,7 @@ export {
 export { compileAgent, loadCompiledAgent, type CompiledAgent, type CompiledDialog } from './compile-agent.js';
 export { IntentModelError, type IntentRecognizer } from './intent-recognizer.js';
 export { runTurn, initialDialogState } from './run-turn.js';
-export { demoAgentDefinition } from './demo-agent.js';
+export { demoAgentDefinition, demoAgentWith } from './demo-agent.js';
 export { promptToText } from './prompt-template.js';
 export { listIntentPhrases, type IntentPhrases } from './list-intent-phrases.js';
 export type * from './turn-types.js';

@@ -3,6 +3,8 @@ import { Histogram } from 'prom-client';
 import type { Config, Logger, Metrics, RouteDef, Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import type { LlmPort } from '../agent/index.js';
+import type { DefinitionCheck } from '../admin/index.js';
+import { connectionCheck } from './connection-check.js';
 import { connectionsRoutes } from './connections-routes.js';
 import { ConnectionsService } from './connections-service.js';
 import { createEndpointGuard, type HostLookup } from './endpoint-guard.js';
@@ -26,6 +28,8 @@ export interface ConnectionsComponent {
   routes: RouteDef[];
   llm: LlmPort;
   service: ConnectionsService;
+  /** For the agent registry: an llm node's connection must exist. */
+  definitionCheck: DefinitionCheck;
 }
 
 const LLM_HISTOGRAM = 'ivr_llm_call_duration_seconds';
@@ -54,5 +58,5 @@ export function createConnectionsComponent(deps: ConnectionsDeps): ConnectionsCo
     ...(deps.providerBaseUrls ? { providerBaseUrls: deps.providerBaseUrls } : {}),
     observe: (o) => histogram.observe({ provider: o.provider, outcome: o.outcome }, o.seconds),
   });
-  return { routes: connectionsRoutes(service, guard), llm, service };
+  return { routes: connectionsRoutes(service, guard), llm, service, definitionCheck: connectionCheck((id) => service.exists(id)) };
 }

@@ -97,6 +97,11 @@ export class ConnectionsService {
     throw AppError.conflict('The connection changed concurrently; try again');
   }
 
+  /** Whether a connection of this id exists (secrets stay sealed). */
+  async exists(connectionId: string): Promise<boolean> {
+    return (await this.repo.find(connectionId)) !== null;
+  }
+
   /** The connection with its secrets opened, for a model call; null when unknown. */
   async open(connectionId: string): Promise<OpenedConnection | null> {
     const found = await this.repo.find(connectionId);

@@ -20,6 +20,16 @@ export const exceedBehaviourSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('jumpToNode'), node: z.string().min(1) }),
 ]);
 
+/** The properties VoiceXML 2.1 defines (section 6.3); any other property must carry a dotted platform name. */
+const W3C_PROPERTIES = new Set([
+  'confidencelevel', 'sensitivity', 'speedvsaccuracy', 'completetimeout', 'incompletetimeout', 'maxspeechtimeout',
+  'interdigittimeout', 'termtimeout', 'termchar', 'bargein', 'bargeintype', 'timeout', 'inputmodes', 'universals', 'maxnbest',
+  'fetchtimeout', 'fetchaudio', 'fetchaudiodelay', 'fetchaudiominimum', 'audiofetchhint', 'audiomaxage', 'audiomaxstale',
+  'documentfetchhint', 'documentmaxage', 'documentmaxstale', 'grammarfetchhint', 'grammarmaxage', 'grammarmaxstale',
+  'objectfetchhint', 'objectmaxage', 'objectmaxstale', 'scriptfetchhint', 'scriptmaxage', 'scriptmaxstale', 'recordutterance',
+  'recordutterancetype',
+]);
+
 export const DIALECTS = dialectNames as unknown as readonly [string, ...string[]];
 
 export const ivrSettingsSchema = z.strictObject({
@@ -56,6 +66,13 @@ export const ivrSettingsSchema = z.strictObject({
       fetchtimeout: durationBetween(1, 120).default('10s'),
     })
     .catchall(z.union([z.string().max(200), z.number(), z.boolean()]))
+    .superRefine((props, ctx) => {
+      for (const name of Object.keys(props)) {
+        if (!W3C_PROPERTIES.has(name) && !name.includes('.')) {
+          ctx.addIssue({ code: 'custom', path: [name], message: `unknown VoiceXML property "${name}": a platform's own property goes under its dotted name (e.g. com.vendor.${name})` });
+        }
+      }
+    })
     .default({ timeout: '5s', bargein: false, fetchtimeout: '10s' }),
   retries: z.number().int().min(1).max(10).default(3),
   onExceedingRetries: exceedBehaviourSchema.default({ action: 'terminationHandler' }),

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
+import { createModelConnection, startGateway, type RunningGateway } from '../helpers/test-gateway.js';
 import { MemoryStore } from '../../src/store/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -23,10 +23,19 @@ function agentsIn(file: string): Array<{ name: string; agent: unknown }> {
   return out;
 }
 
+/** The documented model nodes name an example connection id: they are pointed at a connection that exists. */
+function onConnection(agent: unknown, connectionId: string): unknown {
+  const copy = structuredClone(agent) as { dialogs: Record<string, { nodes: Record<string, { type: string; connectionId?: string }> }> };
+  for (const dialog of Object.values(copy.dialogs)) for (const node of Object.values(dialog.nodes)) if (node.type === 'llm') node.connectionId = connectionId;
+  return copy;
+}
+
 describe('agents in examples/ and docs/', () => {
   let gw: RunningGateway;
+  let connectionId: string;
   beforeAll(async () => {
     gw = await startGateway({ store: new MemoryStore(`agent-examples-${Date.now()}:`) });
+    connectionId = await createModelConnection(gw);
   });
   afterAll(async () => {
     await gw.close();
@@ -52,7 +61,7 @@ describe('agents in examples/ and docs/', () => {
   it('when every agent and dialog shown in docs/ is set on a fresh app, then each is accepted', async () => {
     const refused: string[] = [];
     for (const { name, agent } of docFiles.flatMap(agentsIn)) {
-      const put = await gw.admin('PUT', `/api/admin/apps/${await freshApp()}/agent`, agent);
+      const put = await gw.admin('PUT', `/api/admin/apps/${await freshApp()}/agent`, onConnection(agent, connectionId));
       if (put.status !== 200) refused.push(`${name}: ${JSON.stringify(put.body)}`);
     }
     expect(refused).toEqual([]);

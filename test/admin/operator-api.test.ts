@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../helpers/test-stores.js';
-import { importSkillGroup, startGateway, type RunningGateway } from '../helpers/test-gateway.js';
-import { demoAgentDefinition } from '../../src/agent/index.js';
+import { createModelConnection, importSkillGroup, startGateway, type RunningGateway } from '../helpers/test-gateway.js';
+import { demoAgentDefinition, demoAgentWith } from '../../src/agent/index.js';
 import type { Store } from '../../src/store/index.js';
 
 describeEachStore('operator API', (factory) => {
@@ -63,9 +63,9 @@ describeEachStore('operator API', (factory) => {
     const id = app.body.streamId;
     const missing = await gw.admin('PUT', `/api/admin/apps/${id}/agent`, demoAgentDefinition);
     expect(missing.status).toBe(400);
-    expect(missing.body.errors[0].path).toBe('body.dialogs.human.nodes.transfer.skillGroupId');
+    expect(missing.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['body.dialogs.ask.nodes.answer.connectionId', 'body.dialogs.human.nodes.transfer.skillGroupId']);
     await importSkillGroup(gw, id, 'sg-reservations', 'Reservations');
-    expect((await gw.admin('PUT', `/api/admin/apps/${id}/agent`, demoAgentDefinition)).status).toBe(200);
+    expect((await gw.admin('PUT', `/api/admin/apps/${id}/agent`, demoAgentWith(await createModelConnection(gw)))).status).toBe(200);
     expect((await gw.admin('GET', `/api/admin/apps/${id}/agent`)).body.welcomeDialog).toBe('welcome');
     const bad = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, { retries: 11, confidenceThreshold: 101, vxmlProperties: { timeout: '90s' } });
     expect(bad.status).toBe(400);

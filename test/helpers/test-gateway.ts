@@ -8,7 +8,8 @@ import type { Server } from 'node:http';
 import { composeGateway, type Gateway, type GatewayOptions } from '../../src/compose.js';
 import { createLogger, signHs256, testConfig, type Config } from '../../src/platform/index.js';
 import type { Store } from '../../src/store/index.js';
-import { demoAgentDefinition } from '../../src/agent/index.js';
+import { demoAgentWith } from '../../src/agent/index.js';
+import { createDemoConnection } from '../../sandbox/demo-connection.js';
 import { assertValidVxml } from './vxml-schema.js';
 import { ADMIN_TOKEN, LogCapture } from './test-app.js';
 
@@ -103,7 +104,7 @@ export async function setupIvrApp(gw: RunningGateway, opts: { agent?: unknown; s
   if (app.status !== 201) throw new Error(`create app: ${app.status} ${JSON.stringify(app.body)}`);
   const streamId = app.body.streamId as string;
   await importSkillGroup(gw, streamId, 'sg-reservations', 'Reservations');
-  const agent = await gw.admin('PUT', `/api/admin/apps/${streamId}/agent`, opts.agent ?? demoAgentDefinition);
+  const agent = await gw.admin('PUT', `/api/admin/apps/${streamId}/agent`, opts.agent ?? demoAgentWith(await createModelConnection(gw)));
   if (agent.status !== 200) throw new Error(`set agent: ${agent.status} ${JSON.stringify(agent.body)}`);
   const settings = await gw.admin('PUT', `/api/admin/apps/${streamId}/ivr-settings`, { enabled: true, ...(opts.settings ?? {}) });
   if (settings.status !== 200) throw new Error(`settings: ${settings.status} ${JSON.stringify(settings.body)}`);
@@ -114,6 +115,11 @@ export async function setupIvrApp(gw: RunningGateway, opts: { agent?: unknown; s
 }
 
 export { ADMIN_TOKEN as adminToken };
+
+/** Creates a model connection through the public API (an unreachable model unless given); its id. */
+export function createModelConnection(gw: RunningGateway, endpointUrl?: string): Promise<string> {
+  return createDemoConnection(gw.url, gw.config.adminToken, endpointUrl);
+}
 
 /** Imports one skill group through the public skill-group import API, as a contact centre would. */
 export async function importSkillGroup(gw: RunningGateway, streamId: string, id: string, name: string): Promise<void> {

@@ -5,7 +5,8 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { demoAgentDefinition } from '../../src/agent/index.js';
+import { demoAgentWith } from '../../src/agent/index.js';
+import { createDemoConnection } from '../../sandbox/demo-connection.js';
 import { signHs256 } from '../../src/platform/index.js';
 import { freePort, spawnWatched, type WatchedProcess } from '../helpers/redis-processes.js';
 
@@ -85,7 +86,8 @@ export async function provisionIvrApp(base: string, adminToken: string, opts: { 
     metaData: { userId: 'u-importer', orgId: 'org-1', type: 'skillGroups', accountId: 'acc-1' },
   }, { auth: signHs256({ appId: importer.clientId, sub: 'u-importer' }, importer.clientSecret), accountId: 'acc-1' });
   must('skill group import', imported);
-  must('agent', await admin('PUT', `/apps/${streamId}/agent`, opts.agent ?? demoAgentDefinition));
+  const agent = opts.agent ?? demoAgentWith(await createDemoConnection(base, adminToken));
+  must('agent', await admin('PUT', `/apps/${streamId}/agent`, agent));
   must('settings', await admin('PUT', `/apps/${streamId}/ivr-settings`, { enabled: true, ...(opts.settings ?? {}) }));
   const ch = must('channel', await admin('PUT', `/apps/${streamId}/channels/ivr`, { enabled: true }));
   const token = signHs256({ appId: ch.clientId, sub: '+15550001111', isAnonymous: true }, ch.clientSecret, 86_400);
@@ -98,15 +100,8 @@ export async function provisionIvrApp(base: string, adminToken: string, opts: { 
 }
 
 /** Creates a model connection to a local endpoint (API key with connections:manage); its id. */
-export async function createModelConnection(base: string, adminToken: string, endpointUrl: string): Promise<string> {
-  const key = await call(base, adminToken, 'POST', '/api/admin/api-keys', { name: 'k', scopes: ['connections:manage', 'connections:view'] });
-  const conn = await call(base, '', 'POST', '/api/public/connections', {
-    provider: 'API', connectionName: 'Local model', model: 'stub-1', fields: {}, promptVars: [], customVars: [], endpointUrl,
-    headers: [], payload: { model: 'stub-1', max_tokens: 100, messages: [{ role: 'user', content: '{{prompt}}' }] },
-    outputPath: 'choices[0].message.content', status: 'FINALIZED', isEnable: true,
-  }, { 'x-api-key': key.body.apiKey });
-  if (conn.status !== 201) throw new Error(`connection: ${conn.status} ${JSON.stringify(conn.body)}`);
-  return conn.body.connectionId as string;
+export function createModelConnection(base: string, adminToken: string, endpointUrl: string): Promise<string> {
+  return createDemoConnection(base, adminToken, endpointUrl);
 }
 
 export interface HistoryLine {

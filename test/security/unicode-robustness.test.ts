@@ -6,7 +6,6 @@
  * internal_error apology on a call.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoAgentDefinition } from '../../src/agent/index.js';
 import { checkAnswer } from './answer-rules.js';
 import { send } from './raw-http.js';
 import { startSecurityGateway, type SecurityFixture } from './security-fixture.js';
@@ -65,7 +64,7 @@ describe('lone surrogates and other ill-formed text', () => {
     const path = `/assist/api/v1/public/analytics/${sid}/storeAssistFunctionalities?accountId=a2&orgId=o2&type=skillGroups`;
     const body = { data: [{ _id: 'sg-emoji', name: 'Sales 😀 & <team> "a;b=c"', status: 'ACTIVE', isDefault: false, iId: sid, createdByAId: 'a' }], metaData: { userId: 'u', orgId: 'o2', type: 'skillGroups', accountId: 'a2' } };
     expect((await json(path, { auth: fx.client.token(), accountId: 'a2' }, JSON.stringify(body))).status).toBe(200);
-    const agent = structuredClone(demoAgentDefinition) as any;
+    const agent = (await fx.admin('agent', 'GET', `/api/admin/apps/${sid}/agent`)).body;
     agent.dialogs.human.nodes.transfer.skillGroupId = 'sg-emoji';
     expect((await fx.admin('agent', 'PUT', `/api/admin/apps/${sid}/agent`, agent)).status).toBe(200);
     const url = `${fx.gw.url}${hook()}`;
