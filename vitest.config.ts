@@ -34,6 +34,8 @@ const reliability = ['test/reliability/**/*.test.ts', 'test/bench/bench-smoke.te
 
 /** Decides whether Redis suites run, starts the local Redis Cluster, gives each run its key prefix. */
 const redisSetup = ['test/helpers/global-setup.ts'];
+/** Decides whether the reference deployment's suite (HAProxy) runs. */
+const haproxySetup = ['test/helpers/haproxy-setup.ts'];
 
 export default defineConfig({
   test: {
@@ -56,7 +58,7 @@ export default defineConfig({
         test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...unit, ...e2e, ...reliability], globalSetup: redisSetup },
       },
       { extends: true, test: { name: 'e2e', include: e2e, globalSetup: redisSetup } },
-      { extends: true, test: { name: 'reliability', include: reliability, globalSetup: redisSetup } },
+      { extends: true, test: { name: 'reliability', include: reliability, globalSetup: [...redisSetup, ...haproxySetup] } },
     ],
   },
 });

@@ -36,7 +36,7 @@ async function redisAnswers(url: string): Promise<boolean> {
   }
 }
 
-function notice(text: string): void {
+export function notice(text: string): void {
   const line = '!'.repeat(78);
   process.stderr.write(`\n${line}\n!! ${text}\n${line}\n\n`);
 }

@@ -1,0 +1,99 @@
+/**
+ * The reference deployment (deploy/: HAProxy in front of three instances on one Redis), started by
+ * its own script with its own configuration file: one instance is killed with SIGKILL in the
+ * middle of 30 concurrent calls through HAProxy, and every call goes on to its end without the
+ * browser seeing a failure. Then the script stops and leaves no process behind.
+ *
+ * The calls are driven as in multi-instance.test.ts, but through HAProxy's one address: the
+ * scripted browser would resend a request that failed on the network, and counts it, so the count
+ * shows whether any failure got past HAProxy.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { deleteKeys } from '../helpers/redis-keys.js';
+import { BOOKING, expectBooked, expectBookingHistories } from './booking-call.js';
+import { provisionIvrApp, type ProvisionedApp } from './gateway-processes.js';
+import { deploymentPrefix, processExists, startReferenceDeployment, type ReferenceDeployment } from './reference-deployment.js';
+import { RoundRobinClient, runScriptedCall, type CallTrace } from './scripted-browser.js';
+
+const CALLS = 30;
+const VICTIM = 'gw2';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(!inject('haproxyAvailable') || !inject('redisAvailable'))('reference deployment: HAProxy in front of three instances', () => {
+  const redisUrl = inject('redisUrl');
+  let deployment: ReferenceDeployment | undefined;
+  let app: ProvisionedApp;
+
+  beforeAll(async () => {
+    deployment = await startReferenceDeployment({ redisUrl, keyPrefix: deploymentPrefix(inject('testRunPrefix')) });
+    // the operator API through HAProxy too
+    app = await provisionIvrApp(deployment.url, deployment.adminToken);
+  }, 120_000);
+
+  afterAll(async () => {
+    await deployment?.stop();
+    if (deployment) await deleteKeys(redisUrl, deployment.keyPrefix);
+  }, 60_000);
+
+  const server = async (name: string) => (await deployment!.stats()).find((s) => s.pxname === 'gateways' && s.svname === name)!;
+
+  it('when one of three instances behind HAProxy is killed with SIGKILL in the middle of 30 concurrent calls, then every call goes on to its end and the browser sees no failure', async () => {
+    const d = deployment!;
+    expect(Object.keys(d.pids).sort()).toEqual(['gw1', 'gw2', 'gw3', 'haproxy']);
+    for (const name of ['gw1', 'gw2', 'gw3']) expect((await server(name)).status).toBe('UP');
+    const before = await server('BACKEND');
+
+    const client = new RoundRobinClient([d.url]);
+    const docsBeforeKill = Math.floor(CALLS * (BOOKING.length + 1) * 0.45);
+    let docs = 0;
+    let killed = false;
+    const traces: CallTrace[] = await Promise.all(
+      Array.from({ length: CALLS }, (_, i) =>
+        runScriptedCall({
+          client,
+          startPath: app.webhookPath,
+          callId: `call-lb-${i}-${d.keyPrefix}`,
+          say: BOOKING,
+          onDocument: () => {
+            if (++docs === docsBeforeKill) {
+              killed = true;
+              process.kill(d.pids[VICTIM]!, 'SIGKILL');
+            }
+          },
+        }),
+      ),
+    );
+    expect(killed).toBe(true);
+    await d.waitForOutput(new RegExp(`deploy: ${VICTIM} \\(pid ${d.pids[VICTIM]}\\) exited with status 137`));
+
+    // every call ended booked, each turn asked once, every answer a 200 document
+    traces.forEach(expectBooked);
+    const outcomes = traces.reduce<Record<string, number>>((acc, t) => ({ ...acc, [t.outcome]: (acc[t.outcome] ?? 0) + 1 }), {});
+    expect(outcomes).toEqual({ end: CALLS });
+    // no request failed on the browser's side: HAProxy sent every one the victim did not answer to another instance
+    expect(client.networkRetries).toBe(0);
+    await expectBookingHistories(d.url, app, traces.map((t) => t.callId));
+
+    // the victim was hit while it was gone, and HAProxy retried elsewhere; its health check took it out
+    const after = await server('BACKEND');
+    const retried = Number(after.wretr) - Number(before.wretr) + Number(after.wredis) - Number(before.wredis);
+    expect(retried).toBeGreaterThan(0);
+    while ((await server(VICTIM)).status !== 'DOWN') await sleep(100);
+    expect(Number(after.hrsp_5xx) - Number(before.hrsp_5xx)).toBe(0);
+    console.info(
+      `[haproxy-deployment] ${CALLS} calls, ${client.requests} requests through HAProxy, ${VICTIM} killed after ${docsBeforeKill} documents; ` +
+        `HAProxy retries ${Number(after.wretr) - Number(before.wretr)}, redispatches ${Number(after.wredis) - Number(before.wredis)}, ` +
+        `${traces.reduce((a, t) => a + t.waits, 0)} wait documents`,
+    );
+  }, 120_000);
+
+  it('when the deployment is stopped, then the script exits cleanly and every process it started is gone', async () => {
+    const d = deployment!;
+    const pids = Object.values(d.pids);
+    deployment = undefined;
+    expect(await d.stop(), d.script.output()).toBe(0);
+    expect(d.script.output()).toContain('deploy: stopped');
+    expect(pids.filter(processExists)).toEqual([]);
+    await deleteKeys(redisUrl, d.keyPrefix);
+  }, 60_000);
+});
