@@ -4,9 +4,17 @@
 # then stops HAProxy, the instances and its Redis, in that order. deploy/README.md explains it.
 #
 # What it starts is tied to it: each process gets SIGKILL if this script dies without cleaning up
-# (Linux `setpriv --pdeathsig`), so nothing outlives it. An instance that dies is not restarted
-# here (that is a supervisor's job): HAProxy sends its traffic to the other two.
+# (Linux `setpriv --pdeathsig`), so nothing outlives it; and it stops when its own parent goes.
+# An instance that dies is not restarted here (that is a supervisor's job): HAProxy sends its
+# traffic to the other two.
 set -euo pipefail
+
+# Tied to what started it too: when its parent goes away (npm stopped with SIGTERM, a closed
+# terminal, a test runner that died), it gets SIGTERM and stops everything.
+if [ -z "${DEPLOY_TIED_TO_PARENT:-}" ] && setpriv --pdeathsig TERM true >/dev/null 2>&1; then
+  DEPLOY_TIED_TO_PARENT=1 exec setpriv --pdeathsig TERM -- bash "$0" "$@"
+fi
+unset DEPLOY_TIED_TO_PARENT
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"

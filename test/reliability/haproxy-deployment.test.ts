@@ -2,7 +2,8 @@
  * The reference deployment (deploy/: HAProxy in front of three instances on one Redis), started by
  * its own script with its own configuration file: one instance is killed with SIGKILL in the
  * middle of 30 concurrent calls through HAProxy, and every call goes on to its end without the
- * browser seeing a failure. Then the script stops and leaves no process behind.
+ * browser seeing a failure. Then the script stops and leaves no process behind, even when it is
+ * killed itself.
  *
  * The calls are driven as in multi-instance.test.ts, but through HAProxy's one address: the
  * scripted browser would resend a request that failed on the network, and counts it, so the count
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deleteKeys } from '../helpers/redis-keys.js';
 import { BOOKING, expectBooked, expectBookingHistories } from './booking-call.js';
 import { provisionIvrApp, type ProvisionedApp } from './gateway-processes.js';
-import { deploymentPrefix, processExists, startReferenceDeployment, type ReferenceDeployment } from './reference-deployment.js';
+import { deploymentPrefix, processRunning, startReferenceDeployment, type ReferenceDeployment } from './reference-deployment.js';
 import { RoundRobinClient, runScriptedCall, type CallTrace } from './scripted-browser.js';
 
 const CALLS = 30;
@@ -93,7 +94,24 @@ describe.skipIf(!inject('haproxyAvailable') || !inject('redisAvailable'))('refer
     deployment = undefined;
     expect(await d.stop(), d.script.output()).toBe(0);
     expect(d.script.output()).toContain('deploy: stopped');
-    expect(pids.filter(processExists)).toEqual([]);
+    expect(pids.filter(processRunning)).toEqual([]);
     await deleteKeys(redisUrl, d.keyPrefix);
   }, 60_000);
+
+  it('when the script itself is killed with SIGKILL, then every process it started goes with it', async () => {
+    const d = await startReferenceDeployment({ redisUrl, keyPrefix: deploymentPrefix(inject('testRunPrefix')) });
+    try {
+      const pids = Object.values(d.pids);
+      expect(pids).toHaveLength(4);
+      expect(pids.filter(processRunning)).toEqual(pids);
+      d.script.signal('SIGKILL');
+      expect(await d.script.exited).toBe(137);
+      // the kernel sends each of them SIGKILL as the script goes (setpriv --pdeathsig): this ends
+      // as soon as they are gone, and a process left behind keeps it waiting until the test's timeout
+      while (pids.some(processRunning)) await sleep(50);
+    } finally {
+      await d.stop();
+      await deleteKeys(redisUrl, d.keyPrefix);
+    }
+  }, 120_000);
 });

@@ -5,7 +5,7 @@
  * watchdog of spawnWatched, and ties what it starts to itself, so nothing outlives the test run.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,13 +112,22 @@ export async function startReferenceDeployment(opts: { redisUrl: string; keyPref
   };
 }
 
-/** True while a process with this id exists (a zombie counts: its parent has not reaped it yet). */
-export function processExists(pid: number): boolean {
+/**
+ * True while a process with this id runs. A zombie (dead, not yet reaped by whoever adopted it)
+ * counts as gone: where /proc exists its state is read, else only existence is known.
+ */
+export function processRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    // "pid (comm) S ...": the state follows the last ')'
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return !existsSync('/proc/self/stat');
   }
 }
 
