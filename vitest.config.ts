@@ -20,6 +20,7 @@ const unit = [
   'test/platform/config.test.ts',
   'test/platform/jwt-verify.test.ts',
   'test/sandbox-caller/expressions-and-grammars.test.ts',
+  'test/sandbox-caller/transcript.test.ts',
 ];
 
 const e2e = [

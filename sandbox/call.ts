@@ -14,6 +14,7 @@ import { CallScript } from './call-script.js';
 import { DEFAULT_FROM, runCall, type RunCallOptions } from './index.js';
 import { InteractiveInput } from './interactive-input.js';
 import type { InputSource } from './input-source.js';
+import { maskedUrl } from './transcript.js';
 
 const USAGE = `usage: npm run call -- <phone number | webhook URL> [options]
 
@@ -110,7 +111,7 @@ async function main(): Promise<number> {
   let options: RunCallOptions;
   if (/^https?:\/\//i.test(target)) {
     options = { ...common, inputs: input, webhookUrl: target };
-    process.stdout.write(`☎ calling webhook ${target} as the customer's root (mode ${mode}, callId ${callId})\n`);
+    process.stdout.write(`☎ calling webhook ${maskedUrl(target)} as the customer's root (mode ${mode}, callId ${callId})\n`);
   } else if (/^\+?\d[\d\s().-]*$/.test(target)) {
     const number = target.replace(/[\s().-]/g, '');
     let startUrl: string;

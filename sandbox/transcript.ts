@@ -14,6 +14,16 @@ export interface TranscriptOptions {
 
 const FIRST_KEYS = ['turn', 'event', 'message', 'utterance', 'interpretation', 'confidence', 'inputmode', 'transferResult'];
 
+/** Parameters whose values are credentials: never printed whole. */
+const SECRET_PARAMS = /^(token|auth|pin|secret|password|client_?secret)$/i;
+
+/** A credential as printed: stars, after the first characters of a token (a JWT's start is its public header). */
+export function maskSecret(name: string, value: string): string {
+  if (value === '') return value;
+  const start = /^token$|^auth$/i.test(name) && value.length > 16 ? value.slice(0, 6) : '';
+  return `${start}***`;
+}
+
 function shown(value: string): string {
   return value === '' || /[\s"]/.test(value) ? JSON.stringify(value) : value;
 }
@@ -25,7 +35,18 @@ export function formatParams(params: Record<string, string>): string {
     const ib = FIRST_KEYS.indexOf(b);
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
   });
-  return keys.map((k) => `${k}=${shown(params[k] ?? '')}`).join(' ');
+  return keys.map((k) => `${k}=${SECRET_PARAMS.test(k) ? maskSecret(k, params[k] ?? '') : shown(params[k] ?? '')}`).join(' ');
+}
+
+/** A URL as printed: credential parameters in its query masked. */
+export function maskedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    for (const [k, v] of [...u.searchParams]) if (SECRET_PARAMS.test(k)) u.searchParams.set(k, maskSecret(k, v));
+    return decodeURIComponent(u.toString());
+  } catch {
+    return url;
+  }
 }
 
 function shortUrl(url: string): string {

@@ -62,6 +62,17 @@ describe('the CLI in scripted mode', () => {
     expect(stub.hookRequests()[1]?.body).toEqual({ callId: 'cli-1', message: '', from: '+15550002222', to: 'st-1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d' });
   }, 60_000);
 
+  it('when the webhook URL carries a token, then the CLI prints it masked and never whole', async () => {
+    stub = await startGatewayStub({ hooks: A2 });
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJhcHBJZCI6ImNzLTEifQ.c2lnbmF0dXJlLW9mLXRoZS10b2tlbi10aGF0LW11c3Qtbm90LWxlYWs';
+    writeFileSync(join(dir, 'masked.txt'), ['expect: welcome to luigi', 'hangup'].join('\n'));
+    const url = new URL(stub.webhookUrl);
+    url.searchParams.set('token', token);
+    const r = await cli([url.toString(), '--script', join(dir, 'masked.txt')]);
+    expect(r.stdout).toContain(`token=${token.slice(0, 6)}***`);
+    expect(r.stdout + r.stderr).not.toContain(token.slice(10));
+  }, 60_000);
+
   it('when an expectation fails, then the CLI stops with the script line and exits non-zero', async () => {
     stub = await startGatewayStub({ hooks: A2 });
     writeFileSync(join(dir, 'bad.txt'), 'expect: welcome to mario\nsay: check my booking\n');
