@@ -3,17 +3,45 @@
  * with a message naming the variable. `loadConfig` never reads anything but the map it is given.
  */
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** Express's `trust proxy` setting: off, on for any address, a hop count, or the proxies' addresses. */
+export type TrustProxy = boolean | number | string[];
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyAddress = (entry: string): boolean => {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+};
+
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((v, ctx): TrustProxy => {
+    if (['true', 'yes'].includes(v)) return true;
+    if (['false', 'no', '0'].includes(v)) return false;
+    if (/^\d{1,2}$/.test(v)) return Number(v);
+    const list = v.split(',').map((e) => e.trim()).filter(Boolean);
+    const bad = list.filter((e) => !isProxyAddress(e));
+    if (list.length && !bad.length) return list;
+    ctx.addIssue({ code: 'custom', message: `true, false, a hop count, or the proxies' addresses or subnets (loopback, 10.0.0.0/8, …); not ${bad.join(', ') || 'empty'}` });
+    return z.NEVER;
+  });
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   STORE: z.enum(['memory', 'redis']).optional(),
   REDIS_URL: z
     .string()
@@ -46,13 +74,18 @@ const envSchema = z.object({
   APP_CACHE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   AGENT_CACHE_MAX: z.coerce.number().int().min(1).max(100_000).default(1000),
   HISTORY_SESSION_CACHE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  MEMORY_STORE_MAX_CALLS: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
 });
 
 export interface Config {
   port: number;
   host: string;
   publicBaseUrl?: string;
-  trustProxy: boolean;
+  /**
+   * Which peers may set X-Forwarded-For/-Proto/-Host (express `trust proxy`): a hop count or the
+   * proxies' addresses make the client address the one the trusted proxy saw; `true` trusts any.
+   */
+  trustProxy: TrustProxy;
   store: 'memory' | 'redis';
   redisUrl: string;
   redisCluster: boolean;
@@ -78,6 +111,8 @@ export interface Config {
   agentCacheMax: number;
   /** Session metas the history recorder keeps (one read less on every turn of a known call). */
   historySessionCacheMax: number;
+  /** Calls the embedded memory store keeps (finished ones evicted first; new calls refused past it). */
+  memoryStoreMaxCalls: number;
 }
 
 export class ConfigError extends Error {
@@ -125,6 +160,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     appCacheMax: e.APP_CACHE_MAX,
     agentCacheMax: e.AGENT_CACHE_MAX,
     historySessionCacheMax: e.HISTORY_SESSION_CACHE_MAX,
+    memoryStoreMaxCalls: e.MEMORY_STORE_MAX_CALLS,
   };
 }
 

@@ -29,4 +29,21 @@ describe('configuration', () => {
   it('when STORE=memory is forced with a REDIS_URL, then memory wins', () => {
     expect(loadConfig({ STORE: 'memory', REDIS_URL: 'redis://x:1' }).store).toBe('memory');
   });
+
+  it('when TRUST_PROXY names a hop count or the proxies, then express gets that (and a malformed list stops the start)', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'no' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,2001:db8::1' }).trustProxy).toEqual(['loopback', '10.0.0.0/8', '2001:db8::1']);
+    for (const bad of ['10.0.0.0/33', 'proxy.example.com', '10.0.0.1/8/2', 'maybe']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it('when MEMORY_STORE_MAX_CALLS is unset, then the memory store keeps 10000 calls; a bad value stops the start', () => {
+    expect(loadConfig({}).memoryStoreMaxCalls).toBe(10_000);
+    expect(loadConfig({ MEMORY_STORE_MAX_CALLS: '500' }).memoryStoreMaxCalls).toBe(500);
+    expect(() => loadConfig({ MEMORY_STORE_MAX_CALLS: '0' })).toThrow(/MEMORY_STORE_MAX_CALLS/);
+  });
 });
