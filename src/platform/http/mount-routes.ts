@@ -7,6 +7,7 @@ import type { ZodType } from 'zod';
 import { AppError } from '../app-error.js';
 import type { Authenticator } from '../auth.js';
 import { bodyParsers } from './body-parsers.js';
+import { hostGuard } from './host-guard.js';
 import type { RouteContext, RouteDef, RouteReply } from './route-def.js';
 
 export interface MountOptions {
@@ -23,7 +24,8 @@ const issuesToDetails = (where: string, schema: ZodType, value: unknown): unknow
   );
 };
 
-export const baseUrlOf = (req: Request, configured?: string): string => configured ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+/** PUBLIC_BASE_URL, else the request's (checked by hostGuard before any handler runs). */
+export const baseUrlOf = (req: Request, configured?: string): string => configured ?? `${req.protocol}://${req.host ?? 'localhost'}`;
 
 /** The id pino-http gave the request (a string from the app's genReqId, a number from its default); '' without one. */
 export const requestIdOf = (req: Request): string => {
@@ -95,6 +97,7 @@ export function mountRoutes(app: Application, routes: RouteDef[], opts: MountOpt
       next();
     });
   }
+  app.use(hostGuard(opts.publicBaseUrl));
   const methodsByPath = new Map<string, Set<string>>();
   for (const def of routes) {
     const methods = Array.isArray(def.method) ? def.method : [def.method];
