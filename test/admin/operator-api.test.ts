@@ -78,6 +78,19 @@ describeEachStore('operator API', (factory) => {
     expect(ch.body.clientId).toMatch(/^cs-/);
   });
 
+  it('when the IVR settings are PUT with a null or non-object body, then 400 and the stored settings stay', async () => {
+    const app = await gw.admin('POST', '/api/admin/apps', { name: 'Settings body' });
+    const id = app.body.streamId as string;
+    const stored = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, { retries: 2, confidenceThreshold: 40, welcomeMessage: 'Hello there' });
+    expect(stored.status).toBe(200);
+    for (const body of [null, [], 'reset', 5, true]) {
+      const r = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.errors[0]).toMatchObject({ code: 'validation_error', path: 'body' });
+    }
+    expect((await gw.admin('GET', `/api/admin/apps/${id}/ivr-settings`)).body).toEqual(stored.body);
+  });
+
   it('when the OpenAPI document is read, then it lists the operator, IVR and public routes', async () => {
     const spec = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
     for (const p of ['/api/admin/apps', '/api/admin/apps/{streamId}/agent', '/ivr/hooks/{streamId}', '/api/public/connections', '/api/public/tables/{tableName}']) {

@@ -55,7 +55,8 @@ function handle(def: RouteDef, opts: MountOptions): RequestHandler {
       const params = def.params ? issuesToDetails('params', def.params, req.params) : req.params;
       const principal = await opts.authenticator.authenticate({ headers: req.headers, params: req.params as Record<string, string>, ip: req.ip ?? '' }, def.auth);
       const rawQuery = { ...(req.query as Record<string, unknown>) };
-      const rawBody: unknown = req.body ?? {};
+      // no body at all reads as {}; a JSON `null` stays null, for the route's schema to refuse
+      const rawBody: unknown = req.body === undefined ? {} : req.body;
       const mergedBody = def.mergeQueryIntoBody && isPlainBody(rawBody) ? { ...rawQuery, ...rawBody } : rawBody;
       const query = def.query ? issuesToDetails('query', def.query, rawQuery) : rawQuery;
       const body = def.body ? issuesToDetails('body', def.body, mergedBody) : mergedBody;
