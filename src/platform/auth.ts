@@ -1,12 +1,18 @@
 /**
  * Authentication of the three kinds of caller: the operator (Bearer ADMIN_TOKEN), API apps (the
  * `auth` header JWT, scoped, bound to the app in the path) and API keys (`x-api-key`, scoped,
- * stored only as a hash; failed attempts rate-limited per client address: 20 a minute, then the
- * address is refused for a minute).
+ * stored only as a hash). Failed API-key attempts are limited per key prefix (the key's first
+ * characters, its public part: 10 a minute, then that prefix is refused for a minute, so one key
+ * cannot be guessed at) and per client address (20 a minute, then that address's wrong keys are
+ * answered 429 for a minute). A valid key is never refused for its address's failures: behind one
+ * NAT, another caller's bad keys do not lock it out.
  */
 import { AppError } from './app-error.js';
 import { verifyHs256, type VerifiedTokenCache } from './jwt.js';
 import { safeEqual, sha256 } from './secrets.js';
+
+/** How much of an API key is its public part: `ak-` and 8 characters of the random part. */
+const KEY_PREFIX_LENGTH = 11;
 import type { RateLimiterFactory } from './rate-limiter.js';
 
 export type AuthRequirement =
@@ -44,7 +50,8 @@ const header = (req: AuthRequest, name: string): string | undefined => {
 
 export function createAuthenticator(opts: { adminToken: string; lookup: CredentialLookup; rateLimiters: RateLimiterFactory; verifiedTokens?: VerifiedTokenCache }): Authenticator {
   const { adminToken, lookup } = opts;
-  const keyFailures = opts.rateLimiters({ name: 'api-key-failures', points: 20, durationS: 60, blockDurationS: 60 });
+  const addressFailures = opts.rateLimiters({ name: 'api-key-failures', points: 20, durationS: 60, blockDurationS: 60 });
+  const prefixFailures = opts.rateLimiters({ name: 'api-key-prefix-failures', points: 10, durationS: 60, blockDurationS: 60 });
 
   async function admin(req: AuthRequest): Promise<Principal> {
     const h = header(req, 'authorization') ?? '';
@@ -73,12 +80,19 @@ export function createAuthenticator(opts: { adminToken: string; lookup: Credenti
 
   async function apiKey(req: AuthRequest, scope: string): Promise<Principal> {
     const key = header(req, 'x-api-key');
-    const gate = await keyFailures.peek(req.ip);
-    if (!gate.allowed) throw AppError.rateLimited(gate.msBeforeNext / 1000);
+    // the limiter key is a hash of the prefix, so no part of a key is kept in a store key name
+    const prefix = key ? sha256(key.slice(0, KEY_PREFIX_LENGTH)).slice(0, 24) : null;
+    if (prefix) {
+      const gate = await prefixFailures.peek(prefix);
+      if (!gate.allowed) throw AppError.rateLimited(gate.msBeforeNext / 1000);
+    }
     const found = key && key.length <= 200 ? await lookup.findApiKeyByHash(sha256(key)) : null;
     if (!found) {
-      const r = await keyFailures.consume(req.ip);
-      if (!r.allowed) throw AppError.rateLimited(r.msBeforeNext / 1000);
+      // an address past its limit is answered 429, and its failures count no further per prefix
+      const byAddress = await addressFailures.consume(req.ip);
+      if (!byAddress.allowed) throw AppError.rateLimited(byAddress.msBeforeNext / 1000);
+      const byPrefix = prefix ? await prefixFailures.consume(prefix) : null;
+      if (byPrefix && !byPrefix.allowed) throw AppError.rateLimited(byPrefix.msBeforeNext / 1000);
       throw AppError.unauthorized();
     }
     if (!found.scopes.includes(scope)) throw AppError.forbidden();

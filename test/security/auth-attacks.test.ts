@@ -162,7 +162,7 @@ describe('authentication attacks', () => {
     await expectWebhookRefused('webhook signature with changed unused bits', `${wh}.${wp}.${ws.slice(0, -1)}${alphabet[alphabet.indexOf(ws[ws.length - 1]!) ^ 1]}`);
   });
 
-  it('when API keys are guessed from one address, then after 20 failures 429 with Retry-After, even for the right key there, while other addresses still pass', async () => {
+  it('when API keys are guessed from one address, then after 20 failures its wrong keys get 429 with Retry-After, while a valid key still passes there (one NAT) and elsewhere', async () => {
     const attacker = '127.0.0.9';
     const statuses: number[] = [];
     let retryAfter: string | string[] | undefined;
@@ -176,12 +176,31 @@ describe('authentication attacks', () => {
     expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(retryAfter)).toBeLessThanOrEqual(60);
-    const blocked = await send(fx.gw.url, { method: 'GET', path: '/api/public/connections', headers: { 'x-api-key': fx.apiKey }, localAddress: attacker });
-    expect(blocked.status).toBe(429);
+    const sameNat = await send(fx.gw.url, { method: 'GET', path: '/api/public/connections', headers: { 'x-api-key': fx.apiKey }, localAddress: attacker });
+    expect(sameNat.status).toBe(200);
+    expect((await send(fx.gw.url, { method: 'GET', path: '/api/public/connections', headers: { 'x-api-key': 'ak-guess-99' }, localAddress: attacker })).status).toBe(429);
     const elsewhere = await send(fx.gw.url, { method: 'GET', path: '/api/public/connections', headers: { 'x-api-key': fx.apiKey }, localAddress: '127.0.0.10' });
     expect(elsewhere.status).toBe(200);
     const longKey = await send(fx.gw.url, { method: 'GET', path: '/api/public/connections', headers: { 'x-api-key': 'k'.repeat(5000) }, localAddress: '127.0.0.11' });
     expect(longKey.status).toBe(401);
+  });
+
+  it("when one key's public prefix is guessed at from many addresses, then after 10 failures that prefix is refused everywhere, and keys with other prefixes pass", async () => {
+    const target = (await fx.admin('targeted key', 'POST', '/api/admin/api-keys', { name: 'targeted', scopes: ['connections:view'] })).body.apiKey as string;
+    const bystander = (await fx.admin('bystander key', 'POST', '/api/admin/api-keys', { name: 'bystander', scopes: ['connections:view'] })).body.apiKey as string;
+    expect(bystander.slice(0, 11)).not.toBe(target.slice(0, 11));
+    const statuses: number[] = [];
+    for (let i = 0; i < 14; i++) {
+      const wrong = `${target.slice(0, 11)}${'x'.repeat(30)}${i}`;
+      statuses.push((await send(fx.gw.url, { method: 'GET', path: '/api/public/connections', headers: { 'x-api-key': wrong }, localAddress: `127.0.1.${10 + i}` })).status);
+    }
+    expect(statuses).toEqual([...Array<number>(10).fill(401), ...Array<number>(4).fill(429)]);
+    const targeted = await send(fx.gw.url, { method: 'GET', path: '/api/public/connections', headers: { 'x-api-key': target }, localAddress: '127.0.1.99' });
+    expect(targeted.status).toBe(429);
+    expect(Number(targeted.headers['retry-after'])).toBeLessThanOrEqual(60);
+    for (const address of ['127.0.1.10', '127.0.1.99']) {
+      expect((await send(fx.gw.url, { method: 'GET', path: '/api/public/connections', headers: { 'x-api-key': bystander }, localAddress: address })).status).toBe(200);
+    }
   });
 
   describe('sandbox PIN and secret', () => {
