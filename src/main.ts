@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { composeGateway } from './compose.js';
 import { ConfigError, createLogger, createMetrics, loadConfig, type Config, type Logger } from './platform/index.js';
 import { MemoryStore, RedisStore, type Store } from './store/index.js';
+import { callEnded } from './ivr/index.js';
 
 /** The Redis URLs for a message: passwords masked. */
 const shownRedisUrl = (urls: string): string =>
@@ -23,7 +24,7 @@ const shownRedisUrl = (urls: string): string =>
     .join(',');
 
 async function openStore(config: Config, logger: Logger): Promise<Store> {
-  if (config.store === 'memory') return new MemoryStore(config.keyPrefix);
+  if (config.store === 'memory') return new MemoryStore(config.keyPrefix, { calls: { maxCalls: config.memoryStoreMaxCalls, isFinished: callEnded } });
   let lastLogged = 0;
   const connecting = RedisStore.connect({
     url: config.redisUrl,

@@ -19,6 +19,7 @@ export { ivrSettingsSchema, sandboxRequiredSettings } from './ivr-settings-schem
 export { IvrConfigService } from './ivr-config-service.js';
 export { CallSessionRepository } from './call-session-repository.js';
 export { messageId } from './call-turn-service.js';
+export { callEnded } from './call-ended.js';
 export { SandboxService, type SandboxOptions } from './sandbox-service.js';
 
 export interface IvrDeps {

@@ -45,8 +45,10 @@ const vxml = (doc: VxmlDocument, dialect: DialectName = 'w3c', status = 200) => 
 
 /** Errors before a call is under way (bad token, unknown app, bad request) as VXML with their status. */
 export function renderWebhookError(err: AppError) {
-  const status = err.status >= 500 ? 200 : err.status;
-  const name = err.status === 401 ? 'unauthorized' : err.status === 404 ? 'not_found' : err.status === 400 ? 'bad_request' : err.status === 413 ? 'too_large' : err.status === 415 ? 'unsupported_media_type' : err.status === 405 ? 'method_not_allowed' : err.status === 409 ? 'conflict' : err.status === 503 ? 'store_unavailable' : 'internal_error';
+  // a full memory store refuses a new call with a plain 503 (and Retry-After), not an apology
+  const atCapacity = err.code === 'at_capacity';
+  const status = err.status >= 500 && !atCapacity ? 200 : err.status;
+  const name = atCapacity ? 'at_capacity' : err.status === 401 ? 'unauthorized' : err.status === 404 ? 'not_found' : err.status === 400 ? 'bad_request' : err.status === 413 ? 'too_large' : err.status === 415 ? 'unsupported_media_type' : err.status === 405 ? 'method_not_allowed' : err.status === 409 ? 'conflict' : err.status === 503 ? 'store_unavailable' : 'internal_error';
   return vxml(errorDoc(name), 'w3c', status);
 }
 
@@ -91,7 +93,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       const doc = toVxmlDocument(outcome.answer, { ...base, turn: outcome.issuedTurn });
       return { kind: doc.kind, ...vxml(doc, dialect) };
     } catch (err) {
-      if (err instanceof AppError && err.status < 500) throw err;
+      if (err instanceof AppError && (err.status < 500 || err.code === 'at_capacity')) throw err;
       if (isStoreFault(err)) return storeFault(req, url, settings);
       logger.error({ err, callId: req.callId }, 'turn failed');
       return { kind: 'error', ...vxml(errorDoc('internal_error', settings.standardResponses.error), dialect) };

@@ -71,6 +71,10 @@ export class AppError extends Error {
   static storeUnavailable(): AppError {
     return new AppError(503, 'store_unavailable', 'Service temporarily unavailable; try again shortly', [], { 'Retry-After': '2' });
   }
+  /** A bounded resource is full of live work (e.g. the memory store's calls); try again later. */
+  static atCapacity(msg: string): AppError {
+    return new AppError(503, 'at_capacity', msg, [], { 'Retry-After': '5' });
+  }
   static internal(): AppError {
     return new AppError(500, 'internal_error', 'Internal server error');
   }

@@ -1,10 +1,12 @@
 /**
  * The embedded store: every operation of the port on plain maps, with lazy expiry and a periodic
- * sweep. Single-threaded JavaScript makes each call atomic, which is what `atomic` promises.
+ * sweep. Single-threaded JavaScript makes each call atomic, which is what `atomic` promises. With
+ * `calls`, the number of calls it keeps is bounded (memory-call-cap.ts).
  */
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, WriteOp } from './store-port.js';
 import { toRateLimiter } from './rate-limiter-adapter.js';
+import { MemoryCallCap, type CallCapOptions } from './memory-call-cap.js';
 
 type Value = string | Map<string, string> | Map<string, number> | Set<string>;
 interface Entry {
@@ -18,11 +20,13 @@ export class MemoryStore implements Store {
   readonly atomicAcrossSlots = true;
   private readonly data = new Map<string, Entry>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly cap: MemoryCallCap | undefined;
   private closed = false;
 
-  constructor(private readonly prefix = '') {
+  constructor(private readonly prefix = '', options: { calls?: CallCapOptions } = {}) {
     this.sweeper = setInterval(() => this.sweep(), 5_000);
     this.sweeper.unref();
+    this.cap = options.calls ? new MemoryCallCap(options.calls) : undefined;
   }
 
   private k(key: string): string {
@@ -70,6 +74,7 @@ export class MemoryStore implements Store {
   async set(key: string, value: string, opts: { ttlMs?: number; nx?: boolean } = {}): Promise<boolean> {
     if (opts.nx && this.live(key)) return false;
     this.data.set(this.k(key), { kind: 'string', value, expiresAt: opts.ttlMs ? Date.now() + opts.ttlMs : undefined });
+    this.cap?.written(key, value);
     return true;
   }
 
@@ -189,10 +194,22 @@ export class MemoryStore implements Store {
     const acquired = await this.set(lockKey, token, { ttlMs, nx: true });
     const value = await this.get(readKey);
     if (acquired && value === null && create) {
+      this.admitCall(readKey, lockKey);
       await this.set(readKey, create.value, { ttlMs: create.ttlMs });
       return { acquired, value: create.value, created: true };
     }
     return { acquired, value };
+  }
+
+  /** Counts a new call against the cap: drops finished calls to make room, or (lock released) refuses it. */
+  private admitCall(sessionKey: string, lockKey: string): void {
+    if (!this.cap) return;
+    try {
+      for (const key of this.cap.admit(sessionKey, lockKey, (k) => this.live(k) !== undefined)) this.data.delete(this.k(key));
+    } catch (err) {
+      this.data.delete(this.k(lockKey));
+      throw err;
+    }
   }
 
   async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {
@@ -232,6 +249,7 @@ export class MemoryStore implements Store {
     switch (op.op) {
       case 'set':
         this.data.set(this.k(op.key), { kind: 'string', value: op.value, expiresAt: op.ttlMs ? Date.now() + op.ttlMs : undefined });
+        this.cap?.written(op.key, op.value);
         return;
       case 'del':
         this.data.delete(this.k(op.key));
