@@ -7,16 +7,34 @@ import { channelBody, ivrSettingsSchema } from './ivr-settings-schema.js';
 const admin = { kind: 'admin' } as const;
 const tags = ['operator', 'ivr'];
 const params = z.object({ streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>') });
+const channelAnswer = z.object({
+  enabled: z.boolean(),
+  webhookUrl: z.url(),
+  clientId: z.string(),
+  clientSecret: z.string().optional().meta({ description: 'the JWT signing secret: only in the answer that created the channel' }),
+});
+const rotatedChannel = channelAnswer.required({ clientSecret: true });
 
 export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {
   return [
     defineRoute({
       method: 'put', path: '/api/admin/apps/:streamId/channels/ivr', summary: 'Enable or disable the IVR channel', tags, auth: admin,
       params, body: channelBody,
-      responses: { 200: { description: 'webhookUrl, clientId and clientSecret (the JWT signing secret)' } },
+      responses: { 200: { description: 'webhookUrl and clientId; clientSecret (the JWT signing secret) only when this request created the channel', schema: channelAnswer } },
       handler: async ({ params: p, body, baseUrl }) => {
         await requireApp(p.streamId);
         return { json: await ivr.setChannel(p.streamId, body.enabled, baseUrl) };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/api/admin/apps/:streamId/channels/ivr/rotate-secret', summary: 'Replace the IVR channel secret and show the new one', tags, auth: admin, params,
+      responses: {
+        200: { description: 'the channel with its new clientSecret; tokens signed with the old secret are refused from now on', schema: rotatedChannel },
+        404: { description: 'unknown app, or no IVR channel yet' },
+      },
+      handler: async ({ params: p, baseUrl }) => {
+        await requireApp(p.streamId);
+        return { json: await ivr.rotateSecret(p.streamId, baseUrl) };
       },
     }),
     defineRoute({

@@ -5,6 +5,14 @@ import { IvrRepository, type IvrChannel } from './ivr-repository.js';
 import { defaultIvrSettings, ivrSettingsSchema, type IvrSettings } from './ivr-settings-schema.js';
 import { readThrough, type IvrCaches } from './ivr-caches.js';
 
+/** The channel as the operator API answers it; `clientSecret` only where it is created or rotated. */
+export interface ChannelAnswer {
+  enabled: boolean;
+  webhookUrl: string;
+  clientId: string;
+  clientSecret?: string;
+}
+
 export class IvrConfigService {
   readonly repo: IvrRepository;
 
@@ -20,15 +28,38 @@ export class IvrConfigService {
     return `${baseUrl}/ivr/hooks/${encodeURIComponent(streamId)}`;
   }
 
-  /** Enables (creating the client id and secret once) or disables the channel. */
-  async setChannel(streamId: string, enabled: boolean, baseUrl: string) {
+  /**
+   * Enables (creating the client id and secret once) or disables the channel. The secret is in the
+   * answer only when this call created it; later it is shown only by `rotateSecret`.
+   */
+  async setChannel(streamId: string, enabled: boolean, baseUrl: string): Promise<ChannelAnswer> {
+    const answer = (ch: IvrChannel) => ({ enabled: ch.enabled, webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId), clientId: ch.clientId });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const existing = await this.repo.findChannel(streamId);
+      if (existing) {
+        if (!(await this.repo.updateChannel(streamId, existing.clientId, { enabled }))) continue;
+        this.caches.channels.delete(streamId);
+        return answer({ ...existing, enabled });
+      }
+      const ch: IvrChannel = { streamId, enabled, clientId: newId('cs'), secret: randomSecret(32), createdOn: isoNow() };
+      if (!(await this.repo.createChannel(ch))) continue;
+      this.caches.channels.delete(streamId);
+      return { ...answer(ch), clientSecret: ch.secret };
+    }
+    throw AppError.conflict('The IVR channel changed meanwhile; try again');
+  }
+
+  /**
+   * Replaces the channel's secret and shows the new one (the only other time it is shown). Tokens
+   * signed with the old secret are refused from then on, including those of calls under way.
+   */
+  async rotateSecret(streamId: string, baseUrl: string): Promise<Required<ChannelAnswer>> {
     const existing = await this.repo.findChannel(streamId);
-    const ch: IvrChannel = existing
-      ? { ...existing, enabled }
-      : { streamId, enabled, clientId: newId('cs'), secret: randomSecret(32), createdOn: isoNow() };
-    await this.repo.saveChannel(ch);
+    if (!existing) throw AppError.notFound('IVR channel is not set up for this app');
+    const secret = randomSecret(32);
+    if (!(await this.repo.updateChannel(streamId, existing.clientId, { secret }))) throw AppError.conflict('The IVR channel changed meanwhile; try again');
     this.caches.channels.delete(streamId);
-    return { enabled: ch.enabled, webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId), clientId: ch.clientId, clientSecret: ch.secret };
+    return { enabled: existing.enabled, webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId), clientId: existing.clientId, clientSecret: secret };
   }
 
   /** A step of deleting the app: its channel's client id lookup (kept outside the app's keys) and the caches. */

@@ -20,14 +20,25 @@ export class IvrRepository {
     return { streamId, enabled: h.enabled === 'true', clientId: h.clientId, secret: this.sealer.open(h.secret), createdOn: h.createdOn ?? '' };
   }
 
-  async saveChannel(ch: IvrChannel): Promise<void> {
-    await this.store.hset(storeKeys.ivrChannel(ch.streamId), {
-      enabled: String(ch.enabled),
-      clientId: ch.clientId,
-      secret: this.sealer.seal(ch.secret),
-      createdOn: ch.createdOn,
-    });
+  /**
+   * Creates the channel unless one exists (a concurrent first enable keeps the first one's secret);
+   * false when one existed.
+   */
+  async createChannel(ch: IvrChannel): Promise<boolean> {
+    const key = storeKeys.ivrChannel(ch.streamId);
+    const fields = { enabled: String(ch.enabled), clientId: ch.clientId, secret: this.sealer.seal(ch.secret), createdOn: ch.createdOn };
+    if (!(await this.store.atomic([{ op: 'hset', key, fields }], [{ key, hashField: 'clientId', absent: true }])).ok) return false;
     await this.store.set(storeKeys.ivrChannelByClient(ch.clientId), ch.streamId);
+    return true;
+  }
+
+  /** Changes one field set of an existing channel (its client id unchanged), leaving the others; false when it is not there. */
+  async updateChannel(streamId: string, clientId: string, change: { enabled?: boolean; secret?: string }): Promise<boolean> {
+    const key = storeKeys.ivrChannel(streamId);
+    const fields: Record<string, string> = {};
+    if (change.enabled !== undefined) fields.enabled = String(change.enabled);
+    if (change.secret !== undefined) fields.secret = this.sealer.seal(change.secret);
+    return (await this.store.atomic([{ op: 'hset', key, fields }], [{ key, hashField: 'clientId', equals: clientId }])).ok;
   }
 
   /** The channel's client id, without opening the sealed secret (a deletion must not depend on MASTER_KEY). */

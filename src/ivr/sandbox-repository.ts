@@ -32,14 +32,32 @@ export class SandboxRepository {
     return this.store.hget(storeKeys.sandbox(streamId), 'phoneNumber');
   }
 
-  async save(rec: SandboxRecord): Promise<void> {
-    await this.store.hset(storeKeys.sandbox(rec.streamId), {
+  /** Stores a new sandbox; false when the app has one already (a concurrent first enable). */
+  async create(rec: SandboxRecord): Promise<boolean> {
+    const key = storeKeys.sandbox(rec.streamId);
+    const fields = {
       enabled: String(rec.enabled),
       phoneNumber: rec.phoneNumber,
       pin: this.sealer.seal(rec.pin),
       secret: this.sealer.seal(rec.secret),
       maxConcurrentCalls: String(rec.maxConcurrentCalls),
-    });
+    };
+    return (await this.store.atomic([{ op: 'hset', key, fields }], [{ key, hashField: 'phoneNumber', absent: true }])).ok;
+  }
+
+  /**
+   * Changes the given fields of the app's sandbox, only while its number is still `phoneNumberWas`
+   * (nobody changed it meanwhile); the others stay as stored. False when it changed.
+   */
+  async update(streamId: string, phoneNumberWas: string, change: Partial<Omit<SandboxRecord, 'streamId'>>): Promise<boolean> {
+    const key = storeKeys.sandbox(streamId);
+    const fields: Record<string, string> = {};
+    if (change.enabled !== undefined) fields.enabled = String(change.enabled);
+    if (change.phoneNumber !== undefined) fields.phoneNumber = change.phoneNumber;
+    if (change.pin !== undefined) fields.pin = this.sealer.seal(change.pin);
+    if (change.secret !== undefined) fields.secret = this.sealer.seal(change.secret);
+    if (change.maxConcurrentCalls !== undefined) fields.maxConcurrentCalls = String(change.maxConcurrentCalls);
+    return (await this.store.atomic([{ op: 'hset', key, fields }], [{ key, hashField: 'phoneNumber', equals: phoneNumberWas }])).ok;
   }
 
   /** Claims a number for an app; false when another app holds it (atomic). */

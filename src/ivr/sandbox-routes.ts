@@ -9,6 +9,14 @@ import { renderWebhookError, submitUrl } from './webhook-routes.js';
 
 const streamIdParams = z.object({ streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>') });
 const sandboxBody = z.strictObject({ enabled: z.boolean(), maxConcurrentCalls: z.number().int().min(1).max(100).optional() });
+const sandboxAnswer = z.object({
+  enabled: z.boolean(),
+  phoneNumber: z.string().meta({ description: "the sandbox number ('' while disabled)" }),
+  pin: z.string().optional().meta({ description: 'only in the answer that created the sandbox' }),
+  secret: z.string().optional().meta({ description: 'only in the answer that created the sandbox' }),
+  maxConcurrentCalls: z.number().int(),
+});
+const rotatedSandbox = sandboxAnswer.required({ pin: true, secret: true });
 
 function entryUrl(baseUrl: string, phoneNumber: string, q: Record<string, string>): string {
   const url = new URL(`/ivr/sandbox/${encodeURIComponent(phoneNumber)}`, baseUrl);
@@ -50,10 +58,26 @@ export function sandboxRoutes(sandbox: SandboxService, requireApp: (streamId: st
     defineRoute({
       method: 'put', path: '/api/admin/apps/:streamId/ivr-sandbox', summary: 'Enable or disable the test sandbox', tags: ['operator', 'ivr'],
       auth: { kind: 'admin' }, params: streamIdParams, body: sandboxBody,
-      responses: { 200: { description: '{enabled, phoneNumber, pin, secret, maxConcurrentCalls}' }, 422: { description: 'not available on-premise' } },
+      responses: {
+        200: { description: '{enabled, phoneNumber, pin?, secret?, maxConcurrentCalls}: pin and secret only when this request created the sandbox', schema: sandboxAnswer },
+        422: { description: 'not available on-premise' },
+      },
       handler: async ({ params, body, baseUrl }) => {
         await requireApp(params.streamId);
         return { json: await sandbox.provision(params.streamId, body, baseUrl) };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/api/admin/apps/:streamId/ivr-sandbox/rotate-secret', summary: 'Replace the sandbox PIN and secret and show the new ones', tags: ['operator', 'ivr'],
+      auth: { kind: 'admin' }, params: streamIdParams,
+      responses: {
+        200: { description: 'the sandbox with its new pin and secret; the old ones no longer log in', schema: rotatedSandbox },
+        404: { description: 'unknown app, or no sandbox yet' },
+        422: { description: 'not available on-premise' },
+      },
+      handler: async ({ params }) => {
+        await requireApp(params.streamId);
+        return { json: await sandbox.rotateSecret(params.streamId) };
       },
     }),
     defineRoute({

@@ -9,7 +9,7 @@ import { AppError, randomDigits, safeEqual, signHs256, type Config, type Metrics
 import { storeKeys, type RateLimiter, type Store } from '../store/index.js';
 import type { IvrConfigService } from './ivr-config-service.js';
 import { sandboxRequiredSettings, type IvrSettings } from './ivr-settings-schema.js';
-import { SandboxRepository, type SandboxRecord } from './sandbox-repository.js';
+import { SandboxRepository } from './sandbox-repository.js';
 
 const ATTEMPT_TTL_MS = 10 * 60_000;
 
@@ -17,6 +17,17 @@ export type SandboxStep =
   | { kind: 'login'; streamId: string; callId: string; from: string; attempt: string; retry: boolean }
   | { kind: 'connect'; streamId: string; callId: string; from: string; token: string }
   | { kind: 'announce'; text: string; reason: 'busy' | 'locked' | 'unknown' | 'disabled' };
+
+/** The sandbox as the operator API answers it; `pin` and `secret` only where they are created or rotated. */
+export interface SandboxAnswer {
+  enabled: boolean;
+  phoneNumber: string;
+  pin?: string;
+  secret?: string;
+  maxConcurrentCalls: number;
+}
+
+const changedMeanwhile = (): AppError => AppError.conflict('The test sandbox changed meanwhile; try again');
 
 export interface SandboxOptions {
   /** Lockout window and duration after five wrong entries (default 600 s). */
@@ -51,33 +62,53 @@ export class SandboxService {
     if (phoneNumber) await this.repo.releaseNumber(phoneNumber, streamId);
   }
 
-  async provision(streamId: string, input: { enabled: boolean; maxConcurrentCalls?: number }, baseUrl: string): Promise<Omit<SandboxRecord, 'streamId'>> {
-    if (this.config.deployment === 'onprem') {
-      throw AppError.businessRule('The test sandbox is not available on on-premise installations (DEPLOYMENT=onprem)');
-    }
+  /**
+   * Enables (a number, PIN and secret, the required settings, the channel) or disables the app's
+   * sandbox. The PIN and secret are in the answer only when this call created them; later they are
+   * shown only by `rotateSecret`.
+   */
+  async provision(streamId: string, input: { enabled: boolean; maxConcurrentCalls?: number }, baseUrl: string): Promise<SandboxAnswer> {
+    this.assertAvailable();
     const existing = await this.repo.find(streamId);
     if (!input.enabled) {
       if (existing) {
         await this.repo.releaseNumber(existing.phoneNumber, streamId);
-        await this.repo.save({ ...existing, enabled: false });
+        if (!(await this.repo.update(streamId, existing.phoneNumber, { enabled: false }))) throw changedMeanwhile();
       }
-      return { enabled: false, phoneNumber: '', pin: '', secret: '', maxConcurrentCalls: existing?.maxConcurrentCalls ?? 0 };
+      return { enabled: false, phoneNumber: '', maxConcurrentCalls: existing?.maxConcurrentCalls ?? 0 };
     }
     const phoneNumber = existing && (await this.repo.claimNumber(existing.phoneNumber, streamId)) ? existing.phoneNumber : await this.newNumber(streamId);
-    const rec: SandboxRecord = {
-      streamId,
-      enabled: true,
-      phoneNumber,
-      pin: existing?.pin ?? randomDigits(6),
-      secret: existing?.secret ?? randomDigits(8),
-      maxConcurrentCalls: input.maxConcurrentCalls ?? existing?.maxConcurrentCalls ?? 2,
-    };
-    await this.repo.save(rec);
+    const maxConcurrentCalls = input.maxConcurrentCalls ?? existing?.maxConcurrentCalls ?? 2;
+    let created: { pin: string; secret: string } | null = null;
+    if (existing) {
+      if (!(await this.repo.update(streamId, existing.phoneNumber, { enabled: true, phoneNumber, maxConcurrentCalls }))) throw changedMeanwhile();
+    } else {
+      created = { pin: randomDigits(6), secret: randomDigits(8) };
+      if (!(await this.repo.create({ streamId, enabled: true, phoneNumber, ...created, maxConcurrentCalls }))) {
+        await this.repo.releaseNumber(phoneNumber, streamId);
+        throw changedMeanwhile();
+      }
+    }
     await this.prefillSettings(streamId);
     const channel = await this.ivr.channel(streamId);
     if (!channel?.enabled) await this.ivr.setChannel(streamId, true, baseUrl);
-    const { streamId: _s, ...answer } = rec;
-    return answer;
+    return { enabled: true, phoneNumber, ...(created ?? {}), maxConcurrentCalls };
+  }
+
+  /** Replaces the PIN and secret and shows the new ones (the only other time they are shown). */
+  async rotateSecret(streamId: string): Promise<Required<SandboxAnswer>> {
+    this.assertAvailable();
+    const existing = await this.repo.find(streamId);
+    if (!existing) throw AppError.notFound('The test sandbox is not set up for this app');
+    const fresh = { pin: randomDigits(6), secret: randomDigits(8) };
+    if (!(await this.repo.update(streamId, existing.phoneNumber, fresh))) throw changedMeanwhile();
+    return { enabled: existing.enabled, phoneNumber: existing.enabled ? existing.phoneNumber : '', ...fresh, maxConcurrentCalls: existing.maxConcurrentCalls };
+  }
+
+  private assertAvailable(): void {
+    if (this.config.deployment === 'onprem') {
+      throw AppError.businessRule('The test sandbox is not available on on-premise installations (DEPLOYMENT=onprem)');
+    }
   }
 
   private async newNumber(streamId: string): Promise<string> {

@@ -165,6 +165,9 @@ export async function runLeakScenario(): Promise<Scenario> {
   const sb = need('sandbox', await rec.admin(`${SHOWN_ONCE}enable sandbox`, 'PUT', `/api/admin/apps/${streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 3 }), 200);
   keep('sandbox PIN', sb.pin, 'digits');
   keep('sandbox secret', sb.secret, 'digits');
+  // later PUTs answer without the secrets (shown only on create and on rotation)
+  need('channel again', await rec.admin('enable IVR channel again', 'PUT', `/api/admin/apps/${streamId}/channels/ivr`, { enabled: true }), 200);
+  need('sandbox again', await rec.admin('change sandbox lines', 'PUT', `/api/admin/apps/${streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 3 }), 200);
 
   // IVR calls on the webhook
   const heard: string[] = [];
@@ -211,6 +214,14 @@ export async function runLeakScenario(): Promise<Scenario> {
   }
   if (!status?.result?.fileUrl) throw new Error(`run did not complete: ${JSON.stringify(status)}`);
   if ((await rec.call('download result file', { method: 'GET', path: pathOf(status.result.fileUrl) })).status !== 200) throw new Error('result file');
+
+  // rotations show the new secrets once; the read-backs below must not
+  keep('rotated IVR channel clientSecret', need('rotate channel', await rec.admin(`${SHOWN_ONCE}rotate IVR channel secret`, 'POST', `/api/admin/apps/${streamId}/channels/ivr/rotate-secret`), 200).clientSecret);
+  const rotatedSandbox = need('rotate sandbox', await rec.admin(`${SHOWN_ONCE}rotate sandbox PIN and secret`, 'POST', `/api/admin/apps/${streamId}/ivr-sandbox/rotate-secret`), 200);
+  keep('rotated sandbox PIN', rotatedSandbox.pin, 'digits');
+  keep('rotated sandbox secret', rotatedSandbox.secret, 'digits');
+  need('channel after rotation', await rec.admin('enable IVR channel after rotation', 'PUT', `/api/admin/apps/${streamId}/channels/ivr`, { enabled: true }), 200);
+  need('sandbox after rotation', await rec.admin('enable sandbox after rotation', 'PUT', `/api/admin/apps/${streamId}/ivr-sandbox`, { enabled: true }), 200);
 
   // operator read-backs
   for (const path of [`/api/admin/apps/${streamId}`, `/api/admin/apps/${streamId}/channels/ivr`, `/api/admin/apps/${streamId}/ivr-settings`, `/api/admin/apps/${streamId}/agent`,

@@ -118,7 +118,9 @@ describe('operator API under hostile input', () => {
   }
 
   it(`when operator-typed texts are hostile (settings, prompts, training utterances; numRuns=${TEXT_RUNS}), then the caller's documents are still valid VoiceXML`, async () => {
-    const ch = await fx.admin('victim channel', 'PUT', `/api/admin/apps/${victim}/channels/ivr`, { enabled: true });
+    // the fuzzed PUTs above created the channel already: its secret is shown again only by a rotation
+    expect((await fx.admin('victim channel', 'PUT', `/api/admin/apps/${victim}/channels/ivr`, { enabled: true })).status).toBe(200);
+    const ch = await fx.admin('victim channel secret', 'POST', `/api/admin/apps/${victim}/channels/ivr/rotate-secret`);
     expect(ch.status).toBe(200);
     const token = signHs256({ appId: ch.body.clientId }, ch.body.clientSecret);
     const webhook = `${fx.gw.url}/ivr/hooks/${victim}?token=${encodeURIComponent(token)}`;

@@ -3,7 +3,8 @@
  * appears in any log line or in any answer body or header it received: provider keys, client
  * secrets, API keys, PINs, sandbox secrets, JWTs, the channel secret, encrypted column values, the
  * admin token and the master key. The only exceptions are the create answers in which the contract
- * shows a secret once (API app, API key, IVR channel, sandbox), excluded by request; and two
+ * shows a secret once (API app, API key, IVR channel, sandbox) and the rotations of the channel and
+ * sandbox secrets, excluded by request (a later PUT of either shows none); and two
  * reflections the contract requires, allowed only in the answer to the request that sent the value:
  * the webhook token in the submit URLs of the documents it gets, and the table insert answer,
  * which returns the writer's own record.
@@ -44,7 +45,7 @@ describe('secrets through a whole scenario', () => {
     expect(sc.sandboxCall.fetches.some((f) => f.kind === 'subdialog')).toBe(true);
     expect(sc.rec.exchanges.filter((e) => e.label.startsWith(SHOWN_ONCE)).map((e) => e.label).sort()).toEqual([
       `${SHOWN_ONCE}create API app (all scopes)`, `${SHOWN_ONCE}create API app (assist)`, `${SHOWN_ONCE}create API key (manage)`, `${SHOWN_ONCE}create API key (view)`,
-      `${SHOWN_ONCE}enable IVR channel`, `${SHOWN_ONCE}enable sandbox`,
+      `${SHOWN_ONCE}enable IVR channel`, `${SHOWN_ONCE}enable sandbox`, `${SHOWN_ONCE}rotate IVR channel secret`, `${SHOWN_ONCE}rotate sandbox PIN and secret`,
     ]);
   });
 
@@ -81,6 +82,8 @@ describe('secrets through a whole scenario', () => {
       const expected = e.label.includes('API app') ? [`clientSecret of ${e.label.slice(SHOWN_ONCE.length)}`]
         : e.label.includes('API key (manage)') ? ['API key (manage)']
         : e.label.includes('API key (view)') ? ['API key (view)']
+        : e.label.includes('rotate IVR channel') ? ['rotated IVR channel clientSecret']
+        : e.label.includes('rotate sandbox') ? ['rotated sandbox PIN', 'rotated sandbox secret']
         : e.label.includes('channel') ? ['IVR channel clientSecret']
         : ['sandbox PIN', 'sandbox secret'];
       expect(shown.sort(), e.label).toEqual(expected.sort());
