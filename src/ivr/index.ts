@@ -1,5 +1,5 @@
 /** IVR component: channel and settings, the webhook and its turn loop, call sessions, sandbox. */
-import type { Config, Logger, Metrics, RouteDef, Sealer } from '../platform/index.js';
+import type { Config, Logger, Metrics, RateLimiterFactory, RouteDef, Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { CallSessionRepository } from './call-session-repository.js';
 import { CallTurnService } from './call-turn-service.js';
@@ -21,6 +21,7 @@ export { CallSessionRepository } from './call-session-repository.js';
 export { messageId } from './call-turn-service.js';
 export { callEnded } from './call-ended.js';
 export { SandboxService, type SandboxOptions } from './sandbox-service.js';
+export type { SandboxLimits } from './sandbox-login-limits.js';
 
 export interface IvrDeps {
   config: Config;
@@ -28,6 +29,8 @@ export interface IvrDeps {
   sealer: Sealer;
   logger: Logger;
   metrics: Metrics;
+  /** The platform's rate-limiter port (sandbox entry and wrong PINs). */
+  rateLimiters: RateLimiterFactory;
   ports: IvrPorts;
   /** Made by the composition root (see ivr-caches.ts). */
   caches: IvrCaches;
@@ -38,7 +41,7 @@ export interface IvrDeps {
 export function createIvrComponent(deps: IvrDeps): { routes: RouteDef[]; ivr: IvrConfigService; sessions: CallSessionRepository; sandbox: SandboxService } {
   const ivr = new IvrConfigService(deps.store, deps.sealer, deps.caches);
   const sessions = new CallSessionRepository(deps.store, deps.config.sessionTtlS * 1000);
-  const sandbox = new SandboxService(deps.store, deps.sealer, ivr, deps.config, deps.metrics, deps.sandbox);
+  const sandbox = new SandboxService(deps.store, deps.sealer, ivr, deps.config, deps.metrics, deps.rateLimiters, deps.sandbox);
   const lifecycle = deps.ports.lifecycle;
   const ports: IvrPorts = {
     ...deps.ports,

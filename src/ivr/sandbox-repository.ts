@@ -76,13 +76,11 @@ export class SandboxRepository {
     return this.store.get(storeKeys.sandboxNumber(phoneNumber));
   }
 
-  /** A single-use login attempt id, so a captured PIN submission cannot be replayed. */
-  async newAttempt(attemptId: string, ttlMs: number): Promise<void> {
-    await this.store.set(storeKeys.sandboxLogin(attemptId), '1', { ttlMs });
-  }
-
-  async useAttempt(attemptId: string): Promise<boolean> {
-    const key = storeKeys.sandboxLogin(attemptId);
-    return (await this.store.atomic([{ op: 'del', key }], [{ key, equals: '1' }])).ok;
+  /**
+   * Claims a login attempt id once (after a right PIN and secret), for as long as the attempt is
+   * valid: false when it was claimed before (a replayed submission).
+   */
+  async claimAttempt(attemptId: string, ttlMs: number): Promise<boolean> {
+    return ttlMs > 0 && (await this.store.set(storeKeys.sandboxLogin(attemptId), '1', { ttlMs, nx: true }));
   }
 }

@@ -86,15 +86,16 @@ export function sandboxRoutes(sandbox: SandboxService, requireApp: (streamId: st
       body: z.record(z.string(), z.unknown()), bodyTypes: ['json', 'urlencoded', 'multipart'], mergeQueryIntoBody: true,
       responses: { 200: { description: 'a VoiceXML 2.1 document', contentType: 'application/voicexml+xml' } },
       renderError: (err) => renderWebhookError(err),
-      handler: async ({ params, body, baseUrl }) => {
+      handler: async ({ params, body, baseUrl, ip }) => {
         const p = body;
         const phoneNumber = params.phoneNumber.startsWith('+') ? params.phoneNumber : `+${params.phoneNumber}`;
-        const from = param(p, 'from', 64) ?? '';
+        // the client address: Express's, so behind a trusted proxy (TRUST_PROXY) the one it saw
+        const caller = { address: ip, from: param(p, 'from', 64) ?? '' };
         const callId = param(p, 'callId', 200);
         const step =
           param(p, 'step', 10) === 'login' && callId
-            ? await sandbox.login(phoneNumber, { callId, from, attempt: param(p, 'attempt', 64) ?? '', pin: param(p, 'pin', 32) ?? '', secret: param(p, 'secret', 32) ?? '' })
-            : await sandbox.enter(phoneNumber, from, callId);
+            ? await sandbox.login(phoneNumber, caller, { callId, attempt: param(p, 'attempt', 512) ?? '', pin: param(p, 'pin', 32) ?? '', secret: param(p, 'secret', 32) ?? '' })
+            : await sandbox.enter(phoneNumber, caller, callId);
         return { xml: renderDocument(documentFor(step, phoneNumber, baseUrl)) };
       },
     }),

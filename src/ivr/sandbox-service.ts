@@ -1,22 +1,26 @@
 /**
  * The test sandbox: provisioning (number, PIN, secret, pre-filled settings) and the call flow a
- * VXML browser's number routing drives: PIN and secret by DTMF (constant-time checks, single-use
- * attempts, lockout after five wrong entries in ten minutes), a line from the app's pool, then
- * the app's webhook as a subdialog with a token minted for the call.
+ * VXML browser's number routing drives: PIN and secret by DTMF (constant-time checks), a line from
+ * the app's pool, then the app's webhook as a subdialog with a token minted for the call. The
+ * unauthenticated entry stores nothing until the PIN and secret are right (sealed attempt ids,
+ * sandbox-attempts.ts) and answers every number alike, so numbers cannot be told apart; entries and
+ * wrong PINs are limited per address, number and caller (sandbox-login-limits.ts).
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import { AppError, randomDigits, safeEqual, signHs256, type Config, type Metrics, type Sealer } from '../platform/index.js';
-import { storeKeys, type RateLimiter, type Store } from '../store/index.js';
+import { AppError, randomDigits, safeEqual, signHs256, type Config, type Metrics, type RateLimiterFactory, type Sealer } from '../platform/index.js';
+import { storeKeys, type Store } from '../store/index.js';
 import type { IvrConfigService } from './ivr-config-service.js';
 import { sandboxRequiredSettings, type IvrSettings } from './ivr-settings-schema.js';
 import { SandboxRepository } from './sandbox-repository.js';
+import { SandboxAttempts } from './sandbox-attempts.js';
+import { SandboxLoginLimits, sandboxLimits, type LoginRefusal, type SandboxLimits } from './sandbox-login-limits.js';
 
 const ATTEMPT_TTL_MS = 10 * 60_000;
 
 export type SandboxStep =
-  | { kind: 'login'; streamId: string; callId: string; from: string; attempt: string; retry: boolean }
+  | { kind: 'login'; callId: string; from: string; attempt: string; retry: boolean }
   | { kind: 'connect'; streamId: string; callId: string; from: string; token: string }
-  | { kind: 'announce'; text: string; reason: 'busy' | 'locked' | 'unknown' | 'disabled' };
+  | { kind: 'announce'; text: string; reason: 'busy' | 'locked' | 'slowed' | 'disabled' };
 
 /** The sandbox as the operator API answers it; `pin` and `secret` only where they are created or rotated. */
 export interface SandboxAnswer {
@@ -30,15 +34,24 @@ export interface SandboxAnswer {
 const changedMeanwhile = (): AppError => AppError.conflict('The test sandbox changed meanwhile; try again');
 
 export interface SandboxOptions {
-  /** Lockout window and duration after five wrong entries (default 600 s). */
+  /** Lockout window and duration after five wrong entries of a caller, or 20 of an address (default 600 s). */
   lockoutS?: number;
+  /** Other limits of the entry and of wrong PINs (defaults in sandbox-login-limits.ts). */
+  limits?: Partial<SandboxLimits>;
   /** How long a line stays taken without a hangup (default: the session TTL). */
   lineTtlMs?: number;
 }
 
+/** Who is calling: the client address (behind a trusted proxy, the one it saw) and the `from` sent. */
+export interface SandboxCaller {
+  address: string;
+  from: string;
+}
+
 export class SandboxService {
   readonly repo: SandboxRepository;
-  private readonly failures: RateLimiter;
+  private readonly limits: SandboxLoginLimits;
+  private readonly attempts: SandboxAttempts;
   private readonly lineTtlMs: number;
 
   constructor(
@@ -47,13 +60,13 @@ export class SandboxService {
     private readonly ivr: IvrConfigService,
     private readonly config: Config,
     private readonly metrics: Metrics,
+    limiters: RateLimiterFactory,
     options: SandboxOptions = {},
   ) {
     this.repo = new SandboxRepository(store, sealer);
-    const lockoutS = options.lockoutS ?? 600;
     this.lineTtlMs = options.lineTtlMs ?? config.sessionTtlS * 1000;
-    // 4 points + block: the fifth wrong entry within the window is refused and blocks for the window
-    this.failures = store.rateLimiter({ name: storeKeys.rateLimitPrefix('sandbox-login'), points: 4, durationS: lockoutS, blockDurationS: lockoutS });
+    this.limits = new SandboxLoginLimits(limiters, sandboxLimits(options.lockoutS, options.limits), metrics);
+    this.attempts = new SandboxAttempts(sealer, ATTEMPT_TTL_MS);
   }
 
   /** A step of deleting the app: frees its sandbox number (kept outside the app's keys) for other apps. */
@@ -132,37 +145,42 @@ export class SandboxService {
     await this.ivr.putSettings(streamId, merged);
   }
 
-  /** First fetch of a call to a sandbox number. */
-  async enter(phoneNumber: string, from: string, callId?: string): Promise<SandboxStep> {
-    const streamId = await this.repo.appForNumber(phoneNumber);
-    const rec = streamId ? await this.repo.find(streamId) : null;
-    if (!streamId || !rec) return { kind: 'announce', text: 'The number you have called is not in service.', reason: 'unknown' };
-    if (!rec.enabled) return { kind: 'announce', text: 'This test line is switched off.', reason: 'disabled' };
-    if (await this.locked(phoneNumber, from)) return this.lockedStep();
-    return this.loginStep(streamId, callId ?? `sb-${randomUUID()}`, from, false);
+  /**
+   * First fetch of a call to a sandbox number: the login document, the same for every number
+   * (known or not), and nothing stored. 429 past the entry limit of the caller's address.
+   */
+  async enter(phoneNumber: string, caller: SandboxCaller, callId?: string): Promise<SandboxStep> {
+    await this.limits.enter(caller.address);
+    const refusal = await this.limits.refusal(phoneNumber, caller.address, caller.from);
+    if (refusal) return refusedStep(refusal);
+    return this.loginStep(phoneNumber, callId ?? `sb-${randomUUID()}`, caller.from, false);
   }
 
-  /** The caller's PIN and secret. */
-  async login(phoneNumber: string, input: { callId: string; from: string; attempt: string; pin: string; secret: string }): Promise<SandboxStep> {
+  /** The caller's PIN and secret. Only when both are right is anything but a failure count stored. */
+  async login(phoneNumber: string, caller: SandboxCaller, input: { callId: string; attempt: string; pin: string; secret: string }): Promise<SandboxStep> {
+    const { address, from } = caller;
+    const refusal = await this.limits.refusal(phoneNumber, address, from);
+    if (refusal) return refusedStep(refusal);
+    const attempt = this.attempts.read(input.attempt, phoneNumber);
     const streamId = await this.repo.appForNumber(phoneNumber);
-    const rec = streamId ? await this.repo.find(streamId) : null;
-    if (!streamId || !rec?.enabled) return { kind: 'announce', text: 'The number you have called is not in service.', reason: 'unknown' };
-    if (await this.locked(phoneNumber, input.from)) return this.lockedStep();
-    const fresh = await this.repo.useAttempt(input.attempt);
-    const pinOk = safeEqual(input.pin, rec.pin);
-    const secretOk = safeEqual(input.secret, rec.secret);
-    if (!fresh || !pinOk || !secretOk) {
-      const r = await this.failures.consume(this.failureKey(phoneNumber, input.from));
-      if (!r.allowed) return this.lockedStep();
-      return this.loginStep(streamId, input.callId, input.from, true);
+    const found = streamId ? await this.repo.find(streamId) : null;
+    const rec = found?.enabled ? found : null;
+    // an unknown number is compared too (and always fails), so it answers as a known one does
+    const pinOk = safeEqual(input.pin, rec?.pin ?? '');
+    const secretOk = safeEqual(input.secret, rec?.secret ?? '');
+    const fresh = rec !== null && attempt !== null && pinOk && secretOk && (await this.repo.claimAttempt(attempt.id, attempt.expiresAt - Date.now()));
+    if (!fresh || !streamId || !rec) {
+      const now = await this.limits.failed(phoneNumber, address, from);
+      if (now) return refusedStep(now);
+      return this.loginStep(phoneNumber, input.callId, from, true);
     }
     const line = await this.store.acquireSlot(storeKeys.sandboxLines(streamId), input.callId, Date.now() + this.lineTtlMs, rec.maxConcurrentCalls);
     this.metrics.sandboxLinesInUse.set({ app: streamId }, line.inUse);
     if (!line.acquired) return { kind: 'announce', text: 'All lines are busy. Please call again later.', reason: 'busy' };
     const channel = await this.ivr.channel(streamId);
     if (!channel) return { kind: 'announce', text: 'This test line is switched off.', reason: 'disabled' };
-    const token = signHs256({ appId: channel.clientId, sub: input.from, isAnonymous: true }, channel.secret, this.config.sessionTtlS);
-    return { kind: 'connect', streamId, callId: input.callId, from: input.from, token };
+    const token = signHs256({ appId: channel.clientId, sub: from, isAnonymous: true }, channel.secret, this.config.sessionTtlS);
+    return { kind: 'connect', streamId, callId: input.callId, from, token };
   }
 
   /** Frees a call's line (end of conversation, hangup); lines also expire with the session TTL. */
@@ -177,21 +195,13 @@ export class SandboxService {
     return this.store.countSlots(storeKeys.sandboxLines(streamId));
   }
 
-  private async loginStep(streamId: string, callId: string, from: string, retry: boolean): Promise<SandboxStep> {
-    const attempt = randomUUID();
-    await this.repo.newAttempt(attempt, ATTEMPT_TTL_MS);
-    return { kind: 'login', streamId, callId, from, attempt, retry };
+  private loginStep(phoneNumber: string, callId: string, from: string, retry: boolean): SandboxStep {
+    return { kind: 'login', callId, from, attempt: this.attempts.issue(phoneNumber), retry };
   }
+}
 
-  private failureKey(phoneNumber: string, from: string): string {
-    return `${phoneNumber}|${from || 'unknown'}`;
-  }
-
-  private async locked(phoneNumber: string, from: string): Promise<boolean> {
-    return !(await this.failures.peek(this.failureKey(phoneNumber, from))).allowed;
-  }
-
-  private lockedStep(): SandboxStep {
-    return { kind: 'announce', text: 'Too many wrong entries. This line is locked for ten minutes. Goodbye.', reason: 'locked' };
-  }
+function refusedStep(refusal: LoginRefusal): SandboxStep {
+  return refusal === 'slowed'
+    ? { kind: 'announce', text: 'Too many wrong entries on this line. Please wait a minute and call again. Goodbye.', reason: 'slowed' }
+    : { kind: 'announce', text: 'Too many wrong entries. This line is locked for now. Please call again later. Goodbye.', reason: 'locked' };
 }

@@ -48,7 +48,7 @@ export function renderWebhookError(err: AppError) {
   // a full memory store refuses a new call with a plain 503 (and Retry-After), not an apology
   const atCapacity = err.code === 'at_capacity';
   const status = err.status >= 500 && !atCapacity ? 200 : err.status;
-  const name = atCapacity ? 'at_capacity' : err.status === 401 ? 'unauthorized' : err.status === 404 ? 'not_found' : err.status === 400 ? 'bad_request' : err.status === 413 ? 'too_large' : err.status === 415 ? 'unsupported_media_type' : err.status === 405 ? 'method_not_allowed' : err.status === 409 ? 'conflict' : err.status === 503 ? 'store_unavailable' : 'internal_error';
+  const name = atCapacity ? 'at_capacity' : err.status === 401 ? 'unauthorized' : err.status === 404 ? 'not_found' : err.status === 400 ? 'bad_request' : err.status === 413 ? 'too_large' : err.status === 415 ? 'unsupported_media_type' : err.status === 405 ? 'method_not_allowed' : err.status === 409 ? 'conflict' : err.status === 429 ? 'rate_limited' : err.status === 503 ? 'store_unavailable' : 'internal_error';
   return vxml(errorDoc(name), 'w3c', status);
 }
 

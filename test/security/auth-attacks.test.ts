@@ -9,7 +9,7 @@ import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
-import { signHs256 } from '../../src/platform/index.js';
+import { createSealer, signHs256 } from '../../src/platform/index.js';
 import { setupIvrApp, type IvrApp } from '../helpers/test-gateway.js';
 import { checkAnswer, errorShapeProblem } from './answer-rules.js';
 import { send, type RawAnswer } from './raw-http.js';
@@ -223,24 +223,34 @@ describe('authentication attacks', () => {
       }
     });
 
-    it('when a failed attempt is resubmitted with the right PIN, or an attempt id is invented, then it does not connect', async () => {
+    it('when an attempt id is invented, altered, expired or issued for another number, then even the right PIN does not connect', async () => {
       const from = '+15550007002';
       const attempt = attemptOf((await enter(from, 'sb-fail-1')).xml);
-      expect((await login(from, 'sb-fail-1', attempt, '000000', '00000000')).xml).toContain('did not match');
-      expect((await login(from, 'sb-fail-1', attempt, fx.sandbox.pin, fx.sandbox.secret)).xml).not.toContain('<subdialog');
-      for (const invented of ['', '00000000-0000-0000-0000-000000000000', 'x'.repeat(64)]) {
+      const sealer = createSealer(fx.gw.config.masterKey);
+      const forged = (claims: Record<string, unknown>) => sealer.seal(JSON.stringify({ n: fx.sandbox.phoneNumber, x: Date.now() + 60_000, r: 'forged-id', ...claims }));
+      const flipped = `${attempt.slice(0, -2)}${attempt.at(-2) === 'A' ? 'B' : 'A'}${attempt.at(-1)}`;
+      for (const invented of ['', '00000000-0000-0000-0000-000000000000', 'x'.repeat(64), flipped, forged({ x: Date.now() - 1 }), forged({ n: '+15550000000' }), forged({ r: 7 })]) {
         expect((await login('+15550007003', 'sb-fail-2', invented, fx.sandbox.pin, fx.sandbox.secret)).xml).not.toContain('<subdialog');
       }
+      // nothing is stored per attempt: a wrong entry counts against the caller, address and
+      // number, and the same (genuine, unexpired) attempt with the right PIN then connects once
+      expect((await login(from, 'sb-fail-1', attempt, '000000', '00000000')).xml).toContain('did not match');
+      expect((await login(from, 'sb-fail-1', attempt, fx.sandbox.pin, fx.sandbox.secret)).xml).toContain('<subdialog');
+      await fx.gw.gateway.sandbox.release(fx.ivr.streamId, 'sb-fail-1');
+      expect((await login(from, 'sb-fail-3', attempt, fx.sandbox.pin, fx.sandbox.secret)).xml).not.toContain('<subdialog');
     });
 
-    it('when the PIN is guessed five times from one number, then the number is locked out and the right PIN no longer connects', async () => {
+    it('when the PIN is guessed five times from one number, then that caller is locked out and the right PIN no longer connects', async () => {
+      // a line of its own: the wrong entries above count against the fixture's number too
+      const line = (await fx.admin('second sandbox', 'PUT', `/api/admin/apps/${other.streamId}/ivr-sandbox`, { enabled: true })).body as { phoneNumber: string; pin: string; secret: string };
+      const url = `${fx.gw.url}/ivr/sandbox/${encodeURIComponent(line.phoneNumber)}`;
       const from = '+15550007004';
-      let doc = (await enter(from, 'sb-lock')).xml;
-      for (let i = 0; i < 5; i++) doc = (await login(from, 'sb-lock', attemptOf(doc), String(100000 + i), '12345678')).xml;
+      let doc = (await fx.gw.submit(url, { from, callId: 'sb-lock' })).xml;
+      for (let i = 0; i < 5; i++) doc = (await fx.gw.submit(`${url}?step=login&callId=sb-lock&from=${encodeURIComponent(from)}`, { attempt: attemptOf(doc), pin: String(100000 + i), secret: '12345678' })).xml;
       expect(doc).toContain('locked');
-      const after = (await enter(from, 'sb-lock-2')).xml;
+      const after = (await fx.gw.submit(url, { from, callId: 'sb-lock-2' })).xml;
       expect(after).toContain('locked');
-      expect((await login(from, 'sb-lock-2', attemptOf(after) || 'none', fx.sandbox.pin, fx.sandbox.secret)).xml).not.toContain('<subdialog');
+      expect((await fx.gw.submit(`${url}?step=login&callId=sb-lock-2&from=${encodeURIComponent(from)}`, { attempt: attemptOf(after) || 'none', pin: line.pin, secret: line.secret })).xml).not.toContain('<subdialog');
     });
   });
 
