@@ -26,7 +26,8 @@ describe('API reference', () => {
     Object.entries(spec.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]): [string, Operation] => [`${method.toUpperCase()} ${path}`, op]));
 
   it('when the OpenAPI document is read, then every PUT, POST and PATCH has a non-empty request body schema', () => {
-    const writes = operations().filter(([name]) => /^(PUT|POST|PATCH) /.test(name));
+    // actions that take no body (rotating a secret) are the only writes without one
+    const writes = operations().filter(([name]) => /^(PUT|POST|PATCH) /.test(name) && !/\/rotate-secret$/.test(name));
     expect(writes.length).toBeGreaterThan(10);
     const empty = writes.filter(([, op]) => !op.requestBody || Object.values(op.requestBody.content).some((c) => !meaningful(c.schema))).map(([name]) => name);
     expect(empty).toEqual([]);
