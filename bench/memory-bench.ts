@@ -5,7 +5,7 @@
  * sets up the demo app through the operator API, then starts MEMORY_BENCH_CALLS calls through the
  * HTTP webhook, each brought to a mid-dialog state (the welcome, then "book a table": the agent is
  * asking for the party size). It reports:
- *   - Redis bytes per live call: MEMORY USAGE (SAMPLES 0) of the call's keys (`call:{c:<id>}:session`
+ *   - Redis bytes per live call: MEMORY USAGE (SAMPLES 0) of the call's keys (`call:{c:<app>:<id>}:session`
  *     and `:lock`, store-keys.ts) as mean / p50 / max, plus a SCAN of every per-call key kind;
  *   - the same for a few calls after every step of the whole script (the largest live state);
  *   - Redis used_memory growth per call (for information: it includes the history the turns record);
@@ -92,7 +92,7 @@ const stats = (xs: number[]) => {
 };
 
 /** MEMORY USAGE of each call's session and lock, and the session's JSON length, pipelined. */
-async function callCosts(redis: Redis, tag: string, count: number) {
+async function callCosts(redis: Redis, streamId: string, tag: string, count: number) {
   const session: number[] = [];
   const lock: number[] = [];
   const json: number[] = [];
@@ -100,9 +100,9 @@ async function callCosts(redis: Redis, tag: string, count: number) {
     const p = redis.pipeline();
     for (let i = from; i < Math.min(count, from + 1000); i++) {
       const id = `${tag}-${i}`;
-      p.call('MEMORY', 'USAGE', PREFIX + storeKeys.callSession(id), 'SAMPLES', '0');
-      p.call('MEMORY', 'USAGE', PREFIX + storeKeys.callLock(id), 'SAMPLES', '0');
-      p.strlen(PREFIX + storeKeys.callSession(id));
+      p.call('MEMORY', 'USAGE', PREFIX + storeKeys.callSession(streamId, id), 'SAMPLES', '0');
+      p.call('MEMORY', 'USAGE', PREFIX + storeKeys.callLock(streamId, id), 'SAMPLES', '0');
+      p.strlen(PREFIX + storeKeys.callSession(streamId, id));
     }
     const out = (await p.exec()) ?? [];
     for (let j = 0; j < out.length; j += 3) {
@@ -116,7 +116,7 @@ async function callCosts(redis: Redis, tag: string, count: number) {
 }
 
 /** A few calls through the whole script, the call's Redis bytes measured after every step. */
-async function costsByStep(redis: Redis, baseUrl: string, path: string, tag: string, calls: number) {
+async function costsByStep(redis: Redis, baseUrl: string, streamId: string, path: string, tag: string, calls: number) {
   const bytes: number[][] = CALL_SCRIPT.map(() => []);
   for (let c = 0; c < calls; c++) {
     const callId = `${tag}-${c}`;
@@ -132,7 +132,7 @@ async function costsByStep(redis: Redis, baseUrl: string, path: string, tag: str
       if (problem) throw new Error(`call ${callId} step ${i}: ${problem}\n${body.slice(0, 800)}`);
       turn = turnOf(body) ?? '';
       const [session, lock] = await Promise.all(
-        [storeKeys.callSession(callId), storeKeys.callLock(callId)].map(async (k) => Number((await redis.call('MEMORY', 'USAGE', PREFIX + k, 'SAMPLES', '0')) ?? 0)),
+        [storeKeys.callSession(streamId, callId), storeKeys.callLock(streamId, callId)].map(async (k) => Number((await redis.call('MEMORY', 'USAGE', PREFIX + k, 'SAMPLES', '0')) ?? 0)),
       );
       bytes[i]!.push(session! + lock!);
     }
@@ -181,10 +181,10 @@ async function main(): Promise<void> {
   const redisAfter = await usedMemory(redis);
   line({ phase: 'calls', calls: CALLS, requests: CALLS * 2, seconds: round(seconds, 2), callsPerSec: round(CALLS / seconds, 1) });
 
-  const costs = await callCosts(redis, tag, CALLS);
+  const costs = await callCosts(redis, app.streamId, tag, CALLS);
   const keyKinds = await callKeyKinds(redis);
   line({ measure: 'redis-per-call', unit: 'bytes', keys: ['session', 'lock'], ...costs.total, session: costs.session, lock: costs.lock, sessionJsonChars: costs.sessionJsonChars, missingSessions: costs.missingSessions, callKeysByKind: keyKinds, liveCalls: CALLS + WARMUP_CALLS });
-  const bySteps = await costsByStep(redis, baseUrl, app.webhookPath, `${tag}-steps`, BY_STEP_CALLS);
+  const bySteps = await costsByStep(redis, baseUrl, app.streamId, app.webhookPath, `${tag}-steps`, BY_STEP_CALLS);
   const maxAnyStep = Math.max(...bySteps.map((b) => b.max));
   line({ measure: 'redis-per-call-by-step', unit: 'bytes', calls: BY_STEP_CALLS, steps: bySteps, note: 'the whole script; after the last step the call has ended (its session stays until its TTL)' });
   const heapPerCall = (heapAfter - heapBefore) / CALLS;

@@ -22,9 +22,9 @@ export function benchFloorRoute(store: Store): RouteDef {
     bodyTypes: ['json', 'urlencoded', 'multipart'],
     mergeQueryIntoBody: true,
     responses: { 200: { description: 'a constant VoiceXML document', contentType: 'application/voicexml+xml' } },
-    handler: async ({ body }) => {
+    handler: async ({ params, body }) => {
       const callId = typeof body.callId === 'string' ? body.callId : 'bench';
-      const key = storeKeys.callSession(`floor-${callId}`);
+      const key = storeKeys.callSession(params.streamId, `floor-${callId}`);
       const prev = await store.get(key);
       await store.set(key, String(Number(prev ?? 0) + 1), { ttlMs: 60_000 });
       return { xml: FLOOR_DOCUMENT };

@@ -1,6 +1,6 @@
 /**
  * What a call keeps between turns: only what the next turn needs. One JSON value per call
- * (`{c:<callId>}` slot) plus a transient lock, so a live call costs well under 2 KB in Redis.
+ * (`{c:<streamId>:<callId>}` slot) plus a transient lock, so a live call costs well under 2 KB in Redis.
  */
 import type { AwaitSpec, DialogState, IvrOverrides, PromptPart, TurnInput } from '../agent/index.js';
 

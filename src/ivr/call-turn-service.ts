@@ -57,16 +57,11 @@ export class CallTurnService {
   async handle(ctx: TurnContext): Promise<TurnOutcome> {
     const submitted = ctx.req.turn ?? 0;
     if (ctx.req.event === 'poll') {
-      const session = await this.sessions.load(ctx.req.callId!);
-      if (session) return this.poll(ctx, this.sameApp(ctx, session), submitted);
+      const session = await this.sessions.load(ctx.streamId, ctx.req.callId!);
+      if (session) return this.poll(ctx, session, submitted);
       if (submitted > 0) return this.expired(ctx);
     }
     return this.runLocked(ctx, submitted);
-  }
-
-  private sameApp(ctx: TurnContext, session: CallSession): CallSession {
-    if (session.appId !== ctx.streamId) throw AppError.conflict('This callId belongs to another app');
-    return session;
   }
 
   /** A new call's session (turn 0, no state yet). */
@@ -107,24 +102,21 @@ export class CallTurnService {
 
   /** Waits for the lock (until the deadline), then runs the submitted turn. */
   private async runLocked(ctx: TurnContext, submitted: number): Promise<TurnOutcome> {
+    const { streamId } = ctx;
     const callId = ctx.req.callId!;
     const token = randomUUID();
     // a call's first request brings the session to create if there is none (under the lock)
     const fresh = submitted === 0 && ctx.req.event !== 'poll' ? this.fresh(ctx) : undefined;
     let session: CallSession | null;
     for (;;) {
-      const taken = await this.sessions.lockAndLoad(callId, token, fresh);
-      if (taken.session && taken.session.appId !== ctx.streamId) {
-        if (taken.locked) await this.sessions.unlock(callId, token);
-        this.sameApp(ctx, taken.session);
-      }
+      const taken = await this.sessions.lockAndLoad(streamId, callId, token, fresh);
       if (taken.locked) {
         session = taken.session;
         if (taken.created) {
           try {
             await this.started(taken.session!);
           } catch (err) {
-            await this.sessions.unlock(callId, token).catch(() => undefined);
+            await this.sessions.unlock(streamId, callId, token).catch(() => undefined);
             throw err;
           }
         }
@@ -138,12 +130,12 @@ export class CallTurnService {
     }
     if (!session) {
       // no session, and this request could not start one (a later turn, or a poll): the call is gone
-      await this.sessions.unlock(callId, token);
+      await this.sessions.unlock(streamId, callId, token);
       return this.expired(ctx);
     }
     const done = this.answered(session, submitted);
     if (done || submitted !== session.turn) {
-      await this.sessions.unlock(callId, token);
+      await this.sessions.unlock(streamId, callId, token);
       if (done) return done;
       throw AppError.badRequest('Unknown turn for this call', 'turn');
     }
@@ -172,7 +164,7 @@ export class CallTurnService {
    * document runs the caller's input instead of a turn without it.
    */
   private async waitForHolder(ctx: TurnContext, submitted: number): Promise<TurnOutcome> {
-    const v = await this.sessions.loadVersioned(ctx.req.callId!);
+    const v = await this.sessions.loadVersioned(ctx.streamId, ctx.req.callId!);
     if (!v) return this.expired(ctx);
     const done = this.answered(v.session, submitted);
     if (done) return done;
@@ -184,7 +176,7 @@ export class CallTurnService {
 
   /** A wait document for the submitted turn, with the stored session. */
   private async waiting(ctx: TurnContext): Promise<TurnOutcome> {
-    const s = await this.sessions.load(ctx.req.callId!);
+    const s = await this.sessions.load(ctx.streamId, ctx.req.callId!);
     return { kind: 'wait', session: s!, turn: ctx.req.turn ?? 0 };
   }
 
@@ -218,21 +210,22 @@ export class CallTurnService {
         if (s && submitted === s.turn) return this.runLocked(ctx, submitted);
         throw AppError.badRequest('Nothing is pending for this turn', 'turn');
       }
-      if (!(await this.sessions.isLocked(callId))) return this.resume(ctx, submitted);
+      if (!(await this.sessions.isLocked(ctx.streamId, callId))) return this.resume(ctx, submitted);
       if (Date.now() + 50 >= ctx.deadlineAt) return { kind: 'wait', session: s, turn: submitted };
       await sleep(25);
-      s = await this.sessions.load(callId);
+      s = await this.sessions.load(ctx.streamId, callId);
     }
   }
 
   /** Takes over a pending turn whose process died: runs the stored input again. */
   private async resume(ctx: TurnContext, submitted: number): Promise<TurnOutcome> {
+    const { streamId } = ctx;
     const callId = ctx.req.callId!;
     const token = randomUUID();
-    if (!(await this.sessions.tryLock(callId, token))) return this.poll(ctx, (await this.sessions.load(callId))!, submitted);
-    const session = await this.sessions.load(callId);
+    if (!(await this.sessions.tryLock(streamId, callId, token))) return this.poll(ctx, (await this.sessions.load(streamId, callId))!, submitted);
+    const session = await this.sessions.load(streamId, callId);
     if (!session?.pending || session.pending.turn !== submitted) {
-      await this.sessions.unlock(callId, token);
+      await this.sessions.unlock(streamId, callId, token);
       return this.handle(ctx);
     }
     this.logger.warn({ callId, turn: submitted }, 'resuming a turn whose owner stopped');
@@ -246,14 +239,14 @@ export class CallTurnService {
    * alive); on a failure the lock is released, so the caller's retry need not wait for it to expire.
    */
   private async execute(ctx: TurnContext, session: CallSession, token: string, text: string): Promise<CallSession> {
-    const callId = session.callId;
-    const beat = setInterval(() => void this.sessions.extendLock(callId, token).catch(() => undefined), Math.max(50, Math.floor(this.sessions.lockTtlMs / 3)));
+    const { appId, callId } = session;
+    const beat = setInterval(() => void this.sessions.extendLock(appId, callId, token).catch(() => undefined), Math.max(50, Math.floor(this.sessions.lockTtlMs / 3)));
     beat.unref();
     try {
       return await this.executeLocked(ctx, session, token, text);
     } catch (err) {
       clearInterval(beat);
-      await this.sessions.unlock(callId, token).catch(() => undefined);
+      await this.sessions.unlock(appId, callId, token).catch(() => undefined);
       throw err;
     } finally {
       clearInterval(beat);
@@ -301,7 +294,7 @@ export class CallTurnService {
     };
     if (!(await this.commitWithHistory(next, token, this.messages(ctx, next, text, answer, result)))) {
       this.logger.warn({ callId: session.callId }, 'turn lock lost before commit; the other owner answers');
-      const current = await this.sessions.load(session.callId);
+      const current = await this.sessions.load(session.appId, session.callId);
       if (current?.last) return current;
       throw AppError.storeUnavailable();
     }

@@ -3,9 +3,13 @@
  * Redis Cluster hash tag: `{c:<callId>}` for everything of one call, `{a:<streamId>}` for an app's
  * records and history indexes, `{t:<table>}` for a table's rows and unique indexes. Ids are
  * sanitised so a caller-supplied id cannot inject another tag.
+ *
+ * A call is one callId within one app (`{c:<streamId>:<callId>}`): the same callId in two apps is
+ * two calls, so one app can neither see nor squat another app's call. Stream ids are generated
+ * (`st-<uuid>`, no colon), so the pair reads back unambiguously.
  */
 const safe = (id: string): string => id.replace(/[{}\s]/g, '_');
-const call = (callId: string) => `call:{c:${safe(callId)}}`;
+const call = (streamId: string, callId: string) => `call:{c:${safe(streamId)}:${safe(callId)}}`;
 const app = (streamId: string) => `app:{a:${safe(streamId)}}`;
 const table = (name: string) => `table:{t:${safe(name)}}`;
 
@@ -29,9 +33,9 @@ export const storeKeys = {
   sandboxNumber: (phoneNumber: string) => `sandbox-number:{n:${safe(phoneNumber)}}`,
   sandboxLines: (streamId: string) => `${app(streamId)}:sandbox-lines`,
   sandboxLogin: (attemptId: string) => `sandbox-login:{l:${safe(attemptId)}}`,
-  // one call (all share the call's slot)
-  callSession: (callId: string) => `${call(callId)}:session`,
-  callLock: (callId: string) => `${call(callId)}:lock`,
+  // one call of one app (all share the call's slot)
+  callSession: (streamId: string, callId: string) => `${call(streamId, callId)}:session`,
+  callLock: (streamId: string, callId: string) => `${call(streamId, callId)}:lock`,
   // history (per app: one slot for a message and its indexes). Message indexes are sorted sets of
   // message ids scored by createdOn ms, one per `view` = `<channelType>:<d|x>` (d: Dialog task
   // messages, x: Alert and Action); session sets hold session ids scored by the session's first

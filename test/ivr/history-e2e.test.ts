@@ -71,7 +71,7 @@ describeEachStore('conversation history over recorded IVR calls', (factory) => {
   it('when a turn\'s incoming message was stored before the turn ran (an earlier run recorded it and died), then the turn commits and the message is there once, as first recorded', async () => {
     const call = new IvrCall(gw, app.webhookUrl, '+15551230009');
     await call.start();
-    const session = (await gw.gateway.sessions.load(call.callId))!;
+    const session = (await gw.gateway.sessions.load(app.streamId, call.callId))!;
     // another instance's recorder (its own cache), as a run of this turn that died before its commit
     const other = new HistoryRecorder(new HistoryRepository(store), new LRUCache({ max: 1000 }));
     const id = messageId(call.callId, 1, 'in');
@@ -92,8 +92,8 @@ describeEachStore('conversation history over recorded IVR calls', (factory) => {
     const call = new IvrCall(gw, app.webhookUrl, '+15551230010');
     await call.start();
     const sessions = gw.gateway.sessions;
-    const before = (await sessions.load(call.callId))!;
-    expect(await sessions.tryLock(call.callId, 'the-new-owner')).toBe(true);
+    const before = (await sessions.load(app.streamId, call.callId))!;
+    expect(await sessions.tryLock(app.streamId, call.callId, 'the-new-owner')).toBe(true);
     const recorder = new HistoryRecorder(new HistoryRepository(store), new LRUCache({ max: 1000 }));
     const msg = { id: messageId(call.callId, 1, 'in'), botId: app.streamId, userId: before.userId, identities: [call.callId, call.from], sessionId: before.sessionId, callId: call.callId, type: 'incoming' as const, status: 'received' as const, text: 'lost', channel: 'ivr' as const, channelUId: call.from, createdOn: Date.now(), lang: 'en-US', taskKind: 'Dialog' as const };
     const next = { ...before, turn: before.turn + 1 };
@@ -104,8 +104,8 @@ describeEachStore('conversation history over recorded IVR calls', (factory) => {
     } else {
       expect(await sessions.commit(next, 'the-old-owner')).toBe(false);
     }
-    expect(await sessions.load(call.callId)).toEqual(before);
-    await sessions.unlock(call.callId, 'the-new-owner');
+    expect(await sessions.load(app.streamId, call.callId)).toEqual(before);
+    await sessions.unlock(app.streamId, call.callId, 'the-new-owner');
   });
 
   it('when the from number is the userId, then the same messages are found', async () => {

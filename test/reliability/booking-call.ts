@@ -59,13 +59,13 @@ export async function expectBookingHistories(base: string, app: ProvisionedApp, 
 }
 
 /** A finished booking call's session: turn numbers and answer agree, nothing pending, no lock. */
-export async function expectSettledSession(sessions: CallSessionRepository, store: Store, callId: string): Promise<void> {
-  const s = await sessions.load(callId);
+export async function expectSettledSession(sessions: CallSessionRepository, store: Store, streamId: string, callId: string): Promise<void> {
+  const s = await sessions.load(streamId, callId);
   expect(s, callId).not.toBeNull();
   expect(s!.turn).toBe(5);
   expect(s!.last?.turn).toBe(4);
   expect(s!.last?.answer.action).toBe('end');
   expect(s!.pending).toBeUndefined();
   expect(s!.ended).toBe(true);
-  expect(await store.exists(storeKeys.callLock(callId))).toBe(false);
+  expect(await store.exists(storeKeys.callLock(streamId, callId))).toBe(false);
 }

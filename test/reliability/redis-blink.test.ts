@@ -71,7 +71,7 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis blink (SIGSTOP, then SIG
     const retries = traces.flatMap((t) => t.docs.filter((d) => d.retry !== undefined));
     expect(retries.length).toBeGreaterThan(0);
     await assertValidVxml(client.faultDocuments);
-    for (const t of traces) await expectSettledSession(fx.gw.gateway.sessions, fx.store, t.callId);
+    for (const t of traces) await expectSettledSession(fx.gw.gateway.sessions, fx.store, fx.app.streamId, t.callId);
     await expectBookingHistories(fx.gw.url, fx.app, traces.map((t) => t.callId));
     console.info(
       `[redis-blink] frozen at ${frozenAt} ms for ${freezeMs} ms; probes ${Object.entries(probes).map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`).join(', ')}; ` +

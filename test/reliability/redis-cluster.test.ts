@@ -75,14 +75,14 @@ describe.skipIf(!inject('redisClusterUrl'))('service processes on a Redis Cluste
   it('when an atomic change spans two hash slots, then the adapter refuses it naming the keys and writes nothing', async () => {
     const store = await makeRedisClusterStore();
     try {
-      const a = storeKeys.callSession('call-a');
-      const b = storeKeys.callSession('call-b');
+      const a = storeKeys.callSession('st-1', 'call-a');
+      const b = storeKeys.callSession('st-1', 'call-b');
       const err = await store.atomic([{ op: 'set', key: a, value: '1' }, { op: 'set', key: b, value: '2' }]).then(() => null, (e: Error) => e);
       expect(err?.message).toContain('keys in different hash slots');
       expect(err?.message).toContain(a);
       expect(await store.exists(a)).toBe(false);
-      expect((await store.atomic([{ op: 'set', key: a, value: '1' }, { op: 'set', key: storeKeys.callLock('call-a'), value: 't' }])).ok).toBe(true);
-      await store.del([a, storeKeys.callLock('call-a')]);
+      expect((await store.atomic([{ op: 'set', key: a, value: '1' }, { op: 'set', key: storeKeys.callLock('st-1', 'call-a'), value: 't' }])).ok).toBe(true);
+      await store.del([a, storeKeys.callLock('st-1', 'call-a')]);
     } finally {
       await store.close();
     }

@@ -73,7 +73,7 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis partition (a silent conn
     );
     await cut;
     traces.forEach(expectBooked);
-    for (const t of traces) await expectSettledSession(fx.gw.gateway.sessions, fx.store, t.callId);
+    for (const t of traces) await expectSettledSession(fx.gw.gateway.sessions, fx.store, fx.app.streamId, t.callId);
     await expectBookingHistories(fx.gw.url, fx.app, traces.map((t) => t.callId));
   }, 90_000);
 });

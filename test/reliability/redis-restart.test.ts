@@ -98,14 +98,14 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
     await assertValidVxml(answer.xml);
     const appRead = await fetch(`${fx.gw.url}/api/admin/apps/${lost.streamId}`, { headers: { Authorization: `Bearer ${fx.gw.config.adminToken}` } });
     expect(appRead.status).toBe(404);
-    expect(await fx.store.exists(storeKeys.callSession(callId))).toBe(false);
+    expect(await fx.store.exists(storeKeys.callSession(lost.streamId, callId))).toBe(false);
 
     const app = await provisionIvrApp(fx.gw.url, fx.gw.config.adminToken);
     const traces = await Promise.all(
       [0, 1, 2].map((i) => runScriptedCall({ client, startPath: app.webhookPath, callId: `call-after-${i}-${down}`, say: BOOKING })),
     );
     traces.forEach(expectBooked);
-    for (const t of traces) await expectSettledSession(fx.gw.gateway.sessions, fx.store, t.callId);
+    for (const t of traces) await expectSettledSession(fx.gw.gateway.sessions, fx.store, app.streamId, t.callId);
     await expectBookingHistories(fx.gw.url, app, traces.map((t) => t.callId));
     console.info(`[redis-restart] back: /readyz 200 ${readyMs} ms after the start; the lost call got ${answer.status} ${doc.vars.error}`);
   }, 60_000);

@@ -140,12 +140,16 @@ describe('authentication attacks', () => {
     await expectWebhookRefused('this channel token on the other app', fx.ivr.token, other.streamId);
   });
 
-  it("when another app's valid webhook token is used with this app's callId, then the call is not taken over (409)", async () => {
+  it("when another app's valid webhook token is used with this app's callId, then the call is neither revealed (no 409) nor taken over", async () => {
     const callId = `victim-${Date.now()}`;
     expect((await webhook(fx.ivr.token, fx.ivr.streamId, callId)).status).toBe(200);
+    const before = await fx.gw.gateway.sessions.load(fx.ivr.streamId, callId);
+    // a later turn of the other app's own call of that id: there is none, so the call has expired
     const hijack = await fx.gw.submit(`${fx.gw.url}/ivr/hooks/${other.streamId}?token=${encodeURIComponent(other.token)}`, { callId, message: 'book a table', turn: '1' });
-    expect(hijack.status).toBe(409);
+    expect(hijack.status).toBe(200);
     expect(hijack.xml).not.toContain('<field');
+    expect(hijack.xml).toContain('session_expired');
+    expect(await fx.gw.gateway.sessions.load(fx.ivr.streamId, callId)).toEqual(before);
   });
 
   it('when the signature is re-encoded (unused trailing bits changed, padding added) or the token is oversized, then 401', async () => {

@@ -65,23 +65,23 @@ describeEachStore('store contract', (factory) => {
   });
 
   it('when every guard holds, then all writes of an atomic change apply', async () => {
-    const key = storeKeys.callSession('call-1');
+    const key = storeKeys.callSession('st-1', 'call-1');
     const r = await store.atomic(
       [
         { op: 'set', key, value: 'v1', ttlMs: 5_000 },
-        { op: 'hset', key: 'x:{c:call-1}:pending', fields: { turn: '1' } },
-        { op: 'sadd', key: 'x:{c:call-1}:set', member: 'a' },
-        { op: 'incrby', key: 'x:{c:call-1}:cnt', by: 4 },
-        { op: 'hincrby', key: 'x:{c:call-1}:hh', field: 'f', by: 2 },
+        { op: 'hset', key: 'x:{c:st-1:call-1}:pending', fields: { turn: '1' } },
+        { op: 'sadd', key: 'x:{c:st-1:call-1}:set', member: 'a' },
+        { op: 'incrby', key: 'x:{c:st-1:call-1}:cnt', by: 4 },
+        { op: 'hincrby', key: 'x:{c:st-1:call-1}:hh', field: 'f', by: 2 },
       ],
       [{ key, absent: true }],
     );
     expect(r).toEqual({ ok: true });
     expect(await store.get(key)).toBe('v1');
-    expect(await store.hgetall('x:{c:call-1}:pending')).toEqual({ turn: '1' });
-    expect(await store.smembers('x:{c:call-1}:set')).toEqual(['a']);
-    expect(await store.get('x:{c:call-1}:cnt')).toBe('4');
-    expect(await store.hget('x:{c:call-1}:hh', 'f')).toBe('2');
+    expect(await store.hgetall('x:{c:st-1:call-1}:pending')).toEqual({ turn: '1' });
+    expect(await store.smembers('x:{c:st-1:call-1}:set')).toEqual(['a']);
+    expect(await store.get('x:{c:st-1:call-1}:cnt')).toBe('4');
+    expect(await store.hget('x:{c:st-1:call-1}:hh', 'f')).toBe('2');
   });
 
   it('when a guard fails, then nothing of the atomic change is written and the failed guard is named', async () => {
