@@ -23,6 +23,8 @@ export interface WebhookRequest {
   nlsml?: string;
   /** How many times a retry document resubmitted this request. */
   retry: number;
+  /** When the turn's first store fault happened (ms since epoch), carried by retry documents. */
+  retrySince?: number;
 }
 
 const MAX_TEXT = 4_000;
@@ -44,6 +46,13 @@ export function lenientInt(v: string | undefined): number | undefined {
   const t = v.trim();
   if (!/^\d{1,7}(\.0*)?$/.test(t)) return undefined;
   return Math.trunc(Number(t));
+}
+
+/** A time in ms since the epoch, as a retry document sends it back ("1795000000123", "1795000000123.0"). */
+function epochMs(v: string | undefined): { retrySince?: number } {
+  const t = v?.trim();
+  if (!t || !/^\d{1,15}(\.0*)?$/.test(t)) return {};
+  return { retrySince: Math.trunc(Number(t)) };
 }
 
 /** Strips a browser's quoting/undefined markers ("undefined", "null") from optional values. */
@@ -68,5 +77,6 @@ export function readWebhookRequest(params: Record<string, unknown>): WebhookRequ
     utterance: clean(param(params, 'utterance')),
     nlsml: clean(param(params, 'nlsml', 20_000)) ?? clean(param(params, 'lastresult', 20_000)),
     retry: lenientInt(clean(param(params, 'retry', 10))) ?? 0,
+    ...epochMs(clean(param(params, 'retrySince', 20))),
   };
 }

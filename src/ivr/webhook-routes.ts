@@ -15,8 +15,9 @@ import type { IvrPorts } from './ivr-ports.js';
 import { readWebhookRequest, type WebhookRequest } from './webhook-input.js';
 import { defaultIvrSettings, type IvrSettings } from './ivr-settings-schema.js';
 import { readThrough, type IvrCaches } from './ivr-caches.js';
+import { firstFaultAt, storeRetryPause } from './store-retry.js';
 
-const MAX_STORE_RETRIES = 3;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface WebhookDeps {
   config: Config;
@@ -57,13 +58,20 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
 
   const isStoreFault = (err: unknown): boolean => isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable');
 
-  /** While the store is unreachable: the retry document, or the error document once retries are spent. */
-  function storeFault(req: WebhookRequest, url: string, settings: IvrSettings) {
+  /**
+   * While the store is unreachable: after a pause that grows with each retry, the retry document;
+   * the error document once the retry budget (counted from the turn's first fault) is spent.
+   */
+  async function storeFault(req: WebhookRequest, url: string, settings: IvrSettings) {
     const dialect = settings.dialect as DialectName;
+    const now = Date.now();
+    const since = firstFaultAt(req.retry, req.retrySince, now);
+    const pauseMs = storeRetryPause(req.retry, now - since, config.storeRetryBudgetMs);
     metrics.storeErrors.inc({ operation: 'turn' });
-    logger.warn({ callId: req.callId, retry: req.retry }, 'store unavailable during a turn');
-    if (req.retry < MAX_STORE_RETRIES) return { kind: 'retry', ...vxml(retryDocument(req, url, settings.standardResponses.hold), dialect) };
-    return { kind: 'error', ...vxml(errorDoc('store_unavailable', settings.standardResponses.error), dialect) };
+    logger.warn({ callId: req.callId, retry: req.retry, faultForMs: now - since, pauseMs }, 'store unavailable during a turn');
+    if (pauseMs === null) return { kind: 'error', ...vxml(errorDoc('store_unavailable', settings.standardResponses.error), dialect) };
+    await sleep(pauseMs);
+    return { kind: 'retry', ...vxml(retryDocument(req, url, since, settings.standardResponses.hold), dialect) };
   }
 
   async function answer(streamId: string, req: WebhookRequest, baseUrl: string, startedAt: number) {
@@ -126,9 +134,13 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
   ];
 }
 
-/** While the store is unreachable: the hold prompt, then the same request again with retry+1. */
-function retryDocument(req: WebhookRequest, url: string, hold: string): VxmlDocument {
-  const resubmit: Record<string, string> = { retry: String(req.retry + 1) };
+/**
+ * While the store is unreachable: the same request again with retry+1 and the time of the turn's
+ * first fault. The hold prompt plays with the first retry document only: later ones follow at once
+ * (their pause was spent before they were answered).
+ */
+function retryDocument(req: WebhookRequest, url: string, since: number, hold: string): VxmlDocument {
+  const resubmit: Record<string, string> = { retry: String(req.retry + 1), retrySince: String(since) };
   const copy: Array<[string, string | undefined]> = [
     ['message', req.message], ['event', req.event], ['from', req.from], ['to', req.to], ['interpretation', req.interpretation],
     ['confidence', req.confidence], ['inputmode', req.inputmode], ['utterance', req.utterance], ['transferResult', req.transferResult],
@@ -138,7 +150,7 @@ function retryDocument(req: WebhookRequest, url: string, hold: string): VxmlDocu
     kind: 'wait',
     vars: { callId: req.callId ?? '', from: req.from ?? '', turn: String(req.turn ?? 0) },
     submit: { url },
-    prompt: textPrompt(hold),
+    prompt: req.retry === 0 ? textPrompt(hold) : [],
     resubmit,
   };
 }

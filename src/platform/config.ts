@@ -59,6 +59,7 @@ const envSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TURN_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2500),
+  STORE_RETRY_BUDGET_MS: z.coerce.number().int().min(0).max(600_000).default(12_000),
   SESSION_TTL_S: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
   DEPLOYMENT: z.enum(['cloud', 'onprem']).default('cloud'),
   SANDBOX_NUMBER_PREFIX: z
@@ -96,6 +97,8 @@ export interface Config {
   masterKeyGenerated: boolean;
   logLevel: string;
   turnDeadlineMs: number;
+  /** How long a turn keeps retrying through store faults (growing pauses) before the error document. */
+  storeRetryBudgetMs: number;
   sessionTtlS: number;
   deployment: 'cloud' | 'onprem';
   sandboxNumberPrefix: string;
@@ -149,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     masterKeyGenerated: e.MASTER_KEY === undefined,
     logLevel: e.LOG_LEVEL,
     turnDeadlineMs: e.TURN_DEADLINE_MS,
+    storeRetryBudgetMs: e.STORE_RETRY_BUDGET_MS,
     sessionTtlS: e.SESSION_TTL_S,
     deployment: e.DEPLOYMENT,
     sandboxNumberPrefix: e.SANDBOX_NUMBER_PREFIX,

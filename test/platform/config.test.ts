@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../../src/platform/index.js';
 describe('configuration', () => {
   it('when nothing is set, then the defaults apply and an admin token is generated', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, store: 'memory', keyPrefix: 'ivr:', turnDeadlineMs: 2500, sessionTtlS: 3600, deployment: 'cloud', allowPrivateModelEndpoints: false });
+    expect(c).toMatchObject({ port: 3000, store: 'memory', keyPrefix: 'ivr:', turnDeadlineMs: 2500, storeRetryBudgetMs: 12_000, sessionTtlS: 3600, deployment: 'cloud', allowPrivateModelEndpoints: false });
     expect(c.adminTokenGenerated).toBe(true);
     expect(c.adminToken.length).toBeGreaterThanOrEqual(24);
   });
@@ -24,6 +24,11 @@ describe('configuration', () => {
       const msg = (err as Error).message;
       for (const v of ['PORT', 'MASTER_KEY', 'DEPLOYMENT', 'TURN_DEADLINE_MS', 'KEY_PREFIX']) expect(msg).toContain(v);
     }
+  });
+
+  it('when STORE_RETRY_BUDGET_MS is set, then turns retry store faults that long; a negative or non-numeric value is refused', () => {
+    expect(loadConfig({ STORE_RETRY_BUDGET_MS: '20000' }).storeRetryBudgetMs).toBe(20_000);
+    for (const bad of ['-1', 'soon']) expect(() => loadConfig({ STORE_RETRY_BUDGET_MS: bad })).toThrow(/STORE_RETRY_BUDGET_MS/);
   });
 
   it('when STORE=memory is forced with a REDIS_URL, then memory wins', () => {

@@ -25,9 +25,11 @@ export interface FaultFixture {
 /**
  * `commandTimeoutMs` replaces the production client's command timeout: a suite that sets it past
  * its own length can tell an answer the client gave at once from one it held until the timeout.
+ * `storeRetryBudgetMs` replaces the turns' store retry budget (STORE_RETRY_BUDGET_MS);
+ * `redisArgs` go to the redis-server (e.g. a save point, so that a stop keeps the data).
  */
-export async function startFaultFixture(opts: { viaProxy?: boolean; commandTimeoutMs?: number } = {}): Promise<FaultFixture> {
-  const redis = await startRedisServer();
+export async function startFaultFixture(opts: { viaProxy?: boolean; commandTimeoutMs?: number; storeRetryBudgetMs?: number; redisArgs?: string[] } = {}): Promise<FaultFixture> {
+  const redis = await startRedisServer(opts.redisArgs ? { args: opts.redisArgs } : {});
   const proxy = opts.viaProxy ? await startTcpProxy(redis.port) : undefined;
   try {
     const store = await RedisStore.connect({
@@ -35,7 +37,7 @@ export async function startFaultFixture(opts: { viaProxy?: boolean; commandTimeo
       prefix: `fault-${randomUUID().slice(0, 8)}:`,
       ...(opts.commandTimeoutMs ? { commandTimeoutMs: opts.commandTimeoutMs } : {}),
     });
-    const gw = await startGateway({ store, config: { turnDeadlineMs: 2_500 } });
+    const gw = await startGateway({ store, config: { turnDeadlineMs: 2_500, ...(opts.storeRetryBudgetMs !== undefined ? { storeRetryBudgetMs: opts.storeRetryBudgetMs } : {}) } });
     const app = await provisionIvrApp(gw.url, gw.config.adminToken);
     return {
       redis,

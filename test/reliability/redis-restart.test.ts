@@ -20,12 +20,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FROM = '+15550001111';
 /** Longer than any test here (and than the probes' and the client's own aborts). */
 const COMMAND_TIMEOUT_MS = 120_000;
+/** A short store retry budget, so that a turn's retries run out while Redis is still down. */
+const RETRY_BUDGET_MS = 1_500;
 
 describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started again (data lost)', () => {
   let fx: FaultFixture;
 
   beforeAll(async () => {
-    fx = await startFaultFixture({ commandTimeoutMs: COMMAND_TIMEOUT_MS });
+    fx = await startFaultFixture({ commandTimeoutMs: COMMAND_TIMEOUT_MS, storeRetryBudgetMs: RETRY_BUDGET_MS });
   }, 60_000);
   afterAll(async () => {
     await fx?.close();
@@ -43,7 +45,7 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
   const submitNamelist = (client: RoundRobinClient, doc: ParsedDocument) =>
     client.post(doc.submit!.path, Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])));
 
-  it('when Redis is down, then a turn answers a retry document at once, the error document after three retries, and JSON APIs and /readyz 503 at once, all before Redis is back', async () => {
+  it('when Redis is down, then a turn answers retry documents (same request, retry counted up, the first fault\'s time kept) until the retry budget is spent, then the error document, and JSON APIs and /readyz 503 at once, all before Redis is back', async () => {
     const app = await provisionIvrApp(fx.gw.url, fx.gw.config.adminToken);
     const client = new RoundRobinClient([fx.gw.url]);
     const callId = `call-down-${Date.now()}`;
@@ -57,21 +59,30 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
       // that refuses at once (no offline queue) can answer before Redis is back (in `finally`)
       const docs = [answer.xml];
       let doc = parseDocument(answer.xml);
-      for (let retry = 1; retry <= 3; retry++) {
+      const since = doc.vars.retrySince;
+      let retries = 0;
+      while (doc.kind === 'wait' && retries < 50) {
+        retries++;
         expect(answer.status).toBe(200);
-        expect(doc.kind).toBe('wait');
-        expect(doc.vars).toMatchObject({ retry: String(retry), message: '4', turn: ask.vars.turn });
+        expect(doc.vars).toMatchObject({ retry: String(retries), retrySince: since, message: '4', turn: ask.vars.turn });
+        // the hold prompt plays once, with the first retry document
+        expect(doc.spoken === '', doc.spoken).toBe(retries > 1);
         answer = await submitNamelist(client, doc);
         docs.push(answer.xml);
         doc = parseDocument(answer.xml);
       }
+      const spentMs = Date.now() - t0;
       expect(answer.status).toBe(200);
       expect(doc.kind).toBe('error');
       expect(doc.vars.error).toBe('store_unavailable');
+      // the budget, not a count, ended the retries: the pauses grow, so a few retries filled it
+      expect(retries).toBeGreaterThanOrEqual(2);
+      expect(spentMs).toBeGreaterThanOrEqual(RETRY_BUDGET_MS);
+      expect(Number(since)).toBeGreaterThanOrEqual(t0 - 1_000);
       await assertValidVxml(docs);
       const probes = await probeJson(fx);
       expectAll503(probes);
-      console.info(`[redis-restart] down: first turn answer in ${firstMs} ms; probes ${Object.entries(probes).map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`).join(', ')}`);
+      console.info(`[redis-restart] down: first turn answer in ${firstMs} ms, ${retries} retry documents in ${spentMs} ms; probes ${Object.entries(probes).map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`).join(', ')}`);
     } finally {
       await fx.redis.start();
     }
