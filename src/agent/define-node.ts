@@ -55,6 +55,11 @@ export interface NodeRuntime {
   value(node: CompiledNode, field: string): unknown;
   /** Node's error prompt (its `errorPrompt`, then `ivr.errorPrompt`), else the app's; undefined if none. */
   errorPrompt(node: CompiledNode): PromptPart[] | undefined;
+  /**
+   * The node's place in this turn, for the requests that have effects: `<dialog>.<node>`, and
+   * `#<n>` from its second run in the turn. The same on every run of the same turn.
+   */
+  step(node: CompiledNode): string;
 }
 
 export type NodeOutcome =

@@ -50,6 +50,8 @@ export class DialogRunner implements NodeRuntime {
   recognition: RecognitionResult | undefined;
   private readonly spoken: PromptPart[][] = [];
   private visits = 0;
+  /** How many times each node ran in this turn (by `<dialog>.<node>`). */
+  private readonly runs = new Map<string, number>();
 
   constructor(
     readonly agent: CompiledAgent,
@@ -85,6 +87,18 @@ export class DialogRunner implements NodeRuntime {
 
   errorPrompt(node: CompiledNode): PromptPart[] | undefined {
     return this.prompt(node, 'errorPrompt') ?? this.prompt(node, 'ivr.errorPrompt') ?? this.renderSettings(this.settings.errorPrompt);
+  }
+
+  step(node: CompiledNode): string {
+    const place = `${node.dialog}.${node.id}`;
+    const n = this.runs.get(place) ?? 1;
+    return n > 1 ? `${place}#${n}` : place;
+  }
+
+  /** Counts a run of the node in this turn (what `step` tells apart). */
+  private ran(node: CompiledNode): void {
+    const place = `${node.dialog}.${node.id}`;
+    this.runs.set(place, (this.runs.get(place) ?? 0) + 1);
   }
 
   // ---- helpers -----------------------------------------------------------------------------
@@ -131,6 +145,7 @@ export class DialogRunner implements NodeRuntime {
       this.state.dialog = dialog;
       this.state.node = null;
       delete this.state.pending;
+      this.ran(node);
       const outcome = await module.run(node, this);
       switch (outcome.kind) {
         case 'say': {

@@ -146,7 +146,12 @@ export interface CallContext {
   sessionId: string;
 }
 
-/** Ports through which the agent reaches the outside; main.ts wires them. */
+/**
+ * Ports through which the agent reaches the outside; main.ts wires them. A request that has an
+ * effect carries `step`, the calling node's place in the turn (`<dialog>.<node>`, with `#<n>` from
+ * its second run in the same turn): with the call and the turn, the channel makes the effect once
+ * per turn however often the turn runs.
+ */
 export interface LlmPort {
   complete(req: {
     appId: string;
@@ -155,11 +160,19 @@ export interface LlmPort {
     system?: string;
     timeoutMs: number;
     signal?: AbortSignal;
+    step?: string;
   }): Promise<{ text: string; inputTokens?: number; outputTokens?: number }>;
 }
 
 export interface TablePort {
-  insert(req: { appId: string; table: string; record: Record<string, unknown> }): Promise<Record<string, unknown>>;
+  insert(req: {
+    appId: string;
+    table: string;
+    record: Record<string, unknown>;
+    step?: string;
+    /** Set by the channel: an insert already made with this key answers its row, writing nothing. */
+    idempotencyKey?: string;
+  }): Promise<Record<string, unknown>>;
 }
 
 export interface SkillGroupPort {

@@ -57,6 +57,8 @@ export const storeKeys = {
   tableRow: (name: string, id: string) => `${table(name)}:row:${safe(id)}`,
   tableRows: (name: string) => `${table(name)}:rows`,
   tableUnique: (name: string, column: string) => `${table(name)}:uniq:${safe(column)}`,
+  /** An insert made with an idempotency key (a hash): the row id, so a repeated insert finds its row. */
+  tableInsert: (name: string, keyHash: string) => `${table(name)}:insert:${safe(keyHash)}`,
   // skill groups (assist)
   skillGroups: (streamId: string, accountId: string, orgId: string) =>
     `${app(streamId)}:skill-groups:${safe(accountId)}:${safe(orgId)}`,

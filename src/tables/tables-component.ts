@@ -38,11 +38,13 @@ export interface TablesComponent {
 export function createTablesComponent(deps: TablesDeps, options: TablesOptions = {}): TablesComponent {
   const limit = options.rateLimit ?? RATE_LIMITS.tables;
   const gate = createRateLimitGate(deps.rateLimiters, RATE_LIMITS.tables.name, limit.perMinute, limit.perHour, deps.metrics);
-  const service = new TablesService(new TablesRepository(deps.store), deps.sealer, deps.apps, deps.logger.child({ component: 'tables' }));
+  // an insert key outlives the call session whose turn made it (a turn resumes only while it lives)
+  const repo = new TablesRepository(deps.store, deps.config.sessionTtlS * 1000);
+  const service = new TablesService(repo, deps.sealer, deps.apps, deps.logger.child({ component: 'tables' }));
   const tables: TablePort = {
-    async insert({ appId, table, record }) {
+    async insert({ appId, table, record, idempotencyKey }) {
       if (!record || typeof record !== 'object' || Array.isArray(record)) throw AppError.validation([{ msg: 'must be an object', path: 'record' }]);
-      return service.insert(appId, table, record, 'record', true);
+      return service.insert(appId, table, record, 'record', true, idempotencyKey);
     },
   };
   return { routes: tablesRoutes(service, gate), tables, service, recordCheck: tableRecordCheck(service) };

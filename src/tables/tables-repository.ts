@@ -5,6 +5,8 @@
  * - tableRow: JSON { record, sealed: [columns sealed with the Sealer] }
  * - tableRows: sorted set of row ids scored by creation time
  * - tableUnique(column): hash canonical value → row id, guarded with `hashField absent`
+ * - tableInsert(key hash): the row id an insert with an idempotency key wrote, guarded with
+ *   `absent` and kept for a while (`insertKeyTtlMs`), so a repeated insert finds its row
  * Every insert is guarded by the definition it was validated against (and bumps `writes`), and a
  * redefinition is guarded by both, so a row is never indexed under a stale definition.
  */
@@ -23,7 +25,12 @@ export interface DefinitionSnapshot {
   writes: string | null;
 }
 
-export type InsertOutcome = { ok: true } | { ok: false; reason: 'definition-changed' } | { ok: false; reason: 'duplicate'; column: string };
+export type InsertOutcome =
+  | { ok: true }
+  | { ok: false; reason: 'definition-changed' }
+  | { ok: false; reason: 'duplicate'; column: string }
+  /** An insert with the same idempotency key wrote row `id` before (null: its key expired meanwhile). */
+  | { ok: false; reason: 'inserted-before'; id: string | null };
 
 /** Fields per HSET op, so Redis' Lua `unpack` stays far below its stack limit. */
 const HSET_CHUNK = 500;
@@ -38,7 +45,7 @@ function hsetChunks(key: string, entries: Array<[string, string]>): WriteOp[] {
 }
 
 export class TablesRepository {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store, private readonly insertKeyTtlMs = 24 * 3600 * 1000) {}
 
   async readDefinition(table: string): Promise<DefinitionSnapshot | null> {
     const h = await this.store.hgetall(storeKeys.tableDefinition(table));
@@ -91,7 +98,10 @@ export class TablesRepository {
 
   /**
    * Inserts a row and its unique-index entries in one atomic step, guarded by the definition
-   * snapshot and by `absent` on every unique value.
+   * snapshot and by `absent` on every unique value. With `insertKey` (an idempotency key's hash),
+   * also guarded by that key's absence and writing it: an insert repeated with the same key writes
+   * nothing and answers the row the first one wrote (checked before the unique values, which that
+   * row holds).
    */
   async insertRow(
     snapshot: DefinitionSnapshot,
@@ -99,11 +109,14 @@ export class TablesRepository {
     createdMs: number,
     row: StoredRow,
     uniques: Array<{ column: string; value: string }>,
+    insertKey?: string,
   ): Promise<InsertOutcome> {
     const table = snapshot.def.tableName;
     const defKey = storeKeys.tableDefinition(table);
+    const once = insertKey === undefined ? undefined : storeKeys.tableInsert(table, insertKey);
     const guards: Guard[] = [
       { key: defKey, hashField: 'def', equals: snapshot.raw },
+      ...(once ? [{ key: once, absent: true as const }] : []),
       ...uniques.map((u): Guard => ({ key: storeKeys.tableUnique(table, u.column), hashField: u.value, absent: true })),
     ];
     const ops: WriteOp[] = [
@@ -111,10 +124,12 @@ export class TablesRepository {
       { op: 'zadd', key: storeKeys.tableRows(table), score: createdMs, member: id },
       ...uniques.map((u): WriteOp => ({ op: 'hset', key: storeKeys.tableUnique(table, u.column), fields: { [u.value]: id } })),
       { op: 'hincrby', key: defKey, field: 'writes', by: 1 },
+      ...(once ? [{ op: 'set' as const, key: once, value: id, ttlMs: this.insertKeyTtlMs }] : []),
     ];
     const r = await this.store.atomic(ops, guards);
     if (r.ok) return { ok: true };
     if (r.failedGuard === 0) return { ok: false, reason: 'definition-changed' };
-    return { ok: false, reason: 'duplicate', column: uniques[r.failedGuard - 1]!.column };
+    if (once && r.failedGuard === 1) return { ok: false, reason: 'inserted-before', id: await this.store.get(once) };
+    return { ok: false, reason: 'duplicate', column: uniques[r.failedGuard - (once ? 2 : 1)]!.column };
   }
 }

@@ -3,7 +3,7 @@
  * through the public API or the agent's table node), read a stored row back in clear.
  */
 import { randomUUID } from 'node:crypto';
-import { AppError, isoNow, type Logger, type Sealer } from '../platform/index.js';
+import { AppError, isoNow, sha256, type Logger, type Sealer } from '../platform/index.js';
 import type { AppsService } from '../admin/index.js';
 import { NAME_PATTERN, type TableDefinition, type TableDefinitionInput } from './tables-schemas.js';
 import { TablesRepository, type DefinitionSnapshot, type StoredRow } from './tables-repository.js';
@@ -66,16 +66,26 @@ export class TablesService {
   /**
    * Inserts one record written by `writer` (a streamId). Errors: 404 unknown table, 403 without
    * write access, 400 per bad member (paths under `pathPrefix`), 409 duplicate on a unique column.
-   * With `coerce` (the agent's table node), values are first brought to their column's type.
+   * With `coerce` (the agent's table node), values are first brought to their column's type. With
+   * `idempotencyKey`, an insert the writer already made with that key answers its row and writes
+   * nothing (a resumed turn finds the row its first run wrote).
    */
-  async insert(writer: string, tableName: string, data: Record<string, unknown>, pathPrefix: string, coerce = false): Promise<Record<string, unknown>> {
+  async insert(
+    writer: string,
+    tableName: string,
+    data: Record<string, unknown>,
+    pathPrefix: string,
+    coerce = false,
+    idempotencyKey?: string,
+  ): Promise<Record<string, unknown>> {
+    const insertKey = idempotencyKey === undefined ? undefined : sha256(`${writer}\u0000${idempotencyKey}`);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const snap = NAME_PATTERN.test(tableName) ? await this.repo.readDefinition(tableName) : null;
       if (!snap) throw tableNotFound();
       if (snap.def.access[writer]?.write !== true) throw AppError.forbidden('Permission denied. The app has no write access to this table');
       const { values, problems } = validateRecord(snap.def, coerce ? coerceRecord(snap.def, data) : data, pathPrefix);
       if (problems.length) throw AppError.validation(problems);
-      const result = await this.tryInsert(writer, snap, values, pathPrefix);
+      const result = await this.tryInsert(writer, snap, values, pathPrefix, insertKey);
       if (result) return result;
     }
     throw AppError.conflict('The table definition changed during the insert; try again');
@@ -88,7 +98,7 @@ export class TablesService {
     return row ? this.open(row) : null;
   }
 
-  private async tryInsert(writer: string, snap: DefinitionSnapshot, values: Record<string, CellValue>, pathPrefix: string) {
+  private async tryInsert(writer: string, snap: DefinitionSnapshot, values: Record<string, CellValue>, pathPrefix: string, insertKey?: string) {
     const uuid = randomUUID();
     const sysId = `sys-${uuid}`;
     const now = new Date();
@@ -106,8 +116,13 @@ export class TablesService {
       }
       if (c.unique) uniques.push({ column: c.name, value: String(v) });
     }
-    const r = await this.repo.insertRow(snap, sysId, now.getTime(), stored, uniques);
+    const r = await this.repo.insertRow(snap, sysId, now.getTime(), stored, uniques, insertKey);
     if (r.ok) return clear;
+    if (r.reason === 'inserted-before') {
+      const first = r.id === null ? null : await this.readRow(snap.def.tableName, r.id);
+      if (first) return first;
+      throw AppError.conflict('The row this insert repeats is gone');
+    }
     if (r.reason === 'duplicate') {
       throw AppError.conflict(`Duplicate value for the unique column ${r.column}`, `${pathPrefix}.${r.column}`);
     }

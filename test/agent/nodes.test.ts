@@ -113,6 +113,7 @@ describe('llm node', () => {
         system: 'You are brief. Caller +15551230000.',
         timeoutMs: 8000,
         signal: expect.any(AbortSignal),
+        step: 'main.llm',
       },
     ]);
     expect(r.promptText).toBe('Here it is: We open at noon.');
@@ -171,6 +172,7 @@ describe('llm node', () => {
     expect(first).toMatchObject({ action: 'continue', awaitInput: false, promptText: 'Let me check.' });
     expect(first?.state).toMatchObject({ pending: 'continue', node: 'llm' });
     expect(llm.calls).toHaveLength(1);
+    expect(llm.calls[0]?.step).toBe('main.llm');
     expect(second).toMatchObject({ action: 'ask', promptText: 'Yes, we do.', trace: ['main.llm', 'main.read'] });
   });
 });
@@ -199,7 +201,7 @@ describe('table node', () => {
     };
     const agent = await compileMini(nodes, 't', sizes);
     const r = last(await converse(agent, [start], { ports: { tables }, state: null }));
-    expect(inserts).toEqual([{ appId: 'st-demo', table: 'callbacks', record: { phone: '+15551230000', size: '', note: 'size ' } }]);
+    expect(inserts).toEqual([{ appId: 'st-demo', table: 'callbacks', record: { phone: '+15551230000', size: '', note: 'size ' }, step: 'main.t' }]);
     expect(r.promptText).toBe('Saved.');
     expect(r.state.vars.row).toMatchObject({ id: 'r1' });
   });
@@ -214,7 +216,27 @@ describe('table node', () => {
     };
     const agent = await compileMini({ ...nodes, t: { ...nodes.t, record: { phone: '{{context.from}}', attempts: 1, vip: false } } }, 't');
     await converse(agent, [start], { ports: { tables }, state: null });
-    expect(inserts).toEqual([{ appId: 'st-demo', table: 'callbacks', record: { phone: '+15551230000', attempts: 1, vip: false } }]);
+    expect(inserts).toEqual([{ appId: 'st-demo', table: 'callbacks', record: { phone: '+15551230000', attempts: 1, vip: false }, step: 'main.t' }]);
+  });
+
+  it('when the same table node runs twice in one turn, then each run carries its own step, and a second run of the turn carries the same ones', async () => {
+    const steps: Array<string | undefined> = [];
+    let n = 0;
+    const tables: TablePort = {
+      insert: async (req) => {
+        steps.push(req.step);
+        return { n: ++n };
+      },
+    };
+    const loop = {
+      t: { ...nodes.t, next: [{ when: 'context.row.n % 2 == 0', goto: 'ok' }, { goto: 'again' }] },
+      again: { type: 'message', text: 'Once more.', next: [{ goto: 't' }] },
+      ok: { type: 'message', text: 'Saved.' },
+    };
+    const agent = await compileMini(loop, 't');
+    await converse(agent, [start], { ports: { tables }, state: null });
+    await converse(agent, [start], { ports: { tables }, state: null });
+    expect(steps).toEqual(['main.t', 'main.t#2', 'main.t', 'main.t#2']);
   });
 
   it('when the insert fails, then the error prompt is said and next continues', async () => {

@@ -60,6 +60,34 @@ describeEachStore('the TablePort (agent table node)', (factory) => {
     expect(e.details[0]?.path).toBe('record.ref');
   });
 
+  it('when an insert is repeated with the same idempotency key, then it answers the first row, in clear, and writes nothing', async () => {
+    const key = 'call-1\u00001\u0000main.save';
+    const first = await f.component.tables.insert({ appId, table, record: { ref: 'I-1', card: '5500 0000 0000 0004' }, idempotencyKey: key });
+    const rows = await store.zcard(storeKeys.tableRows(table));
+    // the repeat: the same row back, although its unique value is taken (by that row)
+    const again = await f.component.tables.insert({ appId, table, record: { ref: 'I-1', card: '5500 0000 0000 0004' }, idempotencyKey: key });
+    expect(again).toEqual(first);
+    expect(await store.zcard(storeKeys.tableRows(table))).toBe(rows);
+    // a repeat that now fills the record otherwise still finds the first row
+    expect((await f.component.tables.insert({ appId, table, record: { ref: 'I-2' }, idempotencyKey: key })).sys_Id).toBe(first.sys_Id);
+    expect(await store.zcard(storeKeys.tableRows(table))).toBe(rows);
+    // another key is another insert (refused here by the unique column); no key, the same
+    expect((await failure(f.component.tables.insert({ appId, table, record: { ref: 'I-1' }, idempotencyKey: `${key}#2` }))).status).toBe(409);
+    expect((await failure(f.component.tables.insert({ appId, table, record: { ref: 'I-1' } }))).status).toBe(409);
+    expect((await f.component.tables.insert({ appId, table, record: { ref: 'I-3' }, idempotencyKey: `${key}#2` })).sys_Id).not.toBe(first.sys_Id);
+    expect(await store.zcard(storeKeys.tableRows(table))).toBe(rows + 1);
+  });
+
+  it('when two apps insert with the same idempotency key, then each gets its own row', async () => {
+    const other = (await f.writer()).streamId;
+    const shared = uniqueTable('shared');
+    await f.define(shared, { columns: [{ name: 'ref', type: 'string' }], access: { [appId]: { read: false, write: true }, [other]: { read: false, write: true } } });
+    const a = await f.component.tables.insert({ appId, table: shared, record: { ref: 'x' }, idempotencyKey: 'k' });
+    const b = await f.component.tables.insert({ appId: other, table: shared, record: { ref: 'x' }, idempotencyKey: 'k' });
+    expect(a.sys_Id).not.toBe(b.sys_Id);
+    expect(await store.zcard(storeKeys.tableRows(shared))).toBe(2);
+  });
+
   it('when the app has no write access or the table is unknown, then 403 or 404', async () => {
     const other = (await f.writer()).streamId;
     expect((await failure(f.component.tables.insert({ appId: other, table, record: { ref: 'C' } }))).status).toBe(403);

@@ -62,6 +62,7 @@ export const llmNode = defineNode({
         ...(node.def.system !== undefined ? { system: rt.text(node, 'system') } : {}),
         timeoutMs,
         signal: controller.signal,
+        step: rt.step(node),
       });
       call.catch(() => undefined);
       const res = await Promise.race([call, timeout]);
