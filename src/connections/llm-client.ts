@@ -6,6 +6,7 @@
  */
 import type { Logger } from '../platform/index.js';
 import type { LlmPort } from '../agent/index.js';
+import { isStoreUnavailable } from '../store/index.js';
 import type { HostedProvider } from './connection-record.js';
 import type { ConnectionsService } from './connections-service.js';
 import { callCustomApi } from './custom-api-call.js';
@@ -65,6 +66,8 @@ export function createLlmClient(deps: LlmClientDeps): LlmPort {
         deps.observe?.({ provider, outcome: 'ok', seconds: Number(process.hrtime.bigint() - started) / 1e9 });
         return answer;
       } catch (err) {
+        // the store failed (reading the connection), not the model: the turn handles it as a store fault
+        if (isStoreUnavailable(err)) throw err;
         const e = err instanceof LlmError ? err : new LlmError('network', 'The model call failed');
         const cause = err instanceof LlmError ? {} : { cause: err instanceof Error ? err.name : typeof err };
         deps.observe?.({ provider, outcome: e.code, seconds: Number(process.hrtime.bigint() - started) / 1e9 });

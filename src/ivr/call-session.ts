@@ -28,7 +28,11 @@ export interface CallSession {
   state: DialogState | null;
   /** The answer to the latest submitted turn (the document that issued `turn`). */
   last?: { turn: number; event: string; answer: AnswerSpec };
-  /** A submitted turn being worked on (so another instance can finish it if this one dies). */
-  pending?: { turn: number; event: string; input: TurnInput; startedAt: number };
+  /**
+   * A submitted turn being worked on (so another instance can finish it if this one dies), with the
+   * effects it made so far (model answers, by the node's step), so that a run of the same turn
+   * reuses them instead of making them again (turn-effects.ts).
+   */
+  pending?: { turn: number; event: string; input: TurnInput; startedAt: number; effects?: Record<string, unknown> };
   ended?: boolean;
 }

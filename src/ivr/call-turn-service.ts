@@ -13,6 +13,7 @@ import type { CallSessionRepository } from './call-session-repository.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
 import type { IvrPorts, TurnMessage } from './ivr-ports.js';
 import { toTurnInput } from './turn-input.js';
+import { effectPorts, TurnJournal } from './turn-effects.js';
 import type { WebhookRequest } from './webhook-input.js';
 
 export interface TurnContext {
@@ -140,19 +141,26 @@ export class CallTurnService {
       throw AppError.badRequest('Unknown turn for this call', 'turn');
     }
     const { staged, text } = this.withInput(ctx, session, submitted);
-    // The input is stored only when the turn outlives its deadline, before the wait document goes
-    // out, so that the poll which follows can resume the turn if this process dies. (A turn that
-    // dies before its deadline fails the caller's request instead; the browser's resubmit carries
-    // the input.) When the lock is gone by then, the input is kept as another waiter keeps it.
-    const beforeWait = async (): Promise<TurnOutcome> =>
-      (await this.sessions.saveLocked(staged, token)) ? this.waiting(ctx) : this.waitForHolder(ctx, submitted);
-    return this.raceDeadline(ctx, this.execute(ctx, staged, token, text), beforeWait);
+    const journal = new TurnJournal(this.sessions, staged, token);
+    // The input is stored when the turn outlives its deadline, before the wait document goes out,
+    // or earlier with the first effect it keeps (a model answer), so that the poll which follows can
+    // resume the turn if this process dies. (A turn that dies before either fails the caller's
+    // request instead; the browser's resubmit carries the input.) When the lock is gone by then,
+    // the input is kept as another waiter keeps it.
+    const beforeWait = async (): Promise<TurnOutcome> => ((await journal.save()) ? this.waiting(ctx) : this.waitForHolder(ctx, submitted));
+    return this.raceDeadline(ctx, this.execute(ctx, journal, token, text), beforeWait);
   }
 
-  /** The session with this request's input as the pending turn (and its ASR values on lastMessage). */
+  /**
+   * The session with this request's input as the pending turn (and its ASR values on lastMessage).
+   * The effects an earlier run of the same turn kept go with it (a retry after a store fault).
+   */
   private withInput(ctx: TurnContext, session: CallSession, submitted: number): { staged: CallSession; text: string } {
     const read = toTurnInput(ctx.req, submitted === 0 && !session.last, ctx.settings, ctx.agent);
-    const staged: CallSession = { ...session, pending: { turn: submitted, event: ctx.req.event ?? 'input', input: read.input, startedAt: Date.now() } };
+    const effects = session.pending?.turn === submitted ? session.pending.effects : undefined;
+    const pending: NonNullable<CallSession['pending']> = { turn: submitted, event: ctx.req.event ?? 'input', input: read.input, startedAt: Date.now() };
+    if (effects) pending.effects = effects;
+    const staged: CallSession = { ...session, pending };
     if (read.asr && session.state) staged.state = { ...session.state, lastMessage: { text: read.text, asrMetaData: read.asr } };
     return { staged, text: read.text };
   }
@@ -231,19 +239,19 @@ export class CallTurnService {
     this.logger.warn({ callId, turn: submitted }, 'resuming a turn whose owner stopped');
     const input = session.pending.input;
     const text = input.kind === 'utterance' ? input.text : '';
-    return this.raceDeadline(ctx, this.execute(ctx, session, token, text));
+    return this.raceDeadline(ctx, this.execute(ctx, new TurnJournal(this.sessions, session, token), token, text));
   }
 
   /**
    * Runs the turn while extending the lock (so no other instance resumes a turn whose owner is
    * alive); on a failure the lock is released, so the caller's retry need not wait for it to expire.
    */
-  private async execute(ctx: TurnContext, session: CallSession, token: string, text: string): Promise<CallSession> {
-    const { appId, callId } = session;
+  private async execute(ctx: TurnContext, journal: TurnJournal, token: string, text: string): Promise<CallSession> {
+    const { appId, callId } = journal.current;
     const beat = setInterval(() => void this.sessions.extendLock(appId, callId, token).catch(() => undefined), Math.max(50, Math.floor(this.sessions.lockTtlMs / 3)));
     beat.unref();
     try {
-      return await this.executeLocked(ctx, session, token, text);
+      return await this.executeLocked(ctx, journal, token, text);
     } catch (err) {
       clearInterval(beat);
       await this.sessions.unlock(appId, callId, token).catch(() => undefined);
@@ -253,8 +261,12 @@ export class CallTurnService {
     }
   }
 
-  /** Runs the agent, records history, commits the session and releases the lock. */
-  private async executeLocked(ctx: TurnContext, session: CallSession, token: string, text: string): Promise<CallSession> {
+  /**
+   * Runs the agent (its effects once per turn, see turn-effects.ts), records history, commits the
+   * session and releases the lock. A store fault met by an effect ends the turn as a store fault.
+   */
+  private async executeLocked(ctx: TurnContext, journal: TurnJournal, token: string, text: string): Promise<CallSession> {
+    const session = journal.current;
     const pending = session.pending!;
     const started = performance.now();
     let result: TurnResult | null = null;
@@ -272,7 +284,7 @@ export class CallTurnService {
           noMatchPrompt: ctx.settings.standardResponses.noMatch,
           errorPrompt: ctx.settings.standardResponses.error,
         },
-        this.ports.agentPorts,
+        effectPorts(this.ports.agentPorts, journal, { appId: session.appId, callId: session.callId, turn: pending.turn }),
       );
       answer = toAnswer(result);
       if (pending.turn === 0 && !session.last && ctx.settings.welcomeMessage) {
@@ -282,6 +294,7 @@ export class CallTurnService {
       this.logger.error({ err, callId: session.callId }, 'agent turn failed');
       answer = { action: 'error', prompt: [], error: 'agent_error' };
     }
+    if (journal.fault !== undefined) throw journal.fault;
     this.metrics.agentNodeLatency.observe({ type: 'turn' }, (performance.now() - started) / 1000);
     // the session without its pending turn (a rest copy: `delete` would leave a slow dictionary object)
     const { pending: _done, ...rest } = session;
