@@ -36,7 +36,7 @@ describe('the Host header, without PUBLIC_BASE_URL', () => {
     }
     expect(gw.log.text()).not.toMatch(/TypeError|Invalid URL|turn failed/);
     // the call was never started
-    expect(await gw.gateway.sessions.load('c-host')).toBeNull();
+    expect(await gw.gateway.sessions.load(app.streamId, 'c-host')).toBeNull();
   });
 
   it('when an operator request carries a malformed Host, then 400 in the error shape and the channel is not touched', async () => {

@@ -26,7 +26,7 @@ describe('the memory store with MEMORY_STORE_MAX_CALLS=3', () => {
   });
 
   const call = (id: string) => new IvrCall(gw, app.webhookUrl, '+15550001111', id);
-  const kept = async (id: string) => (await gw.gateway.sessions.load(id)) !== null;
+  const kept = async (id: string) => (await gw.gateway.sessions.load(app.streamId, id)) !== null;
   /** A call's first request, read with its headers. */
   const firstRequest = async (id: string) => {
     const res = await fetch(app.webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ callId: id, message: '', from: '+15550001111' }).toString() });
@@ -45,7 +45,7 @@ describe('the memory store with MEMORY_STORE_MAX_CALLS=3', () => {
     expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
     // nothing of the refused call is kept: no session, no lock left behind
     expect(await kept('cap-4')).toBe(false);
-    expect(await store.exists(storeKeys.callLock('cap-4'))).toBe(false);
+    expect(await store.exists(storeKeys.callLock(app.streamId, 'cap-4'))).toBe(false);
     for (const c of live) expect(kindOf(await c.say('book a table'))).toBe('ask');
     expect(gw.log.text()).not.toContain('turn failed');
   });
@@ -53,8 +53,8 @@ describe('the memory store with MEMORY_STORE_MAX_CALLS=3', () => {
   it('when calls have finished, then a new call drops the one that finished first, and the next the one after', async () => {
     await live[0]!.event('hangup');
     await live[1]!.event('hangup');
-    expect((await gw.gateway.sessions.load('cap-1'))?.ended).toBe(true);
-    expect((await gw.gateway.sessions.load('cap-2'))?.ended).toBe(true);
+    expect((await gw.gateway.sessions.load(app.streamId, 'cap-1'))?.ended).toBe(true);
+    expect((await gw.gateway.sessions.load(app.streamId, 'cap-2'))?.ended).toBe(true);
 
     expect(kindOf(await call('cap-5').start())).toBe('ask');
     expect([await kept('cap-1'), await kept('cap-2'), await kept('cap-3'), await kept('cap-5')]).toEqual([false, true, true, true]);
