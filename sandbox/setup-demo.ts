@@ -63,13 +63,15 @@ const connectionId = await createDemoConnection(base, adminToken, values['model-
   ...(values.model ? { model: values.model } : {}),
 });
 await call(z.unknown(), 'PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentWith(connectionId));
-const channel = await call(ivrChannel, 'PUT', `/api/admin/apps/${app.streamId}/channels/ivr`, { enabled: true });
+await call(ivrChannel, 'PUT', `/api/admin/apps/${app.streamId}/channels/ivr`, { enabled: true });
 const sandbox = await call(sandboxLine, 'PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 2 });
+const minted = await call(z.object({ webhookUrl: z.string(), expiresAt: z.string() }), 'POST', `/api/admin/apps/${app.streamId}/channels/ivr/tokens`, { sub: 'demo', expiresInS: 7 * 86_400 });
 
 process.stdout.write(
   [
     `app        ${app.streamId}`,
-    `webhook    ${channel.webhookUrl}`,
+    `webhook    ${minted.webhookUrl}`,
+    `           (a token valid until ${minted.expiresAt}; npm run token -- ${app.streamId} mints another)`,
     `sandbox    ${sandbox.phoneNumber}  PIN ${sandbox.pin}  secret ${sandbox.secret}`,
     '',
     'Call it:',

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../platform/index.js';
 import type { IvrConfigService } from './ivr-config-service.js';
-import { channelBody, ivrSettingsSchema } from './ivr-settings-schema.js';
+import { channelBody, ivrSettingsSchema, mintTokenBody } from './ivr-settings-schema.js';
 
 const admin = { kind: 'admin' } as const;
 const tags = ['operator', 'ivr'];
@@ -11,9 +11,11 @@ const channelAnswer = z.object({
   enabled: z.boolean(),
   webhookUrl: z.url(),
   clientId: z.string(),
+  allowTokensWithoutExpiry: z.boolean(),
   clientSecret: z.string().optional().meta({ description: 'the JWT signing secret: only in the answer that created the channel' }),
 });
 const rotatedChannel = channelAnswer.required({ clientSecret: true });
+const mintedToken = z.object({ token: z.string(), expiresAt: z.string(), webhookUrl: z.url() });
 
 export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {
   return [
@@ -23,7 +25,7 @@ export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: str
       responses: { 200: { description: 'webhookUrl and clientId; clientSecret (the JWT signing secret) only when this request created the channel', schema: channelAnswer } },
       handler: async ({ params: p, body, baseUrl }) => {
         await requireApp(p.streamId);
-        return { json: await ivr.setChannel(p.streamId, body.enabled, baseUrl) };
+        return { json: await ivr.setChannel(p.streamId, body, baseUrl) };
       },
     }),
     defineRoute({
@@ -38,12 +40,28 @@ export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: str
       },
     }),
     defineRoute({
+      method: 'post', path: '/api/admin/apps/:streamId/channels/ivr/tokens', summary: 'Mint a webhook token (with an expiry) for a VXML platform', tags, auth: admin,
+      params, body: mintTokenBody,
+      responses: {
+        201: { description: 'the token, when it expires, and the webhook URL carrying it', schema: mintedToken },
+        404: { description: 'unknown app, or no IVR channel yet' },
+      },
+      handler: async ({ params: p, body, baseUrl }) => {
+        await requireApp(p.streamId);
+        return { status: 201, json: await ivr.mintToken(p.streamId, body, baseUrl) };
+      },
+    }),
+    defineRoute({
       method: 'get', path: '/api/admin/apps/:streamId/channels/ivr', summary: 'Read the IVR channel (without the secret)', tags, auth: admin, params,
       responses: { 200: { description: 'the channel' } },
       handler: async ({ params: p, baseUrl }) => {
         await requireApp(p.streamId);
         const ch = await ivr.repo.findChannel(p.streamId);
-        return { json: ch ? { enabled: ch.enabled, webhookUrl: `${baseUrl}/ivr/hooks/${p.streamId}`, clientId: ch.clientId } : { enabled: false } };
+        return {
+          json: ch
+            ? { enabled: ch.enabled, webhookUrl: `${baseUrl}/ivr/hooks/${p.streamId}`, clientId: ch.clientId, allowTokensWithoutExpiry: ch.allowTokensWithoutExpiry }
+            : { enabled: false },
+        };
       },
     }),
     defineRoute({

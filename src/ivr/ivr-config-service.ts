@@ -1,5 +1,5 @@
 /** Operator use cases of the IVR channel and settings, and the cached reads the webhook needs. */
-import { AppError, isoNow, newId, randomSecret, verifyHs256, type Sealer } from '../platform/index.js';
+import { AppError, isoNow, newId, randomSecret, signHs256, verifyHs256, type Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { IvrRepository, type IvrChannel } from './ivr-repository.js';
 import { defaultIvrSettings, ivrSettingsSchema, type IvrSettings } from './ivr-settings-schema.js';
@@ -10,7 +10,21 @@ export interface ChannelAnswer {
   enabled: boolean;
   webhookUrl: string;
   clientId: string;
+  allowTokensWithoutExpiry: boolean;
   clientSecret?: string;
+}
+
+/** A webhook token the operator minted, and the webhook URL that carries it. */
+export interface MintedToken {
+  token: string;
+  expiresAt: string;
+  webhookUrl: string;
+}
+
+/** What a channel edit changes: on/off, and whether tokens without `exp` pass. */
+export interface ChannelChange {
+  enabled: boolean;
+  allowTokensWithoutExpiry?: boolean;
 }
 
 export class IvrConfigService {
@@ -32,16 +46,22 @@ export class IvrConfigService {
    * Enables (creating the client id and secret once) or disables the channel. The secret is in the
    * answer only when this call created it; later it is shown only by `rotateSecret`.
    */
-  async setChannel(streamId: string, enabled: boolean, baseUrl: string): Promise<ChannelAnswer> {
-    const answer = (ch: IvrChannel) => ({ enabled: ch.enabled, webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId), clientId: ch.clientId });
+  async setChannel(streamId: string, change: ChannelChange, baseUrl: string): Promise<ChannelAnswer> {
+    const { enabled } = change;
+    const answer = (ch: IvrChannel): ChannelAnswer => ({
+      enabled: ch.enabled, webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId), clientId: ch.clientId, allowTokensWithoutExpiry: ch.allowTokensWithoutExpiry,
+    });
     for (let attempt = 0; attempt < 3; attempt++) {
       const existing = await this.repo.findChannel(streamId);
       if (existing) {
-        if (!(await this.repo.updateChannel(streamId, existing.clientId, { enabled }))) continue;
+        const allow = change.allowTokensWithoutExpiry ?? existing.allowTokensWithoutExpiry;
+        if (!(await this.repo.updateChannel(streamId, existing.clientId, { enabled, allowTokensWithoutExpiry: allow }))) continue;
         this.caches.channels.delete(streamId);
-        return answer({ ...existing, enabled });
+        return answer({ ...existing, enabled, allowTokensWithoutExpiry: allow });
       }
-      const ch: IvrChannel = { streamId, enabled, clientId: newId('cs'), secret: randomSecret(32), createdOn: isoNow() };
+      const ch: IvrChannel = {
+        streamId, enabled, clientId: newId('cs'), secret: randomSecret(32), createdOn: isoNow(), allowTokensWithoutExpiry: change.allowTokensWithoutExpiry ?? false,
+      };
       if (!(await this.repo.createChannel(ch))) continue;
       this.caches.channels.delete(streamId);
       return { ...answer(ch), clientSecret: ch.secret };
@@ -59,7 +79,23 @@ export class IvrConfigService {
     const secret = randomSecret(32);
     if (!(await this.repo.updateChannel(streamId, existing.clientId, { secret }))) throw AppError.conflict('The IVR channel changed meanwhile; try again');
     this.caches.channels.delete(streamId);
-    return { enabled: existing.enabled, webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId), clientId: existing.clientId, clientSecret: secret };
+    return {
+      enabled: existing.enabled, webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId), clientId: existing.clientId,
+      allowTokensWithoutExpiry: existing.allowTokensWithoutExpiry, clientSecret: secret,
+    };
+  }
+
+  /**
+   * Mints a webhook token for a VXML platform: HS256 with the channel's secret, claim `appId` = the
+   * channel's client id, `sub` = the caller identity the platform stands for, and an expiry.
+   */
+  async mintToken(streamId: string, opts: { sub: string; expiresInS: number }, baseUrl: string): Promise<MintedToken> {
+    const ch = await this.repo.findChannel(streamId);
+    if (!ch) throw AppError.notFound('IVR channel is not set up for this app');
+    const token = signHs256({ appId: ch.clientId, sub: opts.sub, isAnonymous: true }, ch.secret, opts.expiresInS);
+    const url = new URL(IvrConfigService.webhookUrl(baseUrl, streamId));
+    url.searchParams.set('token', token);
+    return { token, expiresAt: new Date(Date.now() + opts.expiresInS * 1000).toISOString(), webhookUrl: url.toString() };
   }
 
   /** A step of deleting the app: its channel's client id lookup (kept outside the app's keys) and the caches. */
@@ -98,6 +134,9 @@ export class IvrConfigService {
     const ch = await this.channel(streamId);
     if (!ch) throw AppError.notFound('IVR channel is not set up for this app');
     const verified = await verifyHs256(token, async (clientId) => (clientId === ch.clientId ? ch.secret : null), this.caches.verifiedTokens);
+    if (verified.claims.exp === undefined && !ch.allowTokensWithoutExpiry) {
+      throw AppError.unauthorized('Invalid SDK credentials: the token has no expiry (exp); mint one with POST /api/admin/apps/{streamId}/channels/ivr/tokens');
+    }
     if (!ch.enabled) throw AppError.notFound('IVR channel is disabled');
     return { sub: verified.sub, claims: verified.claims };
   }

@@ -9,6 +9,8 @@ export interface IvrChannel {
   clientId: string;
   secret: string;
   createdOn: string;
+  /** Webhook tokens without an `exp` claim are refused unless the operator allows them here. */
+  allowTokensWithoutExpiry: boolean;
 }
 
 export class IvrRepository {
@@ -17,7 +19,10 @@ export class IvrRepository {
   async findChannel(streamId: string): Promise<IvrChannel | null> {
     const h = await this.store.hgetall(storeKeys.ivrChannel(streamId));
     if (!h.clientId || !h.secret) return null;
-    return { streamId, enabled: h.enabled === 'true', clientId: h.clientId, secret: this.sealer.open(h.secret), createdOn: h.createdOn ?? '' };
+    return {
+      streamId, enabled: h.enabled === 'true', clientId: h.clientId, secret: this.sealer.open(h.secret), createdOn: h.createdOn ?? '',
+      allowTokensWithoutExpiry: h.allowTokensWithoutExpiry === 'true',
+    };
   }
 
   /**
@@ -26,17 +31,18 @@ export class IvrRepository {
    */
   async createChannel(ch: IvrChannel): Promise<boolean> {
     const key = storeKeys.ivrChannel(ch.streamId);
-    const fields = { enabled: String(ch.enabled), clientId: ch.clientId, secret: this.sealer.seal(ch.secret), createdOn: ch.createdOn };
+    const fields = { enabled: String(ch.enabled), clientId: ch.clientId, secret: this.sealer.seal(ch.secret), createdOn: ch.createdOn, allowTokensWithoutExpiry: String(ch.allowTokensWithoutExpiry) };
     if (!(await this.store.atomic([{ op: 'hset', key, fields }], [{ key, hashField: 'clientId', absent: true }])).ok) return false;
     await this.store.set(storeKeys.ivrChannelByClient(ch.clientId), ch.streamId);
     return true;
   }
 
   /** Changes one field set of an existing channel (its client id unchanged), leaving the others; false when it is not there. */
-  async updateChannel(streamId: string, clientId: string, change: { enabled?: boolean; secret?: string }): Promise<boolean> {
+  async updateChannel(streamId: string, clientId: string, change: { enabled?: boolean; secret?: string; allowTokensWithoutExpiry?: boolean }): Promise<boolean> {
     const key = storeKeys.ivrChannel(streamId);
     const fields: Record<string, string> = {};
     if (change.enabled !== undefined) fields.enabled = String(change.enabled);
+    if (change.allowTokensWithoutExpiry !== undefined) fields.allowTokensWithoutExpiry = String(change.allowTokensWithoutExpiry);
     if (change.secret !== undefined) fields.secret = this.sealer.seal(change.secret);
     return (await this.store.atomic([{ op: 'hset', key, fields }], [{ key, hashField: 'clientId', equals: clientId }])).ok;
   }

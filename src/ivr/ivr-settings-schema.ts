@@ -99,4 +99,12 @@ export const sandboxRequiredSettings = {
   confidenceThreshold: 50,
 } as const;
 
-export const channelBody = z.strictObject({ enabled: z.boolean() });
+export const channelBody = z.strictObject({
+  enabled: z.boolean(),
+  allowTokensWithoutExpiry: z.boolean().optional().meta({ description: 'accept webhook tokens without an exp claim (default false: such tokens are refused)' }),
+});
+
+export const mintTokenBody = z.strictObject({
+  sub: z.string().min(1).max(200).default('ivr').meta({ description: 'the caller identity the VXML platform stands for (the JWT sub)' }),
+  expiresInS: z.number().int().min(60).max(366 * 24 * 3600).default(86_400).meta({ description: 'lifetime in seconds (default one day)' }),
+});

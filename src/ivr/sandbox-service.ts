@@ -104,7 +104,7 @@ export class SandboxService {
     }
     await this.prefillSettings(streamId);
     const channel = await this.ivr.channel(streamId);
-    if (!channel?.enabled) await this.ivr.setChannel(streamId, true, baseUrl);
+    if (!channel?.enabled) await this.ivr.setChannel(streamId, { enabled: true }, baseUrl);
     return { enabled: true, phoneNumber, ...(created ?? {}), maxConcurrentCalls };
   }
 

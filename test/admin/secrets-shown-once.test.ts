@@ -33,7 +33,7 @@ describeEachStore('secrets shown once', (factory) => {
     for (const enabled of [true, false, true]) {
       const again = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/channels/ivr`, { enabled });
       expect(again.status).toBe(200);
-      expect(again.body).toEqual({ enabled, webhookUrl: `${gw.url}/ivr/hooks/${app.streamId}`, clientId: app.clientId });
+      expect(again.body).toEqual({ enabled, webhookUrl: `${gw.url}/ivr/hooks/${app.streamId}`, clientId: app.clientId, allowTokensWithoutExpiry: false });
       expect(JSON.stringify(again.body)).not.toContain(app.clientSecret);
     }
     expect(await webhookStatus(app.streamId, app.clientId, app.clientSecret, 'c-before')).toBe(200);

@@ -38,7 +38,10 @@ export function errorHandler(opts: { logger: Logger; bodyLimit: string; metrics:
     if (appErr.code === 'store_unavailable') opts.metrics.storeErrors.inc({ operation: 'request' });
     const log = (req as { log?: Logger }).log ?? opts.logger;
     if (appErr.status >= 500) log.error({ err }, 'request failed');
-    else log.debug({ code: appErr.code, status: appErr.status }, 'request refused');
+    // refused credentials are worth an operator's eye (a platform with a stale token): the reason,
+    // which is fixed text and never carries the credential, at info; other refusals at debug
+    else if (appErr.status === 401 || appErr.status === 403) log.info({ code: appErr.code, status: appErr.status, reason: appErr.message }, 'request refused');
+    else log.debug({ code: appErr.code, status: appErr.status, reason: appErr.message }, 'request refused');
     if (res.headersSent) return res.end();
     const def = res.locals.routeDef as RouteDef | undefined;
     if (def?.renderError) {
