@@ -21,6 +21,8 @@ export interface DocumentContext {
   intentGrammars: IvrCaches['intentGrammars'];
   callId: string;
   from?: string;
+  /** The callee (the subdialog's `to` param), when the call brought one. */
+  to?: string;
   /** The turn number this document issues (the browser submits it back). */
   turn: number;
   /** The webhook URL with its token, where the document submits. */
@@ -32,6 +34,9 @@ export interface DocumentContext {
 const aaiValue = (v: string): string => encodeURIComponent(wellFormed(v));
 
 export const textPrompt = (text: string | undefined): PromptPart[] => (text ? [{ type: 'text', text }] : []);
+
+/** The call's variables in a document that issues `ctx.turn`. */
+const callVars = (ctx: Omit<DocumentContext, 'agent'>) => ({ callId: ctx.callId, from: ctx.from ?? '', to: ctx.to ?? '', turn: String(ctx.turn) });
 
 /**
  * The agent's prompt as the renderer's. The two types are declared apart but have the same shape,
@@ -91,11 +96,13 @@ function grammarsFor(answer: AnswerSpec, ctx: DocumentContext): FieldGrammar[] {
 
 export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDocument {
   const { settings } = ctx;
-  const vars = { callId: ctx.callId, from: ctx.from ?? '', turn: String(ctx.turn) };
+  const vars = callVars(ctx);
   const submit = { url: ctx.submitUrl, fetchtimeout: str(settings.vxmlProperties.fetchtimeout) };
   const lang = ctx.lang;
   const prompt = renderedPrompt(answer.prompt);
   const overrides = answer.overrides;
+  // played when a submit still fails after its resends
+  const apology = textPrompt(settings.standardResponses.error);
   switch (answer.action) {
     case 'ask':
       return {
@@ -113,35 +120,39 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
         noMatchPrompt: overrides?.noMatchPrompt ? renderedPrompt(overrides.noMatchPrompt) : textPrompt(settings.standardResponses.noMatch),
         retries: overrides?.retries ?? settings.retries,
         hangupCatch: true,
-        subdialogEntry: ctx.turn === 1,
+        apology,
       };
     case 'continue':
-      return { kind: 'say', lang, vars, submit, prompt };
+      return { kind: 'say', lang, vars, submit, prompt, apology };
     case 'transfer': {
       const t = answer.transfer!;
       const aai = t.skillGroupId ? [`skillGroupId=${aaiValue(t.skillGroupId)}`, `skillGroupName=${aaiValue(t.skillGroupName ?? '')}`].join(';') : undefined;
-      return { kind: 'transfer', lang, vars, submit, prompt, destination: t.destination, ...(aai ? { aai } : {}), connecttimeout: '30s' };
+      return { kind: 'transfer', lang, vars, submit, prompt, destination: t.destination, ...(aai ? { aai } : {}), connecttimeout: '30s', apology };
     }
     case 'end':
       return {
         kind: 'end',
         lang,
         callId: ctx.callId,
+        from: vars.from,
+        to: vars.to,
         prompt,
         behaviour: settings.endOfConversationBehavior === 'terminateCall' ? 'disconnect' : 'return',
       };
     case 'error':
-      return { kind: 'error', lang, prompt: prompt.length ? prompt : textPrompt(settings.standardResponses.error), error: answer.error ?? 'agent_error' };
+      return { kind: 'error', lang, callId: ctx.callId, from: vars.from, to: vars.to, prompt: prompt.length ? prompt : apology, error: answer.error ?? 'agent_error' };
   }
 }
+
 
 /** The hold document: replays the hold prompt and polls for the pending answer of `turn`. */
 export function waitDocument(ctx: Omit<DocumentContext, 'agent'>, holdPrompt?: string): VxmlDocument {
   return {
     kind: 'wait',
     lang: ctx.lang,
-    vars: { callId: ctx.callId, from: ctx.from ?? '', turn: String(ctx.turn) },
+    vars: callVars(ctx),
     submit: { url: ctx.submitUrl },
     prompt: textPrompt(holdPrompt ?? ctx.settings.standardResponses.hold),
+    apology: textPrompt(ctx.settings.standardResponses.error),
   };
 }

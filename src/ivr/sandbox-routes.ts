@@ -39,6 +39,7 @@ function documentFor(step: SandboxStep, phoneNumber: string, baseUrl: string): V
         pinLength: { min: 6, max: 6 },
         secretLength: { min: 8, max: 8 },
         goodbyePrompt: textPrompt('Goodbye.'),
+        apology: textPrompt('Sorry, the test line is not available right now. Goodbye.'),
       };
     case 'connect':
       return {

@@ -22,6 +22,8 @@ export function toTurnInput(req: WebhookRequest, isStart: boolean, settings: Ivr
       return { input: { kind: req.event }, text: '' };
     case 'transfer':
       return { input: { kind: 'transfer', result: req.transferResult ?? 'unknown' }, text: '' };
+    case 'recording':
+      return recorded(req);
     default:
       break;
   }
@@ -45,4 +47,14 @@ export function toTurnInput(req: WebhookRequest, isStart: boolean, settings: Ivr
     asr,
     text: message,
   };
+}
+
+/**
+ * A `<record>` in place of a field (no grammar could collect free text): the gateway gets the
+ * recording's duration, not its audio, so the caller's words stand as a note of the voice message.
+ */
+function recorded(req: WebhookRequest): ReadInput {
+  const ms = Number(req.recording);
+  const text = Number.isFinite(ms) && ms > 0 ? `(voice message, ${Math.max(1, Math.round(ms / 1000))} s)` : '(voice message)';
+  return { input: { kind: 'utterance', text, inputmode: 'voice' }, text };
 }

@@ -2,7 +2,7 @@
  * Reads the webhook's merged query and body parameters leniently, as VXML browsers send them:
  * numbers as "2.0", repeated keys, JSON values of any type. Nothing here trusts the input's types.
  */
-export const WEBHOOK_EVENTS = ['noinput', 'nomatch', 'maxretries', 'continue', 'transfer', 'hangup', 'poll', 'retry'] as const;
+export const WEBHOOK_EVENTS = ['noinput', 'nomatch', 'maxretries', 'continue', 'transfer', 'hangup', 'poll', 'retry', 'recording'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export interface WebhookRequest {
@@ -21,6 +21,8 @@ export interface WebhookRequest {
   interpretation?: string;
   utterance?: string;
   nlsml?: string;
+  /** event=recording: the recording's duration in ms, as the browser reports it (`<record>` shadow). */
+  recording?: string;
   /** How many times a retry document resubmitted this request. */
   retry: number;
   /** When the turn's first store fault happened (ms since epoch), carried by retry documents. */
@@ -76,6 +78,7 @@ export function readWebhookRequest(params: Record<string, unknown>): WebhookRequ
     interpretation: clean(param(params, 'interpretation')),
     utterance: clean(param(params, 'utterance')),
     nlsml: clean(param(params, 'nlsml', 20_000)) ?? clean(param(params, 'lastresult', 20_000)),
+    recording: clean(param(params, 'recording', 20)),
     retry: lenientInt(clean(param(params, 'retry', 10))) ?? 0,
     ...epochMs(clean(param(params, 'retrySince', 20))),
   };

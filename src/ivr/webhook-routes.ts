@@ -36,8 +36,9 @@ export function submitUrl(baseUrl: string, streamId: string, token?: string): st
   return url.toString();
 }
 
-const errorDoc = (error: string, text = 'Sorry, something went wrong on our side. Please try again later.'): VxmlDocument => ({
+const errorDoc = (error: string, text = 'Sorry, something went wrong on our side. Please try again later.', req?: WebhookRequest): VxmlDocument => ({
   kind: 'error',
+  ...(req ? { callId: req.callId ?? '', from: req.from ?? '', to: req.to ?? '' } : {}),
   prompt: textPrompt(text),
   error,
 });
@@ -69,9 +70,9 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
     const pauseMs = storeRetryPause(req.retry, now - since, config.storeRetryBudgetMs);
     metrics.storeErrors.inc({ operation: 'turn' });
     logger.warn({ callId: req.callId, retry: req.retry, faultForMs: now - since, pauseMs }, 'store unavailable during a turn');
-    if (pauseMs === null) return { kind: 'error', ...vxml(errorDoc('store_unavailable', settings.standardResponses.error), dialect) };
+    if (pauseMs === null) return { kind: 'error', ...vxml(errorDoc('store_unavailable', settings.standardResponses.error, req), dialect) };
     await sleep(pauseMs);
-    return { kind: 'retry', ...vxml(retryDocument(req, url, since, settings.standardResponses.hold), dialect) };
+    return { kind: 'retry', ...vxml(retryDocument(req, url, since, settings.standardResponses), dialect) };
   }
 
   async function answer(streamId: string, req: WebhookRequest, baseUrl: string, startedAt: number) {
@@ -86,7 +87,9 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       throw err;
     }
     if (!req.callId) {
-      if (req.turn === undefined && req.event === undefined) return { kind: 'bootstrap', ...vxml({ kind: 'bootstrap', submit: { url } }) };
+      if (req.turn === undefined && req.event === undefined) {
+        return { kind: 'bootstrap', ...vxml({ kind: 'bootstrap', submit: { url }, apology: textPrompt(settings.standardResponses.error) }, settings.dialect as DialectName) };
+      }
       throw AppError.badRequest('callId is required', 'callId');
     }
     const dialect = settings.dialect as DialectName;
@@ -96,7 +99,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       if (!agent) throw AppError.notFound('No agent is set for this app');
       const lang = app.language.includes('-') ? app.language : `${app.language}-US`;
       const outcome = await turns.handle({ streamId, req, settings, agent, lang, deadlineAt: startedAt + config.turnDeadlineMs });
-      const base = { settings, agent, intentGrammars: caches.intentGrammars, callId: req.callId, from: outcome.session.from ?? req.from, submitUrl: url, lang };
+      const base = { settings, agent, intentGrammars: caches.intentGrammars, callId: req.callId, from: outcome.session.from ?? req.from, to: outcome.session.to ?? req.to, submitUrl: url, lang };
       if (outcome.kind === 'wait') return { kind: 'wait', ...vxml(waitDocument({ ...base, turn: outcome.turn }), dialect) };
       const doc = toVxmlDocument(outcome.answer, { ...base, turn: outcome.issuedTurn });
       return { kind: doc.kind, ...vxml(doc, dialect) };
@@ -104,7 +107,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       if (err instanceof AppError && (err.status < 500 || err.code === 'at_capacity')) throw err;
       if (isStoreFault(err)) return storeFault(req, url, settings);
       logger.error({ err, callId: req.callId }, 'turn failed');
-      return { kind: 'error', ...vxml(errorDoc('internal_error', settings.standardResponses.error), dialect) };
+      return { kind: 'error', ...vxml(errorDoc('internal_error', settings.standardResponses.error, req), dialect) };
     }
   }
 
@@ -139,18 +142,20 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
  * first fault. The hold prompt plays with the first retry document only: later ones follow at once
  * (their pause was spent before they were answered).
  */
-function retryDocument(req: WebhookRequest, url: string, since: number, hold: string): VxmlDocument {
+function retryDocument(req: WebhookRequest, url: string, since: number, responses: IvrSettings['standardResponses']): VxmlDocument {
   const resubmit: Record<string, string> = { retry: String(req.retry + 1), retrySince: String(since) };
   const copy: Array<[string, string | undefined]> = [
     ['message', req.message], ['event', req.event], ['from', req.from], ['to', req.to], ['interpretation', req.interpretation],
     ['confidence', req.confidence], ['inputmode', req.inputmode], ['utterance', req.utterance], ['transferResult', req.transferResult],
+    ['recording', req.recording],
   ];
   for (const [k, v] of copy) if (v !== undefined) resubmit[k] = v;
   return {
     kind: 'wait',
     vars: { callId: req.callId ?? '', from: req.from ?? '', turn: String(req.turn ?? 0) },
     submit: { url },
-    prompt: req.retry === 0 ? textPrompt(hold) : [],
+    prompt: req.retry === 0 ? textPrompt(responses.hold) : [],
     resubmit,
+    apology: textPrompt(responses.error),
   };
 }

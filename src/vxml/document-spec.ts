@@ -38,6 +38,8 @@ export interface SubmitTarget {
 export interface CallVars {
   callId: string;
   from?: string;
+  /** The callee (the subdialog's `to` param), as the first form's `to` variable; default ''. */
+  to?: string;
   turn: string; // emitted as an ECMAScript string literal
 }
 
@@ -76,6 +78,13 @@ export type FieldGrammar =
    */
   | { kind: 'inline-entity'; mode: 'voice' | 'dtmf'; entity: InlineEntity; minLength?: number; maxLength?: number; lang?: string };
 
+/**
+ * The field's input. With no grammar the dialect can use (free text without transcription, or only
+ * grammars the browser lacks), the document records the caller instead: a `<record>` named like the
+ * field whose `<filled>` submits `event=recording` with the recording's duration in ms as
+ * `recording` (the audio stays in the browser: the gateway keeps no audio). A grammar-based browser
+ * raises error.semantic on a field without a grammar, so no such field is ever written.
+ */
 export interface AskDocument {
   kind: 'ask';
   lang?: string; // xml:lang, default en-US
@@ -97,12 +106,8 @@ export interface AskDocument {
   retries: number;
   /** Adds the document-level hangup catch that submits event=hangup. */
   hangupCatch: boolean;
-  /**
-   * The first document of a call answered directly to a subdialog's first fetch: declares callId,
-   * message, from and to as form variables so the caller's `<param>`s have somewhere to land
-   * (a strict browser raises error.semantic otherwise).
-   */
-  subdialogEntry?: boolean;
+  /** Played when a submit still fails after its resends (fetch-retry.ts), before the document returns. */
+  apology?: PromptPart[];
 }
 
 export interface SayDocument {
@@ -111,12 +116,16 @@ export interface SayDocument {
   vars: CallVars;
   submit: SubmitTarget;
   prompt: PromptPart[];
+  apology?: PromptPart[];
 }
 
 export interface EndDocument {
   kind: 'end';
   lang?: string;
   callId: string;
+  /** The caller's number and the callee, for the first form's subdialog variables. */
+  from?: string;
+  to?: string;
   prompt: PromptPart[];
   behaviour: 'return' | 'disconnect';
   /** Extra variables returned beside endOfConversation (name → string value). */
@@ -132,6 +141,7 @@ export interface TransferDocument {
   destination: string;
   aai?: string;
   connecttimeout?: string;
+  apology?: PromptPart[];
 }
 
 export interface WaitDocument {
@@ -145,11 +155,16 @@ export interface WaitDocument {
    * the same request again, with `retry` counted up).
    */
   resubmit?: Record<string, string>;
+  apology?: PromptPart[];
 }
 
 export interface ErrorDocument {
   kind: 'error';
   lang?: string;
+  /** The call, when known, for the first form's subdialog variables. */
+  callId?: string;
+  from?: string;
+  to?: string;
   prompt: PromptPart[];
   error: string; // error name returned to the caller's root, e.g. "store_unavailable"
 }
@@ -157,6 +172,7 @@ export interface ErrorDocument {
 export interface BootstrapDocument {
   kind: 'bootstrap';
   submit: SubmitTarget;
+  apology?: PromptPart[];
 }
 
 /* ---- Test sandbox documents. They are top-level documents, not subdialogs. ---- */
@@ -189,6 +205,11 @@ export interface SandboxLoginDocument {
   /** Allowed failures before hanging up (default 3). */
   retries?: number;
   goodbyePrompt?: PromptPart[];
+  /**
+   * Played before hanging up when the submit fails (error.badfetch). Not resent: a login attempt is
+   * single-use, so a resend would count as a wrong entry.
+   */
+  apology?: PromptPart[];
   /** Field properties (interdigittimeout, termchar, timeout…). */
   properties?: Record<string, string>;
 }
@@ -197,7 +218,8 @@ export interface SandboxLoginDocument {
  * Sandbox connection after a good login: runs the app's webhook as a `<subdialog>` (src = webhook URL
  * with a token the service minted) with `<param>`s callId, message (empty), from and to. When the
  * subdialog returns it says goodbye and disconnects; if the webhook cannot be fetched
- * (error.badfetch) it apologises and disconnects.
+ * (error.badfetch) it apologises and disconnects; a hang-up that reaches it is reported to the
+ * webhook (`<data>` with callId and event=hangup) before it exits.
  */
 export interface SandboxConnectDocument {
   kind: 'sandbox-connect';

@@ -20,7 +20,7 @@ const ECMA_RESERVED = new Set(
 /** Names the rendered documents declare or read themselves, and VoiceXML's scope names. */
 const TAKEN = new Set(
   ('callId from to turn event message interpretation confidence inputmode failures endOfConversation error ' +
-    'transferResult attempt pin secret bot xfer session application document dialog lastresult')
+    'transferResult attempt pin secret bot xfer session application document dialog lastresult recording sent badfetches')
     .split(' '),
 );
 

@@ -1,11 +1,16 @@
 /**
  * The gateway's other document kinds (shapes of test/fixtures/vxml-examples/*.vxml):
  * say-and-continue, end, transfer, wait, error and bootstrap. One renderer per kind, by kind name.
+ * Any of them can be the first document of the subdialog (a first fetch, or the subdialog's src
+ * fetched again mid-call, which the gateway answers with the latest document), so each one's first
+ * form declares the subdialog's parameters. Every one that submits resends a failed submit
+ * (fetch-retry.ts), so the values it submits are document or form variables.
  */
 import { ecmaRef, ecmaString, js } from './ecma-string.js';
 import type { BootstrapDocument, EndDocument, ErrorDocument, SayDocument, TransferDocument, WaitDocument } from './document-spec.js';
 import type { DialectProfile } from './dialects.js';
-import { callVars, speak, submitTo } from './render-parts.js';
+import { badFetchCatch, resendVars } from './fetch-retry.js';
+import { callVars, speak, subdialogVars, submitOptions } from './render-parts.js';
 import type { VxmlBuilder } from './vxml-builder.js';
 import { isVariableName } from './xml-values.js';
 
@@ -14,24 +19,37 @@ const TRANSFER_NAMELIST = ['callId', 'turn', 'event', 'transferResult'] as const
 /** Errors a `<transfer>` raises when the platform cannot place the call; reported as transferResult. */
 const TRANSFER_ERRORS = ['error.connection', 'error.unsupported', 'error.noresource'];
 const BOOTSTRAP_VARS = ['callId', 'message', 'from', 'to'] as const;
+/** The subdialog's parameters: form variables in every document, never also resubmitted as document variables. */
+const PARAMS: readonly string[] = BOOTSTRAP_VARS;
+const RETURN = { return: true } as const;
 
 function say(b: VxmlBuilder, doc: SayDocument, p: DialectProfile): void {
   callVars(b, doc.vars);
-  const block = b.form('say').block();
+  b.var('event', ecmaString('continue'));
+  resendVars(b, { sent: false });
+  const form = b.form('say');
+  subdialogVars(form, doc.vars);
+  const submit = submitOptions(doc.submit, EVENT_NAMELIST, p);
+  badFetchCatch(form, [{ submit }], doc.apology, RETURN);
+  const block = form.block();
   speak(block, doc.prompt);
-  block.var('event', ecmaString('continue'));
-  submitTo(block, doc.submit, EVENT_NAMELIST, p);
+  block.submit(submit);
 }
 
 function end(b: VxmlBuilder, doc: EndDocument): void {
+  const values = { callId: doc.callId, from: doc.from, to: doc.to };
   if (doc.behaviour === 'disconnect') {
-    const block = b.form('end').block();
+    const form = b.form('end');
+    subdialogVars(form, values);
+    const block = form.block();
     speak(block, doc.prompt);
     block.disconnect();
     return;
   }
   b.var('callId', ecmaString(doc.callId ?? ''));
-  const block = b.form('end').block();
+  const form = b.form('end');
+  subdialogVars(form, values);
+  const block = form.block();
   speak(block, doc.prompt);
   block.var('endOfConversation', js`true`);
   const extra: string[] = [];
@@ -46,7 +64,13 @@ function end(b: VxmlBuilder, doc: EndDocument): void {
 function transfer(b: VxmlBuilder, doc: TransferDocument, p: DialectProfile): void {
   callVars(b, doc.vars);
   b.var('event', ecmaString('transfer'));
-  const t = b.form('transfer').transfer({
+  b.var('transferResult', ecmaString(''));
+  resendVars(b, { sent: true });
+  const form = b.form('transfer');
+  subdialogVars(form, doc.vars);
+  const submit = submitOptions(doc.submit, TRANSFER_NAMELIST, p);
+  badFetchCatch(form, [{ sent: 'event', submit }], doc.apology, RETURN);
+  const t = form.transfer({
     name: 'xfer',
     dest: doc.destination,
     style: p.transferStyle,
@@ -55,36 +79,52 @@ function transfer(b: VxmlBuilder, doc: TransferDocument, p: DialectProfile): voi
   });
   speak(t, doc.prompt);
   const filled = t.filled();
-  filled.var('transferResult', ecmaRef('xfer'));
-  submitTo(filled, doc.submit, TRANSFER_NAMELIST, p);
+  filled.assign('transferResult', ecmaRef('xfer'));
+  filled.assign('sent', ecmaString('event'));
+  filled.submit(submit);
   // the in-transfer error catch: the error event's name is the transferResult
   const failed = t.catch(TRANSFER_ERRORS);
-  failed.var('transferResult', ecmaRef('_event'));
-  submitTo(failed, doc.submit, TRANSFER_NAMELIST, p);
+  failed.assign('transferResult', ecmaRef('_event'));
+  failed.assign('sent', ecmaString('event'));
+  failed.submit(submit);
 }
 
 function wait(b: VxmlBuilder, doc: WaitDocument, p: DialectProfile): void {
   const resubmit = doc.resubmit;
-  callVars(b, doc.vars, { from: resubmit?.from !== undefined });
-  const block = b.form('wait').block();
-  speak(block, doc.prompt);
-  if (!resubmit) {
-    block.var('event', ecmaString('poll'));
-    submitTo(block, doc.submit, EVENT_NAMELIST, p);
-    return;
-  }
+  callVars(b, doc.vars);
   const names: string[] = ['callId', 'turn'];
-  if (resubmit.from !== undefined) names.push('from');
-  for (const [name, value] of Object.entries(resubmit)) {
-    if (!isVariableName(name) || names.includes(name)) continue;
-    block.var(name, ecmaString(value));
-    names.push(name);
+  if (!resubmit) {
+    b.var('event', ecmaString('poll'));
+    names.push('event');
+  } else {
+    for (const [name, value] of Object.entries(resubmit)) {
+      if (!isVariableName(name) || names.includes(name)) continue;
+      // the subdialog's parameters are the form's variables (below), which hide document ones
+      if (!PARAMS.includes(name)) b.var(name, ecmaString(value));
+      names.push(name);
+    }
   }
-  submitTo(block, doc.submit, names, p);
+  resendVars(b, { sent: false });
+  const form = b.form('wait');
+  subdialogVars(form, { ...doc.vars, ...pick(resubmit, ['message', 'from', 'to']) });
+  const submit = submitOptions(doc.submit, names, p);
+  badFetchCatch(form, [{ submit }], doc.apology, RETURN);
+  const block = form.block();
+  speak(block, doc.prompt);
+  block.submit(submit);
+}
+
+/** The named entries of `values` that are present. */
+function pick(values: Record<string, string> | undefined, keys: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of keys) if (values?.[k] !== undefined) out[k] = values[k];
+  return out;
 }
 
 function error(b: VxmlBuilder, doc: ErrorDocument): void {
-  const block = b.form('error').block();
+  const form = b.form('error');
+  subdialogVars(form, { callId: doc.callId, from: doc.from, to: doc.to });
+  const block = form.block();
   speak(block, doc.prompt);
   block.var('endOfConversation', js`true`);
   block.var('error', ecmaString(doc.error ?? ''));
@@ -92,9 +132,12 @@ function error(b: VxmlBuilder, doc: ErrorDocument): void {
 }
 
 function bootstrap(b: VxmlBuilder, doc: BootstrapDocument, p: DialectProfile): void {
+  resendVars(b, { sent: false });
   const form = b.form('bootstrap');
   for (const name of BOOTSTRAP_VARS) form.var(name);
-  submitTo(form.block(), doc.submit, BOOTSTRAP_VARS, p);
+  const submit = submitOptions(doc.submit, BOOTSTRAP_VARS, p);
+  badFetchCatch(form, [{ submit }], doc.apology, RETURN);
+  form.block().submit(submit);
 }
 
 /** Renderers of the gateway's non-ask kinds. */

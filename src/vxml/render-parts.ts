@@ -11,7 +11,7 @@ import { promptSsml } from './prompt-ssml.js';
 import type { SsmlContainer } from './ssml-builder.js';
 import { appendSrgsItems } from './srgs-grammar.js';
 import { entityGrammarUrl } from './entity-grammar-document.js';
-import type { Executable, Field, Form, SubmitOptions, VxmlBuilder } from './vxml-builder.js';
+import type { Executable, Field, Form, Recording, SubmitOptions, VxmlBuilder } from './vxml-builder.js';
 
 /** Declares callId, (from,) turn as document variables; turn is a string literal (quirk 6). */
 export function callVars(b: VxmlBuilder, v: CallVars, opts: { from?: boolean; turn?: boolean } = {}): void {
@@ -20,7 +20,7 @@ export function callVars(b: VxmlBuilder, v: CallVars, opts: { from?: boolean; tu
   if (opts.turn !== false) b.var('turn', ecmaString(String(v.turn ?? '')));
 }
 
-export function properties(target: VxmlBuilder | Field, props: Readonly<Record<string, string>> | undefined): void {
+export function properties(target: VxmlBuilder | Field | Recording, props: Readonly<Record<string, string>> | undefined): void {
   if (props) target.properties(props);
 }
 
@@ -65,17 +65,19 @@ export type Exceeded =
  * `<catch event="noinput nomatch">` keeping the document's own counter `failures` (declared by the
  * caller as a document variable): VoiceXML counts each event separately (quirk 8), callers experience
  * failures together. Past `retries` failures `exceeded` happens; otherwise the matching prompt plays
- * and the field is reprompted.
+ * and the field is reprompted. A submitting `exceeded` assigns the document variables `event` and
+ * `sent` (see fetch-retry.ts), which the caller declares.
  */
 export function retryCatch(
-  host: Field | Form,
+  host: Field | Form | Recording,
   d: { retries: number; noInput?: readonly PromptPart[] | undefined; noMatch?: readonly PromptPart[] | undefined; exceeded: Exceeded },
 ): void {
   const h = host.catch(['noinput', 'nomatch']);
   h.assign('failures', js`failures + 1`);
   const branch = h.if(js`failures > ${ecmaNumber(clampRetries(d.retries))}`);
   if ('submit' in d.exceeded) {
-    branch.var('event', ecmaString(d.exceeded.event));
+    branch.assign('event', ecmaString(d.exceeded.event));
+    branch.assign('sent', ecmaString('event'));
     branch.submit(d.exceeded.submit);
   } else {
     speak(branch, d.exceeded.goodbye);
@@ -89,11 +91,36 @@ export function retryCatch(
   branch.reprompt();
 }
 
-/** `<catch event="…">` that submits `event=<event>` (e.g. the hangup catch). */
+/**
+ * `<catch event="…">` that submits `event=<event>` (e.g. the hangup catch); it assigns the document
+ * variables `event` and `sent`, which the caller declares.
+ */
 export function eventCatch(host: VxmlBuilder | Field | Form, events: readonly string[], event: string, submit: SubmitOptions): void {
   const h = host.catch(events);
-  h.var('event', ecmaString(event));
+  h.assign('event', ecmaString(event));
+  h.assign('sent', ecmaString('event'));
   h.submit(submit);
+}
+
+/** The values a subdialog's `<param>`s bring: callId, message, from and to. */
+export interface SubdialogValues {
+  callId?: string | undefined;
+  message?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/**
+ * Declares the subdialog's parameters (callId, message, from, to) as variables of the document's
+ * first form, with the document's own values: when the document is the first of a subdialog (its
+ * src fetched, perhaps again mid-call), the `<param>`s land in them; a strict browser raises
+ * error.semantic for a param without its `<var>`.
+ */
+export function subdialogVars(form: Form, v: SubdialogValues): void {
+  form.var('callId', ecmaString(v.callId ?? ''));
+  form.var('message', ecmaString(v.message ?? ''));
+  form.var('from', ecmaString(v.from ?? ''));
+  form.var('to', ecmaString(v.to ?? ''));
 }
 
 const INLINE: Partial<Record<BuiltinType, 'number' | 'date' | 'digits' | 'boolean'>> = {
@@ -104,16 +131,23 @@ const INLINE: Partial<Record<BuiltinType, 'number' | 'date' | 'digits' | 'boolea
 };
 
 /**
- * A builtin the dialect does not list becomes the equivalent inline grammar (so `w3c` never asks a
- * browser for builtin:grammar/number). Types with no inline equivalent are kept as written.
+ * The grammar as the dialect can use it, or undefined when it cannot: a builtin the dialect does not
+ * list becomes the equivalent inline grammar (so `w3c` never asks a browser for
+ * builtin:grammar/number); a builtin with no inline equivalent that the dialect does not list, and a
+ * transcription grammar where the dialect has none, are left out (a browser raises error.badfetch
+ * for the whole field on a grammar it lacks, quirk 7).
  */
-function applyDialect(g: FieldGrammar, p: DialectProfile): FieldGrammar {
+function applyDialect(g: FieldGrammar, p: DialectProfile): FieldGrammar | undefined {
+  if (g.kind === 'transcription') return p.transcription === null ? undefined : g;
   if (g.kind !== 'builtin') return g;
-  const m = /^builtin:(dtmf|grammar|voice)\/([a-z]+)(?:\?(.*))?$/i.exec(g.src.trim());
-  if (!m) return g;
+  const m = /^builtin:(dtmf|grammar|voice|speech)\/([a-z]+)(?:\?(.*))?$/i.exec(g.src.trim());
+  if (!m) return undefined;
+  // builtin:speech/… (and builtin:…/transcribe) is the transcription engine, not an Appendix P type
+  if (m[1]!.toLowerCase() === 'speech' || m[2]!.toLowerCase() === 'transcribe') return p.transcription === null ? undefined : g;
   const type = m[2]!.toLowerCase() as BuiltinType;
+  if (p.builtins[g.mode].includes(type)) return g;
   const entity = INLINE[type];
-  if (!entity || p.builtins[g.mode].includes(type)) return g;
+  if (!entity) return undefined;
   const params = new Map((m[3] ?? '').split(';').map((kv) => kv.split('=') as [string, string]));
   const num = (k: string) => (/^\d+$/.test(params.get(k) ?? '') ? Number(params.get(k)) : undefined);
   const inline: FieldGrammar = { kind: 'inline-entity', mode: g.mode, entity };
@@ -124,13 +158,23 @@ function applyDialect(g: FieldGrammar, p: DialectProfile): FieldGrammar {
   return inline;
 }
 
-/**
- * The field's `<grammar>` elements. With `grammarBase` (where the gateway serves its grammars), the
- * gateway's own entity grammars are named by URL there instead of written inline.
- */
-export function fieldGrammars(f: Field, grammars: readonly FieldGrammar[], p: DialectProfile, grammarBase?: string): void {
+/** The grammars the dialect can use, in order (see applyDialect); empty when none is left. */
+export function usableGrammars(grammars: readonly FieldGrammar[], p: DialectProfile): FieldGrammar[] {
+  const out: FieldGrammar[] = [];
   for (const given of grammars) {
     const g = applyDialect(given, p);
+    if (g) out.push(g);
+  }
+  return out;
+}
+
+/**
+ * The field's `<grammar>` elements: those the dialect can use (usableGrammars). With `grammarBase`
+ * (where the gateway serves its grammars), the gateway's own entity grammars are named by URL there
+ * instead of written inline.
+ */
+export function fieldGrammars(f: Field, grammars: readonly FieldGrammar[], p: DialectProfile, grammarBase?: string): void {
+  for (const g of usableGrammars(grammars, p)) {
     switch (g.kind) {
       case 'builtin':
       case 'uri':

@@ -1,7 +1,8 @@
 /**
  * Test sandbox documents: the login (PIN then secret by DTMF), the connection that runs the app's
- * webhook as a `<subdialog>`, and a prompt-then-hang-up announcement ("all lines are busy"). These
- * are top-level documents of the sandbox number, not subdialogs.
+ * webhook as a `<subdialog>` (and reports a hang-up that reaches it to the webhook, for browsers
+ * that deliver it to the top-level document only), and a prompt-then-hang-up announcement ("all
+ * lines are busy"). These are top-level documents of the sandbox number, not subdialogs.
  */
 import { ecmaString, js } from './ecma-string.js';
 import type {
@@ -12,6 +13,7 @@ import type {
 } from './document-spec.js';
 import type { DialectProfile } from './dialects.js';
 import { entityGrammars } from './builtin-grammars.js';
+import { badFetchCatch } from './fetch-retry.js';
 import { fieldGrammars, hangUp, properties, retryCatch, speak, submitTo } from './render-parts.js';
 import type { Form, VxmlBuilder } from './vxml-builder.js';
 
@@ -32,6 +34,7 @@ function login(b: VxmlBuilder, doc: SandboxLoginDocument, p: DialectProfile): vo
   if (doc.errorPrompt && doc.errorPrompt.length > 0) speak(form.block(), doc.errorPrompt);
   digitsField(form, 'pin', doc.pinPrompt, doc.pinLength, doc, p);
   digitsField(form, 'secret', doc.secretPrompt, doc.secretLength, doc, p);
+  badFetchCatch(form, [], doc.apology, { hangUp: p.hangupInCatch });
   retryCatch(form, {
     retries: doc.retries ?? 3,
     noInput: doc.noInputPrompt,
@@ -42,15 +45,24 @@ function login(b: VxmlBuilder, doc: SandboxLoginDocument, p: DialectProfile): vo
 }
 
 function connect(b: VxmlBuilder, doc: SandboxConnectDocument, p: DialectProfile): void {
+  b.var('callId', ecmaString(doc.callId ?? ''));
+  b.var('returned', js`false`);
   const failed = b.catch(['error.badfetch']);
   speak(failed, doc.errorPrompt);
   hangUp(failed, p.hangupInCatch);
+  // a browser that delivers the hang-up to this top-level document only: report it to the webhook
+  // (not the line going down after the agent returned: that call is over)
+  const hungUp = b.catch(['connection.disconnect.hangup'], undefined, js`returned == false`);
+  hungUp.var('event', ecmaString('hangup'));
+  hungUp.data({ src: doc.webhookUrl, method: 'post', namelist: ['callId', 'event'] });
+  hungUp.exit();
   const bot = b.form('connect').subdialog('bot', doc.webhookUrl);
   bot.param('callId', ecmaString(doc.callId ?? ''));
   bot.param('message', ecmaString(''));
   bot.param('from', ecmaString(doc.from ?? ''));
   bot.param('to', ecmaString(doc.to ?? ''));
   const done = bot.filled();
+  done.assign('returned', js`true`);
   speak(done, doc.goodbyePrompt);
   done.disconnect();
 }

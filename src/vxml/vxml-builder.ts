@@ -68,6 +68,12 @@ export class Executable extends BuilderNode {
     return this;
   }
 
+  /** `<data>` (VoiceXML 2.1): fetches without leaving the document, e.g. to report an event. */
+  data(o: { src: string; method?: 'get' | 'post'; namelist: readonly string[]; fetchtimeout?: string }): this {
+    this.add('data', { src: uriValue(o.src), fetchtimeout: duration(o.fetchtimeout), method: o.method ?? 'post', namelist: names(o.namelist) });
+    return this;
+  }
+
   return(namelist: readonly string[]): this {
     this.add('return', { namelist: names(namelist) });
     return this;
@@ -113,8 +119,8 @@ export class If extends Executable {
 
 /** Event handlers allowed in a form item (and at document/form level). */
 class HandlerHost extends BuilderNode {
-  catch(eventNames: readonly string[], n?: number): Executable {
-    return new Executable(this.add('catch', { event: events(eventNames), count: count(n) }), this.state);
+  catch(eventNames: readonly string[], n?: number, cond?: EcmaExpr): Executable {
+    return new Executable(this.add('catch', { event: events(eventNames), count: count(n), cond }), this.state);
   }
 }
 
@@ -155,6 +161,38 @@ export class Field extends HandlerHost {
 
   nomatch(n?: number): Executable {
     return new Executable(this.add('nomatch', { count: count(n) }), this.state);
+  }
+
+  filled(): Executable {
+    return new Executable(this.add('filled'), this.state);
+  }
+}
+
+export interface RecordOptions {
+  name: string;
+  beep?: boolean;
+  maxtime?: string;
+  finalsilence?: string;
+  /** A key press ends the recording (the VoiceXML default). */
+  dtmfterm?: boolean;
+}
+
+/** `<record>`: prompts, properties, handlers and `<filled>` (no grammar: it takes audio, not words). */
+export class Recording extends HandlerHost {
+  property(name: string, value: string): this {
+    const n = nmtoken(name);
+    if (n !== undefined) this.add('property', { name: n, value });
+    return this;
+  }
+
+  /** `<property>` per entry, in order; names that are not NMTOKENs are left out. */
+  properties(props: Readonly<Record<string, string>>): this {
+    for (const [name, value] of validProperties(props)) this.add('property', { name, value });
+    return this;
+  }
+
+  prompt(): SsmlContainer {
+    return new SsmlContainer(this.add('prompt'), this.state);
   }
 
   filled(): Executable {
@@ -207,6 +245,19 @@ export class Form extends HandlerHost {
 
   field(name: string): Field {
     return new Field(this.add('field', { name: variableName(name) }), this.state);
+  }
+
+  record(o: RecordOptions): Recording {
+    return new Recording(
+      this.add('record', {
+        name: variableName(o.name),
+        beep: o.beep === undefined ? undefined : String(o.beep),
+        maxtime: duration(o.maxtime),
+        finalsilence: duration(o.finalsilence),
+        dtmfterm: o.dtmfterm === undefined ? undefined : String(o.dtmfterm),
+      }),
+      this.state,
+    );
   }
 
   transfer(o: TransferOptions): Transfer {

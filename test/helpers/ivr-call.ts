@@ -17,14 +17,11 @@ export const spokenOf = (xml: string): string =>
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
+/** The kind of a gateway document, from its form's id (a wait without event=poll is the store-retry document). */
 export const kindOf = (xml: string): string => {
-  if (xml.includes('<transfer')) return 'transfer';
-  if (xml.includes('<field')) return 'ask';
-  if (xml.includes("expr=\"'poll'\"")) return 'wait';
-  if (xml.includes('<disconnect')) return 'end';
-  if (/namelist="endOfConversation error"/.test(xml)) return 'error';
-  if (xml.includes('<return')) return 'end';
-  if (xml.includes("expr=\"'continue'\"")) return 'say';
+  const form = /<form id="([\w-]+)"/.exec(xml)?.[1];
+  if (form === 'wait') return xml.includes("expr=\"'poll'\"") ? 'wait' : 'retry';
+  if (form && ['ask', 'say', 'end', 'transfer', 'error', 'bootstrap'].includes(form)) return form;
   return 'other';
 };
 

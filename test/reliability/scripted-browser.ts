@@ -43,12 +43,15 @@ export interface ParsedDocument {
 export function parseDocument(xml: string): ParsedDocument {
   // a hold (event=poll) or a store retry (the same request again): both are wait forms
   const kind = /<form id="wait"/.test(xml) ? 'wait' : kindOf(xml);
+  // what the document runs when all goes well: its event handlers (the fetch-failure resend among
+  // them) declare and submit values of their own
+  const main = xml.replace(/<catch\b[\s\S]*?<\/catch>/g, '');
   const vars: Record<string, string> = {};
-  for (const m of xml.matchAll(/<var\s+name="([^"]+)"\s+expr="([^"]*)"\s*\/>/g)) {
+  for (const m of main.matchAll(/<var\s+name="([^"]+)"\s+expr="([^"]*)"\s*\/>/g)) {
     const v = ecmaLiteral(xmlDecode(m[2]!));
     if (v !== undefined) vars[m[1]!] = v;
   }
-  const submits = [...xml.matchAll(/<submit\s[^>]*>/g)].map((m) => {
+  const submits = [...main.matchAll(/<submit\s[^>]*>/g)].map((m) => {
     const next = /next="([^"]+)"/.exec(m[0])?.[1];
     const names = /namelist="([^"]*)"/.exec(m[0])?.[1] ?? '';
     return { next: next ? xmlDecode(next) : '', namelist: names.split(/\s+/).filter(Boolean) };

@@ -46,8 +46,9 @@ interface Slot {
 
 const ask = askIntent;
 const slots: Slot[] = [
-  { name: 'ask prompt text', doc: (s) => ({ ...ask, prompt: [text(s)] }), check: (t, s) => expect(deepText(find(t, 'prompt'))).toBe(asText(s)) },
-  { name: 'no-input prompt', doc: (s) => ({ ...ask, noInputPrompt: [text(s)] }), check: (t, s) => expect(deepText(findAll(find(t, 'if'), 'prompt')[0]!)).toBe(asText(s)) },
+  { name: 'ask prompt text', doc: (s) => ({ ...ask, prompt: [text(s)] }), check: (t, s) => expect(deepText(find(find(t, 'field'), 'prompt'))).toBe(asText(s)) },
+  { name: 'no-input prompt', doc: (s) => ({ ...ask, noInputPrompt: [text(s)] }), check: (t, s) => expect(deepText(findAll(find(find(t, 'field'), 'if'), 'prompt')[0]!)).toBe(asText(s)) },
+  { name: 'apology', doc: (s) => ({ ...ask, apology: [text(s)] }), check: (t, s) => expect(deepText(find(find(find(t, 'form'), 'catch'), 'prompt'))).toBe(asText(s)) },
   {
     name: 'nested SSML and its attributes',
     doc: (s) => ({
@@ -78,8 +79,8 @@ const slots: Slot[] = [
     }),
   },
   { name: 'transfer destination, aai and timeout', doc: (s) => ({ ...samples.transfer, destination: s, aai: s, connecttimeout: s }) as VxmlDocument, check: (t, s) => expect(find(t, 'transfer').attrs.aai).toBe(asAttr(s)) },
-  { name: 'end return value', doc: (s) => ({ kind: 'end', callId: s, prompt: [text(s)], behaviour: 'return', returnVars: { reason: s } }), check: (t, s) => expect(findAll(t, 'var').map((v) => decodeEcmaString(v.attrs.expr!.startsWith("'") ? v.attrs.expr! : "''"))).toEqual([wellFormed(s), '', wellFormed(s)]) },
-  { name: 'error name', doc: (s) => ({ kind: 'error', prompt: [text(s)], error: s }), check: (t, s) => expect(decodeEcmaString(findAll(t, 'var')[1]!.attrs.expr!)).toBe(wellFormed(s)) },
+  { name: 'end return value', doc: (s) => ({ kind: 'end', callId: s, prompt: [text(s)], behaviour: 'return', returnVars: { reason: s } }), check: (t, s) => expect(findAll(t, 'var').map((v) => decodeEcmaString(v.attrs.expr!.startsWith("'") ? v.attrs.expr! : "''"))).toEqual([wellFormed(s), wellFormed(s), '', '', '', '', wellFormed(s)]) },
+  { name: 'error name', doc: (s) => ({ kind: 'error', prompt: [text(s)], error: s }), check: (t, s) => expect(decodeEcmaString(findAll(t, 'var').at(-1)!.attrs.expr!)).toBe(wellFormed(s)) },
   { name: 'sandbox attempt id', doc: (s) => ({ ...samples['sandbox-login'], attemptId: s, pinPrompt: [text(s)] }) as VxmlDocument, check: (t, s) => expect(decodeEcmaString(t.children[0]!.attrs.expr!)).toBe(wellFormed(s)) },
   {
     name: 'sandbox connect params and webhook',
@@ -119,7 +120,7 @@ describe('hostile text', () => {
   it('when say-as has an interpret-as that is not a name, then its text is spoken plainly', () => {
     const t = render({ ...ask, prompt: [{ type: 'say-as', interpretAs: EVIL, text: 'A1' }] });
     expect(findAll(t, 'say-as')).toHaveLength(0);
-    expect(deepText(find(t, 'prompt'))).toBe('A1');
+    expect(deepText(find(find(t, 'field'), 'prompt'))).toBe('A1');
   });
 
   it('when a property or return variable has a hostile name, then it is left out instead of breaking the document', () => {
@@ -146,7 +147,7 @@ describe('hostile text', () => {
         expect(elementPaths(t)).toEqual(benign);
         expect(decodeEcmaString(t.children[0]!.attrs.expr!)).toBe(wellFormed(b));
         expect(decodeEcmaString(t.children[1]!.attrs.expr!)).toBe(wellFormed(c));
-        expect(deepText(find(t, 'prompt'))).toBe(asText(a));
+        expect(deepText(find(find(t, 'field'), 'prompt'))).toBe(asText(a));
       }),
       { numRuns: 150 },
     );

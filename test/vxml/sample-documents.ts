@@ -12,6 +12,8 @@ export const FROM = '+14155550123';
 
 export const text = (t: string): PromptPart => ({ type: 'text', text: t });
 const pause: PromptPart = { type: 'break', time: '300ms' };
+/** The standard error response, played when a submit still fails after its resends. */
+const apology = [text('Sorry, something went wrong on our side. Please try again later.')];
 
 export const intents = [
   { name: 'BookTable', utterances: ['Book a table', 'Reserve a table for tonight!'] },
@@ -31,6 +33,7 @@ export const askIntent = {
   noMatchPrompt: [text("Sorry, I didn't get that.")],
   retries: 1,
   hangupCatch: true,
+  apology,
 } satisfies VxmlDocument;
 
 export const askEntity = {
@@ -46,6 +49,7 @@ export const askEntity = {
   noMatchPrompt: [text("Sorry, I didn't get that.")],
   retries: 2,
   hangupCatch: false,
+  apology,
 } satisfies VxmlDocument;
 
 export const samples: Record<VxmlDocumentKind, VxmlDocument> = {
@@ -55,6 +59,7 @@ export const samples: Record<VxmlDocumentKind, VxmlDocument> = {
     vars: { callId: CALL_ID, turn: '3' },
     submit: { url: WEBHOOK },
     prompt: [text('Booking 4567 is a table for four tonight at 8 PM.'), pause, text('We look forward to seeing you.')],
+    apology,
   },
   end: { kind: 'end', callId: CALL_ID, prompt: [text("Thank you for calling Luigi's. Goodbye.")], behaviour: 'return' },
   transfer: {
@@ -65,15 +70,17 @@ export const samples: Record<VxmlDocumentKind, VxmlDocument> = {
     destination: 'tel:+15550100',
     aai: 'skillGroupId=sg-5e8a2c17;skillGroupName=Reservations',
     connecttimeout: '30s',
+    apology,
   },
   wait: {
     kind: 'wait',
     vars: { callId: CALL_ID, turn: '2' },
     submit: { url: WEBHOOK, fetchaudio: 'https://gateway.example.com/audio/hold-music.wav' },
     prompt: [text("One moment please, I'm checking that for you.")],
+    apology,
   },
   error: { kind: 'error', prompt: [text('Sorry, something went wrong on our side. Please try again later.')], error: 'store_unavailable' },
-  bootstrap: { kind: 'bootstrap', submit: { url: WEBHOOK } },
+  bootstrap: { kind: 'bootstrap', submit: { url: WEBHOOK }, apology },
   'sandbox-login': {
     kind: 'sandbox-login',
     submit: { url: 'https://gateway.example.com/ivr/sandbox/+15550199/login' },
@@ -87,6 +94,7 @@ export const samples: Record<VxmlDocumentKind, VxmlDocument> = {
     noMatchPrompt: [text('Please use the keypad.')],
     retries: 3,
     goodbyePrompt: [text('Goodbye.')],
+    apology: [text('Sorry, the test line is not available right now. Goodbye.')],
     properties: { interdigittimeout: '3s', termchar: '#' },
   },
   'sandbox-connect': {
@@ -130,6 +138,14 @@ export function extraSamplesFor(dialect: DialectName): Record<string, VxmlDocume
       grammars: transcription ? [transcription] : askIntent.grammars,
     },
     'end-disconnect': { kind: 'end', callId: CALL_ID, prompt: [text("Thank you for calling Luigi's. Goodbye.")], behaviour: 'disconnect' },
+    // free text with transcription off: no grammar can collect it, so the caller is recorded
+    'ask-message': {
+      ...askIntent,
+      vars: { ...askIntent.vars, turn: '8' },
+      hangupCatch: true,
+      prompt: [text('Please leave your message after the tone.')],
+      grammars: entityGrammars({ kind: 'entity', entityType: 'string' }, dialect),
+    },
   };
 }
 
