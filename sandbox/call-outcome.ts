@@ -11,7 +11,7 @@ export interface SubmitRecord {
 }
 
 export interface FetchRecord {
-  kind: 'start' | 'submit' | 'goto' | 'subdialog' | 'grammar';
+  kind: 'start' | 'submit' | 'goto' | 'subdialog' | 'grammar' | 'data';
   method: 'GET' | 'POST';
   /** The URL as requested (GET parameters included). */
   url: string;

@@ -38,6 +38,8 @@ options
   --confidence C      confidence of recognised speech (default 0.9)
   --transfer OUTCOME  outcome of <transfer> (default noanswer; busy, far_end_disconnect,
                       error.noresource… an error.* outcome is thrown as that event)
+  --hangup-to WHERE   innermost (default: the running document hears the hang-up) or top (only the
+                      top-level document does, as some browsers behave)
   --plain             SAY:/YOU: instead of emoji
   --timeout MS        fetch timeout when the document sets none (default 30000)`;
 
@@ -62,6 +64,7 @@ async function main(): Promise<number> {
         'call-id': { type: 'string' },
         confidence: { type: 'string', default: '0.9' },
         transfer: { type: 'string', default: 'noanswer' },
+        'hangup-to': { type: 'string', default: 'innermost' },
         plain: { type: 'boolean', default: false },
         timeout: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -81,6 +84,8 @@ async function main(): Promise<number> {
   if (mode !== 'lenient' && mode !== 'strict-w3c') fail(`--mode must be lenient or strict-w3c, not "${mode}"`);
   const confidence = Number(values.confidence);
   if (!Number.isFinite(confidence) || confidence < 0 || confidence > 1) fail(`--confidence must be a number between 0 and 1, not "${values.confidence}"`);
+  const hangupTo = values['hangup-to'];
+  if (hangupTo !== 'innermost' && hangupTo !== 'top') fail(`--hangup-to must be innermost or top, not "${hangupTo}"`);
   const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeout !== undefined && !(timeout > 0)) fail(`--timeout must be a positive number of milliseconds`);
 
@@ -106,6 +111,7 @@ async function main(): Promise<number> {
     to: values.to,
     plain: values.plain,
     fetchTimeoutMs: timeout,
+    hangupDelivery: hangupTo,
     onLine: (line) => process.stdout.write(`${line}\n`),
   };
   let options: RunCallOptions;

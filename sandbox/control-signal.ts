@@ -44,6 +44,17 @@ export class SessionEndSignal extends ControlSignal {
   }
 }
 
+/**
+ * The caller hung up while a subdialog ran, on a browser that delivers the hang-up to the top-level
+ * document only: unwinds every subdialog context (no catch there runs) up to the root's `<subdialog>`,
+ * where it becomes connection.disconnect.hangup.
+ */
+export class TopLevelHangup extends ControlSignal {
+  constructor() {
+    super('hang-up for the top-level document');
+  }
+}
+
 /** A scripted-call problem (failed expectation, script ran out): aborts the call, not a VoiceXML event. */
 export class ScriptFailure extends Error {
   constructor(message: string) {

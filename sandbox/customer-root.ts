@@ -2,7 +2,12 @@
  * The customer's IVR root document, in the shape of test/fixtures/vxml-examples/customer-root.vxml:
  * it runs the webhook as a `<subdialog>` with the params callId, message (empty), from and to,
  * disconnects when the agent returns endOfConversation = true (else goes to a front desk form), and
- * apologises and exits when the webhook cannot be fetched (error.badfetch).
+ * apologises and exits when the webhook cannot be fetched (error.badfetch). A hang-up that reaches
+ * the root (some browsers deliver connection.disconnect.hangup to the top-level document only, so
+ * the agent's own hangup catch never runs) is sent to the webhook with `<data>` (callId and
+ * event=hangup; `<data>` fetches without leaving the document), and the root exits; not after the
+ * agent returned (`returned`), when the call with the agent is over. This is the snippet README.md
+ * documents ("The customer's root document").
  */
 
 export interface CustomerRootOptions {
@@ -40,8 +45,15 @@ export function customerRootDocument(options: CustomerRootOptions): string {
   const method = options.method ? ` method="${options.method}"` : '';
   return `<?xml version="1.0" encoding="UTF-8"?>
 <vxml version="2.1" xmlns="http://www.w3.org/2001/vxml" xml:lang="en-US">
+  <var name="callId" expr="${xmlAttr(jsString(options.callId))}"/>
+  <var name="returned" expr="false"/>
   <catch event="error.badfetch">
     <prompt>Sorry, our assistant is not available right now. Please call again later.</prompt>
+    <exit/>
+  </catch>
+  <catch event="connection.disconnect.hangup" cond="returned == false">
+    <var name="event" expr="'hangup'"/>
+    <data src="${xmlAttr(options.webhookUrl)}" method="post" namelist="callId event"/>
     <exit/>
   </catch>
   <form id="agent">
@@ -51,6 +63,7 @@ ${param('message', '')}
 ${param('from', options.from)}
 ${param('to', to)}
       <filled>
+        <assign name="returned" expr="true"/>
         <log expr="'agent returned endOfConversation=' + bot.endOfConversation"/>
         <if cond="bot.endOfConversation == true">
           <disconnect/>

@@ -7,7 +7,7 @@
 import type { FetchRecord } from './call-outcome.js';
 import type { LoadedDocument } from './control-signal.js';
 import { badFetch } from './vxml-event.js';
-import { parseXmlTree } from './xml-tree.js';
+import { parseXmlTree, type XmlElement } from './xml-tree.js';
 
 export interface FetchRequest {
   kind: FetchRecord['kind'];
@@ -36,6 +36,16 @@ export class DocumentFetcher {
     }
     if (root.name !== 'vxml') throw badFetch(`${url}: the answer is a <${root.name}>, not a <vxml> document`);
     return { url, root };
+  }
+
+  /** Fetches and parses any XML document (`<data>`); raises error.badfetch on any failure. */
+  async fetchXml(request: FetchRequest): Promise<XmlElement> {
+    const { text, url } = await this.fetchText(request);
+    try {
+      return parseXmlTree(text);
+    } catch (err) {
+      throw badFetch(`${url}: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   /** Fetches a body as text; raises error.badfetch on a network failure, a timeout or a non-2xx status. */

@@ -68,6 +68,8 @@ export class ExecutableContent {
         return;
       case 'submit':
         return this.submit(node, scope);
+      case 'data':
+        return this.data(node, scope);
       case 'goto':
         return this.goto(node, scope);
       case 'return': {
@@ -151,6 +153,22 @@ export class ExecutableContent {
     this.rt.recordSubmit(url, method, params);
     const doc = await this.rt.fetchDocument({ kind: 'submit', url, method, params, enctype: a.enctype, timeoutMs: this.fetchTimeoutMs(a.fetchtimeout) });
     throw new TransitionSignal(doc, fragment);
+  }
+
+  /**
+   * `<data>` (VoiceXML 2.1): fetches an XML document without leaving the dialog and assigns its
+   * parsed root to `name` (when given); a failure raises error.badfetch.
+   */
+  private async data(node: XmlElement, scope: ScopeChain): Promise<void> {
+    const a = node.attrs;
+    const src = a.src ?? (a.srcexpr !== undefined ? String(this.rt.evaluator.evaluate(a.srcexpr, scope)) : undefined);
+    if (src === undefined) throw badFetch('<data> without src or srcexpr');
+    const { url } = this.resolve(src);
+    const params: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.namelist(a.namelist, scope))) params[k] = toParam(v);
+    const method = (a.method ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET';
+    const root = await this.rt.fetchData({ kind: 'data', url, method, params, enctype: a.enctype, timeoutMs: this.fetchTimeoutMs(a.fetchtimeout) });
+    if (a.name) scope.assign(a.name, root);
   }
 
   private async goto(node: XmlElement, scope: ScopeChain): Promise<never> {

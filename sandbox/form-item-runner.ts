@@ -9,7 +9,8 @@ import type { CompiledGrammar } from './grammar-matcher.js';
 import type { CallerInput } from './input-source.js';
 import { propertyValue, toParam, type DocumentContext, type InterpreterRuntime } from './interpreter-runtime.js';
 import type { ScopeChain } from './scope-chain.js';
-import { badFetch, VxmlEvent } from './vxml-event.js';
+import { parseTimeMs } from './document-fetcher.js';
+import { badFetch, semanticError, VxmlEvent } from './vxml-event.js';
 import { childElements, type XmlElement } from './xml-tree.js';
 
 export interface FormItem {
@@ -28,6 +29,10 @@ export interface FormAccess {
   path(item: FormItem | undefined): XmlElement[];
   inputItemNames(): string[];
 }
+
+/** A recording's duration, made up from the text that stands for it. */
+const RECORDED_MS_PER_CHAR = 80;
+const RECORDED_MS_MIN = 1000;
 
 function grammarMode(g: CompiledGrammar): 'voice' | 'dtmf' {
   if (g.kind === 'builtin') return g.builtin.mode;
@@ -54,6 +59,8 @@ export class FormItemRunner {
         return this.subdialog(item, suppressPrompts);
       case 'transfer':
         return this.transfer(item, suppressPrompts);
+      case 'record':
+        return this.record(item, suppressPrompts);
       case 'initial':
         this.form.scope.assign(item.name, true);
         this.rt.transcript.note('<initial> (mixed initiative) is not supported: skipped');
@@ -76,6 +83,8 @@ export class FormItemRunner {
 
   private async field(item: FormItem, suppressPrompts: boolean): Promise<void> {
     const grammars = await this.rt.matcher.compile(item.el, this.ctx.doc.url || undefined);
+    // a grammar-based browser cannot fill a field that has no grammar (JVoiceXML: error.semantic)
+    if (grammars.length === 0) throw semanticError(`No grammars defined for the input of form item "${item.name}"`);
     if (!suppressPrompts) this.playPrompts(item);
     this.lineMustBeUp();
     const path = this.form.path(item);
@@ -113,6 +122,28 @@ export class FormItemRunner {
     this.form.scope.declare(`${item.name}$`, shadow);
     this.ctx.scope.named('application')?.declare('lastresult$', [shadow]);
     this.rt.transcript.recognized(item.name, value, rec.inputmode, rec.confidence, rec.grammar);
+    await this.filled(item);
+  }
+
+  /**
+   * `<record>`: the caller's speech stands for the recorded audio (its text is the recording's
+   * value, its length makes the duration); silence or keys only (dtmfterm) record nothing: noinput.
+   */
+  private async record(item: FormItem, suppressPrompts: boolean): Promise<void> {
+    if (!suppressPrompts) this.playPrompts(item);
+    this.lineMustBeUp();
+    const prompt = this.rt.transcript.spokenSinceInput;
+    const input = await this.rt.input.next({ fieldName: item.name, prompt, modes: ['voice'], depth: this.ctx.depth, events: this.rt.eventNames() });
+    if (!input) throw new ScriptFailure(`the caller's inputs ran out while <record> "${item.name}" waits for a message, after hearing: "${prompt}"`);
+    this.rt.transcript.caller(input, !this.rt.input.interactive, propertyValue('timeout', this.form.path(item)));
+    if (input.kind === 'hangup') this.rt.disconnect('caller', this.ctx.depth);
+    if (input.kind !== 'speech' || input.text.trim() === '') throw new VxmlEvent('noinput');
+    const maxtime = parseTimeMs(item.el.attrs.maxtime, Number.POSITIVE_INFINITY);
+    const duration = Math.min(maxtime, Math.max(RECORDED_MS_MIN, input.text.length * RECORDED_MS_PER_CHAR));
+    const audio = { type: item.el.attrs.type ?? 'audio/x-wav', transcript: input.text };
+    this.form.scope.assign(item.name, audio);
+    this.form.scope.declare(`${item.name}$`, { duration, size: Math.round(duration * 16), termchar: undefined, maxtime: duration >= maxtime });
+    this.rt.transcript.line(`   ↳ ${item.name} recorded (${duration} ms)`);
     await this.filled(item);
   }
 

@@ -43,6 +43,8 @@ export interface RunCallOptions {
   /** Receives each transcript line as it happens. */
   onLine?: (line: string) => void;
   fetchTimeoutMs?: number;
+  /** Where the caller's hang-up goes: the running document (default) or only the top-level one, as some browsers do. */
+  hangupDelivery?: 'innermost' | 'top';
 }
 
 export interface CallResult {
@@ -82,6 +84,7 @@ export async function runCall(options: RunCallOptions): Promise<CallResult> {
     fetchTimeoutMs: options.fetchTimeoutMs,
     transcript,
     session: { from, to },
+    ...(options.hangupDelivery ? { hangupDelivery: options.hangupDelivery } : {}),
   });
   let run;
   if (options.startUrl !== undefined) {

@@ -45,6 +45,8 @@ export interface InterpreterRuntime {
   readonly defaultFetchTimeoutMs: number;
   /** Fetches a document (printing and timing it); raises error.badfetch. */
   fetchDocument(request: FetchRequest): Promise<LoadedDocument>;
+  /** Fetches any XML document for `<data>` (printing and timing it); raises error.badfetch. */
+  fetchData(request: FetchRequest): Promise<XmlElement>;
   /** Records a `<submit>` (the API's submits list). */
   recordSubmit(url: string, method: 'GET' | 'POST', params: Record<string, string>): void;
   /** Fetches a subdialog's document and runs it in a new execution context; params are the `<param>` values. */

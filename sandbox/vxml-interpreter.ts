@@ -11,7 +11,7 @@
  * digits/boolean builtins and SRGS grammars recognise). See grammar-matcher.ts for recognition.
  */
 import type { CallEnd, CallOutcome, EventRecord, FetchRecord, SubmitRecord } from './call-outcome.js';
-import { ScriptFailure, SessionEndSignal, type LoadedDocument } from './control-signal.js';
+import { ScriptFailure, SessionEndSignal, TopLevelHangup, type LoadedDocument } from './control-signal.js';
 import { DocumentFetcher, type FetchRequest } from './document-fetcher.js';
 import { ExpressionEvaluator } from './expression-evaluator.js';
 import { FormInterpreter } from './form-interpreter.js';
@@ -41,6 +41,12 @@ export interface VxmlInterpreterOptions {
   /** Aborts a call after this many dialog steps (default 5000) or fetches (default 500). */
   maxSteps?: number;
   maxFetches?: number;
+  /**
+   * Where the caller's hang-up is delivered: 'innermost' (default: the running document, as VoiceXML
+   * says) or 'top' (some browsers: only the top-level document; a subdialog running then is left
+   * without its hangup catch running, and the root's catch gets connection.disconnect.hangup).
+   */
+  hangupDelivery?: 'innermost' | 'top';
 }
 
 export interface InterpreterResult extends CallOutcome {
@@ -71,6 +77,7 @@ export class VxmlInterpreter implements InterpreterRuntime {
   private readonly sessionScope = new ScopeChain('session');
   private readonly maxSteps: number;
   private readonly maxFetches: number;
+  private readonly hangupDelivery: 'innermost' | 'top';
   private steps = 0;
   private agent: { ended: CallEnd; result?: Record<string, unknown>; error?: string } | undefined;
 
@@ -82,6 +89,7 @@ export class VxmlInterpreter implements InterpreterRuntime {
     this.defaultFetchTimeoutMs = options.fetchTimeoutMs ?? 30_000;
     this.maxSteps = options.maxSteps ?? 5000;
     this.maxFetches = options.maxFetches ?? 500;
+    this.hangupDelivery = options.hangupDelivery ?? 'innermost';
     this.fetcher = new DocumentFetcher(options.fetch ?? globalThis.fetch, (record) => {
       this.fetches.push(record);
       this.transcript.fetchDone(record);
@@ -175,7 +183,16 @@ export class VxmlInterpreter implements InterpreterRuntime {
       if (depth === 1 && err instanceof VxmlEvent) this.agent = { ended: 'error', error: err.message };
       throw err;
     }
-    return this.runContext(doc, dialogId, depth, params);
+    try {
+      return await this.runContext(doc, dialogId, depth, params);
+    } catch (err) {
+      // a hang-up delivered to the top level only: it surfaces at the root's <subdialog>
+      if (err instanceof TopLevelHangup && depth === 1) {
+        this.agent = { ended: 'disconnect' };
+        throw new VxmlEvent('connection.disconnect.hangup', 'the caller hung up (delivered to the top-level document only)');
+      }
+      throw err;
+    }
   }
 
   private async runContext(doc: LoadedDocument, dialogId: string | undefined, depth: number, params?: Record<string, unknown>): Promise<ContextOutcome> {
@@ -233,9 +250,18 @@ export class VxmlInterpreter implements InterpreterRuntime {
   }
 
   async fetchDocument(request: FetchRequest): Promise<LoadedDocument> {
+    this.fetchStarted(request);
+    return this.fetcher.fetchDocument(request);
+  }
+
+  async fetchData(request: FetchRequest): Promise<XmlElement> {
+    this.fetchStarted(request);
+    return this.fetcher.fetchXml(request);
+  }
+
+  private fetchStarted(request: FetchRequest): void {
     if (this.fetches.length >= this.maxFetches) throw new ScriptFailure(`loop guard: more than ${this.maxFetches} fetches in one call`);
     this.transcript.fetchStarted(request.kind, request.method, request.url, request.params);
-    return this.fetcher.fetchDocument(request);
   }
 
   recordSubmit(url: string, method: 'GET' | 'POST', params: Record<string, string>): void {
@@ -257,6 +283,10 @@ export class VxmlInterpreter implements InterpreterRuntime {
     this.session.disconnected = true;
     if (by === 'caller') this.session.callerHungUp = true;
     this.transcript.note(by === 'caller' ? 'the caller hangs up' : `<disconnect/> at depth ${depth}: the line is down`);
+    if (by === 'caller' && depth > 0 && this.hangupDelivery === 'top') {
+      this.transcript.note('this browser delivers the hang-up to the top-level document only: the subdialog ends without its catch');
+      throw new TopLevelHangup();
+    }
     throw new VxmlEvent('connection.disconnect.hangup', by === 'caller' ? 'the caller hung up' : '<disconnect/>');
   }
 

@@ -4,6 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { CallScript, runCall } from '../../sandbox/index.js';
+import { renderDocument } from '../../src/vxml/index.js';
+import { samples } from '../vxml/sample-documents.js';
 import { startGatewayStub, STREAM_ID, TOKEN, type GatewayStub } from './gateway-stub.js';
 
 let stub: GatewayStub | undefined;
@@ -196,5 +198,72 @@ describe('the generated customer root and failures', () => {
     const r = await runCall({ webhookUrl: stub.webhookUrl, inputs: script });
     expect(r.failure).toBeUndefined();
     expect(stub.hookRequests()[3]?.body).toMatchObject({ turn: '5', transferResult: 'busy' });
+  });
+});
+
+describe('a grammar-based browser, hang-ups at the top and failed fetches', () => {
+  const doc = (body: string) => `<?xml version="1.0" encoding="UTF-8"?><vxml version="2.1" xmlns="http://www.w3.org/2001/vxml">${body}</vxml>`;
+
+  it.each(['strict-w3c', 'lenient'] as const)('when a field has no grammar (%s), then error.semantic is raised before it listens', async (mode) => {
+    const bare = doc('<form><var name="callId"/><var name="message"/><var name="from"/><var name="to"/><field name="userinput"><prompt>Leave a message.</prompt></field></form>');
+    stub = await startGatewayStub({ hooks: [{ body: bare }] });
+    const r = await runCall({ webhookUrl: stub.webhookUrl, mode, inputs: ['hello there'] });
+    expect(r.events.map((e) => e.name)).toContain('error.semantic');
+    expect(r.error).toMatch(/No grammars defined for the input of form item "userinput"/);
+    expect(r.ended).toBe('error');
+  });
+
+  it('when a record item listens, then speech is the recording and its duration is set; silence is noinput', async () => {
+    const recorder = doc(
+      '<form><var name="callId"/><var name="message"/><var name="from"/><var name="to"/>' +
+        '<record name="note" maxtime="60s"><prompt>After the tone.</prompt>' +
+        '<noinput><prompt>I heard nothing.</prompt><reprompt/></noinput>' +
+        '<filled><var name="ms" expr="note$.duration"/><return namelist="ms"/></filled></record></form>',
+    );
+    stub = await startGatewayStub({ hooks: [{ body: recorder }] });
+    const r = await runCall({ webhookUrl: stub.webhookUrl, mode: 'strict-w3c', inputs: ['!noinput', 'please call me back tomorrow'] });
+    expect(r.spoken.slice(0, 3)).toEqual(['After the tone.', 'I heard nothing.', 'After the tone.']);
+    expect(r.result?.ms).toBe('please call me back tomorrow'.length * 80);
+  });
+
+  it('when the browser delivers the hang-up to the top only, then the agent document does not hear it and the root reports it with <data>', async () => {
+    stub = await startGatewayStub({ hooks: [{ file: 'bootstrap.vxml' }, { file: 'ask-intent.vxml' }, { file: 'end-return.vxml' }] });
+    const r = await runCall({ webhookUrl: stub.webhookUrl, mode: 'strict-w3c', inputs: ['!hangup'], callId: 'c-top', hangupDelivery: 'top' });
+    const hooks = stub.hookRequests();
+    expect(hooks).toHaveLength(3);
+    // the ask document's own hangup catch would submit callId turn event; the root sends callId and event only
+    expect(hooks[2]).toMatchObject({ method: 'POST', body: { callId: 'c-top', event: 'hangup' } });
+    expect(r.fetches.at(-1)).toMatchObject({ kind: 'data', status: 200 });
+    expect(r.ended).toBe('disconnect');
+  });
+
+  it('when the hang-up reaches the running document (the default), then the root does not report it again', async () => {
+    stub = await startGatewayStub({ hooks: [{ file: 'bootstrap.vxml' }, { file: 'ask-intent.vxml' }, { file: 'end-return.vxml' }] });
+    await runCall({ webhookUrl: stub.webhookUrl, mode: 'strict-w3c', inputs: ['!hangup'], callId: 'c-inner' });
+    const hooks = stub.hookRequests();
+    expect(hooks.map((h) => h.body.event)).toEqual([undefined, undefined, 'hangup']);
+    expect(hooks[2]?.body.turn).toBe('1');
+  });
+
+  it('when a submit fails, then the gateway document\'s error.badfetch catch resends the same values after a pause and the call goes on', async () => {
+    const say = renderDocument(samples.say);
+    stub = await startGatewayStub({ hooks: [{ body: say }, { status: 503, body: 'down' }, { body: 'reset', status: 502 }, { file: 'end-return.vxml' }] });
+    const r = await runCall({ webhookUrl: stub.webhookUrl, mode: 'strict-w3c', inputs: [], callId: 'c-resend' });
+    const submits = stub.hookRequests().slice(1).map((h) => h.body);
+    expect(submits).toHaveLength(3);
+    expect(new Set(submits.map((b) => JSON.stringify(b))).size).toBe(1);
+    // the root's callId param landed in the say document's form variable, and is what it sends
+    expect(submits[0]).toEqual({ callId: 'c-resend', turn: '3', event: 'continue' });
+    expect(r.events.filter((e) => e.name.startsWith('error.badfetch')).map((e) => e.caught)).toEqual([true, true]);
+    expect(r.result?.endOfConversation).toBe(true);
+  });
+
+  it('when a submit keeps failing, then after two resends the apology plays and the agent returns fetch_failed', async () => {
+    const say = renderDocument(samples.say);
+    stub = await startGatewayStub({ hooks: [{ body: say }, { status: 503 }, { status: 503 }, { status: 503 }, { file: 'end-return.vxml' }] });
+    const r = await runCall({ webhookUrl: stub.webhookUrl, mode: 'strict-w3c', inputs: [] });
+    expect(stub.hookRequests()).toHaveLength(4);
+    expect(r.spoken.at(-1)).toBe('Sorry, something went wrong on our side. Please try again later.');
+    expect(r.result).toEqual({ endOfConversation: true, error: 'fetch_failed' });
   });
 });
