@@ -61,6 +61,7 @@ const envSchema = z.object({
   TURN_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2500),
   STORE_RETRY_BUDGET_MS: z.coerce.number().int().min(0).max(600_000).default(12_000),
   SESSION_TTL_S: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
+  CALL_IDLE_TIMEOUT_S: z.coerce.number().int().min(5).max(7 * 24 * 3600).default(600),
   DEPLOYMENT: z.enum(['cloud', 'onprem']).default('cloud'),
   SANDBOX_NUMBER_PREFIX: z
     .string()
@@ -100,6 +101,8 @@ export interface Config {
   /** How long a turn keeps retrying through store faults (growing pauses) before the error document. */
   storeRetryBudgetMs: number;
   sessionTtlS: number;
+  /** A live call that sends no turn for this long is closed by the gateway (recorded as hung up). */
+  callIdleTimeoutS: number;
   deployment: 'cloud' | 'onprem';
   sandboxNumberPrefix: string;
   allowPrivateModelEndpoints: boolean;
@@ -137,6 +140,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (store === 'redis' && e.MASTER_KEY === undefined) {
     throw new ConfigError(['MASTER_KEY: required with the Redis store (secrets sealed at rest must survive restarts)']);
   }
+  if (e.CALL_IDLE_TIMEOUT_S >= e.SESSION_TTL_S) {
+    throw new ConfigError([`CALL_IDLE_TIMEOUT_S: must be less than SESSION_TTL_S (${e.SESSION_TTL_S}): a session must outlive the idle time to be closed`]);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -154,6 +160,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     turnDeadlineMs: e.TURN_DEADLINE_MS,
     storeRetryBudgetMs: e.STORE_RETRY_BUDGET_MS,
     sessionTtlS: e.SESSION_TTL_S,
+    callIdleTimeoutS: e.CALL_IDLE_TIMEOUT_S,
     deployment: e.DEPLOYMENT,
     sandboxNumberPrefix: e.SANDBOX_NUMBER_PREFIX,
     allowPrivateModelEndpoints: e.ALLOW_PRIVATE_MODEL_ENDPOINTS,

@@ -313,6 +313,13 @@ export class MemoryStore implements Store {
     return { acquired: false, inUse: m.size };
   }
 
+  async claimDue(key: string, nowMs: number, leaseUntilMs: number, max: number): Promise<string[]> {
+    const due = this.sorted(key).filter((x) => x.score <= nowMs).slice(0, Math.max(1, Math.floor(max)));
+    const m = this.typed(key, 'zset')?.value as Map<string, number> | undefined;
+    for (const { member } of due) m!.set(member, leaseUntilMs);
+    return due.map((x) => x.member);
+  }
+
   async releaseSlot(key: string, member: string): Promise<boolean> {
     const held = this.sorted(key).some((x) => x.member === member);
     this.apply({ op: 'zrem', key, member });

@@ -26,6 +26,7 @@ interface Scripts {
   memoryUsage(key: string): Promise<number | null>;
   lockAndRead(lockKey: string, readKey: string, ...args: string[]): Promise<[number, string | null, number]>;
   writeHeld(lockKey: string, key: string, token: string, value: string, ttlMs: string, lockTtlMs: string): Promise<number>;
+  claimDue(key: string, nowMs: string, leaseUntilMs: string, max: string): Promise<string[]>;
 }
 
 /** Defines the scripts on the client; ioredis sends them by EVALSHA and loads them when a node lacks them. */
@@ -37,6 +38,7 @@ function defineScripts(client: Client): Client & Scripts {
   client.defineCommand('memoryUsage', { numberOfKeys: 1, lua: lua(new URL('./lua/memory-usage.lua', import.meta.url)) });
   client.defineCommand('lockAndRead', { numberOfKeys: 2, lua: lua(new URL('./lua/lock-and-read.lua', import.meta.url)) });
   client.defineCommand('writeHeld', { numberOfKeys: 2, lua: lua(new URL('./lua/write-held.lua', import.meta.url)) });
+  client.defineCommand('claimDue', { numberOfKeys: 1, lua: lua(new URL('./lua/claim-due.lua', import.meta.url)) });
   return client as Client & Scripts;
 }
 
@@ -273,6 +275,10 @@ export class RedisStore implements Store {
 
   async releaseSlot(key: string, member: string): Promise<boolean> {
     return (await this.client.zrem(this.k(key), member)) > 0;
+  }
+
+  async claimDue(key: string, nowMs: number, leaseUntilMs: number, max: number): Promise<string[]> {
+    return this.client.claimDue(this.k(key), String(Math.floor(nowMs)), String(Math.ceil(leaseUntilMs)), String(Math.max(1, Math.floor(max))));
   }
 
   async countSlots(key: string): Promise<number> {

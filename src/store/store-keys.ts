@@ -36,6 +36,9 @@ export const storeKeys = {
   // one call of one app (all share the call's slot)
   callSession: (streamId: string, callId: string) => `${call(streamId, callId)}:session`,
   callLock: (streamId: string, callId: string) => `${call(streamId, callId)}:lock`,
+  // live calls by when they fall idle (`<streamId> <callId>` scored by ms since epoch): the idle sweep claims
+  // from it. One key for every call, so on a Redis Cluster it lives in its own slot.
+  idleCalls: () => 'calls:idle',
   // history (per app: one slot for a message and its indexes). Message indexes are sorted sets of
   // message ids scored by createdOn ms, one per `view` = `<channelType>:<d|x>` (d: Dialog task
   // messages, x: Alert and Action); session sets hold session ids scored by the session's first

@@ -92,6 +92,13 @@ export interface Store {
    * expired members are pruned first; re-acquiring a held member refreshes its expiry.
    */
   acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }>;
+  /**
+   * Claims up to `max` members of a sorted set scored by when each is due (ms since epoch): those
+   * scored at or below `nowMs` are rescored to `leaseUntilMs` and answered, in one step, so callers
+   * running at once (other instances) never claim the same member. A claim its caller does not
+   * settle (by removing or rescoring the member) comes due again when the lease ends.
+   */
+  claimDue(key: string, nowMs: number, leaseUntilMs: number, max: number): Promise<string[]>;
   /** Frees a member's slot; true when it held one. */
   releaseSlot(key: string, member: string): Promise<boolean>;
   countSlots(key: string): Promise<number>;

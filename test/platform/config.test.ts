@@ -31,6 +31,14 @@ describe('configuration', () => {
     for (const bad of ['-1', 'soon']) expect(() => loadConfig({ STORE_RETRY_BUDGET_MS: bad })).toThrow(/STORE_RETRY_BUDGET_MS/);
   });
 
+  it('when CALL_IDLE_TIMEOUT_S is unset, bad or not below SESSION_TTL_S, then it defaults, or the start stops naming it', () => {
+    expect(loadConfig({}).callIdleTimeoutS).toBe(600);
+    expect(loadConfig({ CALL_IDLE_TIMEOUT_S: '90' }).callIdleTimeoutS).toBe(90);
+    expect(() => loadConfig({ CALL_IDLE_TIMEOUT_S: 'soon' })).toThrow(/CALL_IDLE_TIMEOUT_S/);
+    expect(() => loadConfig({ CALL_IDLE_TIMEOUT_S: '2' })).toThrow(/CALL_IDLE_TIMEOUT_S/);
+    expect(() => loadConfig({ CALL_IDLE_TIMEOUT_S: '600', SESSION_TTL_S: '600' })).toThrow(/CALL_IDLE_TIMEOUT_S: must be less than SESSION_TTL_S/);
+  });
+
   it('when STORE=memory is forced with a REDIS_URL, then memory wins', () => {
     expect(loadConfig({ STORE: 'memory', REDIS_URL: 'redis://x:1' }).store).toBe('memory');
   });

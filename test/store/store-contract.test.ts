@@ -281,6 +281,24 @@ describeEachStore('store contract', (factory) => {
     expect((await store.acquireSlot('lines', 'c4', now + 60_000, 2)).acquired).toBe(true);
   });
 
+  it('when due members are claimed, then each goes to one claimer only and comes due again when its lease ends', async () => {
+    const key = storeKeys.idleCalls();
+    for (let i = 0; i < 30; i++) await store.atomic([{ op: 'zadd', key, score: 1_000 + i, member: `c${i}` }]);
+    await store.atomic([{ op: 'zadd', key, score: 9_000, member: 'later' }]);
+    // five sweeps at once, ten each at most: every due member once, none twice, 'later' to nobody
+    const claims = await Promise.all(Array.from({ length: 5 }, () => store.claimDue(key, 5_000, 60_000, 10)));
+    const all = claims.flat();
+    expect(all).toHaveLength(30);
+    expect(new Set(all).size).toBe(30);
+    expect(await store.claimDue(key, 5_000, 60_000, 10)).toEqual([]);
+    expect(await store.zscore(key, 'c0')).toBe(60_000);
+    expect(await store.zscore(key, 'later')).toBe(9_000);
+    // the lease ended: an unsettled claim is due again, lowest score first
+    await store.atomic([{ op: 'zrem', key, member: 'c1' }]);
+    expect(await store.claimDue(key, 60_000, 120_000, 3)).toEqual(['later', 'c0', 'c10']);
+    expect(await store.claimDue('nothing-here', 60_000, 120_000, 3)).toEqual([]);
+  });
+
   it('when a rate limit is consumed past its points, then it refuses with the time to wait', async () => {
     const rl = store.rateLimiter({ name: 'contract', points: 3, durationS: 60 });
     for (let i = 0; i < 3; i++) expect((await rl.consume('k')).allowed).toBe(true);
