@@ -20,6 +20,8 @@ export interface GatewayOptions {
   fetch?: typeof fetch;
   testRuns?: TestRunsOptions;
   sandbox?: SandboxOptions;
+  /** The clock of call activity and idle expiry (tests move it past CALL_IDLE_TIMEOUT_S). */
+  clock?: () => number;
 }
 
 export interface GatewayDeps {
@@ -39,7 +41,9 @@ export interface Gateway {
   ivr: IvrConfigService;
   sandbox: SandboxService;
   sessions: CallSessionRepository;
-  /** Starts background work (batch-test runners, recovery of cut-off runs). */
+  /** Closes the calls that stopped sending turns now (the background sweep does it on its own); answers how many. */
+  sweepIdleCalls(): Promise<number>;
+  /** Starts background work (batch-test runners, recovery of cut-off runs, the idle-call sweep). */
   start(): Promise<void>;
   /** Stops background work; the store is closed by its owner. */
   stop(): Promise<void>;
@@ -89,6 +93,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     caches: caches.ivr,
     requireApp: (streamId) => apps.requireApp(streamId),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     ports: {
       agents,
       apps,
@@ -124,7 +129,14 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     ivr: ivrComponent.ivr,
     sandbox: ivrComponent.sandbox,
     sessions: ivrComponent.sessions,
-    start: () => testRuns.start(),
-    stop: () => testRuns.stop(),
+    sweepIdleCalls: () => ivrComponent.idleCalls.sweep(),
+    start: async () => {
+      await testRuns.start();
+      ivrComponent.idleCalls.start(ivrComponent.idleSweepIntervalMs);
+    },
+    stop: async () => {
+      await ivrComponent.idleCalls.stop();
+      await testRuns.stop();
+    },
   };
 }

@@ -23,6 +23,7 @@ export interface TurnRecord {
   lang: string;
   traceId?: string;
   asrMetaData?: unknown;
+  tags?: Record<string, string>;
 }
 
 export interface TurnHistory {
@@ -57,6 +58,7 @@ const toValid = (messages: TurnRecord[]): ValidMessage[] =>
     };
     if (m.traceId) v.traceId = m.traceId;
     if (m.asrMetaData) v.asrMetaData = m.asrMetaData;
+    if (m.tags) v.tags = m.tags;
     return v;
   });
 

@@ -5,12 +5,66 @@
  * process that lost its lock can never overwrite the work of the one that took over. The lock
  * lives a few seconds and its owner extends it while the turn runs, so when the owner dies another
  * instance can resume the turn within `lockTtlMs`.
+ *
+ * With an idle policy, every commit also files the call in the idle index (storeKeys.idleCalls:
+ * callId scored by when it falls idle) or, once it ended, takes it out: in the commit's own step
+ * where the store allows keys of other slots, else in a step before (filing) or after (removing)
+ * the commit, so that a live call is never left out of the index by a fault between the two.
  */
 import { storeKeys, type Guard, type Store, type WriteOp } from '../store/index.js';
 import type { CallSession } from './call-session.js';
 
+/** A call in the idle index: its app, then its id (an app id holds no ":", a call id may). */
+const idleMember = (appId: string, callId: string): string => `${appId}:${callId}`;
+function parseIdleMember(member: string): { appId: string; callId: string } {
+  const at = member.indexOf(':');
+  return { appId: member.slice(0, at), callId: member.slice(at + 1) };
+}
+
+/** How long a live call may stay silent before the gateway closes it. */
+export interface IdlePolicy {
+  idleMs: number;
+  /** For a call whose latest document is a transfer (the caller talks to someone else meanwhile). */
+  transferIdleMs: number;
+}
+
 export class CallSessionRepository {
-  constructor(private readonly store: Store, private readonly ttlMs: number, readonly lockTtlMs = 5_000) {}
+  constructor(
+    private readonly store: Store,
+    private readonly ttlMs: number,
+    readonly lockTtlMs = 5_000,
+    private readonly idle?: IdlePolicy,
+  ) {}
+
+  /** When a live call falls idle (ms since epoch); null for an ended call or without an idle policy. */
+  idleAt(session: CallSession): number | null {
+    if (!this.idle || session.ended) return null;
+    const limit = session.last?.answer.action === 'transfer' ? this.idle.transferIdleMs : this.idle.idleMs;
+    return (session.activeAt ?? session.createdOn) + limit;
+  }
+
+  /** The idle index's entry for the session: filed by when it falls idle, or removed once it ended. */
+  private indexOp(session: CallSession): WriteOp {
+    const at = this.idleAt(session);
+    const member = idleMember(session.appId, session.callId);
+    return at === null ? { op: 'zrem', key: storeKeys.idleCalls(), member } : { op: 'zadd', key: storeKeys.idleCalls(), score: at, member };
+  }
+
+  /** Files the session in the idle index as it is now (a sweep found it active after all). */
+  async index(session: CallSession): Promise<void> {
+    if (this.idle) await this.store.atomic([this.indexOp(session)]);
+  }
+
+  /** Takes a call out of the idle index (ended, or its session is gone). */
+  async unindex(appId: string, callId: string): Promise<void> {
+    await this.store.atomic([{ op: 'zrem', key: storeKeys.idleCalls(), member: idleMember(appId, callId) }]);
+  }
+
+  /** Claims calls that fell idle by `nowMs` (see Store.claimDue): other sweeps skip them until `leaseUntilMs`. */
+  async claimIdle(nowMs: number, leaseUntilMs: number, max: number): Promise<Array<{ appId: string; callId: string }>> {
+    const members = await this.store.claimDue(storeKeys.idleCalls(), nowMs, leaseUntilMs, max);
+    return members.map(parseIdleMember);
+  }
 
   async load(streamId: string, callId: string): Promise<CallSession | null> {
     return (await this.loadVersioned(streamId, callId))?.session ?? null;
@@ -62,10 +116,18 @@ export class CallSessionRepository {
     return this.store.writeHeld(storeKeys.callLock(appId, callId), token, storeKeys.callSession(appId, callId), JSON.stringify(session), this.ttlMs, { extendMs: this.lockTtlMs });
   }
 
-  /** Writes the session and releases the lock in one step. False when the lock was lost. */
-  commit(session: CallSession, token: string): Promise<boolean> {
+  /** Writes the session and releases the lock in one step (and files it in the idle index). False when the lock was lost. */
+  async commit(session: CallSession, token: string): Promise<boolean> {
     const { appId, callId } = session;
-    return this.store.writeHeld(storeKeys.callLock(appId, callId), token, storeKeys.callSession(appId, callId), JSON.stringify(session), this.ttlMs, { release: true });
+    const write = () => this.store.writeHeld(storeKeys.callLock(appId, callId), token, storeKeys.callSession(appId, callId), JSON.stringify(session), this.ttlMs, { release: true });
+    if (!this.idle) return write();
+    if (this.store.atomicAcrossSlots) return (await this.commitWith(session, token, { ops: [], guards: [] })) === 'ok';
+    // the index is in another slot: filed before the commit, removed after it
+    const op = this.indexOp(session);
+    if (op.op === 'zadd') await this.store.atomic([op]);
+    const ok = await write();
+    if (ok && op.op === 'zrem') await this.store.atomic([op]);
+    return ok;
   }
 
   /**
@@ -77,6 +139,7 @@ export class CallSessionRepository {
     const lock = storeKeys.callLock(session.appId, session.callId);
     const ops: WriteOp[] = extra.ops.slice();
     ops.push({ op: 'set', key: storeKeys.callSession(session.appId, session.callId), value: JSON.stringify(session), ttlMs: this.ttlMs }, { op: 'del', key: lock });
+    if (this.idle) ops.push(this.indexOp(session));
     const r = await this.store.atomic(ops, [{ key: lock, equals: token }, ...extra.guards]);
     return r.ok ? 'ok' : r.failedGuard === 0 ? 'lost' : 'refused';
   }

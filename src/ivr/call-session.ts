@@ -23,6 +23,8 @@ export interface CallSession {
   from?: string;
   to?: string;
   createdOn: number;
+  /** When the call was last heard from (its latest committed turn), ms since epoch: idle expiry counts from here. */
+  activeAt?: number;
   /** Turn number of the latest document issued to the browser. */
   turn: number;
   state: DialogState | null;

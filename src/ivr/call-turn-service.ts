@@ -7,14 +7,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { runTurn, type CompiledAgent, type TurnResult } from '../agent/index.js';
-import { AppError, sha256, type Logger, type Metrics } from '../platform/index.js';
+import { AppError, type Logger, type Metrics } from '../platform/index.js';
 import type { AnswerSpec, CallSession } from './call-session.js';
 import type { CallSessionRepository } from './call-session-repository.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
 import type { IvrPorts, TurnMessage } from './ivr-ports.js';
+import { commitWithHistory, hungUpMessage, messageId } from './turn-commit.js';
 import { toTurnInput } from './turn-input.js';
 import { effectPorts, TurnJournal } from './turn-effects.js';
 import type { WebhookRequest } from './webhook-input.js';
+
+export { messageId } from './turn-commit.js';
 
 export interface TurnContext {
   streamId: string;
@@ -32,12 +35,6 @@ export type TurnOutcome =
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Deterministic message ids, so a re-run of a turn never records it twice. */
-export const messageId = (callId: string, turn: number, type: string): string => {
-  const h = sha256(`${callId}\u0000${turn}\u0000${type}`);
-  return `ms-${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-};
-
 const toAnswer = (r: TurnResult): AnswerSpec => ({
   action: r.error ? 'error' : r.action,
   prompt: r.prompt,
@@ -53,9 +50,12 @@ export class CallTurnService {
     private readonly ports: IvrPorts,
     private readonly logger: Logger,
     private readonly metrics: Metrics,
+    /** The clock of call activity (idle expiry counts from it). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   async handle(ctx: TurnContext): Promise<TurnOutcome> {
+    if (ctx.req.event === 'hangup' && ctx.req.turn === undefined) return this.hangUp(ctx);
     const submitted = ctx.req.turn ?? 0;
     if (ctx.req.event === 'poll') {
       const session = await this.sessions.load(ctx.streamId, ctx.req.callId!);
@@ -63,6 +63,18 @@ export class CallTurnService {
       if (submitted > 0) return this.expired(ctx);
     }
     return this.runLocked(ctx, submitted);
+  }
+
+  /**
+   * A hang-up without a turn: what a customer root sends when the browser delivered the hang-up to
+   * it and not to the agent's document. It ends the call at its current turn; a call that already
+   * ended gets its last answer again.
+   */
+  private async hangUp(ctx: TurnContext): Promise<TurnOutcome> {
+    const session = await this.sessions.load(ctx.streamId, ctx.req.callId!);
+    if (!session) return this.expired(ctx);
+    if (session.ended && session.last) return { kind: 'answer', answer: session.last.answer, session, issuedTurn: session.turn };
+    return this.runLocked({ ...ctx, req: { ...ctx.req, turn: session.turn } }, session.turn);
   }
 
   /** A new call's session (turn 0, no state yet). */
@@ -77,6 +89,7 @@ export class CallTurnService {
       ...(req.from ? { from: req.from } : {}),
       ...(req.to ? { to: req.to } : {}),
       createdOn: Date.now(),
+      activeAt: this.now(),
       turn: 0,
       state: null,
     };
@@ -304,8 +317,9 @@ export class CallTurnService {
       state: result ? result.state : session.state,
       last: { turn: pending.turn, event: pending.event, answer },
       ended: answer.action === 'end' || answer.action === 'error' || pending.input.kind === 'hangup',
+      activeAt: this.now(),
     };
-    if (!(await this.commitWithHistory(next, token, this.messages(ctx, next, text, answer, result)))) {
+    if (!(await commitWithHistory(this.sessions, this.ports.history, next, token, this.messages(ctx, next, text, answer, result)))) {
       this.logger.warn({ callId: session.callId }, 'turn lock lost before commit; the other owner answers');
       const current = await this.sessions.load(session.appId, session.callId);
       if (current?.last) return current;
@@ -318,27 +332,6 @@ export class CallTurnService {
     return next;
   }
 
-  /**
-   * Records the turn's messages and commits the session (releasing the lock); false when the lock
-   * was lost. Where the store applies them in one step (memory, a single Redis node), both land or
-   * neither. Elsewhere (a Redis Cluster: the app's history and the call's session are in other
-   * slots) history goes first, then the commit: a process that dies between the two leaves the turn
-   * uncommitted, so it runs again and its messages (deterministic ids) are not recorded twice. (Both
-   * in flight together lost messages when an instance was killed after the commit landed.)
-   */
-  private async commitWithHistory(next: CallSession, token: string, messages: TurnMessage[]): Promise<boolean> {
-    const prepared = this.ports.history.prepare?.(messages) ?? null;
-    if (prepared) {
-      const outcome = await this.sessions.commitWith(next, token, prepared);
-      if (outcome === 'ok') prepared.applied();
-      if (outcome !== 'refused') return outcome === 'ok';
-      // a history guard refused the step (a message already stored, a session's bookkeeping changed,
-      // the app deleted): record reads the store and retries, or refuses the deleted app
-    }
-    await this.ports.history.record(messages);
-    return this.sessions.commit(next, token);
-  }
-
   private messages(ctx: TurnContext, s: CallSession, text: string, answer: AnswerSpec, result: TurnResult | null): TurnMessage[] {
     const turn = s.last!.turn;
     const identities = s.from ? [s.callId, s.from] : [s.callId];
@@ -348,7 +341,8 @@ export class CallTurnService {
       id, botId: ctx.streamId, userId: s.userId, identities, sessionId: s.sessionId, callId: s.callId, type, text: said, channelUId, createdOn, lang: ctx.lang,
     });
     const out: TurnMessage[] = [];
-    const now = Date.now();
+    const now = this.now();
+    if (s.last!.event === 'hangup') out.push(hungUpMessage(s, turn, ctx.lang, now, 'caller'));
     if (text) {
       const m = message(messageId(s.callId, turn, 'in'), 'incoming', text, now - 1);
       m.traceId = `tr-${randomUUID()}`;

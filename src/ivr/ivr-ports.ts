@@ -17,6 +17,8 @@ export interface TurnMessage {
   lang: string;
   traceId?: string;
   asrMetaData?: AsrMeta & { data: { text: AsrMeta } };
+  /** Tags that history indexes (e.g. `hangup: 'idle'` on the message that records a call's end). */
+  tags?: Record<string, string>;
 }
 
 /** A history write handed to the turn, to apply in one step with its commit. */

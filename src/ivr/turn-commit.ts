@@ -1,0 +1,60 @@
+/**
+ * How a turn lands: its history messages and the session's commit (which releases the call's lock),
+ * shared by the turn loop (call-turn-service.ts) and the idle sweep (idle-call-sweeper.ts), and the
+ * message that records a call's end by a hang-up.
+ */
+import { sha256 } from '../platform/index.js';
+import type { CallSession } from './call-session.js';
+import type { CallSessionRepository } from './call-session-repository.js';
+import type { HistoryPort, TurnMessage } from './ivr-ports.js';
+
+/** Deterministic message ids, so a re-run of a turn never records it twice. */
+export const messageId = (callId: string, turn: number, type: string): string => {
+  const h = sha256(`${callId}\u0000${turn}\u0000${type}`);
+  return `ms-${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
+/** The text history shows for a call that ended by a hang-up. */
+export const HUNG_UP = 'hung up';
+
+/**
+ * The caller's side of a hang-up as a history message at `at`: `hangup` tag `caller` (the browser
+ * reported it) or `idle` (the gateway closed a call that stopped sending turns).
+ */
+export function hungUpMessage(s: CallSession, turn: number, lang: string, at: number, cause: 'caller' | 'idle'): TurnMessage {
+  return {
+    id: messageId(s.callId, turn, 'in'),
+    botId: s.appId,
+    userId: s.userId,
+    identities: s.from ? [s.callId, s.from] : [s.callId],
+    sessionId: s.sessionId,
+    callId: s.callId,
+    type: 'incoming',
+    text: HUNG_UP,
+    channelUId: s.from ?? s.callId,
+    createdOn: at,
+    lang,
+    tags: { hangup: cause },
+  };
+}
+
+/**
+ * Records the turn's messages and commits the session (releasing the lock); false when the lock
+ * was lost. Where the store applies them in one step (memory, a single Redis node), both land or
+ * neither. Elsewhere (a Redis Cluster: the app's history and the call's session are in other
+ * slots) history goes first, then the commit: a process that dies between the two leaves the turn
+ * uncommitted, so it runs again and its messages (deterministic ids) are not recorded twice. (Both
+ * in flight together lost messages when an instance was killed after the commit landed.)
+ */
+export async function commitWithHistory(sessions: CallSessionRepository, history: HistoryPort, next: CallSession, token: string, messages: TurnMessage[]): Promise<boolean> {
+  const prepared = history.prepare?.(messages) ?? null;
+  if (prepared) {
+    const outcome = await sessions.commitWith(next, token, prepared);
+    if (outcome === 'ok') prepared.applied();
+    if (outcome !== 'refused') return outcome === 'ok';
+    // a history guard refused the step (a message already stored, a session's bookkeeping changed,
+    // the app deleted): record reads the store and retries, or refuses the deleted app
+  }
+  await history.record(messages);
+  return sessions.commit(next, token);
+}
