@@ -29,7 +29,8 @@ export interface DialectProfile {
   /**
    * Free-form transcription: 'settings' uses the IVR settings' engine source (default
    * builtin:speech/transcribe); any other string replaces it; null means the browser has none, and the caller
-   * must use the node or intent grammar instead.
+   * must use the node or intent grammar instead (free text is then recorded: the renderer leaves a
+   * transcription grammar out there).
    */
   transcription: string | null;
   /** `<transfer>`: VoiceXML 2.1 `type="bridge"`, or the legacy `bridge="true"` (never both: that is error.badfetch). */
@@ -81,7 +82,9 @@ const jvoicexml: DialectProfile = {
   facts: [
     { what: 'Only boolean and digits builtins; builtin:grammar/number gives error.badfetch', source: `${EXAMPLES} quirk 7, runs a and a2`, confidence: 'verified' },
     { what: 'digits reads length, minlength and maxlength (";"-separated)', source: 'JVoiceXML source: DigitsGrammarCreator.java, AbstractGrammarCreator.getParameters', confidence: 'documented' },
-    { what: 'No transcription grammar: builtin:speech/transcribe gives error.badfetch, so transcription falls back to the node/intent grammar', source: `${EXAMPLES} quirk 7, run g`, confidence: 'verified' },
+    { what: 'No transcription grammar: builtin:speech/transcribe gives error.badfetch, so transcription falls back to the node/intent grammar, and free text is taken with <record>', source: `${EXAMPLES} quirk 7, run g`, confidence: 'verified' },
+    { what: 'A <field> without a grammar raises error.semantic ("No grammars defined for the input of form item"): no such field is written, free text without transcription is a <record>', source: 'issue 31 (JVoiceXML, text platform)', confidence: 'verified' },
+    { what: 'A refetch of the subdialog src with <param>s raises error.semantic for a param without a <var> in the answered document, so every document kind declares callId, message, from and to', source: 'issue 31 (JVoiceXML, text platform); quirk 2', confidence: 'verified' },
     { what: 'transfer: reads only the legacy bridge attribute, so bridge="true" is written instead of type', source: `${EXAMPLES} quirk 10`, confidence: 'verified' },
     { what: 'fetchaudio is ignored, so it is left out', source: `${EXAMPLES} quirk 9, run c`, confidence: 'verified' },
     { what: 'A prompt before <disconnect/> in a <catch> is lost; <exit/> is used there', source: `${EXAMPLES} quirk 14`, confidence: 'verified' },

@@ -3,7 +3,9 @@
  * automatic PIN and secret, the generated customer root, fetch failures and scripted inputs.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CallScript, runCall } from '../../sandbox/index.js';
+import { readFileSync } from 'node:fs';
+import { CallScript, customerRootDocument, runCall } from '../../sandbox/index.js';
+import { assertValidVxml } from '../helpers/vxml-schema.js';
 import { renderDocument } from '../../src/vxml/index.js';
 import { samples } from '../vxml/sample-documents.js';
 import { startGatewayStub, STREAM_ID, TOKEN, type GatewayStub } from './gateway-stub.js';
@@ -265,5 +267,20 @@ describe('a grammar-based browser, hang-ups at the top and failed fetches', () =
     expect(stub.hookRequests()).toHaveLength(4);
     expect(r.spoken.at(-1)).toBe('Sorry, something went wrong on our side. Please try again later.');
     expect(r.result).toEqual({ endOfConversation: true, error: 'fetch_failed' });
+  });
+});
+
+describe('the customer root snippet', () => {
+  it('when README.md\'s snippet is compared with the root the caller generates, then they are the same, valid document', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const block = /<!-- customer-root:start -->\n```xml\n([\s\S]*?)```\n<!-- customer-root:end -->/.exec(readme)?.[1];
+    const generated = customerRootDocument({
+      webhookUrl: 'https://ivr.example.com/ivr/hooks/st-1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d?token=TOKEN',
+      callId: 'c0a8012e-7d41-4b6a-9f3e-5e2d1c0b9a87',
+      from: '+14155550123',
+    });
+    expect(block).toBe(generated);
+    expect(generated).toContain('<catch event="connection.disconnect.hangup" cond="returned == false">');
+    await assertValidVxml([generated]);
   });
 });

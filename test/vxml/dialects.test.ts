@@ -152,7 +152,7 @@ function dialectsMarkdown(): string {
   const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : 'none');
   const rows = dialectNames.map((n) => {
     const p = dialectProfiles[n];
-    const transcription = p.transcription === null ? 'none (falls back to the node/intent grammar)' : p.transcription === 'settings' ? 'IVR settings (default builtin:speech/transcribe)' : p.transcription;
+    const transcription = p.transcription === null ? 'none (node/intent grammar; free text is recorded)' : p.transcription === 'settings' ? 'IVR settings (default builtin:speech/transcribe)' : p.transcription;
     return `| \`${n}\` | ${list(p.builtins.voice)} | ${list(p.builtins.dtmf)} | ${p.digitsParameters ? 'yes' : 'no'} | ${transcription} | ${p.transferStyle === 'type' ? 'type="bridge"' : 'bridge="true"'} | ${p.fetchaudio} | ${p.submitFetchtimeout ?? '-'} | ${Object.keys(p.documentProperties).length ? JSON.stringify(p.documentProperties) : '-'} | ${p.hangupInCatch} |`;
   });
   const facts = dialectNames.flatMap((n) => [
