@@ -75,14 +75,16 @@ export function checkDocument(mode: 'turn' | 'floor', step: Step, status: number
   const xml = body.trim();
   if (!xml.startsWith('<?xml') || !xml.includes('<vxml') || !xml.endsWith('</vxml>')) return 'not vxml';
   if (mode === 'floor') return null;
-  if (xml.includes('namelist="endOfConversation error"')) return 'error document';
-  if (xml.includes("expr=\"'poll'\"")) return 'wait document';
+  // the kind is the form's id (every document also carries a fetch-failure catch that returns)
+  const kind = /<form id="([\w-]+)"/.exec(xml)?.[1];
+  if (kind === 'error') return 'error document';
+  if (kind === 'wait') return 'wait document';
   if (step.expect === 'ask') {
-    if (!xml.includes('<field')) return 'expected an ask';
+    if (kind !== 'ask') return 'expected an ask';
     if (!turnOf(xml)) return 'no turn';
     return null;
   }
-  return xml.includes('<return') || xml.includes('<disconnect') ? null : 'expected the end';
+  return kind === 'end' ? null : 'expected the end';
 }
 
 export interface ScriptOptions {
