@@ -71,10 +71,16 @@ export class CallTurnService {
    * ended gets its last answer again.
    */
   private async hangUp(ctx: TurnContext): Promise<TurnOutcome> {
-    const session = await this.sessions.load(ctx.streamId, ctx.req.callId!);
-    if (!session) return this.expired(ctx);
-    if (session.ended && session.last) return { kind: 'answer', answer: session.last.answer, session, issuedTurn: session.turn };
-    return this.runLocked({ ...ctx, req: { ...ctx.req, turn: session.turn } }, session.turn);
+    let outcome: TurnOutcome | undefined;
+    // a turn in flight may commit first and answer this request from its own answer: once more then
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const session = await this.sessions.load(ctx.streamId, ctx.req.callId!);
+      if (!session) return this.expired(ctx);
+      if (session.ended && session.last) return { kind: 'answer', answer: session.last.answer, session, issuedTurn: session.turn };
+      outcome = await this.runLocked({ ...ctx, req: { ...ctx.req, turn: session.turn } }, session.turn);
+      if (outcome.kind === 'wait' || outcome.session.ended) return outcome;
+    }
+    return outcome!;
   }
 
   /** A new call's session (turn 0, no state yet). */
