@@ -233,7 +233,7 @@ describe('table node', () => {
       again: { type: 'message', text: 'Once more.', next: [{ goto: 't' }] },
       ok: { type: 'message', text: 'Saved.' },
     };
-    const agent = await compileMini(loop, 't');
+    const agent = await compileMini(loop, 't', sizes);
     await converse(agent, [start], { ports: { tables }, state: null });
     await converse(agent, [start], { ports: { tables }, state: null });
     expect(steps).toEqual(['main.t', 'main.t#2', 'main.t', 'main.t#2']);

@@ -12,7 +12,8 @@ export const submitUrlOf = (xml: string): string | undefined => {
 };
 /** The text of every <prompt> in a document, tags removed. */
 export const spokenOf = (xml: string): string =>
-  [...xml.matchAll(/<prompt[^>]*>([\s\S]*?)<\/prompt>/g)]
+  // the failed-fetch handler's apology is not part of what the document says
+  [...xml.replace(/<catch event="error\.badfetch"[\s\S]*?<\/catch>/g, '').matchAll(/<prompt[^>]*>([\s\S]*?)<\/prompt>/g)]
     .map((m) => m[1]!.replace(/<[^>]+>/g, ' ').replace(/&apos;/g, "'").replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>'))
     .join(' ')
     .replace(/\s+/g, ' ')
