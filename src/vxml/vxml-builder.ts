@@ -124,8 +124,8 @@ class HandlerHost extends BuilderNode {
   }
 }
 
-/** `<field>`: prompts, grammars, properties, handlers and `<filled>`. */
-export class Field extends HandlerHost {
+/** What `<field>` and `<record>` share: prompts, properties, handlers and `<filled>`. */
+abstract class InputItem extends HandlerHost {
   property(name: string, value: string): this {
     const n = nmtoken(name);
     if (n !== undefined) this.add('property', { name: n, value });
@@ -142,6 +142,13 @@ export class Field extends HandlerHost {
     return new SsmlContainer(this.add('prompt'), this.state);
   }
 
+  filled(): Executable {
+    return new Executable(this.add('filled'), this.state);
+  }
+}
+
+/** `<field>`: prompts, grammars, properties, handlers and `<filled>`. */
+export class Field extends InputItem {
   /** A grammar by reference: builtin:… or a URL. Without mode (transcription), none is written. */
   grammar(src: string, mode?: 'voice' | 'dtmf'): this {
     this.add('grammar', { mode, src: uriValue(src) });
@@ -162,10 +169,6 @@ export class Field extends HandlerHost {
   nomatch(n?: number): Executable {
     return new Executable(this.add('nomatch', { count: count(n) }), this.state);
   }
-
-  filled(): Executable {
-    return new Executable(this.add('filled'), this.state);
-  }
 }
 
 export interface RecordOptions {
@@ -178,26 +181,7 @@ export interface RecordOptions {
 }
 
 /** `<record>`: prompts, properties, handlers and `<filled>` (no grammar: it takes audio, not words). */
-export class Recording extends HandlerHost {
-  property(name: string, value: string): this {
-    const n = nmtoken(name);
-    if (n !== undefined) this.add('property', { name: n, value });
-    return this;
-  }
-
-  /** `<property>` per entry, in order; names that are not NMTOKENs are left out. */
-  properties(props: Readonly<Record<string, string>>): this {
-    for (const [name, value] of validProperties(props)) this.add('property', { name, value });
-    return this;
-  }
-
-  prompt(): SsmlContainer {
-    return new SsmlContainer(this.add('prompt'), this.state);
-  }
-
-  filled(): Executable {
-    return new Executable(this.add('filled'), this.state);
-  }
+export class Recording extends InputItem {
 }
 
 export interface TransferOptions {
