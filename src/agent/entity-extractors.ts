@@ -33,16 +33,25 @@ function extractOne(spec: EntitySpec, input: EntityInput, options: ExtractOption
   }
 }
 
+/**
+ * The keys as one string: a browser may report a DTMF utterance as "2 0 2 7" (the grammar's tokens)
+ * or as "2027". Free text, and a grammar's interpretation, keep what the browser reported.
+ */
+function keyed(spec: EntitySpec, input: EntityInput): EntityInput {
+  return input.inputmode === 'dtmf' && spec.type !== 'string' ? { text: input.text.replace(/\s+/g, ''), inputmode: 'dtmf' } : input;
+}
+
 /** Extracts the entity from the utterance, then from the interpretation (when given and different). */
 export function extractEntity(
   spec: EntitySpec,
   input: EntityInput & { interpretation?: string },
   options: ExtractOptions,
 ): Extraction {
-  const first = extractOne(spec, input, options);
+  const said = keyed(spec, { text: input.text, inputmode: input.inputmode });
+  const first = extractOne(spec, said, options);
   if (first.ok) return first;
   const interpretation = input.interpretation?.trim();
-  if (interpretation && interpretation !== input.text.trim() && spec.type !== 'string') {
+  if (interpretation && interpretation !== said.text.trim() && spec.type !== 'string') {
     return extractOne(spec, { text: interpretation, inputmode: input.inputmode }, options);
   }
   return noMatch;

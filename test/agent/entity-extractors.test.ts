@@ -146,3 +146,19 @@ describe('string entity', () => {
     expect(extract({ type: 'string' }, '   ')).toEqual({ ok: false });
   });
 });
+
+describe('keys a browser reports one token apiece', () => {
+  it.each([
+    [{ type: 'date' as const }, '2 0 2 7 0 3 1 4', '2027-03-14'],
+    [{ type: 'list' as const, values: ['small', '12'] }, '1 2', '12'],
+    [{ type: 'number' as const }, '4 5', 45],
+    [{ type: 'digits' as const, minLength: 4, maxLength: 4 }, '1 2 3 4', '1234'],
+    [{ type: 'yesno' as const }, ' 2 ', false],
+  ])('when a %o answer is keyed as "%s" without an interpretation, then the keys are read together', (spec, text, value) => {
+    expect(extract(spec, text, 'dtmf')).toEqual({ ok: true, value });
+  });
+
+  it('when free text arrives as DTMF, then it keeps its spaces', () => {
+    expect(extract({ type: 'string' }, '1 2', 'dtmf')).toEqual({ ok: true, value: '1 2' });
+  });
+});
