@@ -3,7 +3,8 @@
  * when the dialect's profile lists it for that mode (`builtin:dtmf/<type>` / `builtin:grammar/<type>`,
  * VoiceXML 2.0 Appendix P); otherwise the renderer writes an inline SRGS grammar (entity-srgs.ts).
  * Lists of values are always inline SRGS. Free text (`string`) has no grammar: it needs transcription
- * (transcriptionGrammar) or the node's own grammar.
+ * (transcriptionGrammar) or the node's own grammar. With transcription on, the transcription grammar
+ * takes the place of the voice grammars only: the DTMF ones stay (withTranscription).
  */
 import type { AwaitSpec, FieldGrammar, InlineEntity, SrgsItem } from './document-spec.js';
 import { dialectProfile, type BuiltinType, type DialectName, type DialectProfile } from './dialects.js';
@@ -118,4 +119,16 @@ export function transcriptionGrammar(dialect: DialectName | DialectProfile = 'w3
   if (p.transcription === null) return null;
   const src = p.transcription === 'settings' ? engineSrc?.trim() || DEFAULT_TRANSCRIPTION : p.transcription;
   return { kind: 'transcription', src };
+}
+
+/**
+ * The grammars of an ask with transcription on: the transcription grammar takes the place of the
+ * voice grammars, and the DTMF grammars stay beside it (DTMF first, as entityGrammars orders them),
+ * so a caller can still key in what a prompt asks them to "say or key in". Where the dialect has no
+ * transcription grammar, the grammars are returned unchanged.
+ */
+export function withTranscription(grammars: readonly FieldGrammar[], dialect: DialectName | DialectProfile = 'w3c', engineSrc?: string): FieldGrammar[] {
+  const transcription = transcriptionGrammar(dialect, engineSrc);
+  if (!transcription) return [...grammars];
+  return [...grammars.filter((g) => g.kind !== 'transcription' && g.mode === 'dtmf'), transcription];
 }

@@ -11,7 +11,7 @@ export {
   type IntentGrammarOptions,
   type SrgsFieldGrammar,
 } from './srgs-grammar.js';
-export { entityGrammars, transcriptionGrammar } from './builtin-grammars.js';
+export { entityGrammars, transcriptionGrammar, withTranscription } from './builtin-grammars.js';
 export { renderEntityGrammarDocument, entityGrammarUrl, type EntityGrammarRef } from './entity-grammar-document.js';
 export {
   dialectProfiles,

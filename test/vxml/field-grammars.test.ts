@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  dialectNames, dialectProfile, entityGrammars, renderDocument, transcriptionGrammar,
+  dialectNames, dialectProfile, entityGrammars, renderDocument, transcriptionGrammar, withTranscription,
   type AwaitSpec, type DialectName, type FieldGrammar, type VxmlDocument,
 } from '../../src/vxml/index.js';
 import { assertValidVxml } from '../helpers/vxml-schema.js';
@@ -31,17 +31,23 @@ const NODE_GRAMMARS: FieldGrammar[][] = [
   [{ kind: 'uri', mode: 'voice', src: 'https://grammars.example.com/menu.grxml' }],
 ];
 
-/** The asks the webhook can answer in a dialect: every await, with transcription on and off, and node grammars. */
+/**
+ * The asks the webhook can answer in a dialect: every await and every set of node grammars, with
+ * transcription off and on (then the transcription grammar replaces the voice ones, DTMF stays).
+ */
 function asks(dialect: DialectName): VxmlDocument[] {
   const out: VxmlDocument[] = [];
-  const transcription = transcriptionGrammar(dialect, 'builtin:speech/transcribe');
-  for (const spec of SPECS) {
-    const off = spec.kind === 'intent' ? askIntent.grammars : entityGrammars(spec, dialect);
+  const sets = [...SPECS.map((spec) => (spec.kind === 'intent' ? askIntent.grammars : entityGrammars(spec, dialect))), ...NODE_GRAMMARS];
+  for (const off of sets) {
     out.push({ ...askEntity, grammars: off });
-    out.push({ ...askEntity, grammars: transcription ? [transcription] : off });
+    out.push({ ...askEntity, grammars: withTranscription(off, dialect, 'builtin:speech/transcribe') });
   }
-  for (const grammars of NODE_GRAMMARS) out.push({ ...askEntity, grammars });
   return out;
+}
+
+/** The `mode` of a field's grammar as the browser takes it: its attribute, or a builtin's URI, or an inline grammar's own. */
+function modeOf(g: XNode): string {
+  return g.attrs.mode ?? (/^builtin:dtmf\//i.test(g.attrs.src ?? '') ? 'dtmf' : 'voice');
 }
 
 const BUILTIN = /^builtin:(dtmf|grammar|voice|speech)\/([a-z]+)/i;
@@ -81,6 +87,24 @@ describe('every field can be filled', () => {
         }
       }
       expect(fields).toBeGreaterThan(docs.length / 2);
+    });
+
+    it(`when transcription is on in ${dialect}, then an entity's keys stay beside the transcription grammar, and the voice grammars go`, () => {
+      const transcription = transcriptionGrammar(dialect, 'builtin:speech/transcribe');
+      const keyed: AwaitSpec[] = SPECS.filter((s) => s.kind === 'entity' && s.entityType !== 'string');
+      expect(keyed).toHaveLength(5);
+      for (const spec of keyed) {
+        const grammars = withTranscription(entityGrammars(spec, dialect), dialect, 'builtin:speech/transcribe');
+        const field = findAll(parseXml(renderDocument({ ...askEntity, grammars }, { dialect })), 'field')[0]!;
+        const modes = field.children.filter((c) => c.name === 'grammar').map(modeOf);
+        const what = `${JSON.stringify(spec)} in ${dialect}`;
+        expect(modes.filter((m) => m === 'dtmf'), what).toHaveLength(1);
+        // the transcription grammar is the only voice grammar; where the dialect has none, the entity's voice grammar stays
+        expect(modes.filter((m) => m === 'voice'), what).toHaveLength(1);
+        const voice = field.children.find((c) => c.name === 'grammar' && modeOf(c) === 'voice')!;
+        if (transcription) expect(voice.attrs.src, what).toBe('builtin:speech/transcribe');
+        else expect(voice.attrs.src, what).not.toBe('builtin:speech/transcribe');
+      }
     });
 
     it(`when free text is asked for in ${dialect} with no transcription, then the caller is recorded instead of a grammarless field`, () => {
