@@ -6,7 +6,7 @@
 import type { AwaitSpec as AgentAwait, CompiledAgent, GrammarSpec, PromptPart as AgentPromptPart } from '../agent/index.js';
 import { listIntentPhrases } from '../agent/index.js';
 import {
-  buildIntentGrammar, entityGrammars, fieldNameFromKey, transcriptionGrammar,
+  buildIntentGrammar, entityGrammars, fieldNameFromKey, withTranscription,
   type AwaitSpec, type DialectName, type FieldGrammar, type PromptPart, type VxmlDocument,
 } from '../vxml/index.js';
 import type { AnswerSpec } from './call-session.js';
@@ -81,13 +81,18 @@ function intentGrammar(ctx: DocumentContext): FieldGrammar {
   return grammar;
 }
 
+/**
+ * The ask's grammars: the node's own, else the intents' or the entity's. With transcription on, the
+ * transcription grammar takes the place of the voice grammars; the DTMF ones stay (withTranscription).
+ */
 function grammarsFor(answer: AnswerSpec, ctx: DocumentContext): FieldGrammar[] {
   const { settings } = ctx;
   const dialect = settings.dialect as DialectName;
-  if (settings.transcription.enabled) {
-    const t = transcriptionGrammar(dialect, settings.transcription.engine);
-    if (t) return [t];
-  }
+  const asked = askedGrammars(answer, ctx, dialect);
+  return settings.transcription.enabled ? withTranscription(asked, dialect, settings.transcription.engine) : asked;
+}
+
+function askedGrammars(answer: AnswerSpec, ctx: DocumentContext, dialect: DialectName): FieldGrammar[] {
   const own = nodeGrammars(answer.overrides?.grammar ?? []);
   if (own.length) return own;
   if (!answer.await || answer.await.kind === 'intent') return [intentGrammar(ctx)];

@@ -42,7 +42,8 @@ export function toTurnInput(req: WebhookRequest, isStart: boolean, settings: Ivr
       inputmode: asr.Inputmode === 'dtmf' ? 'dtmf' : 'voice',
       ...(grammarIntent ? { grammarIntent } : {}),
       asr: { confidence: asr.confidence, Inputmode: asr.Inputmode, interpretation: asr.interpretation, utterance: asr.utterance },
-      belowThreshold: belowThreshold(asr.confidence, settings.confidenceThreshold),
+      // the threshold is the recogniser's: keys are exact, whatever confidence a browser reports for them
+      belowThreshold: asr.Inputmode !== 'dtmf' && belowThreshold(asr.confidence, settings.confidenceThreshold),
     },
     asr,
     text: message,
