@@ -3,7 +3,7 @@
  * webhook, prompts), so the rendered references in vxml-templates/ can be read beside those examples.
  */
 import type { DialectName, PromptPart, VxmlDocument, VxmlDocumentKind } from '../../src/vxml/index.js';
-import { buildIntentGrammar, entityGrammars, transcriptionGrammar } from '../../src/vxml/index.js';
+import { buildIntentGrammar, entityGrammars, transcriptionGrammar, withTranscription } from '../../src/vxml/index.js';
 
 export const WEBHOOK =
   'https://gateway.example.com/ivr/hooks/st-1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d?token=eyJhbGciOiJIUzI1NiJ9.TOKEN-PLACEHOLDER.SIG';
@@ -112,7 +112,7 @@ export const samples: Record<VxmlDocumentKind, VxmlDocument> = {
 /**
  * More asks and the other end behaviour, for goldens. Grammars are chosen for the dialect, as the
  * webhook does: entity grammars by entityGrammars, transcription by transcriptionGrammar (falling back
- * to the intent grammar where the browser has none).
+ * to the intent grammar where the browser has none) or, beside an entity's keys, by withTranscription.
  */
 export function extraSamplesFor(dialect: DialectName): Record<string, VxmlDocument> {
   const transcription = transcriptionGrammar(dialect, 'builtin:speech/transcribe');
@@ -129,6 +129,12 @@ export function extraSamplesFor(dialect: DialectName): Record<string, VxmlDocume
       vars: { ...askEntity.vars, turn: '7' },
       prompt: [text('Did you say four people?')],
       grammars: entityGrammars({ kind: 'entity', entityType: 'yesno' }, dialect),
+    },
+    // transcription on at an entity question: it replaces the voice grammar, the keys stay (jvoicexml has none: as ask-entity)
+    'ask-entity-transcription': {
+      ...askEntity,
+      vars: { ...askEntity.vars, turn: '9' },
+      grammars: withTranscription(entityGrammars({ kind: 'entity', entityType: 'number' }, dialect), dialect, 'builtin:speech/transcribe'),
     },
     'ask-transcription': {
       ...askIntent,
