@@ -27,7 +27,10 @@ export const grammarSpecSchema = z
     src: z.string().min(1).optional(),
     inline: z.string().min(1).optional(),
   })
-  .refine((g) => (g.src === undefined) !== (g.inline === undefined), { message: 'a grammar has either src or inline (one of them)' });
+  .refine((g) => (g.src === undefined) !== (g.inline === undefined), { message: 'a grammar has either src or inline (one of them)' })
+  // the renderer writes grammars through its SRGS builder only; an operator's SRGS text is not parsed
+  // into it yet, so an inline grammar would be dropped: refused rather than ignored
+  .refine((g) => g.inline === undefined, { message: 'inline grammars are not supported yet: serve the SRGS grammar at a URL and give it as src', path: ['inline'] });
 
 export const exceedBehaviourSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('terminationHandler') }),

@@ -90,3 +90,14 @@ describe('strict agent definitions', () => {
     expect(problemsOf(input)).toEqual([]);
   });
 });
+
+describe('node grammars', () => {
+  it('when a node gives an inline SRGS grammar, then it is refused at its path instead of being dropped; a src grammar is kept', () => {
+    const withGrammar = (grammar: unknown) =>
+      agentWith({ size: { type: 'entity', prompt: 'How many?', entity: { name: 'size', type: 'number' }, ivr: { grammar } } });
+    expect(problemsOf(withGrammar({ mode: 'dtmf', inline: '<grammar/>' }))).toEqual([
+      { path: 'dialogs.main.nodes.size.ivr.grammar.inline', msg: 'inline grammars are not supported yet: serve the SRGS grammar at a URL and give it as src' },
+    ]);
+    expect(problemsOf(withGrammar({ mode: 'dtmf', src: 'builtin:dtmf/digits' }))).toEqual([]);
+  });
+});
