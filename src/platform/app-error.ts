@@ -54,8 +54,9 @@ export class AppError extends Error {
   static conflict(msg: string, path?: string): AppError {
     return new AppError(409, 'conflict', msg, [{ msg, code: 'conflict', ...(path ? { path } : {}) }]);
   }
-  static tooLarge(limit: string): AppError {
-    return new AppError(413, 'payload_too_large', `Request body is larger than ${limit}`);
+  /** 413; `name` says which setting holds the limit (e.g. AGENT_MAX_BYTES). */
+  static tooLarge(limit: string, name?: string): AppError {
+    return new AppError(413, 'payload_too_large', `Request body is larger than ${limit}${name ? ` (${name})` : ''}`);
   }
   static unsupportedMediaType(allowed: string[]): AppError {
     return new AppError(415, 'unsupported_media_type', `Unsupported Content-Type; use ${allowed.join(' or ')}`);

@@ -77,6 +77,12 @@ const envSchema = z.object({
   AGENT_CACHE_MAX: z.coerce.number().int().min(1).max(100_000).default(1000),
   HISTORY_SESSION_CACHE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   MEMORY_STORE_MAX_CALLS: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
+  // agent uploads: size limits (413 / 400 beyond) and the threads that train intent models
+  AGENT_MAX_BYTES: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb').default('1mb'),
+  AGENT_MAX_INTENTS: z.coerce.number().int().min(1).max(100_000).default(500),
+  AGENT_MAX_UTTERANCES: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
+  AGENT_MAX_NODES: z.coerce.number().int().min(1).max(100_000).default(1000),
+  AGENT_TRAINING_THREADS: z.coerce.number().int().min(1).max(16).default(1),
 });
 
 export interface Config {
@@ -119,6 +125,14 @@ export interface Config {
   historySessionCacheMax: number;
   /** Calls the embedded memory store keeps (finished ones evicted first; new calls refused past it). */
   memoryStoreMaxCalls: number;
+  /** Largest agent definition body (PUT of an agent; 413 beyond), like `bodyLimit`. */
+  agentMaxBytes: string;
+  /** Most intents, utterances (all intents together) and nodes (all dialogs together) of an agent. */
+  agentMaxIntents: number;
+  agentMaxUtterances: number;
+  agentMaxNodes: number;
+  /** Worker threads that train intent models, off the event loop that serves turns. */
+  agentTrainingThreads: number;
 }
 
 export class ConfigError extends Error {
@@ -172,6 +186,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     agentCacheMax: e.AGENT_CACHE_MAX,
     historySessionCacheMax: e.HISTORY_SESSION_CACHE_MAX,
     memoryStoreMaxCalls: e.MEMORY_STORE_MAX_CALLS,
+    agentMaxBytes: e.AGENT_MAX_BYTES,
+    agentMaxIntents: e.AGENT_MAX_INTENTS,
+    agentMaxUtterances: e.AGENT_MAX_UTTERANCES,
+    agentMaxNodes: e.AGENT_MAX_NODES,
+    agentTrainingThreads: e.AGENT_TRAINING_THREADS,
   };
 }
 

@@ -47,7 +47,7 @@ const hasBody = (req: express.Request): boolean => {
  * abrupt close, which would reset the connection before the client reads the 413). body-parser
  * would read the whole rest before answering, and multer limits each field but not their total.
  */
-function streamingLimit(bytes: number, limit: string, parsers: RequestHandler[]): RequestHandler {
+function streamingLimit(bytes: number, tooLarge: () => AppError, parsers: RequestHandler[]): RequestHandler {
   return (req, res, next) => {
     let settled = false;
     const finish = (err?: unknown): void => {
@@ -62,7 +62,7 @@ function streamingLimit(bytes: number, limit: string, parsers: RequestHandler[])
       if (seen <= bytes) return;
       req.unpipe();
       req.resume();
-      finish(AppError.tooLarge(limit));
+      finish(tooLarge());
     };
     if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) req.on('data', count);
     const run = (i: number): void => {
@@ -74,13 +74,14 @@ function streamingLimit(bytes: number, limit: string, parsers: RequestHandler[])
   };
 }
 
-export function bodyParsers(types: BodyType[], limit: string): RequestHandler[] {
+export function bodyParsers(types: BodyType[], limit: string, limitName?: string): RequestHandler[] {
   const bytes = parseLimit(limit);
+  const tooLarge = (): AppError => AppError.tooLarge(limit, limitName);
   const accepted = types.map((t) => MEDIA[t]);
   const guard: RequestHandler = (req, _res, next) => {
     if (!hasBody(req)) return next();
     const len = Number(req.headers['content-length'] ?? 0);
-    if (len > bytes) return next(AppError.tooLarge(limit));
+    if (len > bytes) return next(tooLarge());
     const ct = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (!accepted.includes(ct)) return next(AppError.unsupportedMediaType(accepted));
     next();
@@ -95,13 +96,13 @@ export function bodyParsers(types: BodyType[], limit: string): RequestHandler[] 
       upload(req, res, (err: unknown) => {
         if (!err) return next();
         const code = (err as { code?: string }).code;
-        if (code === 'LIMIT_FIELD_VALUE' || code === 'LIMIT_PART_COUNT' || code === 'LIMIT_FIELD_COUNT') return next(AppError.tooLarge(limit));
+        if (code === 'LIMIT_FIELD_VALUE' || code === 'LIMIT_PART_COUNT' || code === 'LIMIT_FIELD_COUNT') return next(tooLarge());
         next(AppError.badRequest('Malformed multipart body'));
       });
     });
   }
   const list: RequestHandler[] = [guard];
-  if (parsers.length) list.push(streamingLimit(bytes, limit, parsers));
+  if (parsers.length) list.push(streamingLimit(bytes, tooLarge, parsers));
   if (types.length) {
     list.push((req, _res, next) => {
       if (nestedDeeperThan(req.body, MAX_BODY_DEPTH)) return next(AppError.badRequest(`The body is nested too deeply (at most ${MAX_BODY_DEPTH} levels)`, 'body'));

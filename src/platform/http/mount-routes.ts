@@ -102,7 +102,8 @@ export function mountRoutes(app: Application, routes: RouteDef[], opts: MountOpt
   const methodsByPath = new Map<string, Set<string>>();
   for (const def of routes) {
     const methods = Array.isArray(def.method) ? def.method : [def.method];
-    const parsers = def.body || def.bodyTypes ? bodyParsers(def.bodyTypes ?? ['json'], opts.bodyLimit) : bodyParsers([], opts.bodyLimit);
+    const limit = def.bodyLimit?.size ?? opts.bodyLimit;
+    const parsers = bodyParsers(def.body || def.bodyTypes ? (def.bodyTypes ?? ['json']) : [], limit, def.bodyLimit?.name);
     const tag: RequestHandler = (_req, res, next) => {
       res.locals.routeDef = def;
       next();

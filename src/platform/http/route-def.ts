@@ -55,6 +55,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   documentedBody?: ZodType;
   /** Accepted request body encodings (default json when a body schema is given). */
   bodyTypes?: BodyType[];
+  /** A body limit of this route instead of the service's (`size` like 1mb; `name` is the setting's, for the 413). */
+  bodyLimit?: { size: string; name: string };
   /** Merge query parameters into the body before validation (the body wins on a clash). */
   mergeQueryIntoBody?: boolean;
   responses: Record<number, { description: string; schema?: ZodType; contentType?: string }>;
