@@ -80,6 +80,16 @@ export async function compileAgent(definition: unknown): Promise<CompiledAgent> 
 }
 
 /**
+ * Trains the intent model of a definition and answers it exported (what `loadCompiledAgent` takes).
+ * The slow part of compiling, on its own so that it can run on a worker thread.
+ */
+export async function trainAgentModel(definition: unknown): Promise<string> {
+  const def = parseAgentDefinition(definition);
+  const recognizer = await IntentRecognizer.train(def.intents, { language: def.language, threshold: def.intentThreshold });
+  return recognizer.export();
+}
+
+/**
  * Compiles with a model exported by `exportModel()` (no training). Throws IntentModelError when the
  * model was trained from other intents or utterances than the definition's.
  */

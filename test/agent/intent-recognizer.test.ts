@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileAgent, demoAgentDefinition, IntentModelError, listIntentPhrases, loadCompiledAgent, type CompiledAgent } from '../../src/agent/index.js';
+import { compileAgent, demoAgentDefinition, IntentModelError, listIntentPhrases, loadCompiledAgent, trainAgentModel, type CompiledAgent } from '../../src/agent/index.js';
 
 const heldOut = JSON.parse(readFileSync(new URL('../fixtures/agent/held-out-phrases.json', import.meta.url), 'utf8')) as {
   phrases: { text: string; intent: string }[];
@@ -48,6 +48,16 @@ describe('intent recognizer (nlp.js)', () => {
       expect(await loaded.recognizer.recognize(p.text)).toEqual(await agent.recognizer.recognize(p.text));
     }
     expect(loaded.exportModel()).toBe(model);
+  });
+
+  it('when trainAgentModel trains on its own (as a worker thread does), then its model loads and recognises as the compiled agent does', async () => {
+    const model = await trainAgentModel(demoAgentDefinition);
+    const loaded = loadCompiledAgent(demoAgentDefinition, model);
+    for (const p of heldOut.phrases) {
+      expect(await loaded.recognizer.recognize(p.text)).toEqual(await agent.recognizer.recognize(p.text));
+    }
+    // the language guesser's copy of every utterance is not part of the model
+    expect((JSON.parse(model) as { nlp: { nluManager: { extraSentences: unknown[] } } }).nlp.nluManager.extraSentences).toEqual([]);
   });
 
   it('when the model was trained from other utterances, then loading it is refused', () => {
