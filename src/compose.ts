@@ -5,7 +5,7 @@
 import { buildApp } from './app.js';
 import { createAuthenticator, createMetrics, createSealer, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type VerifiedToken } from './platform/index.js';
 import { isStoreUnavailable, rateLimitersOf, type Store } from './store/index.js';
-import { AgentRegistry, AppsService, adminRoutes, agentRecognizers, benchFloorRoute, type AgentCacheEntry } from './admin/index.js';
+import { AgentRegistry, AppsService, adminRoutes, agentRecognizers, benchFloorRoute, createTrainingPool, type AgentCacheEntry } from './admin/index.js';
 import { createConnectionsComponent, type ProviderBaseUrls } from './connections/index.js';
 import { createTablesComponent } from './tables/index.js';
 import { createAssistComponent } from './assist/index.js';
@@ -84,7 +84,15 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   });
   const tables = createTablesComponent({ ...base, apps }, options.rateLimits?.tables ? { rateLimit: options.rateLimits.tables } : {});
   const assist = createAssistComponent({ ...base, apps }, options.rateLimits?.botApi ? { rateLimit: options.rateLimits.botApi } : {});
-  const agents = new AgentRegistry(store, caches.agents, [assist.definitionCheck, connections.definitionCheck, tables.recordCheck], config.cacheTtlMs);
+  const agents = new AgentRegistry({
+    store,
+    cache: caches.agents,
+    trainer: createTrainingPool({ threads: config.agentTrainingThreads }),
+    logger,
+    limits: { maxIntents: config.agentMaxIntents, maxUtterances: config.agentMaxUtterances, maxNodes: config.agentMaxNodes },
+    checks: [assist.definitionCheck, connections.definitionCheck, tables.recordCheck],
+    recheckMs: config.cacheTtlMs,
+  });
   const history = createHistoryComponent({ store, apps, metrics, rateLimiters, sessionMetas: caches.historySessions, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
   const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents), ...(options.testRuns ? { options: options.testRuns } : {}) });
 
@@ -109,7 +117,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   apps.onDelete((streamId) => ivrComponent.sandbox.forgetApp(streamId));
 
   const routes: RouteDef[] = [
-    ...adminRoutes(apps, agents),
+    ...adminRoutes(apps, agents, { agentMaxBytes: config.agentMaxBytes }),
     ...ivrComponent.routes,
     ...connections.routes,
     ...tables.routes,
@@ -136,7 +144,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     },
     stop: async () => {
       await ivrComponent.idleCalls.stop();
-      await testRuns.stop();
+      await Promise.all([testRuns.stop(), agents.stop()]);
     },
   };
 }

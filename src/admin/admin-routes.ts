@@ -2,14 +2,15 @@
 import { z } from 'zod';
 import { AppError, defineRoute, type RouteDef } from '../platform/index.js';
 import { agentDefinitionSchema } from '../agent/index.js';
-import { apiAppAnswer, apiKeyAnswer, appRecord, createApiAppBody, createApiKeyBody, createAppBody, streamIdParam } from './admin-schemas.js';
+import { agentStatusAnswer, apiAppAnswer, apiKeyAnswer, appRecord, createApiAppBody, createApiKeyBody, createAppBody, streamIdParam } from './admin-schemas.js';
 import type { AgentRegistry } from './agent-registry.js';
 import type { AppsService } from './apps-service.js';
 
 const admin = { kind: 'admin' } as const;
 const tags = ['operator'];
 
-export function adminRoutes(apps: AppsService, agents: AgentRegistry): RouteDef[] {
+/** `agentMaxBytes`: the body limit of an agent upload (AGENT_MAX_BYTES), like 1mb. */
+export function adminRoutes(apps: AppsService, agents: AgentRegistry, opts: { agentMaxBytes: string }): RouteDef[] {
   return [
     defineRoute({
       method: 'post', path: '/api/admin/apps', summary: 'Create an app', tags, auth: admin, body: createAppBody,
@@ -54,17 +55,32 @@ export function adminRoutes(apps: AppsService, agents: AgentRegistry): RouteDef[
       handler: async ({ body }) => ({ status: 201, json: await apps.createApiKey(body) }),
     }),
     defineRoute({
-      method: 'put', path: '/api/admin/apps/:streamId/agent', summary: 'Set the agent definition (validated and trained)', tags, auth: admin,
-      params: streamIdParam, body: z.unknown(), documentedBody: agentDefinitionSchema,
-      responses: { 200: { description: 'the stored definition' }, 400: { description: 'every problem with its JSON path' } },
+      method: 'put', path: '/api/admin/apps/:streamId/agent', summary: 'Set the agent definition (validated at once, trained in the background)', tags, auth: admin,
+      params: streamIdParam, body: z.unknown(), documentedBody: agentDefinitionSchema, bodyLimit: { size: opts.agentMaxBytes, name: 'AGENT_MAX_BYTES' },
+      responses: {
+        202: { description: 'accepted: its model trains while the live agent (if any) answers turns; the status, as GET …/agent/status answers it', schema: agentStatusAnswer },
+        400: { description: 'every problem with its JSON path; code limit_exceeded when the agent has more intents, utterances or nodes than allowed (the message names the limit)' },
+        413: { description: 'the body is larger than AGENT_MAX_BYTES' },
+      },
       handler: async ({ params, body }) => {
         await apps.requireApp(params.streamId);
-        return { json: await agents.put(params.streamId, body) };
+        const status = await agents.put(params.streamId, body);
+        return { status: 202, json: status, headers: { Location: `/api/admin/apps/${params.streamId}/agent/status` } };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/admin/apps/:streamId/agent/status', summary: "Which version of the agent is live, and its latest upload's training", tags, auth: admin, params: streamIdParam,
+      responses: { 200: { description: 'the status', schema: agentStatusAnswer }, 404: { description: 'no agent is set for this app' } },
+      handler: async ({ params }) => {
+        await apps.requireApp(params.streamId);
+        const status = await agents.status(params.streamId);
+        if (!status) throw AppError.notFound('No agent is set for this app');
+        return { json: status };
       },
     }),
     defineRoute({
       method: 'get', path: '/api/admin/apps/:streamId/agent', summary: 'Read the agent definition', tags, auth: admin, params: streamIdParam,
-      responses: { 200: { description: 'the stored definition', schema: agentDefinitionSchema }, 404: { description: 'no agent is set for this app' } },
+      responses: { 200: { description: 'the latest accepted definition (also while it trains, or when its training failed: see …/agent/status)', schema: agentDefinitionSchema }, 404: { description: 'no agent is set for this app' } },
       handler: async ({ params }) => {
         await apps.requireApp(params.streamId);
         const def = await agents.getDefinition(params.streamId);

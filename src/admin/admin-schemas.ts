@@ -33,3 +33,14 @@ export const createApiKeyBody = z.strictObject({
 
 export const apiAppAnswer = z.object({ clientId: z.string(), clientSecret: z.string(), name: z.string(), scopes: z.array(z.string()), streamId: z.string() });
 export const apiKeyAnswer = z.object({ id: z.string(), apiKey: z.string(), name: z.string(), scopes: z.array(z.string()) });
+
+/** Which version of an app's agent answers turns, and how the training of the latest upload stands. */
+export const agentStatusAnswer = z.object({
+  state: z.enum(['ready', 'training', 'failed']).describe('ready: the latest upload is live; training: turns use the live version meanwhile; failed: the live version stays'),
+  liveVersion: z.string().nullable().describe('the version turns use (null before a first upload is trained)'),
+  latestVersion: z.string().describe('the version of the latest accepted upload'),
+  liveSince: z.string().optional(),
+  trainingSince: z.string().optional(),
+  error: z.string().optional(),
+});
+export type AgentStatus = z.infer<typeof agentStatusAnswer>;

@@ -1,60 +1,132 @@
 /**
- * Stores each app's agent definition with its trained NLU model, and hands out compiled agents.
- * Training happens once when a definition is stored; other instances import the stored model. A
- * compiled agent (training or importing a model takes seconds) is kept per app in the cache the
- * composition root hands in, and its version re-checked at most every `recheckMs`.
+ * Each app's agent: the uploaded definition, trained off the event loop, and the compiled agent
+ * that turns use. An upload is checked at once (size limits, validation) and answered; its model
+ * trains on a training thread (agent-training.ts), and the agent live until then keeps answering
+ * turns. Other instances import the stored model of a new live version in the background and keep
+ * serving the version they have until it is loaded; a model missing or stale (written from other
+ * utterances) is trained again on a training thread. A compiled agent is kept per app in the cache
+ * the composition root hands in, and its version re-checked at most every `recheckMs`.
  */
-import { createHash } from 'node:crypto';
 import type { LRUCache } from 'lru-cache';
-import { IntentModelError, compileAgent, loadCompiledAgent, validateAgentDefinition, type AgentDefinition, type CompiledAgent } from '../agent/index.js';
-import { AppError } from '../platform/index.js';
+import { IntentModelError, loadCompiledAgent, validateAgentDefinition, type AgentDefinition, type CompiledAgent } from '../agent/index.js';
+import { AppError, isoNow, newId, type Logger } from '../platform/index.js';
 import { storeKeys, type Store } from '../store/index.js';
+import type { AgentStatus } from './admin-schemas.js';
+import { checkAgentLimits, type AgentLimits } from './agent-limits.js';
+import { AgentTrainer, versionOf } from './agent-training.js';
+import type { TrainingPool } from './training-pool.js';
 
 /** A compiled agent as kept, with the version it was compiled from and when that was last checked. */
 export interface AgentCacheEntry {
   version: string;
   checkedAt: number;
   agent: Promise<CompiledAgent>;
+  /** A newer live version being loaded while this one keeps answering. */
+  loading?: string;
 }
 
 /** Checks that need other components (e.g. that a transfer names an imported skill group). */
 export type DefinitionCheck = (streamId: string, definition: AgentDefinition) => Promise<Array<{ path: string; msg: string }>>;
 
-export class AgentRegistry {
-  constructor(
-    private readonly store: Store,
-    private readonly cache: LRUCache<string, AgentCacheEntry>,
-    private readonly checks: DefinitionCheck[] = [],
-    private readonly recheckMs = 2_000,
-  ) {}
+export interface AgentRegistryOptions {
+  store: Store;
+  cache: LRUCache<string, AgentCacheEntry>;
+  trainer: TrainingPool;
+  logger: Logger;
+  limits: AgentLimits;
+  checks?: DefinitionCheck[];
+  recheckMs?: number;
+  /** How long a training lock lives unless its instance renews it. */
+  trainingLockMs?: number;
+}
 
-  /** Validates (400 listing every problem), trains, stores; answers the stored definition. */
-  async put(streamId: string, input: unknown): Promise<AgentDefinition> {
-    const checked = validateAgentDefinition(input);
-    const problems = checked.ok ? (await Promise.all(this.checks.map((c) => c(streamId, checked.definition)))).flat() : checked.problems;
-    if (!checked.ok || problems.length) throw AppError.validation(problems.map((p) => ({ msg: p.msg, path: `body${p.path ? `.${p.path}` : ''}` })));
-    const agent = await compileAgent(checked.definition);
-    const json = JSON.stringify(checked.definition);
-    const version = createHash('sha256').update(json).digest('hex').slice(0, 16);
-    await this.store.atomic([
-      { op: 'hset', key: storeKeys.agentDefinition(streamId), fields: { version, json } },
-      { op: 'set', key: storeKeys.agentModel(streamId), value: agent.exportModel() },
-    ]);
-    this.cache.set(streamId, { version, checkedAt: Date.now(), agent: Promise.resolve(agent) });
-    return checked.definition;
+const TRAINING_LOCK_MS = 15_000;
+
+export class AgentRegistry {
+  private readonly store: Store;
+  private readonly cache: LRUCache<string, AgentCacheEntry>;
+  private readonly logger: Logger;
+  private readonly training: AgentTrainer;
+  private readonly recheckMs: number;
+
+  constructor(private readonly opts: AgentRegistryOptions) {
+    this.store = opts.store;
+    this.cache = opts.cache;
+    this.logger = opts.logger;
+    this.recheckMs = opts.recheckMs ?? 2_000;
+    this.training = new AgentTrainer(opts.store, opts.trainer, opts.logger, (streamId, version, agent) => this.cache.set(streamId, { version, checkedAt: Date.now(), agent: Promise.resolve(agent) }), opts.trainingLockMs ?? TRAINING_LOCK_MS);
   }
 
+  /**
+   * Checks the limits (400 naming each), validates (400 listing every problem), stores the upload and
+   * starts its training; answers the status at once. The live agent answers turns until the new one is trained.
+   */
+  async put(streamId: string, input: unknown): Promise<AgentStatus> {
+    checkAgentLimits(input, this.opts.limits);
+    const checked = validateAgentDefinition(input);
+    const problems = checked.ok ? (await Promise.all((this.opts.checks ?? []).map((c) => c(streamId, checked.definition)))).flat() : checked.problems;
+    if (!checked.ok || problems.length) throw AppError.validation(problems.map((p) => ({ msg: p.msg, path: `body${p.path ? `.${p.path}` : ''}` })));
+    const json = JSON.stringify(checked.definition);
+    const version = versionOf(json);
+    const keys = this.keys(streamId);
+    const [live, upload, trainingHeld] = await Promise.all([this.store.hget(keys.definition, 'version'), this.store.hgetall(keys.upload), this.store.exists(keys.lock)]);
+    if (live === version) {
+      // the live agent again: nothing to train, and an upload still training is dropped
+      if (upload.version) {
+        this.training.abort(streamId);
+        await this.store.del([keys.upload, keys.uploadDefinition, keys.lock]);
+      }
+      return (await this.status(streamId)) ?? { state: 'ready', liveVersion: live, latestVersion: live };
+    }
+    if (upload.version === version && upload.state === 'training' && trainingHeld) {
+      return { state: 'training', liveVersion: live, latestVersion: version, ...(upload.since ? { trainingSince: upload.since } : {}) };
+    }
+    const token = newId('tr');
+    const since = isoNow();
+    await this.store.atomic([
+      { op: 'del', key: keys.upload },
+      { op: 'hset', key: keys.upload, fields: { version, state: 'training', since } },
+      { op: 'set', key: keys.uploadDefinition, value: json },
+      { op: 'set', key: keys.lock, value: token, ttlMs: this.training.lockMs },
+    ]);
+    this.training.start({ streamId, version, json, definition: checked.definition, token });
+    return { state: 'training', liveVersion: live, latestVersion: version, trainingSince: since };
+  }
+
+  /** The latest accepted definition (the one training, or that failed to train, else the live one). */
   async getDefinition(streamId: string): Promise<AgentDefinition | null> {
-    const json = await this.store.hget(storeKeys.agentDefinition(streamId), 'json');
+    const keys = this.keys(streamId);
+    const json = (await this.store.get(keys.uploadDefinition)) ?? (await this.store.hget(keys.definition, 'json'));
     return json ? (JSON.parse(json) as AgentDefinition) : null;
   }
 
-  /** The compiled agent of an app, or null when none is set. */
+  /** Which version is live and how the latest upload stands; null when the app has no agent. */
+  async status(streamId: string): Promise<AgentStatus | null> {
+    const keys = this.keys(streamId);
+    const [live, liveSince, upload] = await Promise.all([this.store.hget(keys.definition, 'version'), this.store.hget(keys.definition, 'since'), this.store.hgetall(keys.upload)]);
+    const since = liveSince ? { liveSince } : {};
+    if (upload.version) {
+      if (upload.state === 'training') this.takeOver(streamId);
+      return {
+        state: upload.state === 'failed' ? 'failed' : 'training',
+        liveVersion: live,
+        latestVersion: upload.version,
+        ...since,
+        ...(upload.since ? { trainingSince: upload.since } : {}),
+        ...(upload.error ? { error: upload.error } : {}),
+      };
+    }
+    return live ? { state: 'ready', liveVersion: live, latestVersion: live, ...since } : null;
+  }
+
+  /** The compiled agent that answers the app's turns, or null when none is live. */
   async get(streamId: string): Promise<CompiledAgent | null> {
     const now = Date.now();
     const hit = this.cache.get(streamId);
     if (hit && now - hit.checkedAt < this.recheckMs) return hit.agent;
-    const version = await this.store.hget(storeKeys.agentDefinition(streamId), 'version');
+    const keys = this.keys(streamId);
+    const [version, uploadState] = await Promise.all([this.store.hget(keys.definition, 'version'), this.store.hget(keys.upload, 'state')]);
+    if (uploadState === 'training') this.takeOver(streamId);
     if (!version) {
       this.cache.delete(streamId);
       return null;
@@ -63,31 +135,74 @@ export class AgentRegistry {
       hit.checkedAt = now;
       return hit.agent;
     }
-    const agent = this.load(streamId);
-    const entry = { version, checkedAt: now, agent };
+    if (hit) {
+      // another version went live: the one kept answers until the new one is loaded
+      hit.checkedAt = now;
+      if (hit.loading !== version) this.refresh(streamId, version, hit);
+      return hit.agent;
+    }
+    const entry: AgentCacheEntry = { version, checkedAt: now, agent: this.load(streamId).then((l) => l.agent) };
     this.cache.set(streamId, entry);
-    agent.catch(() => {
+    entry.agent.catch(() => {
       if (this.cache.get(streamId) === entry) this.cache.delete(streamId);
     });
-    return agent;
-  }
-
-  private async load(streamId: string): Promise<CompiledAgent> {
-    const [def, model] = await Promise.all([this.store.hget(storeKeys.agentDefinition(streamId), 'json'), this.store.get(storeKeys.agentModel(streamId))]);
-    if (!def) throw AppError.notFound('Agent not found');
-    const definition = JSON.parse(def) as AgentDefinition;
-    if (model) {
-      try {
-        return loadCompiledAgent(definition, model);
-      } catch (err) {
-        if (!(err instanceof IntentModelError)) throw err;
-        // a model trained from other utterances (e.g. written by an older version): train again
-      }
-    }
-    return compileAgent(definition);
+    return entry.agent;
   }
 
   forget(streamId: string): void {
     this.cache.delete(streamId);
+    this.training.abort(streamId);
+  }
+
+  /** Stops training (uploads in progress are taken over by another instance) and ends the threads. */
+  stop(): Promise<void> {
+    return this.training.stop();
+  }
+
+  private keys(streamId: string) {
+    return {
+      definition: storeKeys.agentDefinition(streamId),
+      model: storeKeys.agentModel(streamId),
+      upload: storeKeys.agentUpload(streamId),
+      uploadDefinition: storeKeys.agentUploadDefinition(streamId),
+      lock: storeKeys.agentTrainingLock(streamId),
+    };
+  }
+
+  private takeOver(streamId: string): void {
+    this.training.takeOver(streamId).catch((err: unknown) => this.logger.warn({ err, streamId }, 'could not take over an agent training'));
+  }
+
+  /** Loads a newer live version in the background; `old` answers until it is ready. */
+  private refresh(streamId: string, version: string, old: AgentCacheEntry): void {
+    old.loading = version;
+    this.load(streamId).then(
+      (loaded) => {
+        if (this.cache.get(streamId) === old) this.cache.set(streamId, { version: loaded.version, checkedAt: Date.now(), agent: Promise.resolve(loaded.agent) });
+      },
+      (err: unknown) => {
+        old.loading = undefined;
+        this.logger.warn({ err, streamId, version }, 'could not load the new agent version; the previous one answers');
+      },
+    );
+  }
+
+  /** The live version from the store: its stored model imported, or (missing or stale) trained on a thread. */
+  private async load(streamId: string): Promise<{ version: string; agent: CompiledAgent }> {
+    const keys = this.keys(streamId);
+    const [def, model] = await Promise.all([this.store.hgetall(keys.definition), this.store.get(keys.model)]);
+    if (!def.json || !def.version) throw AppError.notFound('Agent not found');
+    const definition = JSON.parse(def.json) as unknown;
+    if (model) {
+      try {
+        return { version: def.version, agent: loadCompiledAgent(definition, model) };
+      } catch (err) {
+        if (!(err instanceof IntentModelError)) throw err;
+        // a model trained from other utterances (written by an older version, or read across a commit)
+      }
+    }
+    const trained = await this.opts.trainer.train(def.json);
+    await this.store.atomic([{ op: 'set', key: keys.model, value: trained }], [{ key: keys.definition, hashField: 'version', equals: def.version }]);
+    return { version: def.version, agent: loadCompiledAgent(definition, trained) };
   }
 }

@@ -94,7 +94,11 @@ export async function trainAgentModel(definition: unknown): Promise<string> {
  * model was trained from other intents or utterances than the definition's.
  */
 export function loadCompiledAgent(definition: unknown, modelJson: string): CompiledAgent {
-  const def = parseAgentDefinition(definition);
+  return loadValidatedAgent(parseAgentDefinition(definition), modelJson);
+}
+
+/** `loadCompiledAgent` for a definition that validation answered (it is not validated again). */
+export function loadValidatedAgent(def: AgentDefinition, modelJson: string): CompiledAgent {
   const recognizer = IntentRecognizer.load(modelJson, {
     threshold: def.intentThreshold,
     expectedFingerprint: intentFingerprint(def.language, def.intents),

@@ -33,6 +33,15 @@ export class AppError extends Error {
       details.map((d) => ({ msg: d.msg, code: 'validation_error', ...(d.path ? { path: d.path } : {}) })),
     );
   }
+  /** 400: the request passes a configured limit; each message names the limit and its setting. */
+  static limitExceeded(details: Array<{ msg: string; path?: string }>): AppError {
+    return new AppError(
+      400,
+      'limit_exceeded',
+      details.map((d) => d.msg).join('; '),
+      details.map((d) => ({ msg: d.msg, code: 'limit_exceeded', ...(d.path ? { path: d.path } : {}) })),
+    );
+  }
   static badRequest(msg: string, path?: string): AppError {
     return new AppError(400, 'bad_request', msg, [{ msg, code: 'bad_request', ...(path ? { path } : {}) }]);
   }

@@ -21,6 +21,11 @@ export const storeKeys = {
   appIndex: () => 'apps:index',
   agentDefinition: (streamId: string) => `${app(streamId)}:agent`,
   agentModel: (streamId: string) => `${app(streamId)}:agent-model`,
+  /** The latest upload while its model trains (or after training failed), and its definition. */
+  agentUpload: (streamId: string) => `${app(streamId)}:agent-upload`,
+  agentUploadDefinition: (streamId: string) => `${app(streamId)}:agent-upload-definition`,
+  /** Held (with a renewed expiry) by the instance training the upload. */
+  agentTrainingLock: (streamId: string) => `${app(streamId)}:agent-training`,
   apiApp: (clientId: string) => `apiapp:{k:${safe(clientId)}}`,
   appApiApps: (streamId: string) => `${app(streamId)}:api-apps`,
   apiKeyByHash: (hash: string) => `apikey:{k:${safe(hash)}}`,

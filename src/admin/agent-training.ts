@@ -1,0 +1,134 @@
+/**
+ * Trains uploaded agents on the training threads and makes each live when its model is ready.
+ * The instance that trains holds a lock in the store and renews it; when it stops, the lock
+ * expires and another instance that serves the app takes the upload over. An upload replaced by a
+ * newer one (here or on another instance) is abandoned: its renewal fails, its thread is stopped,
+ * and its result, were it to arrive, is refused by the commit's guard on the upload's version.
+ */
+import { createHash } from 'node:crypto';
+import { loadCompiledAgent, loadValidatedAgent, type AgentDefinition, type CompiledAgent } from '../agent/index.js';
+import { isoNow, newId, type Logger } from '../platform/index.js';
+import { isStoreUnavailable, storeKeys, type Store } from '../store/index.js';
+import type { TrainingPool } from './training-pool.js';
+
+export interface TrainingJob {
+  streamId: string;
+  version: string;
+  /** The definition as stored (validated, defaults applied). */
+  json: string;
+  /** The same, parsed, when this process validated it (saves validating it again on the event loop). */
+  definition?: AgentDefinition;
+  /** The lock token this job holds. */
+  token: string;
+}
+
+export const TRAINING_FAILED = 'The intent model could not be trained; the previous agent stays live';
+
+/** The version of a stored definition: a hash of its JSON. */
+export const versionOf = (json: string): string => createHash('sha256').update(json).digest('hex').slice(0, 16);
+
+export class AgentTrainer {
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly pool: TrainingPool,
+    private readonly logger: Logger,
+    /** Called with the compiled agent once its version is live in the store. */
+    private readonly onLive: (streamId: string, version: string, agent: CompiledAgent) => void,
+    readonly lockMs: number,
+  ) {}
+
+  /** Runs a job whose upload and lock are stored; replaces a job of the same app here. Never rejects. */
+  start(job: TrainingJob): void {
+    this.running.get(job.streamId)?.abort();
+    const controller = new AbortController();
+    this.running.set(job.streamId, controller);
+    void this.run(job, controller).finally(() => {
+      if (this.running.get(job.streamId) === controller) this.running.delete(job.streamId);
+    });
+  }
+
+  /** Trains an upload whose trainer stopped (its lock expired); nothing when it is trained elsewhere. */
+  async takeOver(streamId: string): Promise<void> {
+    if (this.running.has(streamId)) return;
+    const upload = await this.store.hgetall(storeKeys.agentUpload(streamId));
+    if (upload.state !== 'training') return;
+    const lock = storeKeys.agentTrainingLock(streamId);
+    const token = newId('tr');
+    if (!(await this.store.set(lock, token, { ttlMs: this.lockMs, nx: true }))) return;
+    const json = await this.store.get(storeKeys.agentUploadDefinition(streamId));
+    if (!json) {
+      await this.store.atomic([{ op: 'del', key: lock }], [{ key: lock, equals: token }]);
+      return;
+    }
+    // the version of what is stored now (a newer upload may have come meanwhile: the commit's guard tells)
+    const version = versionOf(json);
+    this.logger.warn({ streamId, version }, 'training an agent upload whose trainer stopped');
+    this.start({ streamId, version, json, token });
+  }
+
+  abort(streamId: string): void {
+    this.running.get(streamId)?.abort();
+    this.running.delete(streamId);
+  }
+
+  async stop(): Promise<void> {
+    for (const controller of this.running.values()) controller.abort();
+    this.running.clear();
+    await this.pool.close();
+  }
+
+  private async run(job: TrainingJob, controller: AbortController): Promise<void> {
+    const { streamId, version } = job;
+    const lock = storeKeys.agentTrainingLock(streamId);
+    const upload = storeKeys.agentUpload(streamId);
+    const renew = setInterval(() => {
+      this.store.atomic([{ op: 'pexpire', key: lock, ttlMs: this.lockMs }], [{ key: lock, equals: job.token }]).then(
+        (r) => {
+          // a newer upload, or another instance after this one's lock lapsed, trains now
+          if (!r.ok) controller.abort();
+        },
+        (err: unknown) => this.logger.warn({ err, streamId }, 'could not renew the agent training lock'),
+      );
+    }, Math.max(1, Math.floor(this.lockMs / 3)));
+    renew.unref();
+    try {
+      const model = await this.pool.train(job.json, controller.signal);
+      if (controller.signal.aborted) return;
+      const agent = job.definition ? loadValidatedAgent(job.definition, model) : loadCompiledAgent(JSON.parse(job.json) as unknown, model);
+      const committed = await this.store.atomic(
+        [
+          { op: 'hset', key: storeKeys.agentDefinition(streamId), fields: { version, json: job.json, since: isoNow() } },
+          { op: 'set', key: storeKeys.agentModel(streamId), value: model },
+          { op: 'del', key: upload },
+          { op: 'del', key: storeKeys.agentUploadDefinition(streamId) },
+          { op: 'del', key: lock },
+        ],
+        [{ key: upload, hashField: 'version', equals: version }],
+      );
+      if (!committed.ok) {
+        this.logger.info({ streamId, version }, 'agent training superseded by a newer upload');
+        return;
+      }
+      this.onLive(streamId, version, agent);
+      this.logger.info({ streamId, version }, 'agent trained and live');
+    } catch (err) {
+      if (controller.signal.aborted) {
+        this.logger.info({ streamId, version }, 'agent training stopped: superseded');
+        return;
+      }
+      if (isStoreUnavailable(err)) {
+        // the lock expires and this or another instance trains the upload again
+        this.logger.warn({ err, streamId, version }, 'agent training could not be committed: store unavailable');
+        return;
+      }
+      this.logger.error({ err, streamId, version }, 'agent training failed');
+      await this.store
+        .atomic([{ op: 'hset', key: upload, fields: { state: 'failed', error: TRAINING_FAILED } }, { op: 'del', key: lock }], [{ key: upload, hashField: 'version', equals: version }])
+        .catch((e: unknown) => this.logger.warn({ err: e, streamId }, 'could not record a failed agent training'));
+    } finally {
+      clearInterval(renew);
+    }
+  }
+}
