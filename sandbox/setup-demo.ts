@@ -16,6 +16,7 @@ const createdApp = z.object({ streamId: z.string() });
 const apiApp = z.object({ clientId: z.string(), clientSecret: z.string() });
 const ivrChannel = z.object({ webhookUrl: z.string() });
 const sandboxLine = z.object({ phoneNumber: z.string(), pin: z.string(), secret: z.string() });
+const agentStatus = z.object({ state: z.enum(['ready', 'training', 'failed']), error: z.string().optional() });
 
 const { values } = parseArgs({
   options: {
@@ -62,7 +63,13 @@ const connectionId = await createDemoConnection(base, adminToken, values['model-
   ...(values['model-key'] ? { apiKey: values['model-key'] } : {}),
   ...(values.model ? { model: values.model } : {}),
 });
-await call(z.unknown(), 'PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentWith(connectionId));
+// the upload answers at once and its intent model trains in the background: wait until it is live
+let agent = await call(agentStatus, 'PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentWith(connectionId));
+while (agent.state === 'training') {
+  await new Promise((r) => setTimeout(r, 100));
+  agent = await call(agentStatus, 'GET', `/api/admin/apps/${app.streamId}/agent/status`);
+}
+if (agent.state === 'failed') throw new Error(`the agent could not be trained: ${agent.error ?? ''}`);
 await call(ivrChannel, 'PUT', `/api/admin/apps/${app.streamId}/channels/ivr`, { enabled: true });
 const sandbox = await call(sandboxLine, 'PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 2 });
 const minted = await call(z.object({ webhookUrl: z.string(), expiresAt: z.string() }), 'POST', `/api/admin/apps/${app.streamId}/channels/ivr/tokens`, { sub: 'demo', expiresInS: 7 * 86_400 });

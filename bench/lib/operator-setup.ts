@@ -58,8 +58,15 @@ export async function setupDemoApp(baseUrl: string, adminToken: string, name = '
   });
   if (imported.status !== 200) throw new Error(`skill group import: HTTP ${imported.status} ${await imported.text()}`);
 
-  const agent = demoAgentWith(await createDemoConnection(baseUrl, adminToken));
-  expectStatus('set agent', await admin('PUT', `/api/admin/apps/${streamId}/agent`, agent), 200);
+  const agent = await admin('PUT', `/api/admin/apps/${streamId}/agent`, demoAgentWith(await createDemoConnection(baseUrl, adminToken)));
+  expectStatus('set agent', agent, 202);
+  // the intent model trains in the background: the bench calls the agent once it is live
+  for (let status = agent; (status.body as { state?: string }).state !== 'ready'; ) {
+    if ((status.body as { state?: string }).state === 'failed') throw new Error(`agent training failed: ${JSON.stringify(status.body)}`);
+    await new Promise((r) => setTimeout(r, 50));
+    status = await admin('GET', `/api/admin/apps/${streamId}/agent/status`);
+    expectStatus('agent status', status, 200);
+  }
   expectStatus('ivr settings', await admin('PUT', `/api/admin/apps/${streamId}/ivr-settings`, { enabled: true }), 200);
   const channel = await admin('PUT', `/api/admin/apps/${streamId}/channels/ivr`, { enabled: true });
   expectStatus('enable channel', channel, 200);

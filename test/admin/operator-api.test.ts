@@ -65,7 +65,7 @@ describeEachStore('operator API', (factory) => {
     expect(missing.status).toBe(400);
     expect(missing.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['body.dialogs.ask.nodes.answer.connectionId', 'body.dialogs.human.nodes.transfer.skillGroupId']);
     await importSkillGroup(gw, id, 'sg-reservations', 'Reservations');
-    expect((await gw.admin('PUT', `/api/admin/apps/${id}/agent`, demoAgentWith(await createModelConnection(gw)))).status).toBe(200);
+    expect((await gw.admin('PUT', `/api/admin/apps/${id}/agent`, demoAgentWith(await createModelConnection(gw)))).status).toBe(202);
     expect((await gw.admin('GET', `/api/admin/apps/${id}/agent`)).body.welcomeDialog).toBe('welcome');
     const bad = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, { retries: 11, confidenceThreshold: 101, vxmlProperties: { timeout: '90s' } });
     expect(bad.status).toBe(400);

@@ -12,6 +12,7 @@ import { demoAgentWith } from '../../src/agent/index.js';
 import { createDemoConnection } from '../../sandbox/demo-connection.js';
 import { assertValidVxml } from './vxml-schema.js';
 import { ADMIN_TOKEN, LogCapture } from './test-app.js';
+import { putAgentAndWait } from './agent-upload.js';
 
 export { ADMIN_TOKEN };
 
@@ -104,8 +105,7 @@ export async function setupIvrApp(gw: RunningGateway, opts: { agent?: unknown; s
   if (app.status !== 201) throw new Error(`create app: ${app.status} ${JSON.stringify(app.body)}`);
   const streamId = app.body.streamId as string;
   await importSkillGroup(gw, streamId, 'sg-reservations', 'Reservations');
-  const agent = await gw.admin('PUT', `/api/admin/apps/${streamId}/agent`, opts.agent ?? demoAgentWith(await createModelConnection(gw)));
-  if (agent.status !== 200) throw new Error(`set agent: ${agent.status} ${JSON.stringify(agent.body)}`);
+  await putAgentAndWait(gw.admin, streamId, opts.agent ?? demoAgentWith(await createModelConnection(gw)));
   const settings = await gw.admin('PUT', `/api/admin/apps/${streamId}/ivr-settings`, { enabled: true, ...(opts.settings ?? {}) });
   if (settings.status !== 200) throw new Error(`settings: ${settings.status} ${JSON.stringify(settings.body)}`);
   const ch = await gw.admin('PUT', `/api/admin/apps/${streamId}/channels/ivr`, { enabled: true });

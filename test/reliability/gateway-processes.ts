@@ -9,6 +9,7 @@ import { demoAgentWith } from '../../src/agent/index.js';
 import { createDemoConnection } from '../../sandbox/demo-connection.js';
 import { signHs256 } from '../../src/platform/index.js';
 import { freePort, spawnWatched, type WatchedProcess } from '../helpers/redis-processes.js';
+import { putAgentAndWait } from '../helpers/agent-upload.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -86,8 +87,7 @@ export async function provisionIvrApp(base: string, adminToken: string, opts: { 
     metaData: { userId: 'u-importer', orgId: 'org-1', type: 'skillGroups', accountId: 'acc-1' },
   }, { auth: signHs256({ appId: importer.clientId, sub: 'u-importer' }, importer.clientSecret), accountId: 'acc-1' });
   must('skill group import', imported);
-  const agent = opts.agent ?? demoAgentWith(await createDemoConnection(base, adminToken));
-  must('agent', await admin('PUT', `/apps/${streamId}/agent`, agent));
+  await putAgentAndWait((method, path, body) => call(base, adminToken, method, path, body), streamId, opts.agent ?? demoAgentWith(await createDemoConnection(base, adminToken)));
   must('settings', await admin('PUT', `/apps/${streamId}/ivr-settings`, { enabled: true, ...(opts.settings ?? {}) }));
   const ch = must('channel', await admin('PUT', `/apps/${streamId}/channels/ivr`, { enabled: true }));
   const token = signHs256({ appId: ch.clientId, sub: '+15550001111', isAnonymous: true }, ch.clientSecret, 86_400);

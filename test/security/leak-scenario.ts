@@ -11,6 +11,7 @@ import { demoAgentDefinition } from '../../src/agent/index.js';
 import { signHs256 } from '../../src/platform/index.js';
 import { MemoryStore, type Store } from '../../src/store/index.js';
 import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
+import { waitUntilAgentLive } from '../helpers/agent-upload.js';
 import { testPrefix } from '../helpers/test-stores.js';
 import { runCall, type CallResult } from '../../sandbox/index.js';
 import { RELAXED_LIMITS, recordingClient, type Exchange, type RecordingClient } from './security-fixture.js';
@@ -144,7 +145,8 @@ export async function runLeakScenario(): Promise<Scenario> {
     readBack: { type: 'message', text: '{{context.answer}}', next: [{ goto: 'more' }] },
     more: { type: 'message', text: 'Anything else?' },
   };
-  need('agent', await rec.admin('set agent', 'PUT', `/api/admin/apps/${streamId}/agent`, agent), 200);
+  need('agent', await rec.admin('set agent', 'PUT', `/api/admin/apps/${streamId}/agent`, agent), 202);
+  await waitUntilAgentLive((method, path, body) => rec.admin('agent status', method, path, body), streamId);
   need('settings', await rec.admin('IVR settings', 'PUT', `/api/admin/apps/${streamId}/ivr-settings`, { enabled: true }), 200);
   const ch = need('channel', await rec.admin(`${SHOWN_ONCE}enable IVR channel`, 'PUT', `/api/admin/apps/${streamId}/channels/ivr`, { enabled: true }), 200);
   keep('IVR channel clientSecret', ch.clientSecret);

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { signHs256 } from '../../src/platform/index.js';
 import { pollutionProblem, prototypeSnapshot } from './answer-rules.js';
 import { echoAgentDefinition } from './echo-agent.js';
+import { waitUntilAgentTrained } from '../helpers/agent-upload.js';
 import { fuzzTarget, headerSafe, pathArb, q, type AuthVariant, type Target } from './fuzz-target.js';
 import { hostileString, mutatedBody } from './hostile-values.js';
 import { checkProperty, startSecurityGateway, timed, type SecurityFixture } from './security-fixture.js';
@@ -136,7 +137,8 @@ describe('operator API under hostile input', () => {
       const s = await fx.admin('hostile settings', 'PUT', `/api/admin/apps/${victim}/ivr-settings`, settings);
       const a = await fx.admin('hostile agent', 'PUT', `/api/admin/apps/${victim}/agent`, agent);
       for (const r of [s, a]) if (r.status >= 500) throw new Error(`a ${r.status} for hostile operator text: ${JSON.stringify(r.body).slice(0, 300)}`);
-      if (s.status !== 200 || a.status !== 200) return;
+      if (s.status !== 200 || a.status !== 202) return;
+      await waitUntilAgentTrained((method, path, body) => fx.admin('agent status', method, path, body), victim);
       accepted++;
       const callId = `op-${id}`;
       const first = await fx.gw.submit(webhook, { callId, message: '', from: '+15550001111' });

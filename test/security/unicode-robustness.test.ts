@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAnswer } from './answer-rules.js';
 import { send } from './raw-http.js';
 import { startSecurityGateway, type SecurityFixture } from './security-fixture.js';
+import { putAgentAndWait } from '../helpers/agent-upload.js';
 
 const INTERNAL_ERROR = "expr=\"'internal_error'\"";
 
@@ -66,7 +67,7 @@ describe('lone surrogates and other ill-formed text', () => {
     expect((await json(path, { auth: fx.client.token(), accountId: 'a2' }, JSON.stringify(body))).status).toBe(200);
     const agent = (await fx.admin('agent', 'GET', `/api/admin/apps/${sid}/agent`)).body;
     agent.dialogs.human.nodes.transfer.skillGroupId = 'sg-emoji';
-    expect((await fx.admin('agent', 'PUT', `/api/admin/apps/${sid}/agent`, agent)).status).toBe(200);
+    await putAgentAndWait((method, path, body) => fx.admin('agent', method, path, body), sid, agent);
     const url = `${fx.gw.url}${hook()}`;
     await fx.gw.submit(url, { callId: 'emoji-transfer', message: '' });
     const doc = await fx.gw.submit(url, { callId: 'emoji-transfer', message: 'talk to a human', turn: '1' });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
 import { IvrCall, spokenOf } from '../helpers/ivr-call.js';
+import { putAgentAndWait } from '../helpers/agent-upload.js';
 import type { Store } from '../../src/store/index.js';
 
 const agentWith = (record: Record<string, unknown>) => ({
@@ -53,9 +54,9 @@ describeEachStore('table node with literal values', (factory) => {
   });
 
   it('when the record holds a literal number, a boolean and a numeric text, then the agent is saved and the row holds them in their columns\' types', async () => {
-    const put = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, agentWith({ phone: '{{context.from}}', attempts: 1, vip: true, size: '4' }));
-    expect(put.status, JSON.stringify(put.body)).toBe(200);
-    expect(put.body.dialogs.welcome.nodes.save.record).toEqual({ phone: '{{context.from}}', attempts: 1, vip: true, size: '4' });
+    await putAgentAndWait(gw.admin, app.streamId, agentWith({ phone: '{{context.from}}', attempts: 1, vip: true, size: '4' }));
+    const stored = await gw.admin('GET', `/api/admin/apps/${app.streamId}/agent`);
+    expect(stored.body.dialogs.welcome.nodes.save.record).toEqual({ phone: '{{context.from}}', attempts: 1, vip: true, size: '4' });
     const call = new IvrCall(gw, app.webhookUrl, '+15550001234');
     const doc = await call.start();
     expect(spokenOf(doc)).toContain('Saved attempt 1, vip true, size 4.');
