@@ -22,6 +22,8 @@ export interface GatewayOptions {
   sandbox?: SandboxOptions;
   /** The clock of call activity and idle expiry (tests move it past CALL_IDLE_TIMEOUT_S). */
   clock?: () => number;
+  /** How long an agent training lock lives unless renewed (tests of a takeover use a short one). */
+  agentTrainingLockMs?: number;
 }
 
 export interface GatewayDeps {
@@ -92,6 +94,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     limits: { maxIntents: config.agentMaxIntents, maxUtterances: config.agentMaxUtterances, maxNodes: config.agentMaxNodes },
     checks: [assist.definitionCheck, connections.definitionCheck, tables.recordCheck],
     recheckMs: config.cacheTtlMs,
+    ...(options.agentTrainingLockMs ? { trainingLockMs: options.agentTrainingLockMs } : {}),
   });
   const history = createHistoryComponent({ store, apps, metrics, rateLimiters, sessionMetas: caches.historySessions, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
   const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents), ...(options.testRuns ? { options: options.testRuns } : {}) });

@@ -154,7 +154,7 @@ export class AgentRegistry {
     this.training.abort(streamId);
   }
 
-  /** Stops training (uploads in progress are taken over by another instance) and ends the threads. */
+  /** Stops training (another instance takes the uploads in progress over) and ends the threads. */
   stop(): Promise<void> {
     return this.training.stop();
   }

@@ -28,7 +28,7 @@ export const TRAINING_FAILED = 'The intent model could not be trained; the previ
 export const versionOf = (json: string): string => createHash('sha256').update(json).digest('hex').slice(0, 16);
 
 export class AgentTrainer {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, { controller: AbortController; token: string }>();
 
   constructor(
     private readonly store: Store,
@@ -41,11 +41,11 @@ export class AgentTrainer {
 
   /** Runs a job whose upload and lock are stored; replaces a job of the same app here. Never rejects. */
   start(job: TrainingJob): void {
-    this.running.get(job.streamId)?.abort();
+    this.running.get(job.streamId)?.controller.abort();
     const controller = new AbortController();
-    this.running.set(job.streamId, controller);
+    this.running.set(job.streamId, { controller, token: job.token });
     void this.run(job, controller).finally(() => {
-      if (this.running.get(job.streamId) === controller) this.running.delete(job.streamId);
+      if (this.running.get(job.streamId)?.controller === controller) this.running.delete(job.streamId);
     });
   }
 
@@ -69,13 +69,21 @@ export class AgentTrainer {
   }
 
   abort(streamId: string): void {
-    this.running.get(streamId)?.abort();
+    this.running.get(streamId)?.controller.abort();
     this.running.delete(streamId);
   }
 
+  /** Stops training here and releases the locks, so that other instances take the uploads over at once. */
   async stop(): Promise<void> {
-    for (const controller of this.running.values()) controller.abort();
+    const jobs = [...this.running.entries()];
     this.running.clear();
+    for (const [, job] of jobs) job.controller.abort();
+    await Promise.all(
+      jobs.map(([streamId, job]) => {
+        const lock = storeKeys.agentTrainingLock(streamId);
+        return this.store.atomic([{ op: 'del', key: lock }], [{ key: lock, equals: job.token }]).catch((err: unknown) => this.logger.warn({ err, streamId }, 'could not release an agent training lock'));
+      }),
+    );
     await this.pool.close();
   }
 
