@@ -3,7 +3,7 @@
  * event loop that answers turns. Threads start when there is training to do and end when idle;
  * they run at a lower scheduling priority than the event loop (a nice increment, on Linux).
  * From the TypeScript sources (tests, `node --import tsx`) a thread loads the worker's .ts file
- * with the tsx loader; from the build (`npm start`) the compiled .js beside this file.
+ * with the tsx loader (a dev dependency); from the build (`npm start`) the compiled .js beside this file.
  */
 import { Piscina } from 'piscina';
 
@@ -19,14 +19,14 @@ const NICE_INCREMENT = 10;
 
 export function createTrainingPool(opts: { threads: number }): TrainingPool {
   const fromSource = import.meta.url.endsWith('.ts');
-  const hasTsx = process.execArgv.some((arg) => /(^|[/\\])tsx\b/.test(arg));
   const pool = new Piscina<string, string>({
     filename: new URL(`./training-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url).href,
     minThreads: 0,
     maxThreads: opts.threads,
     idleTimeout: IDLE_MS,
     niceIncrement: NICE_INCREMENT,
-    execArgv: fromSource && !hasTsx ? [...process.execArgv, '--import', 'tsx'] : process.execArgv,
+    // not the process's own flags: V8 flags such as --max-semi-space-size (npm start) are refused in a thread
+    execArgv: fromSource ? ['--import', 'tsx'] : [],
   });
   return {
     train: (definitionJson, signal) => pool.run(definitionJson, signal ? { signal } : {}),
