@@ -13,7 +13,9 @@ export interface IntentTrainingData {
 }
 
 const MODEL_FORMAT = 'ivr-agent-intent-model';
-const MODEL_VERSION = 1;
+/** 2: neural weights as base64 doubles, no training sentences (1, with them, still loads). */
+const MODEL_VERSION = 2;
+const LOADABLE_VERSIONS = [1, 2];
 const LOCALE = 'en';
 
 interface ModelEnvelope {
@@ -47,6 +49,54 @@ export function intentFingerprint(language: string, intents: readonly IntentTrai
     .map((i) => [i.name, [...i.utterances].map((u) => u.trim()).sort()] as const)
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return createHash('sha256').update(JSON.stringify([language, data])).digest('hex').slice(0, 32);
+}
+
+/** The parts of an nlp.js export that `compactModel` changes (the rest is kept as it is). */
+interface NlpModel {
+  nluManager?: {
+    extraSentences?: unknown[];
+    domainManagers?: Record<string, { sentences?: unknown[]; domains?: Record<string, { neuralNetwork?: { perceptrons?: Array<ArrayLike<number> | string> } }> }>;
+  };
+}
+
+/**
+ * Makes an exported model cheaper to parse: an instance parses it on its event loop, so its size is
+ * a pause of every turn there. Left out: the training sentences (only training reads them) and the
+ * language guesser's copy of every utterance (recognition always names its locale, so the guesser
+ * is never asked; rebuilding its trigrams was most of an import). The neural weights (float32
+ * values, the bias a double) go as base64 of float64s: exactly the same numbers, a fraction of the
+ * cost of parsing them as JSON numbers.
+ */
+function compactModel(nlp: NlpModel): NlpModel {
+  const nlu = nlp.nluManager;
+  if (Array.isArray(nlu?.extraSentences)) nlu.extraSentences = [];
+  for (const manager of Object.values(nlu?.domainManagers ?? {})) {
+    if (Array.isArray(manager.sentences)) manager.sentences = [];
+    for (const domain of Object.values(manager.domains ?? {})) {
+      const net = domain.neuralNetwork;
+      if (!net?.perceptrons) continue;
+      net.perceptrons = net.perceptrons.map((p) => (typeof p === 'string' ? p : Buffer.from(Float64Array.from(p).buffer).toString('base64')));
+    }
+  }
+  return nlp;
+}
+
+/** The inverse of `compactModel` for nlp.js import: the weights as Float64Arrays (it only indexes them). */
+function expandModel(model: object): object {
+  const nlp = model as NlpModel;
+  for (const manager of Object.values(nlp.nluManager?.domainManagers ?? {})) {
+    for (const domain of Object.values(manager.domains ?? {})) {
+      const net = domain.neuralNetwork;
+      if (!net?.perceptrons) continue;
+      net.perceptrons = net.perceptrons.map((p) => {
+        if (typeof p !== 'string') return p;
+        const bytes = Buffer.from(p, 'base64');
+        // a copy: a small Buffer may sit in the shared pool at an offset a Float64Array cannot start at
+        return new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+      });
+    }
+  }
+  return nlp;
 }
 
 export class IntentModelError extends Error {
@@ -87,25 +137,20 @@ export class IntentRecognizer {
     } catch {
       throw new IntentModelError('the intent model is not JSON');
     }
-    if (envelope?.format !== MODEL_FORMAT || envelope.version !== MODEL_VERSION || typeof envelope.nlp !== 'object') {
+    if (envelope?.format !== MODEL_FORMAT || !LOADABLE_VERSIONS.includes(envelope.version) || typeof envelope.nlp !== 'object' || envelope.nlp === null) {
       throw new IntentModelError(`not an intent model of format ${MODEL_FORMAT} v${MODEL_VERSION}`);
     }
     if (options.expectedFingerprint !== undefined && envelope.fingerprint !== options.expectedFingerprint) {
       throw new IntentModelError('the intent model was trained from other intents or utterances: retrain it');
     }
     const nlp = createNlp();
-    nlp.import(envelope.nlp as object);
+    nlp.import(expandModel(envelope.nlp));
     return new IntentRecognizer(nlp, envelope.language, options.threshold, envelope.fingerprint);
   }
 
-  /**
-   * The trained model as a JSON string (for `load` in another process). The language guesser's
-   * sample sentences (every utterance again) are left out: recognition always names its locale, so
-   * the guesser is never asked, and rebuilding its trigrams was most of the cost of `load`.
-   */
+  /** The trained model as a JSON string (for `load` in another process), made compact by `compactModel`. */
   export(): string {
-    const nlp = JSON.parse(this.nlp.export(true)) as { nluManager?: { extraSentences?: unknown[] } };
-    if (Array.isArray(nlp.nluManager?.extraSentences)) nlp.nluManager.extraSentences = [];
+    const nlp = compactModel(JSON.parse(this.nlp.export(true)) as NlpModel);
     const envelope: ModelEnvelope = {
       format: MODEL_FORMAT,
       version: MODEL_VERSION,

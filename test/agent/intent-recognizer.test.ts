@@ -56,8 +56,24 @@ describe('intent recognizer (nlp.js)', () => {
     for (const p of heldOut.phrases) {
       expect(await loaded.recognizer.recognize(p.text)).toEqual(await agent.recognizer.recognize(p.text));
     }
-    // the language guesser's copy of every utterance is not part of the model
-    expect((JSON.parse(model) as { nlp: { nluManager: { extraSentences: unknown[] } } }).nlp.nluManager.extraSentences).toEqual([]);
+    // neither the language guesser's copy of every utterance nor the training sentences are part of it
+    const nlu = (JSON.parse(model) as { nlp: { nluManager: any } }).nlp.nluManager;
+    expect(nlu.extraSentences).toEqual([]);
+    expect(nlu.domainManagers.en.sentences).toEqual([]);
+    expect(typeof nlu.domainManagers.en.domains.master_domain.neuralNetwork.perceptrons[0]).toBe('string');
+  });
+
+  it('when a model of the first format (weights as JSON numbers) is loaded, then it recognises as the current one does', async () => {
+    const current = JSON.parse(agent.exportModel()) as { version: number; nlp: { nluManager: any } };
+    const net = current.nlp.nluManager.domainManagers.en.domains.master_domain.neuralNetwork;
+    net.perceptrons = net.perceptrons.map((p: string) => {
+      const bytes = Buffer.from(p, 'base64');
+      return Array.from(new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+    });
+    const old = loadCompiledAgent(demoAgentDefinition, JSON.stringify({ ...current, version: 1 }));
+    for (const p of heldOut.phrases) {
+      expect(await old.recognizer.recognize(p.text)).toEqual(await agent.recognizer.recognize(p.text));
+    }
   });
 
   it('when the model was trained from other utterances, then loading it is refused', () => {
