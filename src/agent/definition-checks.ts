@@ -18,8 +18,19 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 const asObj = (v: unknown): Obj => (isObj(v) ? v : {});
 const has = (o: Obj, key: string): boolean => Object.hasOwn(o, key);
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Lower case, punctuation removed, whitespace collapsed: how utterances are compared. */
 export function normalizeUtterance(text: string): string {
+  // the same result without Unicode classes for printable ASCII (letters and digits are [a-z0-9]
+  // there, and the only space is " "): several times faster on an agent's many utterances
+  if (PRINTABLE_ASCII.test(text)) {
+    return text
+      .toLowerCase()
+      .replace(/[^a-z0-9 ']+/g, ' ')
+      .replace(/ {2,}/g, ' ')
+      .trim();
+  }
   return text
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s']+/gu, ' ')
@@ -32,7 +43,8 @@ const IVR_PROMPTS = ['noInputPrompt', 'noMatchPrompt', 'errorPrompt'] as const;
 function checkIntents(root: Obj, dialogs: Obj, out: DefinitionProblem[]): void {
   if (!Array.isArray(root.intents)) return;
   const names = new Map<string, number>();
-  const utterances = new Map<string, { intent: string; path: string }>();
+  // where each utterance was first seen (its path is only written out for a problem)
+  const utterances = new Map<string, { intent: string; i: number; k: number }>();
   root.intents.forEach((raw, i) => {
     const intent = asObj(raw);
     const base = `intents[${i}]`;
@@ -50,16 +62,15 @@ function checkIntents(root: Obj, dialogs: Obj, out: DefinitionProblem[]): void {
     if (intent.utterances.length === 0) out.push({ path: `${base}.utterances`, msg: 'intent has no utterances' });
     intent.utterances.forEach((u, k) => {
       if (typeof u !== 'string') return;
-      const path = `${base}.utterances[${k}]`;
       const norm = normalizeUtterance(u);
       if (norm === '') {
-        out.push({ path, msg: 'empty utterance' });
+        out.push({ path: `${base}.utterances[${k}]`, msg: 'empty utterance' });
         return;
       }
       const seen = utterances.get(norm);
       if (seen && seen.intent !== (name ?? '')) {
-        out.push({ path, msg: `utterance "${u}" is also an utterance of intent "${seen.intent}" (${seen.path})` });
-      } else if (!seen) utterances.set(norm, { intent: name ?? '', path });
+        out.push({ path: `${base}.utterances[${k}]`, msg: `utterance "${u}" is also an utterance of intent "${seen.intent}" (intents[${seen.i}].utterances[${seen.k}])` });
+      } else if (!seen) utterances.set(norm, { intent: name ?? '', i, k });
     });
   });
 }

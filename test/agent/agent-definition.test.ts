@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { compileAgent, demoAgentDefinition, validateAgentDefinition, AgentDefinitionError } from '../../src/agent/index.js';
+import { normalizeUtterance } from '../../src/agent/definition-checks.js';
 
 const broken = {
   language: 'en',
@@ -71,7 +73,15 @@ describe('validateAgentDefinition', () => {
     def.intents[2]?.utterances.push('Book a table!');
     const r = validateAgentDefinition(def);
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.problems).toEqual([{ path: 'intents[2].utterances[10]', msg: expect.stringMatching(/also an utterance of intent "BookTable"/) }]);
+    if (!r.ok) expect(r.problems).toEqual([{ path: 'intents[2].utterances[10]', msg: 'utterance "Book a table!" is also an utterance of intent "BookTable" (intents[0].utterances[0])' }]);
+  });
+
+  it('when an utterance is printable ASCII, then its quick normal form is the one the Unicode rules give', () => {
+    const unicodeRules = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s']+/gu, ' ').replace(/\s+/g, ' ').trim();
+    const ascii = fc.string({ unit: fc.constantFrom(...' !"#$%&\'()*+,-./09:;<=>?@AZ[\\]^_`az{|}~'.split(''), ...'abcxyzABCXYZ0123456789  '.split('')), maxLength: 40 });
+    fc.assert(fc.property(ascii, (text) => normalizeUtterance(text) === unicodeRules(text)), { numRuns: 500 });
+    expect(normalizeUtterance('  Book a TABLE, please!! ')).toBe('book a table please');
+    expect(normalizeUtterance('Réserver\tune table')).toBe('réserver une table');
   });
 
   it('when the input is not an object, then the root is reported', () => {
