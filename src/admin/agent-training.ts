@@ -123,7 +123,7 @@ export class AgentTrainer {
       this.logger.info({ streamId, version }, 'agent trained and live');
     } catch (err) {
       if (controller.signal.aborted) {
-        this.logger.info({ streamId, version }, 'agent training stopped: superseded');
+        this.logger.info({ streamId, version }, 'agent training stopped (a newer upload, the app deleted, or the instance stopping)');
         return;
       }
       if (isStoreUnavailable(err)) {

@@ -34,14 +34,15 @@ export function sharedEnv(redisUrl: string, extra: Record<string, string> = {}):
 }
 
 /**
- * Starts one instance and waits until /readyz answers 200, or until it exits (its output is in the
+ * Starts one instance (from the sources by default; `args` are node's, e.g. a built entry) and
+ * waits until /readyz answers 200, or until it exits (its output is in the
  * error then). There is no deadline of its own: start-up under tsx on a loaded machine takes what it
  * takes, and a process that neither gets ready nor exits is left to the caller's test timeout.
  */
-export async function startGatewayProcess(name: string, env: Record<string, string>): Promise<GatewayProcess> {
+export async function startGatewayProcess(name: string, env: Record<string, string>, args = ['--import', 'tsx', 'src/main.ts']): Promise<GatewayProcess> {
   const port = await freePort();
   const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', TMPDIR: process.env.TMPDIR ?? '/tmp' };
-  const proc = await spawnWatched(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const proc = await spawnWatched(process.execPath, args, {
     cwd: ROOT,
     env: { ...base, ...env, PORT: String(port), HOST: '127.0.0.1' },
   });

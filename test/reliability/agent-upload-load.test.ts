@@ -1,0 +1,170 @@
+/**
+ * One tenant's large agent upload must not stall another tenant's calls. The service is built as
+ * `npm start` builds it (`npm run build`) and started with the start script's command, so the
+ * training threads run from the compiled files. 20 booking calls run on one app, first alone (the
+ * baseline, in the same run), then while a ~1 MB agent is uploaded to another app and trained:
+ * the p99 turn time stays within 3× of the baseline's, and /readyz answers throughout. Nothing here
+ * judges a duration by itself: the upload's turn times are compared with the baseline's.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { largeAgentDefinition } from '../helpers/large-agent.js';
+import { BOOKING, expectBooked } from './booking-call.js';
+import { deleteKeys, provisionIvrApp, sharedEnv, startGatewayProcess, type GatewayProcess, type ProvisionedApp } from './gateway-processes.js';
+import { RoundRobinClient, runScriptedCall, type Answer } from './scripted-browser.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CALLS = 20;
+/** How long a browser plays a document's prompts before the caller answers (far shorter than real speech). */
+const PROMPT_MS = 400;
+/** Rounds of 20 calls in the baseline: enough turns that one pause of the machine does not set its p99. */
+const BASELINE_ROUNDS = 6;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Times every request it sends (when it started, how long until its answer). */
+class TimedClient extends RoundRobinClient {
+  readonly turns: Array<{ at: number; ms: number }> = [];
+  override async post(path: string, params: Record<string, string>, only?: string): Promise<Answer> {
+    const at = performance.now();
+    const answer = await super.post(path, params, only);
+    this.turns.push({ at, ms: performance.now() - at });
+    return answer;
+  }
+}
+
+/** The value below which 99% of the samples lie (nearest rank). */
+const p99 = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)]!;
+};
+
+/** node's arguments of the start script (`node <flags> dist/main.js`). */
+function startArgs(): string[] {
+  const scripts = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const [node, ...args] = scripts.start!.split(/\s+/);
+  expect(node).toBe('node');
+  return args;
+}
+
+describe.skipIf(!inject('redisAvailable'))('a large agent upload while other calls run', () => {
+  const redisUrl = inject('redisUrl');
+  let env: Record<string, string>;
+  let gw: GatewayProcess;
+  let callsApp: ProvisionedApp;
+  let uploadApp: ProvisionedApp;
+
+  beforeAll(async () => {
+    // what `npm start` runs first (prestart): the compiled service, with the Lua scripts beside it
+    await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT });
+    env = sharedEnv(redisUrl);
+    gw = await startGatewayProcess('built', env, startArgs());
+    [callsApp, uploadApp] = await Promise.all([provisionIvrApp(gw.url, env.ADMIN_TOKEN!), provisionIvrApp(gw.url, env.ADMIN_TOKEN!)]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await gw?.proc.stop('SIGTERM');
+    if (env) await deleteKeys(redisUrl, env.KEY_PREFIX!);
+  }, 30_000);
+
+  const admin = (method: string, path: string, body?: unknown) =>
+    fetch(`${gw.url}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${env.ADMIN_TOKEN}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+
+  /** The service's longest event-loop delay since the last read, in ms, for the log (prom-client resets it on every scrape). */
+  async function eventLoopLagMax(): Promise<number> {
+    const text = await fetch(`${gw.url}/metrics`).then((r) => r.text());
+    const m = /^\w*nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
+    return m ? Math.round(Number(m[1]) * 1000) : NaN;
+  }
+
+  /** 20 booking calls at once on the calls app, each caller answering after the prompts; each must end booked. */
+  async function round(client: TimedClient, tag: string): Promise<void> {
+    const traces = await Promise.all(
+      Array.from({ length: CALLS }, (_, i) =>
+        runScriptedCall({ client, startPath: callsApp.webhookPath, callId: `call-upl-${tag}-${i}-${env.KEY_PREFIX}`, say: BOOKING, onDocument: async () => { await sleep(PROMPT_MS); } }),
+      ),
+    );
+    traces.forEach(expectBooked);
+  }
+
+  it('when a ~1 MB agent is uploaded to one app while 20 calls run on another, then their p99 turn time stays within 3x of the same calls without the upload, and /readyz answers throughout', async () => {
+    const client = new TimedClient([gw.url]);
+    // for the log: a pause of the test's own process delays every answer it waits for
+    const own = monitorEventLoopDelay({ resolution: 10 });
+    own.enable();
+    const readyz: Array<{ at: number; ms: number; status: number }> = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        const at = performance.now();
+        const status = await fetch(`${gw.url}/readyz`).then((r) => r.status, () => 0);
+        readyz.push({ at, ms: performance.now() - at, status });
+        await sleep(50);
+      }
+    })();
+
+    // warm-up (not counted), then the baseline: the same calls with no upload
+    await round(client, 'warm');
+    await eventLoopLagMax();
+    const baselineFrom = performance.now();
+    for (let i = 0; i < BASELINE_ROUNDS; i++) await round(client, `base${i}`);
+    const baselineTo = performance.now();
+    const baselineLag = await eventLoopLagMax();
+    const ownBaseline = Math.round(own.max / 1e6);
+    own.reset();
+
+    const agent = largeAgentDefinition(1_000_000);
+    const bytes = JSON.stringify(agent).length;
+    const uploadFrom = performance.now();
+    const put = await admin('PUT', `/api/admin/apps/${uploadApp.streamId}/agent`, agent);
+    const putMs = performance.now() - uploadFrom;
+    expect(put.status, JSON.stringify(put.body)).toBe(202);
+    expect(put.body.state).toBe('training');
+    // the calls go on, round after round, until the new agent is live
+    let live: any;
+    const watcher = (async () => {
+      for (;;) {
+        const s = await admin('GET', `/api/admin/apps/${uploadApp.streamId}/agent/status`);
+        if (s.body.state !== 'training') return (live = s.body);
+        await sleep(200);
+      }
+    })();
+    let rounds = 0;
+    while (live === undefined) await round(client, `upload${rounds++}`);
+    await watcher;
+    const uploadTo = performance.now();
+    const uploadLag = await eventLoopLagMax();
+    const ownUpload = Math.round(own.max / 1e6);
+    own.disable();
+    polling = false;
+    await poller;
+
+    expect(live).toMatchObject({ state: 'ready', liveVersion: put.body.latestVersion });
+    const within = (from: number, to: number) => client.turns.filter((t) => t.at >= from && t.at < to).map((t) => t.ms);
+    const baseline = within(baselineFrom, baselineTo);
+    const during = within(uploadFrom, uploadTo);
+    const readyzDuring = readyz.filter((r) => r.at >= uploadFrom && r.at < uploadTo);
+    console.info(
+      `[agent-upload-load] ${bytes} bytes, upload answered in ${putMs.toFixed(0)} ms, trained in ${((uploadTo - uploadFrom) / 1000).toFixed(1)} s; ` +
+        `turn p99 ${p99(baseline).toFixed(0)} ms over ${baseline.length} baseline turns, ${p99(during).toFixed(0)} ms over ${during.length} turns during the upload ` +
+        `(max ${Math.max(...baseline).toFixed(0)} / ${Math.max(...during).toFixed(0)} ms); /readyz ${readyzDuring.length} answers during the upload, max ${Math.max(...readyzDuring.map((r) => r.ms)).toFixed(0)} ms; ` +
+        `longest event-loop delay in the service ${baselineLag} ms in the baseline, ${uploadLag} ms during the upload; in the test's own ${ownBaseline} / ${ownUpload} ms`,
+    );
+    // the calls ran during the training: at least as many turns as one round has
+    expect(rounds).toBeGreaterThan(0);
+    expect(during.length).toBeGreaterThanOrEqual(baseline.length / BASELINE_ROUNDS);
+    expect(p99(during)).toBeLessThanOrEqual(3 * p99(baseline));
+    // /readyz answered 200 all along, and no slower than a turn of the baseline could be
+    expect(readyz.every((r) => r.status === 200)).toBe(true);
+    expect(readyzDuring.length).toBeGreaterThan(0);
+    expect(p99(readyzDuring.map((r) => r.ms))).toBeLessThanOrEqual(3 * p99(baseline));
+    expect(gw.proc.output()).not.toContain('agent training failed');
+  }, 300_000);
+});
