@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { demoAgentDefinition } from '../../src/agent/index.js';
-import type { Store } from '../../src/store/index.js';
+import { compileAgent, demoAgentDefinition, loadCompiledAgent } from '../../src/agent/index.js';
+import { storeKeys, type Store } from '../../src/store/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
 import { IvrCall, spokenOf } from '../helpers/ivr-call.js';
@@ -150,6 +150,29 @@ describeEachStore('agent training off the event loop', (factory) => {
     const put = await a.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentDefinition);
     expect(put.status).toBe(202);
     expect(put.body).toEqual(before);
+  });
+
+  it('when the stored model was trained from other utterances, then an instance trains it again on a thread, answers with it and stores it', async () => {
+    const app = await setupIvrApp(a);
+    const modelKey = storeKeys.agentModel(app.streamId);
+    const changed = structuredClone(demoAgentDefinition) as { intents: Array<{ utterances: string[] }> };
+    changed.intents[0]!.utterances.push('a phrasing the live definition does not have');
+    const stale = (await compileAgent(changed)).exportModel();
+    await store.set(modelKey, stale);
+    // a fresh instance (nothing cached) meets the stale model
+    const c = await startGateway({ store, config: { masterKey } });
+    try {
+      const call = new IvrCall(c, app.webhookUrl.replace(a.url, c.url));
+      await call.start();
+      expect(spokenOf(await call.say('book a table'))).toContain('For how many people?');
+      // the model stored again is one of the live definition's (loading it checks that)
+      const stored = (await store.get(modelKey))!;
+      expect(stored).not.toBe(stale);
+      const live = (await a.admin('GET', `/api/admin/apps/${app.streamId}/agent`)).body as unknown;
+      expect(() => loadCompiledAgent(live, stored)).not.toThrow();
+    } finally {
+      await c.close();
+    }
   });
 
   it('when the instance training an upload stops, then another instance takes the upload over and makes it live', async () => {
