@@ -104,7 +104,8 @@ export class AgentTrainer {
     try {
       const model = await this.pool.train(job.json, controller.signal);
       if (controller.signal.aborted) return;
-      const agent = job.definition ? loadValidatedAgent(job.definition, model) : loadCompiledAgent(JSON.parse(job.json) as unknown, model);
+      // the thread trained from job.json itself: no fingerprint check (one pass over every utterance less)
+      const agent = job.definition ? loadValidatedAgent(job.definition, model, { trainedFromIt: true }) : loadCompiledAgent(JSON.parse(job.json) as unknown, model);
       const committed = await this.store.atomic(
         [
           { op: 'hset', key: storeKeys.agentDefinition(streamId), fields: { version, json: job.json, since: isoNow() } },

@@ -97,11 +97,15 @@ export function loadCompiledAgent(definition: unknown, modelJson: string): Compi
   return loadValidatedAgent(parseAgentDefinition(definition), modelJson);
 }
 
-/** `loadCompiledAgent` for a definition that validation answered (it is not validated again). */
-export function loadValidatedAgent(def: AgentDefinition, modelJson: string): CompiledAgent {
+/**
+ * `loadCompiledAgent` for a definition that validation answered (it is not validated again). With
+ * `trainedFromIt`, the caller knows the model was trained from this very definition (a training
+ * thread was handed its JSON), so the fingerprint check is skipped.
+ */
+export function loadValidatedAgent(def: AgentDefinition, modelJson: string, opts: { trainedFromIt?: boolean } = {}): CompiledAgent {
   const recognizer = IntentRecognizer.load(modelJson, {
     threshold: def.intentThreshold,
-    expectedFingerprint: intentFingerprint(def.language, def.intents),
+    ...(opts.trainedFromIt ? {} : { expectedFingerprint: intentFingerprint(def.language, def.intents) }),
   });
   return assemble(def, recognizer);
 }
