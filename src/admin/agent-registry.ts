@@ -74,7 +74,9 @@ export class AgentRegistry {
       // the live agent again: nothing to train, and an upload still training is dropped
       if (upload.version) {
         this.training.abort(streamId);
-        await this.store.del([keys.upload, keys.uploadDefinition, keys.lock]);
+        // only the upload read here (a newer one stored meanwhile stays)
+        const drop = [keys.upload, keys.uploadDefinition, keys.lock].map((key) => ({ op: 'del' as const, key }));
+        await this.store.atomic(drop, [{ key: keys.upload, hashField: 'version', equals: upload.version }]);
       }
       return (await this.status(streamId)) ?? { state: 'ready', liveVersion: live, latestVersion: live };
     }

@@ -144,12 +144,21 @@ describeEachStore('agent training off the event loop', (factory) => {
     expect(b.log.text()).not.toContain('could not load the new agent version');
   });
 
-  it('when the live definition is uploaded again, then nothing trains and the status is ready at once', async () => {
+  it('when the live definition is uploaded again, then nothing trains, the status is ready at once, and an upload still training is dropped', async () => {
     const app = await setupIvrApp(a);
     const before = await status(a, app.streamId);
     const put = await a.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentDefinition);
     expect(put.status).toBe(202);
     expect(put.body).toEqual(before);
+    // while another upload trains, the live definition again drops that upload
+    const other = await a.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, agentWithPizza(80_000, 'say something about'));
+    expect(other.body.state).toBe('training');
+    const again = await a.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentDefinition);
+    expect(again.body).toEqual(before);
+    expect(await status(a, app.streamId)).toEqual(before);
+    expect(await store.exists(storeKeys.agentUpload(app.streamId))).toBe(false);
+    expect((await a.admin('GET', `/api/admin/apps/${app.streamId}/agent`)).body.intents.map((i: { name: string }) => i.name)).toEqual(['BookTable', 'AskQuestion', 'TalkToHuman']);
+    expect(a.log.text()).toContain('agent training stopped');
   });
 
   it('when the stored model was trained from other utterances, then an instance trains it again on a thread, answers with it and stores it', async () => {
