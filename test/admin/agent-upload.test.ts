@@ -6,10 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { compileAgent, demoAgentDefinition, loadCompiledAgent } from '../../src/agent/index.js';
+import { compileAgent, demoAgentWith, loadCompiledAgent } from '../../src/agent/index.js';
 import { storeKeys, type Store } from '../../src/store/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
-import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
+import { createModelConnection, setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
 import { IvrCall, spokenOf } from '../helpers/ivr-call.js';
 import { waitUntilAgentLive } from '../helpers/agent-upload.js';
 import { largeAgentDefinition } from '../helpers/large-agent.js';
@@ -19,7 +19,7 @@ const FALLBACK = "Sorry, I didn't get that.";
 
 /** The demo agent plus an intent the demo agent lacks, and enough other intents that training takes a while. */
 function agentWithPizza(bytes: number, marker: string): Record<string, any> {
-  const agent = largeAgentDefinition(bytes, { marker }) as Record<string, any>;
+  const agent = largeAgentDefinition(bytes, { marker, base: demo }) as Record<string, any>;
   agent.intents.push({ name: 'OrderPizza', dialog: 'pizza', utterances: ['order a pizza', 'i want a pizza delivered', 'pizza for delivery please'] });
   agent.dialogs.pizza = { start: 'noted', nodes: { noted: { type: 'end', text: PIZZA } } };
   return agent;
@@ -34,6 +34,9 @@ async function probe(gw: RunningGateway, webhookUrl: string): Promise<string> {
   return spoken.includes(PIZZA) ? 'new' : spoken.includes(FALLBACK) ? 'old' : spoken;
 }
 
+/** The demo agent on a model connection of the suite's store (set by each suite before its tests). */
+let demo: ReturnType<typeof demoAgentWith>;
+
 /** One deployment: every instance opens what another sealed. */
 const masterKey = randomBytes(32);
 
@@ -47,7 +50,8 @@ describeEachStore('agent upload limits', (factory) => {
     store = await factory.make();
     // the demo agent has 3 intents, 30 utterances and 15 nodes
     gw = await startGateway({ store, config: { agentMaxBytes: '8kb', bodyLimit: '2kb', agentMaxIntents: 4, agentMaxUtterances: 35, agentMaxNodes: 15 } });
-    app = await setupIvrApp(gw);
+    demo = demoAgentWith(await createModelConnection(gw));
+    app = await setupIvrApp(gw, { agent: demo });
   });
   afterAll(async () => {
     await gw.close();
@@ -62,12 +66,12 @@ describeEachStore('agent upload limits', (factory) => {
     expect(r.body.errors).toEqual([{ msg: 'Request body is larger than 8kb (AGENT_MAX_BYTES)', code: 'payload_too_large' }]);
     expect(await status(gw, app.streamId)).toEqual(before);
     // the agent's own limit, not the service's BODY_LIMIT (2kb), applies to an agent
-    expect(JSON.stringify(demoAgentDefinition).length).toBeGreaterThan(2 * 1024);
-    expect((await gw.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentDefinition)).status).toBe(202);
+    expect(JSON.stringify(demo).length).toBeGreaterThan(2 * 1024);
+    expect((await gw.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, demo)).status).toBe(202);
   });
 
   it('when an agent has more intents, utterances or nodes than allowed, then 400 names each limit and its setting', async () => {
-    const agent = structuredClone(demoAgentDefinition) as Record<string, any>;
+    const agent = structuredClone(demo) as Record<string, any>;
     agent.intents.push({ name: 'Hours', dialog: 'fallback', utterances: ['when are you open', 'opening times', 'are you open now', 'what time do you close', 'open on monday'] });
     agent.intents.push({ name: 'Parking', dialog: 'fallback', utterances: ['where can i park'] });
     agent.dialogs.fallback.nodes.extra = { type: 'message', text: 'More.' };
@@ -98,6 +102,7 @@ describeEachStore('agent training off the event loop', (factory) => {
     // two instances on one store; the second keeps its agent version for 200 ms between checks
     a = await startGateway({ store, config: { masterKey }, options: { agentTrainingLockMs: 1_000 } });
     b = await startGateway({ store, config: { masterKey, cacheTtlMs: 200 }, options: { agentTrainingLockMs: 1_000 } });
+    demo = demoAgentWith(await createModelConnection(a));
   });
   afterAll(async () => {
     await b.close();
@@ -106,7 +111,7 @@ describeEachStore('agent training off the event loop', (factory) => {
   });
 
   it('when a new agent is uploaded, then the upload is answered while it trains, turns on both instances keep the live agent until the new one is ready, and the status names the live version', async () => {
-    const app = await setupIvrApp(a);
+    const app = await setupIvrApp(a, { agent: demo });
     const onB = app.webhookUrl.replace(a.url, b.url);
     const v1 = await status(a, app.streamId);
     expect(v1).toMatchObject({ state: 'ready', latestVersion: v1.liveVersion });
@@ -145,15 +150,15 @@ describeEachStore('agent training off the event loop', (factory) => {
   });
 
   it('when the live definition is uploaded again, then nothing trains, the status is ready at once, and an upload still training is dropped', async () => {
-    const app = await setupIvrApp(a);
+    const app = await setupIvrApp(a, { agent: demo });
     const before = await status(a, app.streamId);
-    const put = await a.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentDefinition);
+    const put = await a.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, demo);
     expect(put.status).toBe(202);
     expect(put.body).toEqual(before);
     // while another upload trains, the live definition again drops that upload
     const other = await a.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, agentWithPizza(80_000, 'say something about'));
     expect(other.body.state).toBe('training');
-    const again = await a.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentDefinition);
+    const again = await a.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, demo);
     expect(again.body).toEqual(before);
     expect(await status(a, app.streamId)).toEqual(before);
     expect(await store.exists(storeKeys.agentUpload(app.streamId))).toBe(false);
@@ -162,9 +167,9 @@ describeEachStore('agent training off the event loop', (factory) => {
   });
 
   it('when the stored model was trained from other utterances, then an instance trains it again on a thread, answers with it and stores it', async () => {
-    const app = await setupIvrApp(a);
+    const app = await setupIvrApp(a, { agent: demo });
     const modelKey = storeKeys.agentModel(app.streamId);
-    const changed = structuredClone(demoAgentDefinition) as { intents: Array<{ utterances: string[] }> };
+    const changed = structuredClone(demo) as { intents: Array<{ utterances: string[] }> };
     changed.intents[0]!.utterances.push('a phrasing the live definition does not have');
     const stale = (await compileAgent(changed)).exportModel();
     await store.set(modelKey, stale);
@@ -186,7 +191,7 @@ describeEachStore('agent training off the event loop', (factory) => {
 
   it('when the instance training an upload stops, then another instance takes the upload over and makes it live', async () => {
     const c = await startGateway({ store, config: { masterKey }, options: { agentTrainingLockMs: 1_000 } });
-    const app = await setupIvrApp(c);
+    const app = await setupIvrApp(c, { agent: demo });
     const put = await c.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, agentWithPizza(80_000, 'ask me about'));
     expect(put.body.state).toBe('training');
     await c.close();

@@ -29,13 +29,13 @@ describeEachStore('strict agent and settings', (factory) => {
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual([{ code: 'validation_error', path: 'body.dialogs.ask.nodes.answer.connectionId', msg: 'Model connection "cn-demo" does not exist' }]);
     expect((await gw.admin('GET', `/api/admin/apps/${id}/agent`)).status).toBe(404);
-    expect((await gw.admin('PUT', `/api/admin/apps/${id}/agent`, demoAgentWith(await createModelConnection(gw)))).status).toBe(200);
+    expect((await gw.admin('PUT', `/api/admin/apps/${id}/agent`, demoAgentWith(await createModelConnection(gw)))).status).toBe(202);
   });
 
   it('when the agent has a typo in an ivr block and a placeholder naming a missing entity, then both are refused with their paths and nothing is stored', async () => {
     const id = await newApp();
     const good = demoAgentWith(await createModelConnection(gw));
-    expect((await gw.admin('PUT', `/api/admin/apps/${id}/agent`, good)).status).toBe(200);
+    expect((await gw.admin('PUT', `/api/admin/apps/${id}/agent`, good)).status).toBe(202);
     const typo = structuredClone(good) as any;
     typo.dialogs.book.nodes.size.ivr.timout = '4s';
     typo.dialogs.book.nodes.done.text = 'Your table for {{context.entities.party}} is booked.';

@@ -21,9 +21,10 @@ function phrase(n: number): string {
   return w.map((i) => WORDS[i]!).join(' ');
 }
 
-export function largeAgentDefinition(bytes: number, opts: { utterancesPerIntent?: number; marker?: string } = {}): Record<string, unknown> {
+/** `base` is the agent to grow (the demo agent by default; its model node needs a connection that exists to be accepted). */
+export function largeAgentDefinition(bytes: number, opts: { utterancesPerIntent?: number; marker?: string; base?: unknown } = {}): Record<string, unknown> {
   const perIntent = opts.utterancesPerIntent ?? 40;
-  const agent = structuredClone(demoAgentDefinition) as unknown as { intents: Array<{ name: string; dialog: string; utterances: string[] }> };
+  const agent = structuredClone(opts.base ?? demoAgentDefinition) as unknown as { intents: Array<{ name: string; dialog: string; utterances: string[] }> };
   let n = 0;
   let size = JSON.stringify(agent).length;
   for (let i = 0; size < bytes; i++) {

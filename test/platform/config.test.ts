@@ -37,6 +37,8 @@ describe('configuration', () => {
     expect(() => loadConfig({ CALL_IDLE_TIMEOUT_S: 'soon' })).toThrow(/CALL_IDLE_TIMEOUT_S/);
     expect(() => loadConfig({ CALL_IDLE_TIMEOUT_S: '2' })).toThrow(/CALL_IDLE_TIMEOUT_S/);
     expect(() => loadConfig({ CALL_IDLE_TIMEOUT_S: '600', SESSION_TTL_S: '600' })).toThrow(/CALL_IDLE_TIMEOUT_S: must be less than SESSION_TTL_S/);
+  });
+
   it('when the agent limits and training threads are set, then they are read, with defaults otherwise and bad values named', () => {
     expect(loadConfig({})).toMatchObject({ agentMaxBytes: '1mb', agentMaxIntents: 500, agentMaxUtterances: 20_000, agentMaxNodes: 1000, agentTrainingThreads: 1 });
     const c = loadConfig({ AGENT_MAX_BYTES: '512kb', AGENT_MAX_INTENTS: '50', AGENT_MAX_UTTERANCES: '900', AGENT_MAX_NODES: '60', AGENT_TRAINING_THREADS: '2' });

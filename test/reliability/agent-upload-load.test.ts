@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { demoAgentWith } from '../../src/agent/index.js';
+import { createDemoConnection } from '../../sandbox/demo-connection.js';
 import { largeAgentDefinition } from '../helpers/large-agent.js';
 import { BOOKING, expectBooked } from './booking-call.js';
 import { deleteKeys, provisionIvrApp, sharedEnv, startGatewayProcess, type GatewayProcess, type ProvisionedApp } from './gateway-processes.js';
@@ -120,7 +122,7 @@ describe.skipIf(!inject('redisAvailable'))('a large agent upload while other cal
     const ownBaseline = Math.round(own.max / 1e6);
     own.reset();
 
-    const agent = largeAgentDefinition(1_000_000);
+    const agent = largeAgentDefinition(1_000_000, { base: demoAgentWith(await createDemoConnection(gw.url, env.ADMIN_TOKEN!)) });
     const bytes = JSON.stringify(agent).length;
     const uploadFrom = performance.now();
     const put = await admin('PUT', `/api/admin/apps/${uploadApp.streamId}/agent`, agent);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoAgentDefinition } from '../../src/agent/index.js';
 import { RedisStore, storeKeys } from '../../src/store/index.js';
 import { startStubModelServer, type StubModelServer } from '../connections/stub-model-server.js';
+import { putAgentAndWait } from '../helpers/agent-upload.js';
 import { expectHistory } from './booking-call.js';
 import { startCommandGate, type CommandGate } from './command-gate.js';
 import { createModelConnection, deleteKeys, provisionIvrApp, sharedEnv, startGatewayProcess, type GatewayProcess, type ProvisionedApp } from './gateway-processes.js';
@@ -41,9 +42,13 @@ describe.skipIf(!inject('redisAvailable'))('side effects once per turn across a 
     gate = await startCommandGate({ host: redisUrl.hostname, port: Number(redisUrl.port || 6379) });
     survivor = await startGatewayProcess('survivor', env);
     store = await RedisStore.connect({ url: redisUrl.toString(), prefix: env.KEY_PREFIX! });
-    const admin = async (method: string, path: string, body: unknown) => {
-      const res = await fetch(`${survivor.url}${path}`, { method, headers: { Authorization: `Bearer ${env.ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-      if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    const admin = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${survivor.url}${path}`, {
+        method, headers: { Authorization: `Bearer ${env.ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+      return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
     };
     app = await provisionIvrApp(survivor.url, env.ADMIN_TOKEN!);
     await admin('PUT', `/api/admin/tables/${table}`, {
@@ -55,7 +60,7 @@ describe.skipIf(!inject('redisAvailable'))('side effects once per turn across a 
     const ask = agent.dialogs.ask.nodes;
     Object.assign(ask.answer, { connectionId, timeoutMs: 20_000, next: [{ when: 'context.answerError', goto: 'more' }, { goto: 'save' }] });
     ask.save = { type: 'table', table, record: { question: '{{session.BotUserSession.lastMessage.text}}', answer: '{{context.answer}}' }, next: [{ goto: 'readBack' }] };
-    await admin('PUT', `/api/admin/apps/${app.streamId}/agent`, agent);
+    await putAgentAndWait(admin, app.streamId, agent);
   }, 90_000);
 
   afterAll(async () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoAgentDefinition } from '../../src/agent/index.js';
 import { RedisStore, storeKeys } from '../../src/store/index.js';
 import { startStubModelServer, type StubModelServer } from '../connections/stub-model-server.js';
+import { putAgentAndWait } from '../helpers/agent-upload.js';
 import { testPrefix } from '../helpers/test-stores.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
 import { assertValidVxml } from '../helpers/vxml-schema.js';
@@ -51,7 +52,7 @@ describe.skipIf(!inject('redisAvailable'))('side effects once per turn across a 
     const ask = agent.dialogs.ask.nodes;
     Object.assign(ask.answer, { connectionId, timeoutMs: 20_000, next: [{ when: 'context.answerError', goto: 'more' }, { goto: 'save' }] });
     ask.save = { type: 'table', table, record: { question: '{{session.BotUserSession.lastMessage.text}}', answer: '{{context.answer}}' }, next: [{ goto: 'readBack' }] };
-    expect((await gw.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, agent)).status).toBe(200);
+    await putAgentAndWait(gw.admin, app.streamId, agent);
   }, 60_000);
 
   afterAll(async () => {
