@@ -1,14 +1,15 @@
 /**
  * Builds the Express app from injected dependencies; never reads the environment. Health,
- * readiness, OpenAPI (and its reader at /docs) and metrics routes, request ids and logging, compression, the component
- * routes, 404/405, and the one error handler.
+ * readiness, OpenAPI (and its reader at /docs), the operator console (/console/) and metrics
+ * routes, request ids and logging, compression, the component routes, 404/405, and the one error
+ * handler.
  */
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import compression from 'compression';
 import { pinoHttp } from 'pino-http';
 import type { Config, Logger, Metrics, Authenticator, RouteDef, StoreOutageCheck } from './platform/index.js';
-import { AppError, apiDocs, buildOpenApi, errorHandler, mountRoutes, notFoundHandler, scrubUrl } from './platform/index.js';
+import { AppError, apiDocs, buildOpenApi, consolePages, errorHandler, mountRoutes, notFoundHandler, scrubUrl } from './platform/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -19,6 +20,8 @@ export interface AppDeps {
   isReady: () => Promise<boolean>;
   /** The store's test for an outage: such errors answer 503 store_unavailable. */
   isStoreUnavailable: StoreOutageCheck;
+  /** Where the built operator console is (default: dist/console at the repository root). */
+  consoleDir?: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -71,6 +74,7 @@ export function buildApp(deps: AppDeps): Express {
   });
 
   app.use(apiDocs());
+  app.use(consolePages(deps.consoleDir ? { dir: deps.consoleDir } : {}));
 
   // the service's own GET paths answer other methods as the operator routes do: 405 with Allow
   app.all(['/healthz', '/readyz', '/openapi.json', '/metrics'], (_req, _res, next) => next(AppError.methodNotAllowed(['GET', 'HEAD'])));

@@ -11,6 +11,7 @@ import { createTablesComponent } from './tables/index.js';
 import { createAssistComponent } from './assist/index.js';
 import { createTestRunsComponent, type TestRunsOptions } from './testruns/index.js';
 import { createHistoryComponent, type CachedMeta } from './history/index.js';
+import { ConsoleService, consoleRoutes } from './console/index.js';
 import { createIvrComponent, type SandboxOptions, type IvrCaches, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
 
 export interface GatewayOptions {
@@ -77,7 +78,11 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const rateLimiters: RateLimiterFactory = rateLimitersOf(store);
   const base = { config, store, sealer, logger, metrics, rateLimiters };
   const apps = new AppsService(store, sealer);
-  const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, rateLimiters, verifiedTokens });
+  const consoleSessions = new ConsoleService(store, { adminToken: config.adminToken, ttlS: config.consoleSessionTtlS, rateLimiters });
+  const authenticator = createAuthenticator({
+    adminToken: config.adminToken, lookup: apps, rateLimiters, verifiedTokens, consoleSessions,
+    ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}),
+  });
 
   const connections = createConnectionsComponent({
     ...base,
@@ -127,6 +132,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     ...assist.routes,
     ...history.routes,
     ...testRuns.routes,
+    ...consoleRoutes(consoleSessions),
     ...(config.benchMode ? [benchFloorRoute(store)] : []),
   ];
 

@@ -1,5 +1,6 @@
 /**
- * Authentication of the three kinds of caller: the operator (Bearer ADMIN_TOKEN), API apps (the
+ * Authentication of the three kinds of caller: the operator (Bearer ADMIN_TOKEN, or the operator
+ * console's session cookie, whose state-changing requests must come from this origin), API apps (the
  * `auth` header JWT, scoped, bound to the app in the path) and API keys (`x-api-key`, scoped,
  * stored only as a hash). Failed API-key attempts are limited per key prefix (the key's first
  * characters, its public part: 10 a minute, then that prefix is refused for a minute, so one key
@@ -14,6 +15,7 @@ import { safeEqual, sha256 } from './secrets.js';
 /** How much of an API key is its public part: `ak-` and 8 characters of the random part. */
 const KEY_PREFIX_LENGTH = 11;
 import type { RateLimiterFactory } from './rate-limiter.js';
+import { assertSameOrigin, consoleSessionIdOf, type ConsoleSessionLookup } from './console-session.js';
 
 export type AuthRequirement =
   | { kind: 'none' }
@@ -37,6 +39,10 @@ export interface AuthRequest {
   headers: Record<string, string | string[] | undefined>;
   params: Record<string, string>;
   ip: string;
+  /** The HTTP method (default GET): a console session's state-changing requests are checked for their origin. */
+  method?: string;
+  /** This service's origin as the request reached it (scheme and Host). */
+  origin?: string;
 }
 
 export interface Authenticator {
@@ -48,14 +54,30 @@ const header = (req: AuthRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-export function createAuthenticator(opts: { adminToken: string; lookup: CredentialLookup; rateLimiters: RateLimiterFactory; verifiedTokens?: VerifiedTokenCache }): Authenticator {
+export interface AuthenticatorOptions {
+  adminToken: string;
+  lookup: CredentialLookup;
+  rateLimiters: RateLimiterFactory;
+  verifiedTokens?: VerifiedTokenCache;
+  /** Console sessions: their cookie is the operator's credential on operator routes. */
+  consoleSessions?: ConsoleSessionLookup;
+  /** PUBLIC_BASE_URL, an origin console requests may also come from. */
+  publicBaseUrl?: string;
+}
+
+export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
   const { adminToken, lookup } = opts;
   const addressFailures = opts.rateLimiters({ name: 'api-key-failures', points: 20, durationS: 60, blockDurationS: 60 });
   const prefixFailures = opts.rateLimiters({ name: 'api-key-prefix-failures', points: 10, durationS: 60, blockDurationS: 60 });
 
   async function admin(req: AuthRequest): Promise<Principal> {
-    const h = header(req, 'authorization') ?? '';
-    const m = /^Bearer\s+(.+)$/i.exec(h);
+    const h = header(req, 'authorization');
+    const sessionId = h === undefined && opts.consoleSessions ? consoleSessionIdOf(req.headers) : undefined;
+    if (sessionId !== undefined && (await opts.consoleSessions!.isActive(sessionId))) {
+      assertSameOrigin({ method: req.method ?? 'GET', headers: req.headers }, [req.origin, opts.publicBaseUrl]);
+      return { kind: 'admin' };
+    }
+    const m = /^Bearer\s+(.+)$/i.exec(h ?? '');
     if (!m || !safeEqual(m[1]!.trim(), adminToken)) throw AppError.unauthorized('Invalid or missing admin token');
     return { kind: 'admin' };
   }

@@ -83,6 +83,8 @@ const envSchema = z.object({
   AGENT_MAX_UTTERANCES: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
   AGENT_MAX_NODES: z.coerce.number().int().min(1).max(100_000).default(1000),
   AGENT_TRAINING_THREADS: z.coerce.number().int().min(1).max(16).default(1),
+  // operator console sign-in sessions
+  CONSOLE_SESSION_TTL_S: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(8 * 3600),
 });
 
 export interface Config {
@@ -133,6 +135,8 @@ export interface Config {
   agentMaxNodes: number;
   /** Worker threads that train intent models, off the event loop that serves turns. */
   agentTrainingThreads: number;
+  /** How long an operator console session lasts after sign-in. */
+  consoleSessionTtlS: number;
 }
 
 export class ConfigError extends Error {
@@ -191,6 +195,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     agentMaxUtterances: e.AGENT_MAX_UTTERANCES,
     agentMaxNodes: e.AGENT_MAX_NODES,
     agentTrainingThreads: e.AGENT_TRAINING_THREADS,
+    consoleSessionTtlS: e.CONSOLE_SESSION_TTL_S,
   };
 }
 

@@ -4,11 +4,15 @@ export { AppError, type ErrorDetail } from './app-error.js';
 export { createSealer, type Sealer } from './seal.js';
 export { sha256, safeEqual, randomSecret, randomDigits } from './secrets.js';
 export { verifyHs256, signHs256, type VerifiedToken, type VerifiedTokenCache } from './jwt.js';
-export { createAuthenticator, type Authenticator, type AuthRequirement, type Principal, type CredentialLookup } from './auth.js';
+export { createAuthenticator, type Authenticator, type AuthenticatorOptions, type AuthRequirement, type Principal, type CredentialLookup } from './auth.js';
+export {
+  CONSOLE_SESSION_COOKIE, assertSameOrigin, clearedConsoleSessionCookie, consoleSessionCookie, consoleSessionIdOf, isConsoleSessionId,
+  type ConsoleSessionLookup,
+} from './console-session.js';
 export { createLogger, scrubUrl, type Logger } from './logger.js';
 export { createMetrics, type Metrics } from './metrics.js';
 export {
-  defineRoute, buildOpenApi, apiDocs, errorHandler, mountRoutes, notFoundHandler,
+  defineRoute, buildOpenApi, apiDocs, consolePages, errorHandler, mountRoutes, notFoundHandler,
   type RouteDef, type RouteContext, type RouteReply, type StoreOutageCheck,
 } from './http/index.js';
 export { newId, isoNow } from './ids.js';

@@ -85,6 +85,8 @@ export const storeKeys = {
   testSuiteRunLock: (streamId: string, name: string) => `${app(streamId)}:suite-run:${safe(name)}`,
   testRunFileRef: (fileId: string) => `testrun-file:{f:${safe(fileId)}}`,
   testRunOwner: (instanceId: string) => `testrun-owner:{o:${safe(instanceId)}}`,
+  // operator console sign-in sessions, by the SHA-256 of the cookie's session id (never the id itself)
+  consoleSession: (idHash: string) => `console-session:{s:${safe(idHash)}}`,
 };
 
 export type StoreKeys = typeof storeKeys;

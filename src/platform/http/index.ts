@@ -3,3 +3,4 @@ export { mountRoutes } from './mount-routes.js';
 export { errorHandler, notFoundHandler, toAppError, type StoreOutageCheck } from './error-middleware.js';
 export { buildOpenApi } from './openapi.js';
 export { apiDocs } from './api-docs.js';
+export { consolePages, type ConsolePagesOptions } from './console-pages.js';

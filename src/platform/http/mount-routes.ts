@@ -53,7 +53,8 @@ function handle(def: RouteDef, opts: MountOptions): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const params = def.params ? issuesToDetails('params', def.params, req.params) : req.params;
-      const principal = await opts.authenticator.authenticate({ headers: req.headers, params: req.params as Record<string, string>, ip: req.ip ?? '' }, def.auth);
+      const origin = `${req.protocol}://${req.get('host') ?? ''}`;
+      const principal = await opts.authenticator.authenticate({ headers: req.headers, params: req.params as Record<string, string>, ip: req.ip ?? '', method: req.method, origin }, def.auth);
       const rawQuery = { ...(req.query as Record<string, unknown>) };
       // no body at all reads as {}; a JSON `null` stays null, for the route's schema to refuse
       const rawBody: unknown = req.body === undefined ? {} : req.body;
@@ -72,6 +73,7 @@ function handle(def: RouteDef, opts: MountOptions): RequestHandler {
         principal,
         requestId: requestIdOf(req),
         baseUrl: baseUrlOf(req, opts.publicBaseUrl),
+        origin,
         ip: req.ip ?? '',
         method: req.method,
         signal: controller.signal,

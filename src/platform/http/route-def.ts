@@ -18,6 +18,8 @@ export interface RouteContext<P = Record<string, string>, Q = Record<string, unk
   requestId: string;
   /** Absolute base URL of this service (PUBLIC_BASE_URL or derived from the request). */
   baseUrl: string;
+  /** This service's origin as the request reached it: its scheme (https behind a trusted proxy that says so) and Host. */
+  origin: string;
   ip: string;
   method: string;
   /** Aborted when the client goes away. */

@@ -1,0 +1,55 @@
+/**
+ * The operator console's sign-in API: POST starts a session (the admin token in, an httpOnly
+ * SameSite=Strict cookie out), GET tells whether the caller is signed in, DELETE signs out. Sign-in
+ * is refused from another origin, like every state-changing request made with the cookie.
+ */
+import {
+  assertSameOrigin, clearedConsoleSessionCookie, consoleSessionCookie, consoleSessionIdOf, defineRoute, type RouteDef,
+} from '../platform/index.js';
+import { sessionAnswer, signInBody } from './console-schemas.js';
+import type { ConsoleService } from './console-service.js';
+
+const tags = ['operator console'];
+const PATH = '/api/console/session';
+const isHttps = (origin: string): boolean => origin.startsWith('https:');
+
+export function consoleRoutes(service: ConsoleService): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'post', path: PATH, summary: 'Sign in to the operator console with the admin token', tags, auth: { kind: 'none' }, body: signInBody,
+      responses: {
+        201: { description: 'signed in; the session cookie is set', schema: sessionAnswer },
+        401: { description: 'wrong admin token' },
+        403: { description: 'cross-site request' },
+        429: { description: 'too many failed sign-ins from this address (Retry-After)' },
+      },
+      handler: async ({ body, headers, method, origin, baseUrl, ip }) => {
+        assertSameOrigin({ method, headers }, [origin, baseUrl]);
+        const { sessionId, expiresAt } = await service.signIn(body.token, ip);
+        return {
+          status: 201,
+          json: { signedIn: true, expiresAt },
+          headers: { 'Set-Cookie': consoleSessionCookie(sessionId, { maxAgeS: service.ttlS, secure: isHttps(origin) }), 'Cache-Control': 'no-store' },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: PATH, summary: 'Whether the caller is signed in (session cookie or admin token)', tags, auth: { kind: 'admin' },
+      responses: { 200: { description: 'signed in', schema: sessionAnswer }, 401: { description: 'no session' } },
+      handler: async ({ headers }) => {
+        const sessionId = consoleSessionIdOf(headers);
+        const expiresAt = sessionId ? await service.expiryOf(sessionId) : null;
+        return { json: { signedIn: true, ...(expiresAt ? { expiresAt } : {}) }, headers: { 'Cache-Control': 'no-store' } };
+      },
+    }),
+    defineRoute({
+      method: 'delete', path: PATH, summary: 'Sign out: ends the session and removes its cookie', tags, auth: { kind: 'admin' },
+      responses: { 204: { description: 'signed out' }, 401: { description: 'no session' }, 403: { description: 'cross-site request' } },
+      handler: async ({ headers, origin }) => {
+        const sessionId = consoleSessionIdOf(headers);
+        if (sessionId) await service.signOut(sessionId);
+        return { status: 204, headers: { 'Set-Cookie': clearedConsoleSessionCookie(isHttps(origin)) } };
+      },
+    }),
+  ];
+}
