@@ -28,6 +28,7 @@ export interface HistoryQuery {
   /** Read around a message instead of a date window: direction <0 older, 0 both sides, >0 newer. */
   anchor?: { msgId: string; direction: number };
   includeTraceId: boolean;
+  includeAsrMetaData: boolean;
   includeSecureForm: boolean;
   getAgentsInfo: boolean;
 }
@@ -73,6 +74,7 @@ export function resolveHistoryQuery(version: HistoryVersion, p: HistoryParams, w
     skip,
     ...(p.msgId !== undefined ? { anchor: { msgId: p.msgId, direction: p.direction ?? 1 } } : {}),
     includeTraceId: p.includeTraceId ?? false,
+    includeAsrMetaData: p.includeAsrMetaData ?? false,
     includeSecureForm: p.includeSecureForm ?? false,
     getAgentsInfo: p.getAgentsInfo ?? false,
   };

@@ -139,6 +139,8 @@ function commonShape(version: HistoryVersion) {
     direction: integer(-1_000_000, 1_000_000).optional(),
     forward: flag.optional(),
     includeTraceId: flag.optional(),
+    /** Adds each voice message's asrMetaData (confidence, input mode…), an extension of this gateway. */
+    includeAsrMetaData: flag.optional(),
     includeSecureForm:
       version === 'v2'
         ? z.union([z.boolean(), z.enum(['true', 'false'])], {
@@ -182,6 +184,7 @@ export interface HistoryParams {
   direction?: number;
   forward?: boolean;
   includeTraceId?: boolean;
+  includeAsrMetaData?: boolean;
   /** Required on v2 (the schema refuses its absence). */
   includeSecureForm?: boolean;
   getAgentsInfo?: boolean;
@@ -208,6 +211,8 @@ export const messageAnswer = z.object({
   sessionId: z.string(),
   tags: z.record(z.string(), z.string()),
   traceId: z.string().optional(),
+  /** With includeAsrMetaData: a voice turn's input as the speech recognizer gave it (confidence, Inputmode, interpretation, utterance). */
+  asrMetaData: z.unknown().optional(),
 });
 export type MessageAnswer = z.infer<typeof messageAnswer>;
 

@@ -32,7 +32,9 @@ export class HistoryService {
       total: page.total,
       moreAvailable: page.moreAvailable,
       icon: app?.icon ?? '',
-      messages: page.rows.map((r, i) => messageView(r, { traceId: traces[i] ?? null, includeTraceId: q.includeTraceId, includeSecureForm: q.includeSecureForm })),
+      messages: page.rows.map((r, i) => messageView(r, {
+        traceId: traces[i] ?? null, includeTraceId: q.includeTraceId, includeSecureForm: q.includeSecureForm, includeAsrMetaData: q.includeAsrMetaData,
+      })),
     };
     if (q.getAgentsInfo) answer.agentsInfo = [];
     return answer;

@@ -5,6 +5,8 @@ export interface MessageViewOptions {
   /** The message's traceId (already looked up) when includeTraceId; null when expired or none. */
   traceId?: string | null;
   includeTraceId: boolean;
+  /** Add the stored ASR metadata of voice messages. */
+  includeAsrMetaData?: boolean;
   /** Show the text of messages that carry form input. */
   includeSecureForm: boolean;
 }
@@ -15,6 +17,16 @@ const parseTags = (raw: string | undefined): Record<string, string> => {
     return JSON.parse(raw) as Record<string, string>;
   } catch {
     return {};
+  }
+};
+
+/** The stored ASR metadata of a voice turn (confidence, input mode…), or undefined. */
+const parseAsr = (raw: string | undefined): unknown => {
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
   }
 };
 
@@ -36,5 +48,7 @@ export function messageView(row: Record<string, string>, opts: MessageViewOption
     tags: parseTags(row.tags),
   };
   if (opts.includeTraceId && opts.traceId) out.traceId = opts.traceId;
+  const asr = masked || !opts.includeAsrMetaData ? undefined : parseAsr(row.asr);
+  if (asr !== undefined) out.asrMetaData = asr;
   return out;
 }

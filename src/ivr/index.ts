@@ -12,6 +12,7 @@ import { grammarRoutes } from './grammar-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { SandboxService, type SandboxOptions } from './sandbox-service.js';
 import { sandboxRoutes } from './sandbox-routes.js';
+import { sandboxStatusRoute } from './sandbox-status-route.js';
 
 export type { IvrPorts, HistoryPort, PreparedHistory, TurnMessage, AgentSource, AppSource, CallLifecycle } from './ivr-ports.js';
 export type { IvrSettings } from './ivr-settings-schema.js';
@@ -77,6 +78,7 @@ export function createIvrComponent(deps: IvrDeps): IvrComponent {
   const routes = [
     ...ivrAdminRoutes(ivr, deps.requireApp),
     ...sandboxRoutes(sandbox, deps.requireApp),
+    sandboxStatusRoute(sandbox, deps.requireApp),
     ...webhookRoutes({ config: deps.config, ivr, turns, ports, logger: deps.logger, metrics: deps.metrics, caches: deps.caches }),
     ...grammarRoutes(),
   ];

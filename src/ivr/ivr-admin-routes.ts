@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../platform/index.js';
 import type { IvrConfigService } from './ivr-config-service.js';
 import { channelBody, ivrSettingsSchema, mintTokenBody } from './ivr-settings-schema.js';
+import { describedIvrSettings } from './ivr-settings-help.js';
 
 const admin = { kind: 'admin' } as const;
 const tags = ['operator', 'ivr'];
@@ -74,7 +75,7 @@ export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: str
     }),
     defineRoute({
       method: 'put', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Replace the IVR settings', tags, auth: admin,
-      params, body: z.unknown(), documentedBody: ivrSettingsSchema,
+      params, body: z.unknown(), documentedBody: describedIvrSettings(),
       responses: { 200: { description: 'the stored settings', schema: ivrSettingsSchema }, 400: { description: 'every problem with its path' } },
       handler: async ({ params: p, body }) => {
         await requireApp(p.streamId);
