@@ -1,6 +1,7 @@
 // ESLint 9 flat config: @eslint/js recommended plus typescript-eslint's type-aware recommended set,
-// over src, test, bench and sandbox (`npm run lint`). Every rule turned off or relaxed below says why;
-// anything not listed here runs as the recommended sets define it.
+// over src, test, bench, sandbox and the operator console's client in console/ (`npm run lint`).
+// Every rule turned off or relaxed below says why; anything not listed here runs as the
+// recommended sets define it.
 import eslint from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
@@ -8,7 +9,7 @@ import tseslint from 'typescript-eslint';
 export default defineConfig(
   { ignores: ['dist/', 'coverage/', 'node_modules/'] },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     extends: [eslint.configs.recommended, tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

@@ -8,7 +8,9 @@ import { defineConfig } from 'vitest/config';
  *   listed in another project lands here, the safe default for a new file.
  * - e2e: whole calls, through the terminal caller (sandbox/) or the test IVR browser.
  * - reliability: faults, several gateway processes, redis-server processes, bench child processes.
- * `npm test` runs all four; `npm run test:<project>` runs one.
+ * - console: the operator console in a real headless Chromium, and its built bundle (the global
+ *   setup builds it when stale); skipped loudly without Chromium unless REQUIRE_BROWSER=1.
+ * `npm test` runs all five; `npm run test:<project>` runs one.
  */
 const unit = [
   'test/agent/**/*.test.ts',
@@ -23,6 +25,7 @@ const unit = [
   'test/platform/jwt-verify.test.ts',
   'test/sandbox-caller/expressions-and-grammars.test.ts',
   'test/sandbox-caller/transcript.test.ts',
+  'test/console/unit/**/*.test.ts',
 ];
 
 const e2e = [
@@ -34,6 +37,8 @@ const e2e = [
 ];
 
 const reliability = ['test/reliability/**/*.test.ts', 'test/bench/bench-smoke.test.ts'];
+
+const consoleBrowser = ['test/console/browser/**/*.test.ts'];
 
 /** Decides whether Redis suites run, starts the local Redis Cluster, gives each run its key prefix. */
 const redisSetup = ['test/helpers/global-setup.ts'];
@@ -58,10 +63,11 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: unit } },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...unit, ...e2e, ...reliability], globalSetup: redisSetup },
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...unit, ...e2e, ...reliability, ...consoleBrowser], globalSetup: redisSetup },
       },
       { extends: true, test: { name: 'e2e', include: e2e, exclude: unit, globalSetup: redisSetup } },
       { extends: true, test: { name: 'reliability', include: reliability, globalSetup: [...redisSetup, ...haproxySetup] } },
+      { extends: true, test: { name: 'console', include: consoleBrowser, globalSetup: ['test/console/browser/build-console-setup.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
     ],
   },
 });

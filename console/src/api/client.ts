@@ -1,0 +1,108 @@
+/**
+ * Every call the console makes, in one place: the operator API (with the session cookie) and the
+ * public APIs (with the credentials of public-credentials.ts), exactly as other clients call them.
+ * When an endpoint changes, this is the file to adapt.
+ */
+import { request } from './http.js';
+import { appToken, connectionsKey, forgetCredentials } from './public-credentials.js';
+import type {
+  AppRecord, ChannelState, ConnectionDetail, ConnectionSummary, HistoryAnswer, HistoryFilters, RunAccepted, RunStatus, SandboxAnswer,
+  SandboxStatus, SkillGroupReadBack, SuiteSummary, SuiteUtterance, TableDefinition,
+} from './types.js';
+
+export * from './types.js';
+export { ApiError, onSignedOut } from './http.js';
+
+const app = (streamId: string): string => `/api/admin/apps/${encodeURIComponent(streamId)}`;
+const enc = encodeURIComponent;
+
+// ---- sign-in ----
+export const signIn = (token: string) => request<{ signedIn: true; expiresAt?: string }>('POST', '/api/console/session', { body: { token } });
+export const currentSession = () => request<{ signedIn: true; expiresAt?: string }>('GET', '/api/console/session');
+export async function signOut(): Promise<void> {
+  try {
+    await request<void>('DELETE', '/api/console/session');
+  } finally {
+    forgetCredentials();
+  }
+}
+
+// ---- apps ----
+export const listApps = () => request<{ apps: AppRecord[]; total: number }>('GET', '/api/admin/apps');
+export const createApp = (input: { name: string; language: string }) => request<AppRecord>('POST', '/api/admin/apps', { body: input });
+export const getApp = (streamId: string) => request<AppRecord>('GET', app(streamId));
+export const deleteApp = (streamId: string) => request<void>('DELETE', app(streamId));
+
+// ---- IVR channel ----
+export const getChannel = (streamId: string) => request<ChannelState>('GET', `${app(streamId)}/channels/ivr`);
+/** Today's API answers the client secret with every PUT; the secret itself does not change. */
+export const setChannel = (streamId: string, enabled: boolean) => request<ChannelState & { clientSecret: string }>('PUT', `${app(streamId)}/channels/ivr`, { body: { enabled } });
+/** No rotate endpoint exists yet: null tells the page to say so. */
+export const rotateChannelSecret: ((streamId: string) => Promise<{ clientSecret: string }>) | null = null;
+
+// ---- agent ----
+export const getAgent = (streamId: string) => request<unknown>('GET', `${app(streamId)}/agent`);
+export const putAgent = (streamId: string, definition: unknown) => request<unknown>('PUT', `${app(streamId)}/agent`, { body: definition });
+
+// ---- IVR settings ----
+export const getSettings = (streamId: string) => request<Record<string, unknown>>('GET', `${app(streamId)}/ivr-settings`);
+export const putSettings = (streamId: string, settings: unknown) => request<Record<string, unknown>>('PUT', `${app(streamId)}/ivr-settings`, { body: settings });
+/** The JSON Schema the service validates IVR settings with, as /openapi.json publishes it. */
+export async function settingsSchema(): Promise<Record<string, unknown>> {
+  const doc = await request<{ paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>> }>('GET', '/openapi.json');
+  const schema = doc.paths['/api/admin/apps/{streamId}/ivr-settings']?.put?.requestBody?.content['application/json']?.schema;
+  if (!schema) throw new Error('The service does not publish the IVR settings schema');
+  return schema;
+}
+
+// ---- sandbox ----
+export const sandboxStatus = (streamId: string) => request<SandboxStatus>('GET', `${app(streamId)}/ivr-sandbox/status`);
+/** Today's API answers the PIN and secret with every PUT that enables the sandbox (they stay the same). */
+export const setSandbox = (streamId: string, input: { enabled: boolean; maxConcurrentCalls?: number }) => request<SandboxAnswer>('PUT', `${app(streamId)}/ivr-sandbox`, { body: input });
+
+// ---- batch tests ----
+export const putSuite = (streamId: string, name: string, utterances: SuiteUtterance[]) =>
+  request<SuiteSummary>('PUT', `${app(streamId)}/testsuites/${enc(name)}`, { body: { utterances } });
+export const getSuite = (streamId: string, name: string) => request<SuiteSummary & { utterances: SuiteUtterance[] }>('GET', `${app(streamId)}/testsuites/${enc(name)}`);
+export async function runSuite(streamId: string, name: string): Promise<RunAccepted> {
+  return request<RunAccepted>('POST', `/api/public/bot/${enc(streamId)}/testsuite/${enc(name)}/run`, { body: { runType: 'inDevelopment' }, headers: { auth: await appToken(streamId) } });
+}
+export async function runStatus(streamId: string, name: string, runId: string): Promise<RunStatus> {
+  return request<RunStatus>('GET', `/api/public/stream/${enc(streamId)}/testsuite/${enc(name)}/${enc(runId)}/status`, { headers: { auth: await appToken(streamId) } });
+}
+/** The result file behind a run's signed, expiring link (same origin, no credential). */
+export const resultCsv = (fileUrl: string) => request<string>('GET', new URL(fileUrl, location.origin).pathname + new URL(fileUrl, location.origin).search, { text: true });
+
+// ---- conversation history ----
+export async function getMessages(streamId: string, filters: HistoryFilters): Promise<HistoryAnswer> {
+  const body: Record<string, unknown> = { limit: 100, includeAsrMetaData: true };
+  for (const [k, v] of Object.entries(filters)) if (v !== undefined && v !== '') body[k] = v;
+  return request<HistoryAnswer>('POST', `/api/public/bot/${enc(streamId)}/getMessages`, { body, headers: { auth: await appToken(streamId) } });
+}
+
+// ---- model connections ----
+export async function listConnections(): Promise<{ connections: ConnectionSummary[]; total: number }> {
+  return request('GET', '/api/public/connections?limit=1000', { headers: { 'x-api-key': await connectionsKey() } });
+}
+export async function getConnection(id: string): Promise<ConnectionDetail> {
+  return request('GET', `/api/public/connections/${enc(id)}`, { headers: { 'x-api-key': await connectionsKey() } });
+}
+export async function createConnection(body: unknown): Promise<ConnectionDetail> {
+  return request('POST', '/api/public/connections', { body, headers: { 'x-api-key': await connectionsKey() } });
+}
+
+// ---- data tables (the API reads and defines one table by name; it has no list) ----
+export const getTable = (name: string) => request<TableDefinition>('GET', `/api/admin/tables/${enc(name)}`);
+export const defineTable = (name: string, body: { columns: unknown[]; access?: Record<string, { read: boolean; write: boolean }> }) =>
+  request<TableDefinition>('PUT', `/api/admin/tables/${enc(name)}`, { body });
+
+// ---- skill groups ----
+export const readSkillGroups = (streamId: string, accountId: string, orgId: string) =>
+  request<SkillGroupReadBack>('GET', `${app(streamId)}/skill-groups?${new URLSearchParams({ accountId, orgId })}`);
+export async function importSkillGroups(streamId: string, accountId: string, orgId: string, groups: unknown[]): Promise<{ msg: string }> {
+  const q = new URLSearchParams({ accountId, orgId, type: 'skillGroups' });
+  return request('POST', `/assist/api/v1/public/analytics/${enc(streamId)}/storeAssistFunctionalities?${q}`, {
+    body: { data: groups, metaData: { userId: 'operator-console', orgId, type: 'skillGroups', accountId } },
+    headers: { auth: await appToken(streamId), accountId },
+  });
+}

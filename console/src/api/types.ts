@@ -1,0 +1,149 @@
+/** Shapes of the answers the console reads (as the service's OpenAPI document describes them). */
+
+export interface AppRecord {
+  streamId: string;
+  name: string;
+  language: string;
+  icon?: string;
+  createdOn: string;
+}
+
+export interface ChannelState {
+  enabled: boolean;
+  webhookUrl?: string;
+  clientId?: string;
+}
+
+export interface SandboxStatus {
+  enabled: boolean;
+  phoneNumber: string;
+  maxConcurrentCalls: number;
+  linesInUse: number;
+}
+
+export interface SandboxAnswer {
+  enabled: boolean;
+  phoneNumber: string;
+  pin: string;
+  secret: string;
+  maxConcurrentCalls: number;
+}
+
+export interface SuiteUtterance {
+  utterance: string;
+  intent: string;
+  entities?: Array<{ name: string; value: string | number | boolean }>;
+}
+
+export interface SuiteSummary {
+  id: string;
+  name: string;
+  streamId: string;
+  utteranceCount: number;
+  createdOn: string;
+  updatedOn: string;
+}
+
+export interface RunAccepted {
+  _id: string;
+  status: 'accepted';
+  testSuiteName: string;
+  utterance_count: number;
+  startTime: string;
+}
+
+export interface RunStatus {
+  _id: string;
+  status: 'running' | 'completed' | 'failed';
+  utterance_count: number;
+  totalUtterances?: number;
+  utterance_ran?: number;
+  percentage?: number;
+  result: {
+    status: 'running' | 'completed' | 'failed';
+    f1_score?: string;
+    precision?: string;
+    recall?: string;
+    fileUrl?: string;
+    reason?: string;
+    endTime?: string;
+  };
+}
+
+export interface HistoryFilters {
+  userId?: string;
+  sessionId?: string;
+  channelType?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  forward?: boolean;
+}
+
+export interface AsrMeta {
+  confidence?: string;
+  Inputmode?: string;
+  interpretation?: string;
+  utterance?: string;
+}
+
+export interface HistoryMessage {
+  _id: string;
+  type: 'incoming' | 'outgoing';
+  createdBy: string;
+  createdOn: string;
+  chnl: string;
+  sessionId: string;
+  channels: Array<{ type: string; channelUId: string }>;
+  components: Array<{ cT: string; data: { text: string } }>;
+  tags: Record<string, string>;
+  asrMetaData?: AsrMeta;
+}
+
+export interface HistoryAnswer {
+  total: number;
+  moreAvailable: boolean;
+  messages: HistoryMessage[];
+}
+
+export interface ConnectionSummary {
+  connectionId: string;
+  connectionName: string;
+  provider: string;
+  model: string;
+  status: string;
+  createdOn: string;
+  modifiedOn: string;
+}
+
+export interface ConnectionDetail extends Omit<ConnectionSummary, 'modifiedOn'> {
+  modifiedOn?: string;
+  fields: Record<string, string>;
+  [member: string]: unknown;
+}
+
+export interface TableColumn {
+  name: string;
+  type: 'string' | 'number' | 'date';
+  required: boolean;
+  unique: boolean;
+  encrypted: boolean;
+  maxLength?: number;
+  default?: string | number;
+  reference?: string;
+}
+
+export interface TableDefinition {
+  tableName: string;
+  columns: TableColumn[];
+  access: Record<string, { read: boolean; write: boolean }>;
+  createdOn: string;
+  updatedOn: string;
+}
+
+export interface SkillGroupReadBack {
+  streamId: string;
+  accountId: string;
+  orgId: string;
+  skillGroups: Array<Record<string, unknown>>;
+  total: number;
+}

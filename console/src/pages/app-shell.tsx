@@ -1,0 +1,61 @@
+/** One app's pages: its name, the tabs (each a URL) and the page of the current tab. */
+import { lazy, useLocation, useRoute } from 'preact-iso';
+import { getApp } from '../api/client.js';
+import { Loaded } from '../ui/status.js';
+import { useLoad } from '../ui/use-load.js';
+import { AppOverview } from './app-overview.js';
+import { NotFound } from './not-found.js';
+
+const AgentPage = lazy(() => import('./agent/agent-page.js').then((m) => m.AgentPage));
+const SettingsPage = lazy(() => import('./settings/settings-page.js').then((m) => m.SettingsPage));
+const SandboxPage = lazy(() => import('./sandbox-page.js').then((m) => m.SandboxPage));
+const TestRunsPage = lazy(() => import('./testruns/test-runs-page.js').then((m) => m.TestRunsPage));
+const HistoryPage = lazy(() => import('./history/history-page.js').then((m) => m.HistoryPage));
+const SkillGroupsPage = lazy(() => import('./skill-groups-page.js').then((m) => m.SkillGroupsPage));
+
+const TABS = [
+  { slug: '', label: 'Overview' },
+  { slug: 'agent', label: 'Agent' },
+  { slug: 'ivr-settings', label: 'IVR settings' },
+  { slug: 'sandbox', label: 'Sandbox' },
+  { slug: 'test-runs', label: 'Test runs' },
+  { slug: 'history', label: 'History' },
+  { slug: 'skill-groups', label: 'Skill groups' },
+] as const;
+
+export function AppShell() {
+  const { params } = useRoute();
+  const { path } = useLocation();
+  const streamId = params.streamId ?? '';
+  const tab = path.split('/')[4] ?? '';
+  const load = useLoad(() => getApp(streamId), [streamId]);
+  const base = `/console/apps/${streamId}`;
+  return (
+    <Loaded load={load} label="Loading the app…">
+      {(app) => (
+        <div class="app-shell">
+          <p class="crumbs">
+            <a href="/console/">Apps</a> <span aria-hidden="true">›</span> {app.name}
+          </p>
+          <nav class="tabs" aria-label={`${app.name} pages`}>
+            {TABS.map((t) => (
+              <a key={t.slug} href={t.slug ? `${base}/${t.slug}` : base} aria-current={tab === t.slug ? 'page' : undefined}>
+                {t.label}
+              </a>
+            ))}
+          </nav>
+          <div class="tab-page">
+            {tab === '' ? <AppOverview app={app} /> : null}
+            {tab === 'agent' ? <AgentPage app={app} /> : null}
+            {tab === 'ivr-settings' ? <SettingsPage app={app} /> : null}
+            {tab === 'sandbox' ? <SandboxPage app={app} /> : null}
+            {tab === 'test-runs' ? <TestRunsPage app={app} /> : null}
+            {tab === 'history' ? <HistoryPage app={app} /> : null}
+            {tab === 'skill-groups' ? <SkillGroupsPage app={app} /> : null}
+            {!TABS.some((t) => t.slug === tab) ? <NotFound /> : null}
+          </div>
+        </div>
+      )}
+    </Loaded>
+  );
+}

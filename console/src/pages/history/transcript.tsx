@@ -1,0 +1,59 @@
+/** One conversation as a transcript: who said what, when, and for caller turns the ASR confidence and input mode. */
+import { getMessages, type AppRecord } from '../../api/client.js';
+import { Loaded } from '../../ui/status.js';
+import { useLoad } from '../../ui/use-load.js';
+
+export const CHANNELS = [
+  'ivr', 'ivrVoice', 'rtm', 'msteams', 'twitter', 'spark', 'facebook', 'slack', 'native', 'email', 'sms', 'wfacebook', 'ringcentral', 'jabber', 'yammer',
+  'alexa', 'twiliovoice', 'telegram', 'assist', 'line', 'liveperson', 'googleactions', 'hangoutchat', 'mattermost', 'rcs',
+] as const;
+
+const confidenceText = (c: string | undefined): string => {
+  const n = Number(c);
+  return c === undefined || !Number.isFinite(n) ? '-' : `${Math.round(n * 100)}%`;
+};
+
+export function Transcript({ app, sessionId, channelType, onClose }: { app: AppRecord; sessionId: string; channelType: string; onClose: () => void }) {
+  const load = useLoad(() => getMessages(app.streamId, { sessionId, channelType, forward: true }), [app.streamId, sessionId, channelType]);
+  return (
+    <section class="card transcript" aria-labelledby="transcript-title" data-testid="transcript">
+      <div class="editor-head">
+        <h2 id="transcript-title">
+          Transcript <code>{sessionId}</code>
+        </h2>
+        <button type="button" onClick={onClose}>
+          Back to the list
+        </button>
+      </div>
+      <Loaded load={load} label="Loading the transcript…">
+        {(data) =>
+          data.messages.length === 0 ? (
+            <p class="empty">This conversation has no messages in the last seven days.</p>
+          ) : (
+            <ol class="turns">
+              {[...data.messages]
+                .sort((a, b) => a.createdOn.localeCompare(b.createdOn) || (a.type === 'incoming' ? -1 : 1))
+                .map((m) => {
+                  const text = m.components[0]?.data.text ?? '';
+                  const asr = m.asrMetaData;
+                  return (
+                    <li key={m._id} class={m.type === 'incoming' ? 'turn caller' : 'turn agent'}>
+                      <p class="who">
+                        <strong>{m.type === 'incoming' ? 'Caller' : 'Agent'}</strong> <time dateTime={m.createdOn}>{new Date(m.createdOn).toLocaleTimeString()}</time>
+                      </p>
+                      <p class="said">{text || <span class="muted">(no words)</span>}</p>
+                      {m.type === 'incoming' && asr ? (
+                        <p class="asr small" data-testid="asr">
+                          ASR confidence <strong>{confidenceText(asr.confidence)}</strong> · input mode <strong>{asr.Inputmode ?? '-'}</strong>
+                        </p>
+                      ) : null}
+                    </li>
+                  );
+                })}
+            </ol>
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}

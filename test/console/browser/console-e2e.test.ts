@@ -1,0 +1,223 @@
+/**
+ * The operator console end to end, in a real headless Chromium against the real service on a real
+ * port: sign in, create an app, paste an agent with two mistakes and see both at their lines, fix
+ * it and see the diagram, switch the channel on and copy the snippet, change a setting and see the
+ * diff, switch the sandbox on, upload a suite and run it to 100% with its chart, make a call
+ * through the sandbox caller and read its transcript in the history. Every step also checks that
+ * the page raised no CSP violation and no script error.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { MemoryStore } from '../../../src/store/index.js';
+import { runCall } from '../../../sandbox/index.js';
+import { startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
+import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, watchedPage } from './browser-kit.js';
+import { FIXED_AGENT, SUITE_CSV, brokenAgent, lineContaining } from './console-fixtures.js';
+
+const run = browserAvailable();
+
+describe.skipIf(!run)('operator console in Chromium', () => {
+  let gw: RunningGateway;
+  let store: MemoryStore;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+  let streamId = '';
+  let sandbox = { number: '', pin: '', secret: '' };
+
+  const appUrl = (tab = '') => `${gw.url}/console/apps/${streamId}${tab ? `/${tab}` : ''}`;
+
+  beforeAll(async () => {
+    store = new MemoryStore('console-e2e:');
+    gw = await startGateway({ store });
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gw.url });
+    ({ page, problems } = await watchedPage(context));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.close();
+    await store?.close();
+  });
+
+  it('when the operator signs in with the admin token, then the apps page opens and the session cookie is httpOnly and SameSite=Strict', async () => {
+    await page.goto(`${gw.url}/console/`);
+    await page.getByLabel('Admin token').fill(gw.config.adminToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
+    const cookie = (await context.cookies()).find((c) => c.name === 'ivr_console_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(await page.evaluate('document.cookie')).not.toContain('ivr_console_session');
+    expect(problems).toEqual([]);
+  });
+
+  it('when an app is created, then it is listed and its overview opens from the list', async () => {
+    await page.getByLabel('Name').fill('Front desk');
+    await page.getByRole('button', { name: 'Create app' }).click();
+    const link = page.getByRole('link', { name: 'Front desk' });
+    await link.waitFor();
+    await link.click();
+    await page.getByRole('heading', { name: 'Front desk', level: 1 }).waitFor();
+    streamId = new URL(page.url()).pathname.split('/')[3] ?? '';
+    expect(streamId).toMatch(/^st-/);
+    expect(problems).toEqual([]);
+  });
+
+  it('when an agent with two mistakes is saved, then both problems are shown at their lines in the editor', async () => {
+    await page.goto(appUrl('agent'));
+    await page.locator('.cm-content').waitFor();
+    const text = JSON.stringify(brokenAgent(), null, 2);
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText(text);
+    await page.getByRole('button', { name: 'Save the agent' }).click();
+    const list = page.getByTestId('agent-problems');
+    await list.waitFor();
+    const items = await list.locator('li').allInnerTexts();
+    expect(items).toHaveLength(2);
+    const typeLine = lineContaining(text, '"type": "mesage"');
+    const dialogLine = lineContaining(text, '"dialog": "reservations"');
+    expect(items.find((i) => i.includes('mesage'))).toContain(`Line ${typeLine}`);
+    expect(items.find((i) => i.includes('reservations'))).toContain(`Line ${dialogLine}`);
+    // the editor marks both places: a lint marker in the gutter of each line
+    await page.locator('.cm-lintRange-error').first().waitFor();
+    expect(await page.locator('.cm-lintRange-error').count()).toBeGreaterThanOrEqual(2);
+    await screenshot(page, 'agent-errors-desktop');
+    expect(problems).toEqual([]);
+  });
+
+  it('when the mistakes are fixed, then the agent is saved and the diagram shows every dialog with its start node', async () => {
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText(JSON.stringify(FIXED_AGENT, null, 2));
+    await page.getByRole('button', { name: 'Save the agent' }).click();
+    await page.getByText(/Saved and trained at/).waitFor({ timeout: 60_000 });
+    const diagram = page.getByTestId('diagram');
+    for (const id of ['hello', 'tell', 'bye', 'size', 'tooMany', 'done', 'sorry']) await diagram.locator(`[data-node="${id}"]`).waitFor();
+    expect(await diagram.locator('.node.start').count()).toBe(4);
+    expect(await diagram.locator('.edge-label').allTextContents()).toContain('context.entities.size > 8');
+    expect((await gw.admin('GET', `/api/admin/apps/${streamId}/agent`)).status).toBe(200);
+    expect(problems).toEqual([]);
+  });
+
+  it('when the IVR channel is switched on, then the secret is shown once, and the snippet with the webhook URL is copied to the clipboard', async () => {
+    await page.goto(appUrl());
+    await page.getByRole('switch', { name: 'Switch the channel on' }).click();
+    const secret = await page.getByTestId('client-secret').innerText();
+    expect(secret.length).toBeGreaterThan(20);
+    const webhookUrl = await page.getByTestId('webhook-url').innerText();
+    expect(webhookUrl).toBe(`${gw.url}/ivr/hooks/${streamId}`);
+    await screenshot(page, 'overview-secret-desktop');
+    await page.getByRole('button', { name: 'I have stored it, hide it' }).click();
+    expect(await page.getByTestId('client-secret').count()).toBe(0);
+    await page.getByRole('button', { name: 'Copy snippet' }).click();
+    await page.getByText('Copied').waitFor();
+    const copied = String(await page.evaluate('navigator.clipboard.readText()'));
+    expect(copied).toContain(`<subdialog name="bot" src="${webhookUrl}?token=YOUR_TOKEN">`);
+    expect(copied).toContain('<param name="to" expr="\'' + streamId + '\'"/>');
+    expect(copied).not.toContain(secret);
+    expect(problems).toEqual([]);
+  });
+
+  it('when a setting is changed, then a wrong value is flagged at its field and the diff lists the change before it is saved', async () => {
+    await page.goto(appUrl('ivr-settings'));
+    const retries = page.getByLabel('Retries', { exact: true });
+    await retries.fill('20');
+    await page.locator('#f-retries-error').waitFor();
+    expect(await retries.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('button', { name: 'Review changes' }).isDisabled()).toBe(true);
+    await retries.fill('2');
+    await page.getByLabel('Dialect').selectOption('jvoicexml');
+    await page.getByText(/JVoiceXML 0\.7\.9/).waitFor();
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    const diffTable = page.getByTestId('settings-diff');
+    await diffTable.waitFor();
+    const rows = await diffTable.locator('tbody tr').allInnerTexts();
+    expect(rows.some((r) => r.includes('retries') && r.includes('3') && r.includes('2'))).toBe(true);
+    expect(rows.some((r) => r.includes('dialect') && r.includes('"w3c"') && r.includes('"jvoicexml"'))).toBe(true);
+    await screenshot(page, 'settings-diff-desktop');
+    await page.getByRole('button', { name: 'Save these changes' }).click();
+    await page.getByText(/Saved at/).waitFor();
+    const stored = await gw.admin('GET', `/api/admin/apps/${streamId}/ivr-settings`);
+    expect(stored.body).toMatchObject({ retries: 2, dialect: 'jvoicexml' });
+    // back to the default dialect for the sandbox call below
+    await page.getByLabel('Dialect').selectOption('w3c');
+    await page.getByRole('button', { name: 'Review changes' }).click();
+    await page.getByRole('button', { name: 'Save these changes' }).click();
+    await page.getByText(/Saved at/).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('when the sandbox is switched on, then its number is shown and the PIN and secret only on request', async () => {
+    await page.goto(appUrl('sandbox'));
+    await page.getByRole('switch', { name: 'Switch the sandbox on' }).click();
+    const number = await page.getByTestId('sandbox-number').innerText();
+    expect(number).toMatch(/^\+1555\d+$/);
+    expect(await page.getByTestId('sandbox-pin').count()).toBe(0);
+    await page.getByRole('button', { name: 'Show the PIN and secret' }).click();
+    sandbox = { number, pin: await page.getByTestId('sandbox-pin').innerText(), secret: await page.getByTestId('sandbox-secret').innerText() };
+    expect(sandbox.pin).toMatch(/^\d{6}$/);
+    expect(sandbox.secret).toMatch(/^\d{8}$/);
+    expect(await page.getByTestId('sandbox-lines-in-use').innerText()).toBe('0 of 2');
+    expect(problems).toEqual([]);
+  });
+
+  it('when a suite is uploaded and run, then the progress bar reaches 100% and the chart and confusion matrix show the results', async () => {
+    await page.goto(appUrl('test-runs'));
+    await page.getByLabel('Suite file (CSV or JSON)').setInputFiles({ name: 'smoke.csv', mimeType: 'text/csv', buffer: Buffer.from(SUITE_CSV) });
+    await page.getByText('7 utterances read.').waitFor();
+    await page.getByRole('button', { name: 'Upload the suite' }).click();
+    await page.getByRole('button', { name: 'Start a run' }).waitFor();
+    await page.getByRole('button', { name: 'Start a run' }).click();
+    const seen: string[] = [];
+    const progress = page.getByTestId('run-progress');
+    await progress.waitFor();
+    await expect.poll(async () => {
+      const value = await progress.getAttribute('value');
+      if (value !== null && seen.at(-1) !== value) seen.push(value);
+      return value;
+    }, { timeout: 90_000, interval: 100 }).toBe('100');
+    expect(seen.map(Number)).toEqual([...seen.map(Number)].sort((a, b) => a - b));
+    expect(await page.getByTestId('run-percent').innerText()).toBe('100%');
+    const chart = page.getByTestId('score-chart');
+    await chart.waitFor();
+    expect(await chart.locator('rect.bar').count()).toBe(2 * 3);
+    const matrix = page.getByTestId('confusion-matrix');
+    expect(await matrix.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+    const cells = (await matrix.locator('td').allInnerTexts()).map(Number);
+    expect(cells.reduce((a, b) => a + b, 0)).toBe(7);
+    expect(await page.getByRole('link', { name: 'Download the results (CSV)' }).getAttribute('href')).toMatch(/\/api\/public\/testruns\/files\/|exp=/);
+    await screenshot(page, 'test-run-desktop');
+    expect(problems).toEqual([]);
+  });
+
+  it('when a tester calls through the sandbox caller, then the call is listed in the history and its transcript shows ASR confidence and input mode', async () => {
+    const result = await runCall({
+      startUrl: `${gw.url}/ivr/sandbox/${encodeURIComponent(sandbox.number)}`,
+      startMethod: 'POST',
+      startParams: { from: '+15550004444' },
+      pin: sandbox.pin,
+      secret: sandbox.secret,
+      mode: 'lenient',
+      inputs: ['when are you open'],
+      fetch: gw.docs.fetch(),
+      plain: true,
+    });
+    expect(result.spoken.join(' ')).toContain('We are open from nine to five');
+    await page.goto(appUrl('history'));
+    const calls = page.getByTestId('history-calls');
+    await calls.waitFor();
+    await calls.getByRole('link', { name: /Open transcript/ }).first().click();
+    const transcript = page.getByTestId('transcript');
+    await transcript.getByText('when are you open').waitFor();
+    const asr = await transcript.getByTestId('asr').allInnerTexts();
+    expect(asr.length).toBeGreaterThanOrEqual(1);
+    expect(asr.join(' ')).toMatch(/ASR confidence \d+% · input mode (voice|dtmf)/);
+    expect(await transcript.getByText('We are open from nine to five.').count()).toBe(1);
+    await screenshot(page, 'history-transcript-desktop');
+    await gw.docs.validateAll();
+    expect(problems).toEqual([]);
+  });
+});
