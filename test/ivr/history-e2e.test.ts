@@ -143,4 +143,16 @@ describeEachStore('conversation history over recorded IVR calls', (factory) => {
     const incoming = r.body.messages.filter((m: any) => m.type === 'incoming');
     expect(incoming.every((m: any) => typeof m.traceId === 'string')).toBe(true);
   });
+
+  it('when includeAsrMetaData is true, then each caller turn carries its ASR confidence and input mode; without it, no message does', async () => {
+    const r = await history('getMessages', { userId: calls[0]!.callId, channelType: 'ivr', includeAsrMetaData: 'true', limit: '100', forward: 'true' });
+    const incoming = r.body.messages.filter((m: any) => m.type === 'incoming' && m.components[0].data.text !== '');
+    expect(incoming.map((m: any) => [m.components[0].data.text, m.asrMetaData?.Inputmode])).toEqual([
+      ['book a table', 'voice'], ['4', 'dtmf'], ['march third', 'voice'], ['yes', 'voice'],
+    ]);
+    expect(incoming.every((m: any) => /^\d\.\d{6}$/.test(m.asrMetaData.confidence))).toBe(true);
+    expect(r.body.messages.filter((m: any) => m.type === 'outgoing').some((m: any) => 'asrMetaData' in m)).toBe(false);
+    const plain = await history('getMessages', { userId: calls[0]!.callId, channelType: 'ivr', limit: '100' });
+    expect(plain.body.messages.some((m: any) => 'asrMetaData' in m)).toBe(false);
+  });
 });

@@ -110,6 +110,20 @@ describeEachStore('test sandbox', (factory) => {
     await gw.gateway.sandbox.release(app.streamId, 'c-line-b2');
   });
 
+  it('when the operator reads the sandbox status, then it shows the number, the line limit and the lines in use, never the PIN or secret', async () => {
+    const status = () => gw.admin('GET', `/api/admin/apps/${app.streamId}/ivr-sandbox/status`);
+    const idle = await status();
+    expect(idle.status).toBe(200);
+    expect(idle.body).toEqual({ enabled: true, phoneNumber: line.phoneNumber, maxConcurrentCalls: 1, linesInUse: 0 });
+    const a = (await enter('+15550005555', 'c-status')).xml;
+    expect((await login('+15550005555', 'c-status', attemptOf(a), line.pin, line.secret)).xml).toContain('<subdialog');
+    expect((await status()).body.linesInUse).toBe(1);
+    await gw.gateway.sandbox.release(app.streamId, 'c-status');
+    expect((await status()).body.linesInUse).toBe(0);
+    const other = await gw.admin('POST', '/api/admin/apps', { name: 'No sandbox' });
+    expect((await gw.admin('GET', `/api/admin/apps/${other.body.streamId}/ivr-sandbox/status`)).body).toEqual({ enabled: false, phoneNumber: '', maxConcurrentCalls: 0, linesInUse: 0 });
+  });
+
   it('when a call crashes without hanging up, then its line is freed when it expires', async () => {
     const a = (await enter('+15550008888', 'c-crash')).xml;
     expect((await login('+15550008888', 'c-crash', attemptOf(a), line.pin, line.secret)).xml).toContain('<subdialog');

@@ -76,10 +76,11 @@ function DefineTable({ onDefined }: { onDefined: (name: string) => void }) {
   );
 }
 
-function TableView({ name }: { name: string }) {
+function TableView({ name, onSeen }: { name: string; onSeen: () => void }) {
   const load = useLoad(async () => {
     const t = await getTable(name);
     remember(t.tableName);
+    onSeen();
     return t;
   }, [name]);
   return (
@@ -130,7 +131,7 @@ export function TablesPage() {
   const { params } = useRoute();
   const { route } = useLocation();
   const [name, setName] = useState('');
-  const names = known();
+  const [names, setNames] = useState(known);
   return (
     <section aria-labelledby="tables-title">
       <h1 id="tables-title">Data tables</h1>
@@ -159,7 +160,7 @@ export function TablesPage() {
           ))}
         </nav>
       ) : null}
-      {params.tableName ? <TableView name={params.tableName} /> : null}
+      {params.tableName ? <TableView name={params.tableName} onSeen={() => setNames(known())} /> : null}
       <DefineTable
         onDefined={(n) => {
           remember(n);

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MemoryStore } from '../../../src/store/index.js';
 import { runCall } from '../../../sandbox/index.js';
 import { startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, watchedPage } from './browser-kit.js';
+import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, type AxeViolation } from './browser-kit.js';
 import { FIXED_AGENT, SUITE_CSV, brokenAgent, lineContaining } from './console-fixtures.js';
 
 const run = browserAvailable();
@@ -25,6 +25,8 @@ describe.skipIf(!run)('operator console in Chromium', () => {
   let problems: string[];
   let streamId = '';
   let sandbox = { number: '', pin: '', secret: '' };
+  let runPage = '';
+  let transcriptPage = '';
 
   const appUrl = (tab = '') => `${gw.url}/console/apps/${streamId}${tab ? `/${tab}` : ''}`;
 
@@ -190,6 +192,7 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     expect(cells.reduce((a, b) => a + b, 0)).toBe(7);
     expect(await page.getByRole('link', { name: 'Download the results (CSV)' }).getAttribute('href')).toMatch(/\/api\/public\/testruns\/files\/|exp=/);
     await screenshot(page, 'test-run-desktop');
+    runPage = page.url();
     expect(problems).toEqual([]);
   });
 
@@ -217,7 +220,92 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     expect(asr.join(' ')).toMatch(/ASR confidence \d+% · input mode (voice|dtmf)/);
     expect(await transcript.getByText('We are open from nine to five.').count()).toBe(1);
     await screenshot(page, 'history-transcript-desktop');
+    transcriptPage = page.url();
     await gw.docs.validateAll();
+    expect(problems).toEqual([]);
+  });
+
+  it('when a connection, a data table and a skill group are created in their pages, then they are listed and the API key is shown masked', async () => {
+    await page.goto(`${gw.url}/console/connections`);
+    await page.getByText('No model connections yet.').waitFor();
+    const apiKey = 'sk-console-test-0123456789abcdefXYZ';
+    await page.getByLabel('Name', { exact: true }).fill('Support model');
+    await page.getByLabel('Model', { exact: true }).fill('model-a-large');
+    await page.getByLabel('API key').fill(apiKey);
+    await page.getByRole('button', { name: 'Create connection' }).click();
+    await page.getByRole('link', { name: 'Support model' }).click();
+    await page.getByRole('heading', { name: 'Support model', level: 2 }).waitFor();
+    const shownKey = await page.locator('dd code').last().innerText();
+    expect(shownKey).toMatch(/^sk-\*+$/);
+    expect(await page.content()).not.toContain(apiKey);
+
+    await page.goto(`${gw.url}/console/tables`);
+    await page.getByLabel('Table name').fill('callbacks');
+    await page.getByLabel('Name', { exact: true }).fill('phone');
+    await page.getByLabel('required').check();
+    await page.getByRole('button', { name: 'Define the table' }).click();
+    await page.getByRole('heading', { name: 'callbacks', level: 2 }).waitFor();
+    expect(await page.getByRole('cell', { name: 'phone' }).count()).toBe(1);
+    expect((await gw.admin('GET', '/api/admin/tables/callbacks')).body.columns).toMatchObject([{ name: 'phone', type: 'string', required: true }]);
+
+    await page.goto(`${appUrl('skill-groups')}?accountId=acc-1&orgId=org-1`);
+    await page.getByText('No skill groups for this account and organisation.').waitFor();
+    await page.getByLabel('Id', { exact: true }).fill('sg-front');
+    await page.getByLabel('Name', { exact: true }).fill('Front office');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('cell', { name: 'Front office' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('when every page is opened at 1280x800 and 390x844, light and dark, then axe finds no serious or critical violation and a screenshot is kept', async () => {
+    const tables = await gw.admin('PUT', '/api/admin/tables/bookings', { columns: [{ name: 'guest', type: 'string', required: true }, { name: 'size', type: 'number' }] });
+    expect(tables.status).toBe(200);
+    const pages: Array<[string, string, string]> = [
+      ['apps', `${gw.url}/console/`, 'Apps'],
+      ['overview', appUrl(), 'Front desk'],
+      ['agent', appUrl('agent'), 'Agent'],
+      ['ivr-settings', appUrl('ivr-settings'), 'IVR settings'],
+      ['sandbox', appUrl('sandbox'), 'Sandbox'],
+      ['test-runs', runPage, 'Test runs'],
+      ['history', appUrl('history'), 'History'],
+      ['history-transcript', transcriptPage, 'History'],
+      ['skill-groups', `${appUrl('skill-groups')}?accountId=acc-1&orgId=org-1`, 'Skill groups'],
+      ['connections', `${gw.url}/console/connections`, 'Model connections'],
+      ['tables', `${gw.url}/console/tables/bookings`, 'Data tables'],
+      ['not-found', `${gw.url}/console/nowhere`, 'Page not found'],
+    ];
+    const found: Record<string, AxeViolation[]> = {};
+    const wide: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const [name, url, heading] of pages) {
+          await page.goto(url);
+          await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+          await page.locator('.loading').waitFor({ state: 'detached' });
+          const violations = await seriousViolations(page);
+          if (violations.length) found[`${name} ${size} ${scheme}`] = violations;
+          // the page fits the screen: only marked regions (code, tables, diagrams) scroll sideways
+          const pageWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+          if (pageWidth > viewport.width) wide.push(`${name} ${size}: ${pageWidth}px`);
+          await screenshot(page, `${name}-${size}${scheme === 'dark' ? '-dark' : ''}`);
+        }
+      }
+    }
+    // the sign-in page, signed out in a fresh context
+    const fresh = await browser.newContext({ viewport: VIEWPORTS.phone });
+    const signIn = await fresh.newPage();
+    await signIn.goto(`${gw.url}/console/`);
+    await signIn.getByLabel('Admin token').waitFor();
+    const signInViolations = await seriousViolations(signIn);
+    if (signInViolations.length) found['sign-in'] = signInViolations;
+    await screenshot(signIn, 'sign-in-phone');
+    await fresh.close();
+    // the summary (rule, impact, where) reads better than the whole report
+    const summary = Object.fromEntries(Object.entries(found).map(([k, vs]) => [k, vs.map((v) => `${v.id} (${v.impact}) at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)]));
+    expect(summary).toEqual({});
+    expect(wide).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { EditorView } from '@codemirror/view';
 import { EditorState } from '@codemirror/state';
 import { json } from '@codemirror/lang-json';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
-import { oneDark } from '@codemirror/theme-one-dark';
+import { editorDarkTheme } from './editor-dark-theme.js';
 
 /** The page's CSP nonce (the service puts a fresh one in every page), for CodeMirror's style elements. */
 const pageNonce = (): string => document.querySelector<HTMLMetaElement>('meta[property=csp-nonce]')?.nonce ?? '';
@@ -40,11 +40,13 @@ export function AgentEditor({ initial, onChange, handle, labelledBy }: { initial
         doc: initial,
         extensions: [
           EditorView.cspNonce.of(pageNonce()),
+          // listed before basicSetup, so its highlighting wins over the default one
+          ...(dark ? editorDarkTheme : []),
           basicSetup,
           json(),
           lintGutter(),
-          ...(dark ? [oneDark] : []),
-          EditorView.contentAttributes.of({ 'aria-labelledby': labelledBy, 'aria-multiline': 'true' }),
+          // tabindex makes the text area a focus stop that accessibility checkers recognise
+          EditorView.contentAttributes.of({ 'aria-labelledby': labelledBy, 'aria-multiline': 'true', tabindex: '0' }),
           EditorView.updateListener.of((u) => {
             if (u.docChanged) changed.current(u.state.doc.toString());
           }),

@@ -21,7 +21,7 @@ interface CallSummary {
 function calls(messages: HistoryMessage[]): CallSummary[] {
   const by = new Map<string, CallSummary>();
   for (const m of messages) {
-    const s = by.get(m.sessionId) ?? { sessionId: m.sessionId, user: m.createdBy, first: m.createdOn, count: 0 };
+    const s = by.get(m.sessionId) ?? { sessionId: m.sessionId, user: m.channels[0]?.channelUId || m.createdBy, first: m.createdOn, count: 0 };
     s.count += 1;
     if (m.createdOn < s.first) s.first = m.createdOn;
     by.set(m.sessionId, s);
@@ -105,8 +105,8 @@ export function HistoryPage({ app }: { app: AppRecord }) {
                 <thead>
                   <tr>
                     <th scope="col">Started</th>
-                    <th scope="col">User</th>
-                    <th scope="col">Messages</th>
+                    <th scope="col">Caller</th>
+                    <th scope="col" class="hide-narrow">Messages</th>
                     <th scope="col">Session</th>
                   </tr>
                 </thead>
@@ -115,7 +115,7 @@ export function HistoryPage({ app }: { app: AppRecord }) {
                     <tr key={c.sessionId}>
                       <td>{new Date(c.first).toLocaleString()}</td>
                       <td>{c.user}</td>
-                      <td>{c.count}</td>
+                      <td class="hide-narrow">{c.count}</td>
                       <td>
                         <a href={`${path}?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter((e): e is [string, string] => Boolean(e[1]))), call: c.sessionId })}`}>
                           Open transcript <span class="sr-only">of session</span> <code>{c.sessionId.slice(0, 18)}</code>

@@ -16,6 +16,7 @@ export interface FormProps {
 }
 
 const idOf = (path: Path): string => `f-${path.map(String).join('-').replace(/[^A-Za-z0-9_-]/g, '_')}`;
+const withStop = (s: string): string => (/[.!?]$/.test(s) ? s : `${s}.`);
 const shown = (v: Json | undefined): string => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
 function Help({ schema, path, error }: { schema: JsonSchema; path: Path; error?: string }) {
@@ -25,7 +26,7 @@ function Help({ schema, path, error }: { schema: JsonSchema; path: Path; error?:
       {schema.description || schema.default !== undefined ? (
         <p class="help" id={`${id}-help`}>
           {schema.description}
-          {schema.default !== undefined && typeof schema.default !== 'object' ? <span class="default"> Default: {shown(schema.default) || '(empty)'}.</span> : null}
+          {schema.default !== undefined && typeof schema.default !== 'object' ? <span class="default"> Default: {withStop(shown(schema.default) || '(empty)')}</span> : null}
         </p>
       ) : null}
       {error ? (
@@ -219,8 +220,10 @@ export function SchemaFields({ name, schema, path, props }: { name: string; sche
   const type = typeOf(schema);
   if (type === 'array' && typeOf(schema.items ?? {}) === 'object') return <Rows name={name} schema={schema} path={path} props={props} />;
   if (type === 'object' && schema.properties) {
-    const fields = Object.entries(schema.properties).map(([k, s]) => <SchemaFields key={k} name={humanize(k)} schema={s} path={[...path, k]} props={props} />);
-    const extras = typeof schema.additionalProperties === 'object' ? <Extras name={name.toLowerCase()} known={Object.keys(schema.properties)} path={path} props={props} /> : null;
+    // members of an open property bag (VoiceXML properties) are named as the property itself
+    const bag = typeof schema.additionalProperties === 'object';
+    const fields = Object.entries(schema.properties).map(([k, s]) => <SchemaFields key={k} name={bag ? k : humanize(k)} schema={s} path={[...path, k]} props={props} />);
+    const extras = bag ? <Extras name={name.toLowerCase()} known={Object.keys(schema.properties)} path={path} props={props} /> : null;
     if (path.length === 0) return <>{fields}</>;
     return (
       <fieldset class="group">

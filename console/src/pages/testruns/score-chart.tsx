@@ -30,7 +30,7 @@ export function ScoreChart({ intents }: { intents: IntentScore[] }) {
           ))}
         </span>
       </figcaption>
-      <div class="chart-scroll">
+      <div class="chart-scroll" tabIndex={0} role="group" aria-label="Chart of precision, recall and F1">
         <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-label={summary}>
           {intents.map((intent, gi) => {
             const y0 = gi * groupH + 6;

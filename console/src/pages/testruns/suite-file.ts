@@ -4,7 +4,7 @@
  * so quotes, commas and newlines inside utterances survive).
  */
 import Papa from 'papaparse';
-import type { SuiteUtterance } from '../../api/client.js';
+import type { SuiteUtterance } from '../../api/types.js';
 
 export type SuiteFile = { ok: true; utterances: SuiteUtterance[] } | { ok: false; problems: string[] };
 

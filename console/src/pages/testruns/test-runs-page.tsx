@@ -115,7 +115,7 @@ function Results({ status, results }: { status: RunStatus; results: RunResults }
       <ConfusionMatrix labels={results.labels} matrix={results.matrix} />
       <details open={results.rows.length <= 50}>
         <summary>Results per utterance ({results.rows.length})</summary>
-        <div class="table-scroll">
+        <div class="table-scroll" tabIndex={0} role="group" aria-label="Results per utterance">
           <table class="list">
             <thead>
               <tr>
