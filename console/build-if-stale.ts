@@ -1,7 +1,7 @@
 /**
- * `npm run build:console`: builds the operator console with Vite when dist/console is missing or
- * older than any file under console/ or package-lock.json (so `npm start` rebuilds it only when
- * needed). `--force` builds in any case.
+ * `npm run build:console`: builds the operator console with Vite when dist/console-client is
+ * missing or older than any file under console/ or package-lock.json (so `npm start` rebuilds it
+ * only when needed). `--force` builds in any case.
  */
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { build } from 'vite';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..');
-const stamp = join(root, 'dist', 'console', '.built');
+const stamp = join(root, 'dist', 'console-client', '.built');
 
 function newestMtime(path: string): number {
   const st = statSync(path);
@@ -21,7 +21,7 @@ function newestMtime(path: string): number {
 }
 
 export function consoleIsStale(): boolean {
-  if (!existsSync(stamp) || !existsSync(join(root, 'dist', 'console', 'index.html'))) return true;
+  if (!existsSync(stamp) || !existsSync(join(root, 'dist', 'console-client', 'index.html'))) return true;
   const sources = Math.max(newestMtime(here), newestMtime(join(root, 'package-lock.json')));
   return sources > statSync(stamp).mtimeMs;
 }
@@ -35,5 +35,5 @@ export async function buildConsole(force = false): Promise<boolean> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const built = await buildConsole(process.argv.includes('--force'));
-  process.stdout.write(built ? 'operator console built into dist/console\n' : 'operator console is up to date (dist/console)\n');
+  process.stdout.write(built ? 'operator console built into dist/console-client\n' : 'operator console is up to date (dist/console-client)\n');
 }

@@ -1,6 +1,7 @@
 /**
- * Builds the operator console (console/src, Preact) into dist/console, which the service serves at
- * /console/. Run by `npm run build` through console/build-if-stale.ts.
+ * Builds the operator console (console/src, Preact) into dist/console-client, which the service
+ * serves at /console/ (not dist/console: that is the compiled src/console component). Run by
+ * `npm run build` through console/build-if-stale.ts.
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
@@ -16,7 +17,7 @@ export default defineConfig({
   // the service puts a fresh nonce here in every page it serves (CodeMirror's style elements carry it)
   html: { cspNonce: 'CONSOLE_CSP_NONCE' },
   build: {
-    outDir: fileURLToPath(new URL('../dist/console', import.meta.url)),
+    outDir: fileURLToPath(new URL('../dist/console-client', import.meta.url)),
     emptyOutDir: true,
     assetsDir: 'assets',
     target: 'es2022',

@@ -20,7 +20,7 @@ export interface AppDeps {
   isReady: () => Promise<boolean>;
   /** The store's test for an outage: such errors answer 503 store_unavailable. */
   isStoreUnavailable: StoreOutageCheck;
-  /** Where the built operator console is (default: dist/console at the repository root). */
+  /** Where the built operator console is (default: dist/console-client at the repository root). */
   consoleDir?: string;
 }
 

@@ -1,6 +1,6 @@
 /**
- * The operator console at /console/: the bundle `npm run build` writes to dist/console (the client
- * is in console/, built with Vite), served from this origin so that it works offline. Every path
+ * The operator console at /console/: the bundle `npm run build` writes to dist/console-client (the
+ * client is in console/, built with Vite), served from this origin so that it works offline. Every path
  * under /console/ that is not an asset answers the page itself (the client routes by URL). The page
  * runs no inline script and holds no secret; its CSP allows scripts and connections to this origin
  * only, and forbids framing. Styles come from this origin, plus the `<style>` elements the code
@@ -29,12 +29,12 @@ export const consoleCsp = (nonce: string): string => [
 ].join('; ');
 
 export interface ConsolePagesOptions {
-  /** The built bundle (default: dist/console at the repository root). */
+  /** The built bundle (default: dist/console-client at the repository root). */
   dir?: string;
 }
 
 /** The repository root: this file is src/platform/http/ (tests) or dist/platform/http/ (the build). */
-const defaultDir = (): string => resolve(fileURLToPath(new URL('../../../', import.meta.url)), 'dist', 'console');
+const defaultDir = (): string => resolve(fileURLToPath(new URL('../../../', import.meta.url)), 'dist', 'console-client');
 
 const NOT_BUILT = 'The operator console is not built. Run `npm run build` (npm start does it), then reload.\n';
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../../src/store/index.js';
 import { startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
 
-const DIST = join(process.cwd(), 'dist', 'console');
+const DIST = join(process.cwd(), 'dist', 'console-client');
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -257,6 +257,35 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
+  it('when the operator works with the keyboard only, then focus is visible, the skip link leads to the content and the delete confirmation names the app, cancels on Escape and returns focus', async () => {
+    const spare = await gw.admin('POST', '/api/admin/apps', { name: 'Spare line' });
+    await page.goto(`${gw.url}/console/`);
+    await page.getByRole('link', { name: 'Spare line' }).waitFor();
+    await page.keyboard.press('Tab');
+    const skip = await page.evaluate<{ text: string; outline: string }>(`({ text: document.activeElement.textContent, outline: getComputedStyle(document.activeElement).outlineStyle })`);
+    expect(skip).toEqual({ text: 'Skip to content', outline: 'solid' });
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('main');
+    const remove = page.getByRole('button', { name: 'Delete Spare line' });
+    await remove.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Delete “Spare line”?' });
+    await dialog.waitFor();
+    expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate<string>('document.activeElement.getAttribute("aria-label")')).toBe('Delete Spare line');
+    expect((await gw.admin('GET', `/api/admin/apps/${spare.body.streamId}`)).status).toBe(200);
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Delete Spare line');
+    await page.keyboard.press('Enter');
+    await page.getByText('Deleted Spare line.').waitFor();
+    expect((await gw.admin('GET', `/api/admin/apps/${spare.body.streamId}`)).status).toBe(404);
+    expect(problems).toEqual([]);
+  });
+
   it('when every page is opened at 1280x800 and 390x844, light and dark, then axe finds no serious or critical violation and a screenshot is kept', async () => {
     const tables = await gw.admin('PUT', '/api/admin/tables/bookings', { columns: [{ name: 'guest', type: 'string', required: true }, { name: 'size', type: 'number' }] });
     expect(tables.status).toBe(200);
@@ -306,6 +335,18 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     const summary = Object.fromEntries(Object.entries(found).map(([k, vs]) => [k, vs.map((v) => `${v.id} (${v.impact}) at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)]));
     expect(summary).toEqual({});
     expect(wide).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('when the operator signs out, then the session ends: the cookie is gone and the console asks to sign in again', async () => {
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await page.goto(appUrl());
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Admin token').waitFor();
+    expect((await context.cookies()).find((c) => c.name === 'ivr_console_session')).toBeUndefined();
+    await page.goto(appUrl('agent'));
+    await page.getByLabel('Admin token').waitFor();
+    expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
     expect(problems).toEqual([]);
   });
 });
