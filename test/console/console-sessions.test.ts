@@ -178,4 +178,15 @@ describe('operator console sessions: lifetime and transport', () => {
     });
     expect(refused.status).toBe(403);
   });
+
+  it('when wrong tokens keep coming from one address, then sign-in is refused with 429 for a while, even with the right token', async () => {
+    const attempt = (token: string) => fetch(`${proxied.url}/api/console/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: proxied.url }, body: JSON.stringify({ token }) });
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await attempt(`wrong-token-${i}`)).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses[10]).toBe(429);
+    const right = await attempt(proxied.config.adminToken);
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
 });

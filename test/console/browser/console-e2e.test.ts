@@ -32,7 +32,8 @@ describe.skipIf(!run)('operator console in Chromium', () => {
 
   beforeAll(async () => {
     store = new MemoryStore('console-e2e:');
-    gw = await startGateway({ store });
+    // checkpoints every two utterances, so the progress bar moves in steps
+    gw = await startGateway({ store, options: { testRuns: { chunkSize: 2 } } });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gw.url });
