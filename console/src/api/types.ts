@@ -147,3 +147,9 @@ export interface SkillGroupReadBack {
   skillGroups: Array<Record<string, unknown>>;
   total: number;
 }
+
+/** The channelType values of conversation history (the platform's 25), IVR first. */
+export const CHANNELS = [
+  'ivr', 'ivrVoice', 'rtm', 'msteams', 'twitter', 'spark', 'facebook', 'slack', 'native', 'email', 'sms', 'wfacebook', 'ringcentral', 'jabber', 'yammer',
+  'alexa', 'twiliovoice', 'telegram', 'assist', 'line', 'liveperson', 'googleactions', 'hangoutchat', 'mattermost', 'rcs',
+] as const;

@@ -6,10 +6,10 @@
  */
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { getMessages, type AppRecord, type HistoryFilters, type HistoryMessage } from '../../api/client.js';
+import { CHANNELS, getMessages, type AppRecord, type HistoryFilters, type HistoryMessage } from '../../api/client.js';
 import { Loaded } from '../../ui/status.js';
 import { useLoad } from '../../ui/use-load.js';
-import { CHANNELS, Transcript } from './transcript.js';
+import { Transcript } from './transcript.js';
 
 interface CallSummary {
   sessionId: string;

@@ -3,11 +3,6 @@ import { getMessages, type AppRecord } from '../../api/client.js';
 import { Loaded } from '../../ui/status.js';
 import { useLoad } from '../../ui/use-load.js';
 
-export const CHANNELS = [
-  'ivr', 'ivrVoice', 'rtm', 'msteams', 'twitter', 'spark', 'facebook', 'slack', 'native', 'email', 'sms', 'wfacebook', 'ringcentral', 'jabber', 'yammer',
-  'alexa', 'twiliovoice', 'telegram', 'assist', 'line', 'liveperson', 'googleactions', 'hangoutchat', 'mattermost', 'rcs',
-] as const;
-
 const confidenceText = (c: string | undefined): string => {
   const n = Number(c);
   return c === undefined || !Number.isFinite(n) ? '-' : `${Math.round(n * 100)}%`;

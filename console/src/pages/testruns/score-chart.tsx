@@ -1,7 +1,4 @@
-/**
- * Precision, recall and F1 per intent as a grouped bar chart (SVG, values written on the bars, a
- * legend in words), and the confusion matrix as a table whose cells are shaded by count.
- */
+/** Precision, recall and F1 per intent as a grouped bar chart (SVG, values written on the bars, a legend in words). */
 import type { IntentScore } from './run-results.js';
 
 const SERIES = [
@@ -60,40 +57,3 @@ export function ScoreChart({ intents }: { intents: IntentScore[] }) {
 }
 
 export const pct = (v: number): string => `${(v * 100).toFixed(0)}%`;
-
-export function ConfusionMatrix({ labels, matrix }: { labels: string[]; matrix: number[][] }) {
-  const max = Math.max(1, ...matrix.flat());
-  return (
-    <div class="matrix-scroll" tabIndex={0} role="group" aria-label="Confusion matrix">
-      <table class="matrix" data-testid="confusion-matrix">
-        <caption>Confusion matrix: expected intent (rows) against matched intent (columns)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Expected ↓ / matched →</th>
-            {labels.map((l) => (
-              <th key={l} scope="col">
-                {l}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {labels.map((row, i) => (
-            <tr key={row}>
-              <th scope="row">{row}</th>
-              {labels.map((col, j) => {
-                const n = matrix[i]?.[j] ?? 0;
-                const level = n === 0 ? 0 : Math.min(4, Math.ceil((n / max) * 4));
-                return (
-                  <td key={col} class={`level-${level}${i === j ? ' diagonal' : ''}`}>
-                    {n}
-                  </td>
-                );
-              })}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}

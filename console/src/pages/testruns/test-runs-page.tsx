@@ -9,7 +9,8 @@ import { useLocation } from 'preact-iso';
 import { putSuite, resultCsv, runStatus, runSuite, type AppRecord, type RunStatus, type SuiteUtterance } from '../../api/client.js';
 import { ErrorBox, Loading } from '../../ui/status.js';
 import { readRunResults, type RunResults } from './run-results.js';
-import { ConfusionMatrix, ScoreChart, pct } from './score-chart.js';
+import { ConfusionMatrix } from './confusion-matrix.js';
+import { ScoreChart, pct } from './score-chart.js';
 import { readSuiteFile } from './suite-file.js';
 
 const POLL_MS = 1500;
