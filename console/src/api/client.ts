@@ -57,8 +57,10 @@ export async function settingsSchema(): Promise<Record<string, unknown>> {
 
 // ---- sandbox ----
 export const sandboxStatus = (streamId: string) => request<SandboxStatus>('GET', `${app(streamId)}/ivr-sandbox/status`);
-/** Today's API answers the PIN and secret with every PUT that enables the sandbox (they stay the same). */
+/** The PIN and secret are in the answer only when this call created the sandbox. */
 export const setSandbox = (streamId: string, input: { enabled: boolean; maxConcurrentCalls?: number }) => request<SandboxAnswer>('PUT', `${app(streamId)}/ivr-sandbox`, { body: input });
+/** A new PIN and secret, shown in this answer only; the old ones no longer log in. */
+export const rotateSandboxSecret = (streamId: string) => request<Required<SandboxAnswer>>('POST', `${app(streamId)}/ivr-sandbox/rotate-secret`);
 
 // ---- batch tests ----
 export const putSuite = (streamId: string, name: string, utterances: SuiteUtterance[]) =>

@@ -21,11 +21,12 @@ export interface SandboxStatus {
   linesInUse: number;
 }
 
+/** The answer of switching the sandbox: `pin` and `secret` only when the call created (or rotated) them. */
 export interface SandboxAnswer {
   enabled: boolean;
   phoneNumber: string;
-  pin: string;
-  secret: string;
+  pin?: string;
+  secret?: string;
   maxConcurrentCalls: number;
 }
 

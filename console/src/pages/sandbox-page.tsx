@@ -1,49 +1,103 @@
 /**
- * The test sandbox: switch it on or off, its number, its PIN and secret (revealed only when asked
- * for), the line limit and the lines calls hold now. Lockouts of callers who typed wrong PINs are
- * not offered by the service's API yet; the page says so.
+ * The test sandbox: switch it on or off, its number, the line limit and the lines calls hold now,
+ * and its PIN and secret. Those are shown only when they are made (the answer that first switches
+ * the sandbox on, or a rotation): the service cannot read them back, so the page offers to make new
+ * ones instead of pretending to reveal the old. Lockouts of callers who typed wrong PINs are not
+ * offered by the service's API yet; the page says so.
  */
 import { useState } from 'preact/hooks';
-import { sandboxStatus, setSandbox, type AppRecord, type SandboxAnswer, type SandboxStatus } from '../api/client.js';
+import { rotateSandboxSecret, sandboxStatus, setSandbox, type AppRecord, type SandboxStatus } from '../api/client.js';
 import { useConfirm } from '../ui/confirm-dialog.js';
 import { CopyButton } from '../ui/copy-button.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
-function Credentials({ app, status }: { app: AppRecord; status: SandboxStatus }) {
-  const [shown, setShown] = useState<SandboxAnswer | null>(null);
+/** A PIN and secret just made, and why (first switch-on, or new ones asked for). */
+interface FreshCredentials {
+  pin: string;
+  secret: string;
+  rotated: boolean;
+}
+
+interface CredentialsProps {
+  app: AppRecord;
+  fresh: FreshCredentials | null;
+  onFresh: (c: FreshCredentials | null) => void;
+}
+
+function Credentials({ app, fresh, onFresh }: CredentialsProps) {
+  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const reveal = async () => {
+  const [confirm, ask] = useConfirm();
+  const rotate = async () => {
+    const ok = await ask({
+      title: `Make a new PIN and secret for “${app.name}”?`,
+      body: (
+        <p>
+          The current PIN and secret stop working at once: every tester has to log in with the new ones. Calls already connected go on. The new ones are shown
+          once.
+        </p>
+      ),
+      confirmLabel: 'Make new ones',
+      danger: true,
+    });
+    if (!ok) return;
+    setBusy(true);
     setError(null);
     try {
-      setShown(await setSandbox(app.streamId, { enabled: true, maxConcurrentCalls: status.maxConcurrentCalls }));
+      const answer = await rotateSandboxSecret(app.streamId);
+      onFresh({ pin: answer.pin, secret: answer.secret, rotated: true });
     } catch (err) {
       setError(err);
+    } finally {
+      setBusy(false);
     }
   };
   return (
     <div class="credentials">
-      {shown ? (
-        <dl class="facts">
-          <dt>PIN</dt>
-          <dd>
-            <code data-testid="sandbox-pin">{shown.pin}</code> <CopyButton text={shown.pin} label="Copy PIN" />
-          </dd>
-          <dt>Secret</dt>
-          <dd>
-            <code data-testid="sandbox-secret">{shown.secret}</code> <CopyButton text={shown.secret} label="Copy secret" />
-          </dd>
-        </dl>
-      ) : null}
-      <button type="button" onClick={() => (shown ? setShown(null) : void reveal())} aria-expanded={shown !== null}>
-        {shown ? 'Hide the PIN and secret' : 'Show the PIN and secret'}
-      </button>
+      {fresh ? (
+        <div class="secret-once" role="region" aria-label="PIN and secret">
+          <p>
+            <strong>{fresh.rotated ? 'The new PIN and secret' : 'The PIN and secret'}</strong>, shown this once: give them to your testers.
+            {fresh.rotated ? ' The old ones no longer log in.' : ''}
+          </p>
+          <dl class="facts">
+            <dt>PIN</dt>
+            <dd>
+              <code data-testid="sandbox-pin">{fresh.pin}</code> <CopyButton text={fresh.pin} label="Copy PIN" />
+            </dd>
+            <dt>Secret</dt>
+            <dd>
+              <code data-testid="sandbox-secret">{fresh.secret}</code> <CopyButton text={fresh.secret} label="Copy secret" />
+            </dd>
+          </dl>
+          <button type="button" onClick={() => onFresh(null)}>
+            I have noted them, hide them
+          </button>
+        </div>
+      ) : (
+        <>
+          <p data-testid="sandbox-credentials-note">
+            <strong>PIN and secret:</strong> shown only when they are made, when the sandbox is first switched on or when you make new ones. The service
+            keeps them sealed and cannot show them again; if they are lost, make new ones.
+          </p>
+          <button type="button" disabled={busy} onClick={() => void rotate()}>
+            Make a new PIN and secret
+          </button>
+        </>
+      )}
       {error ? <ErrorBox error={error} /> : null}
+      {confirm}
     </div>
   );
 }
 
-function Sandbox({ app, status, onChange }: { app: AppRecord; status: SandboxStatus; onChange: () => void }) {
+interface SandboxProps extends CredentialsProps {
+  status: SandboxStatus;
+  onChange: () => void;
+}
+
+function Sandbox({ app, status, onChange, fresh, onFresh }: SandboxProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [lines, setLines] = useState(String(status.maxConcurrentCalls || 2));
@@ -61,7 +115,10 @@ function Sandbox({ app, status, onChange }: { app: AppRecord; status: SandboxSta
     setBusy(true);
     setError(null);
     try {
-      await setSandbox(app.streamId, enabled ? { enabled, maxConcurrentCalls: Number(lines) } : { enabled });
+      const answer = await setSandbox(app.streamId, enabled ? { enabled, maxConcurrentCalls: Number(lines) } : { enabled });
+      // the PIN and secret are in the answer only when this switch created the sandbox
+      if (answer.pin && answer.secret) onFresh({ pin: answer.pin, secret: answer.secret, rotated: false });
+      if (!enabled) onFresh(null);
       onChange();
     } catch (err) {
       setError(err);
@@ -108,7 +165,7 @@ function Sandbox({ app, status, onChange }: { app: AppRecord; status: SandboxSta
             <dt>Lockouts</dt>
             <dd class="muted">Callers are locked out for a while after five wrong entries; this service does not list lockouts yet.</dd>
           </dl>
-          <Credentials app={app} status={status} />
+          <Credentials app={app} fresh={fresh} onFresh={onFresh} />
           <p class="small">
             From a terminal: <code>npm run call -- {status.phoneNumber} --base {location.origin} --pin PIN --secret SECRET</code>
           </p>
@@ -121,6 +178,8 @@ function Sandbox({ app, status, onChange }: { app: AppRecord; status: SandboxSta
 
 export function SandboxPage({ app }: { app: AppRecord }) {
   const load = useLoad(() => sandboxStatus(app.streamId), [app.streamId]);
+  // kept here: a reload of the status unmounts the parts below while it loads
+  const [fresh, setFresh] = useState<FreshCredentials | null>(null);
   return (
     <section aria-labelledby="sandbox-title">
       <h1 id="sandbox-title">Sandbox</h1>
@@ -128,7 +187,7 @@ export function SandboxPage({ app }: { app: AppRecord }) {
       <Loaded load={load} label="Loading the sandbox…">
         {(status) => (
           <>
-            <Sandbox app={app} status={status} onChange={load.reload} />
+            <Sandbox app={app} status={status} onChange={load.reload} fresh={fresh} onFresh={setFresh} />
             <button type="button" class="subtle" onClick={load.reload}>
               Refresh
             </button>
