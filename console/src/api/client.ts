@@ -6,7 +6,7 @@
 import { request } from './http.js';
 import { appToken, connectionsKey, forgetCredentials } from './public-credentials.js';
 import type {
-  AppRecord, ChannelState, ConnectionDetail, ConnectionSummary, HistoryAnswer, HistoryFilters, RunAccepted, RunStatus, SandboxAnswer,
+  AppRecord, ChannelAnswer, ChannelState, ConnectionDetail, ConnectionSummary, HistoryAnswer, HistoryFilters, MintedToken, RunAccepted, RunStatus, SandboxAnswer,
   SandboxStatus, SkillGroupReadBack, SuiteSummary, SuiteUtterance, TableDefinition,
 } from './types.js';
 
@@ -35,10 +35,13 @@ export const deleteApp = (streamId: string) => request<void>('DELETE', app(strea
 
 // ---- IVR channel ----
 export const getChannel = (streamId: string) => request<ChannelState>('GET', `${app(streamId)}/channels/ivr`);
-/** Today's API answers the client secret with every PUT; the secret itself does not change. */
-export const setChannel = (streamId: string, enabled: boolean) => request<ChannelState & { clientSecret: string }>('PUT', `${app(streamId)}/channels/ivr`, { body: { enabled } });
-/** No rotate endpoint exists yet: null tells the page to say so. */
-export const rotateChannelSecret: ((streamId: string) => Promise<{ clientSecret: string }>) | null = null;
+/** The client secret is in the answer only when this call created the channel. */
+export const setChannel = (streamId: string, enabled: boolean) => request<ChannelAnswer>('PUT', `${app(streamId)}/channels/ivr`, { body: { enabled } });
+/** A new client secret, shown in this answer only; tokens signed with the old one are refused from now on. */
+export const rotateChannelSecret = (streamId: string) => request<Required<ChannelAnswer>>('POST', `${app(streamId)}/channels/ivr/rotate-secret`);
+/** A webhook token signed with the channel's secret, with an expiry, and the webhook URL carrying it. */
+export const mintWebhookToken = (streamId: string, input: { sub?: string; expiresInS: number }) =>
+  request<MintedToken>('POST', `${app(streamId)}/channels/ivr/tokens`, { body: input });
 
 // ---- agent ----
 export const getAgent = (streamId: string) => request<unknown>('GET', `${app(streamId)}/agent`);

@@ -12,6 +12,24 @@ export interface ChannelState {
   enabled: boolean;
   webhookUrl?: string;
   clientId?: string;
+  /** Whether the webhook also accepts tokens without an `exp` claim (refused by default). */
+  allowTokensWithoutExpiry?: boolean;
+}
+
+/** The answer of switching the channel: `clientSecret` only when the call created the channel. */
+export interface ChannelAnswer {
+  enabled: boolean;
+  webhookUrl: string;
+  clientId: string;
+  allowTokensWithoutExpiry: boolean;
+  clientSecret?: string;
+}
+
+/** A webhook token the service minted, when it expires, and the webhook URL carrying it. */
+export interface MintedToken {
+  token: string;
+  expiresAt: string;
+  webhookUrl: string;
 }
 
 export interface SandboxStatus {

@@ -1,20 +1,29 @@
 /**
- * An app's overview: the IVR channel on or off, its webhook URL, the `<subdialog>` snippet a
- * customer pastes (with what the token is), and the channel's client secret, shown once.
+ * An app's overview: the IVR channel on or off, its webhook URL, the channel's client secret (shown
+ * when the channel is created and when it is rotated, never read back), a minted webhook token, and
+ * the `<subdialog>` snippet a customer pastes, carrying that token once one is minted.
  */
 import { useState } from 'preact/hooks';
-import { getChannel, rotateChannelSecret, setChannel, type AppRecord, type ChannelState } from '../api/client.js';
+import { getChannel, rotateChannelSecret, setChannel, type AppRecord, type ChannelState, type MintedToken } from '../api/client.js';
 import { useConfirm } from '../ui/confirm-dialog.js';
 import { CopyButton } from '../ui/copy-button.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 import { subdialogSnippet } from './subdialog-snippet.js';
+import { WebhookToken } from './webhook-token.js';
 
-function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
+interface ShownSecret {
+  secret: string;
+  rotated: boolean;
+}
+
+function SecretOnce({ shown, onDone }: { shown: ShownSecret; onDone: () => void }) {
+  const { secret } = shown;
   return (
     <div class="secret-once" role="region" aria-label="Client secret">
       <p>
-        <strong>Client secret</strong>, shown this once: store it where your IVR platform signs its tokens.
+        <strong>{shown.rotated ? 'New client secret' : 'Client secret'}</strong>, shown this once: store it where your IVR platform signs its tokens.
+        {shown.rotated ? ' Tokens signed with the old secret are refused from now on.' : ''}
       </p>
       <p>
         <code class="secret" data-testid="client-secret">{secret}</code> <CopyButton text={secret} label="Copy secret" />
@@ -26,10 +35,18 @@ function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) 
   );
 }
 
-function Channel({ app, channel, onChange }: { app: AppRecord; channel: ChannelState; onChange: (c: ChannelState) => void }) {
+interface ChannelProps {
+  app: AppRecord;
+  channel: ChannelState;
+  onChange: (c: ChannelState) => void;
+  /** Called when the secret is rotated: tokens minted before no longer pass. */
+  onRotated: () => void;
+}
+
+function Channel({ app, channel, onChange, onRotated }: ChannelProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [secret, setSecret] = useState<string | null>(null);
+  const [secret, setSecret] = useState<ShownSecret | null>(null);
   const [confirm, ask] = useConfirm();
   const toggle = async () => {
     if (channel.enabled) {
@@ -45,15 +62,40 @@ function Channel({ app, channel, onChange }: { app: AppRecord; channel: ChannelS
     setError(null);
     try {
       const answer = await setChannel(app.streamId, !channel.enabled);
-      if (answer.enabled && !channel.clientId) setSecret(answer.clientSecret);
-      onChange({ enabled: answer.enabled, webhookUrl: answer.webhookUrl, clientId: answer.clientId });
+      // the secret is in the answer only when this switch created the channel
+      if (answer.clientSecret) setSecret({ secret: answer.clientSecret, rotated: false });
+      onChange({ enabled: answer.enabled, webhookUrl: answer.webhookUrl, clientId: answer.clientId, allowTokensWithoutExpiry: answer.allowTokensWithoutExpiry });
     } catch (err) {
       setError(err);
     } finally {
       setBusy(false);
     }
   };
-  const rotate = rotateChannelSecret;
+  const rotate = async () => {
+    const ok = await ask({
+      title: `Rotate the client secret of “${app.name}”?`,
+      body: (
+        <p>
+          A new secret replaces the current one at once. Calls using tokens signed with the old secret will be refused, tokens minted here included, until your
+          IVR platform uses tokens signed with the new one.
+        </p>
+      ),
+      confirmLabel: 'Rotate the secret',
+      danger: true,
+    });
+    if (!ok) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await rotateChannelSecret(app.streamId);
+      setSecret({ secret: answer.clientSecret, rotated: true });
+      onRotated();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <section class="card" aria-labelledby="channel-title">
       <h2 id="channel-title">IVR channel</h2>
@@ -66,7 +108,7 @@ function Channel({ app, channel, onChange }: { app: AppRecord; channel: ChannelS
         </button>
       </div>
       {error ? <ErrorBox error={error} /> : null}
-      {secret ? <SecretOnce secret={secret} onDone={() => setSecret(null)} /> : null}
+      {secret ? <SecretOnce shown={secret} onDone={() => setSecret(null)} /> : null}
       {channel.clientId ? (
         <dl class="facts">
           <dt>Webhook URL</dt>
@@ -79,14 +121,13 @@ function Channel({ app, channel, onChange }: { app: AppRecord; channel: ChannelS
           </dd>
           <dt>Client secret</dt>
           <dd>
-            {rotate ? (
-              <button type="button" onClick={() => void rotate(app.streamId).then((r) => setSecret(r.clientSecret), setError)}>
-                Rotate the secret
-              </button>
-            ) : (
-              <span class="muted">Shown once, when the channel is first switched on. This service offers no rotation of it yet.</span>
-            )}
+            <p class="help">Shown only when it is made: the service cannot read it back. If it is lost or leaked, rotate it.</p>
+            <button type="button" disabled={busy} onClick={() => void rotate()}>
+              Rotate client secret
+            </button>
           </dd>
+          <dt>Tokens without expiry</dt>
+          <dd>{channel.allowTokensWithoutExpiry ? 'accepted (this channel allows them)' : 'refused'}</dd>
         </dl>
       ) : null}
       {confirm}
@@ -94,9 +135,16 @@ function Channel({ app, channel, onChange }: { app: AppRecord; channel: ChannelS
   );
 }
 
-function Snippet({ app, channel }: { app: AppRecord; channel: ChannelState }) {
-  if (!channel.webhookUrl) return null;
-  const snippet = subdialogSnippet(channel.webhookUrl, app.streamId);
+interface SnippetProps {
+  app: AppRecord;
+  channel: ChannelState;
+  minted: MintedToken | null;
+  onMinted: (t: MintedToken) => void;
+}
+
+function Snippet({ app, channel, minted, onMinted }: SnippetProps) {
+  if (!channel.webhookUrl || !channel.clientId) return null;
+  const snippet = subdialogSnippet(minted?.webhookUrl ?? `${channel.webhookUrl}?token=YOUR_TOKEN`, app.streamId);
   return (
     <section class="card" aria-labelledby="snippet-title">
       <h2 id="snippet-title">Run the agent from your VoiceXML application</h2>
@@ -104,15 +152,27 @@ function Snippet({ app, channel }: { app: AppRecord; channel: ChannelState }) {
         Paste this into your IVR&apos;s root document: it calls the agent as a <code>&lt;subdialog&gt;</code> and hangs up when the agent says the
         conversation is over.
       </p>
+      <WebhookToken streamId={app.streamId} minted={minted} onMinted={onMinted} />
       <pre class="code" tabIndex={0} aria-label="Subdialog snippet" data-testid="snippet">
         {snippet}
       </pre>
       <CopyButton text={snippet} label="Copy snippet" />
       <h3>The token parameter</h3>
+      {minted ? (
+        <p>
+          The snippet carries the token minted above. It is signed with the channel&apos;s client secret and expires at{' '}
+          {new Date(minted.expiresAt).toLocaleString()}: mint a new one and update the snippet before then. Rotating the client secret also ends it.
+        </p>
+      ) : (
+        <p>
+          Replace <code>YOUR_TOKEN</code> with a token: mint one above, and the snippet carries it.
+        </p>
+      )}
       <p>
-        Replace <code>YOUR_TOKEN</code> with a JSON Web Token signed with HS256 and the client secret, carrying the claim <code>appId</code> ={' '}
-        <code>{channel.clientId}</code> (and, if you like, <code>sub</code> = the caller and <code>exp</code> = when it stops being valid). Sign it on your
-        side: the secret must never reach the caller or the browser. A wrong or expired token is answered with a VoiceXML apology, not the agent.
+        Or sign tokens on your side: a JSON Web Token signed with HS256 and the client secret, carrying the claims <code>appId</code> ={' '}
+        <code>{channel.clientId}</code>, <code>sub</code> = the caller and <code>exp</code> = when it stops being valid.{' '}
+        {channel.allowTokensWithoutExpiry ? 'This channel also accepts tokens without exp.' : 'A token without exp is refused.'} The secret must never reach
+        the caller or the browser. A wrong or expired token is answered with a VoiceXML apology, not the agent.
       </p>
     </section>
   );
@@ -120,6 +180,7 @@ function Snippet({ app, channel }: { app: AppRecord; channel: ChannelState }) {
 
 export function AppOverview({ app }: { app: AppRecord }) {
   const load = useLoad(() => getChannel(app.streamId), [app.streamId]);
+  const [minted, setMinted] = useState<MintedToken | null>(null);
   return (
     <section aria-labelledby="overview-title">
       <h1 id="overview-title">{app.name}</h1>
@@ -136,8 +197,8 @@ export function AppOverview({ app }: { app: AppRecord }) {
       <Loaded load={load} label="Loading the IVR channel…">
         {(channel) => (
           <>
-            <Channel app={app} channel={channel} onChange={(c) => load.state === 'ready' && load.set(c)} />
-            <Snippet app={app} channel={channel} />
+            <Channel app={app} channel={channel} onChange={(c) => load.state === 'ready' && load.set(c)} onRotated={() => setMinted(null)} />
+            <Snippet app={app} channel={channel} minted={minted} onMinted={setMinted} />
           </>
         )}
       </Loaded>

@@ -1,7 +1,8 @@
 /**
  * The root document a customer pastes into their own VoiceXML application to run the agent as a
  * `<subdialog>` (as test/fixtures/vxml-examples/customer-root.vxml), built with the browser's XML
- * DOM and serializer, so the webhook URL is escaped by the serializer, never by hand.
+ * DOM and serializer, so the webhook URL is escaped by the serializer, never by hand. `src` is the
+ * webhook URL with its token: a minted one, or the placeholder `?token=YOUR_TOKEN`.
  */
 
 const VXML_NS = 'http://www.w3.org/2001/vxml';
@@ -11,7 +12,7 @@ type Child = Element | string;
 /** An ECMAScript string literal in single quotes (for `expr` attributes). */
 const ecmaString = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
 
-export function subdialogSnippet(webhookUrl: string, streamId: string): string {
+export function subdialogSnippet(src: string, streamId: string): string {
   const doc = document.implementation.createDocument(VXML_NS, 'vxml', null);
   const el = (name: string, attrs: Record<string, string>, children: Child[] = []): Element => {
     const e = doc.createElementNS(VXML_NS, name);
@@ -33,7 +34,7 @@ export function subdialogSnippet(webhookUrl: string, streamId: string): string {
   const root = doc.documentElement;
   root.setAttribute('version', '2.1');
   root.setAttribute('xml:lang', 'en-US');
-  const subdialog = el('subdialog', { name: 'bot', src: `${webhookUrl}?token=YOUR_TOKEN` });
+  const subdialog = el('subdialog', { name: 'bot', src });
   subdialog.append(
     comment("callId: your platform's unique id of this call (the same on every turn)"),
     el('param', { name: 'callId', expr: ecmaString('CALL_ID') }),

@@ -1,0 +1,173 @@
+/**
+ * The console's secrets, which the service shows only when it makes them, in a real headless
+ * Chromium against the real service: minting a webhook token (and calling with it), rotating the
+ * IVR channel's client secret (the old token is refused), and the sandbox's PIN and secret: shown
+ * when the sandbox is first switched on, never read back, and replaced on request (a call with the
+ * old ones is refused, one with the new ones reaches the agent). Every step also checks that the
+ * page raised no CSP violation and no script error.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import jwt from 'jsonwebtoken';
+import { MemoryStore } from '../../../src/store/index.js';
+import { runCall } from '../../../sandbox/index.js';
+import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
+import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, watchedPage } from './browser-kit.js';
+import { FIXED_AGENT } from './console-fixtures.js';
+
+const run = browserAvailable();
+
+describe.skipIf(!run)('the console and the secrets the service shows once', () => {
+  let gw: RunningGateway;
+  let store: MemoryStore;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+  let app: IvrApp;
+  let webhookUrl = '';
+  let channelSecret = '';
+  let mintedUrl = '';
+  let sandbox = { number: '', pin: '', secret: '' };
+
+  const appUrl = (tab = '') => `${gw.url}/console/apps/${app.streamId}${tab ? `/${tab}` : ''}`;
+  /** The first request of a call to a webhook URL, as a VXML browser sends it. */
+  const firstTurn = (url: string, callId: string) => gw.submit(url, { callId, message: '', from: '+15550007777', to: app.streamId });
+  const sandboxCall = (creds: { pin: string; secret: string }, from: string) =>
+    runCall({
+      startUrl: `${gw.url}/ivr/sandbox/${encodeURIComponent(sandbox.number)}`,
+      startMethod: 'POST',
+      startParams: { from },
+      ...creds,
+      mode: 'lenient',
+      inputs: ['when are you open'],
+      fetch: gw.docs.fetch(),
+      plain: true,
+    });
+
+  beforeAll(async () => {
+    store = new MemoryStore('console-credentials:');
+    gw = await startGateway({ store });
+    // an app with the channel on, made through the operator API, which answers the secret this once
+    app = await setupIvrApp(gw, { agent: FIXED_AGENT, name: 'Front desk' });
+    channelSecret = app.clientSecret;
+    webhookUrl = `${gw.url}/ivr/hooks/${app.streamId}`;
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gw.url });
+    ({ page, problems } = await watchedPage(context));
+    await page.goto(`${gw.url}/console/`);
+    await page.getByLabel('Admin token').fill(gw.config.adminToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.close();
+    await store?.close();
+  });
+
+  it('when the overview of an app whose channel exists is opened, then the secret is not shown and the snippet asks for a token', async () => {
+    await page.goto(appUrl());
+    await page.getByTestId('webhook-url').waitFor();
+    expect(await page.getByTestId('client-secret').count()).toBe(0);
+    expect(await page.content()).not.toContain(channelSecret);
+    expect(await page.getByTestId('snippet').innerText()).toContain(`<subdialog name="bot" src="${webhookUrl}?token=YOUR_TOKEN">`);
+    expect(await page.getByText('A token without exp is refused.').count()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it('when a token is minted, then the webhook URL carrying it and its expiry are shown, the snippet carries it and the webhook answers a call with it', async () => {
+    await page.getByLabel('Valid for').selectOption({ label: '1 hour' });
+    await page.getByRole('button', { name: 'Mint a token' }).click();
+    const minted = await page.getByTestId('minted-webhook-url').innerText();
+    expect(minted.startsWith(`${webhookUrl}?token=`)).toBe(true);
+    const token = new URL(minted).searchParams.get('token') ?? '';
+    // signed with the channel's secret, for this channel, for an hour
+    const claims = jwt.verify(token, channelSecret, { algorithms: ['HS256'] }) as { appId: string; exp: number; iat: number };
+    expect(claims.appId).toBe(app.clientId);
+    expect(claims.exp - claims.iat).toBe(3600);
+    const expires = await page.getByTestId('token-expires').getAttribute('datetime');
+    expect(Math.abs(Date.parse(expires ?? '') - claims.exp * 1000)).toBeLessThan(2000);
+    await page.getByRole('button', { name: 'Copy the URL with the token' }).click();
+    expect(String(await page.evaluate('navigator.clipboard.readText()'))).toBe(minted);
+    expect(await page.getByTestId('snippet').innerText()).toContain(`<subdialog name="bot" src="${minted}">`);
+    expect(await page.getByText('The snippet carries the token minted above.').count()).toBe(1);
+    await screenshot(page, 'overview-token-desktop');
+    const call = await firstTurn(minted, 'console-minted-1');
+    expect(call.status).toBe(200);
+    expect(call.xml).toContain('Welcome to the front desk');
+    mintedUrl = minted;
+    expect(problems).toEqual([]);
+  });
+
+  it('when the client secret is rotated, then the confirmation says old tokens will be refused, the new secret is shown once and the token minted before is refused', async () => {
+    await page.getByRole('button', { name: 'Rotate client secret' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate the client secret of “Front desk”?' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('Calls using tokens signed with the old secret will be refused');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await firstTurn(mintedUrl, 'console-minted-2')).status).toBe(200);
+    await page.getByRole('button', { name: 'Rotate client secret' }).click();
+    await dialog.getByRole('button', { name: 'Rotate the secret' }).click();
+    const secret = await page.getByTestId('client-secret').innerText();
+    expect(secret.length).toBeGreaterThan(20);
+    expect(secret).not.toBe(channelSecret);
+    expect(await page.getByText('Tokens signed with the old secret are refused from now on.').count()).toBe(1);
+    // the token minted with the old secret is gone from the page and from the snippet, and refused
+    expect(await page.getByTestId('minted-webhook-url').count()).toBe(0);
+    expect(await page.getByTestId('snippet').innerText()).toContain('?token=YOUR_TOKEN');
+    await screenshot(page, 'overview-rotated-desktop');
+    const refused = await firstTurn(mintedUrl, 'console-minted-3');
+    expect(refused.status).toBe(401);
+    expect(refused.xml).not.toContain('Welcome to the front desk');
+    await page.getByRole('button', { name: 'I have stored it, hide it' }).click();
+    expect(await page.getByTestId('client-secret').count()).toBe(0);
+    await page.getByRole('button', { name: 'Mint a token' }).click();
+    const fresh = new URL(await page.getByTestId('minted-webhook-url').innerText()).searchParams.get('token') ?? '';
+    expect(() => jwt.verify(fresh, secret, { algorithms: ['HS256'] })).not.toThrow();
+    expect(() => jwt.verify(fresh, channelSecret, { algorithms: ['HS256'] })).toThrow(/invalid signature/);
+    expect(problems).toEqual([]);
+  });
+
+  it('when the sandbox is switched on, then its PIN and secret are shown at once, and afterwards the page says it cannot show them again', async () => {
+    await page.goto(appUrl('sandbox'));
+    await page.getByRole('switch', { name: 'Switch the sandbox on' }).click();
+    const number = await page.getByTestId('sandbox-number').innerText();
+    sandbox = { number, pin: await page.getByTestId('sandbox-pin').innerText(), secret: await page.getByTestId('sandbox-secret').innerText() };
+    expect(sandbox.pin).toMatch(/^\d{6}$/);
+    expect(sandbox.secret).toMatch(/^\d{8}$/);
+    await page.getByRole('button', { name: 'I have noted them, hide them' }).click();
+    expect(await page.getByTestId('sandbox-pin').count()).toBe(0);
+    // opened again, the page offers no reveal it cannot keep: it says so and offers new ones
+    await page.goto(appUrl('sandbox'));
+    await page.getByTestId('sandbox-number').waitFor();
+    expect(await page.getByTestId('sandbox-credentials-note').innerText()).toContain('cannot show them again');
+    expect(await page.getByTestId('sandbox-pin').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Show the PIN/ }).count()).toBe(0);
+    expect(await page.content()).not.toContain(`<code data-testid="sandbox-secret">`);
+    expect(problems).toEqual([]);
+  });
+
+  it('when a new PIN and secret are made, then the confirmation says the old ones stop working, a call with the old ones is refused and one with the new ones reaches the agent', async () => {
+    await page.getByRole('button', { name: 'Make a new PIN and secret' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Make a new PIN and secret for “Front desk”?' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('The current PIN and secret stop working at once');
+    await dialog.getByRole('button', { name: 'Make new ones' }).click();
+    const fresh = { pin: await page.getByTestId('sandbox-pin').innerText(), secret: await page.getByTestId('sandbox-secret').innerText() };
+    expect(fresh.pin).toMatch(/^\d{6}$/);
+    expect(fresh.secret).toMatch(/^\d{8}$/);
+    expect(`${fresh.pin}${fresh.secret}`).not.toBe(`${sandbox.pin}${sandbox.secret}`);
+    expect(await page.getByText('The old ones no longer log in.').count()).toBe(1);
+    await screenshot(page, 'sandbox-rotated-desktop');
+    const old = (await sandboxCall(sandbox, '+15550009999')).spoken.join(' ');
+    expect(old).toContain('That PIN or secret did not match.');
+    expect(old).not.toContain('We are open from nine to five');
+    const now = (await sandboxCall(fresh, '+15550004444')).spoken.join(' ');
+    expect(now).toContain('We are open from nine to five.');
+    await gw.docs.validateAll();
+    expect(problems).toEqual([]);
+  });
+});
