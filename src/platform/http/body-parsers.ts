@@ -2,13 +2,8 @@
 import express, { type RequestHandler } from 'express';
 import multer from 'multer';
 import { AppError } from '../app-error.js';
-import type { BodyType } from './route-def.js';
+import { MEDIA, type BodyType } from './route-def.js';
 
-const MEDIA: Record<BodyType, string> = {
-  json: 'application/json',
-  urlencoded: 'application/x-www-form-urlencoded',
-  multipart: 'multipart/form-data',
-};
 
 const parseLimit = (limit: string): number => {
   const m = /^(\d+)(b|kb|mb)$/i.exec(limit);
@@ -87,7 +82,8 @@ export function bodyParsers(types: BodyType[], limit: string, limitName?: string
     next();
   };
   const parsers: RequestHandler[] = [];
-  if (types.includes('json')) parsers.push(express.json({ limit, strict: false }));
+  const jsonTypes = types.filter((t) => t === 'json' || t === 'mergePatch').map((t) => MEDIA[t]);
+  if (jsonTypes.length) parsers.push(express.json({ limit, strict: false, type: jsonTypes }));
   if (types.includes('urlencoded')) parsers.push(express.urlencoded({ limit, extended: false, parameterLimit: 200 }));
   if (types.includes('multipart')) {
     const upload = multer({ limits: { fieldSize: bytes, fields: 200, files: 0, parts: 200 } }).none();

@@ -1,6 +1,6 @@
 /** OpenAPI 3.1 document generated from the route definitions' zod schemas (zod's JSON Schema). */
 import { z, type ZodType } from 'zod';
-import type { BodyType, RouteDef } from './route-def.js';
+import { MEDIA, type RouteDef } from './route-def.js';
 
 const toSchema = (schema: ZodType): Record<string, unknown> => {
   try {
@@ -64,8 +64,7 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
       const body = def.documentedBody ?? def.body;
       if (body && method !== 'get') {
         const types = def.bodyTypes ?? ['json'];
-        const media: Record<BodyType, string> = { json: 'application/json', urlencoded: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' };
-        op.requestBody = { content: Object.fromEntries(types.map((t): [string, { schema: Record<string, unknown> }] => [media[t], { schema: toSchema(body) }])) };
+        op.requestBody = { content: Object.fromEntries(types.map((t): [string, { schema: Record<string, unknown> }] => [MEDIA[t], { schema: toSchema(body) }])) };
       }
       (paths[path] ??= {})[method] = op;
     }

@@ -7,7 +7,16 @@ import type { AuthRequirement, Principal } from '../auth.js';
 import type { AppError } from '../app-error.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-export type BodyType = 'json' | 'urlencoded' | 'multipart';
+/** `mergePatch`: a JSON merge patch (RFC 7386), `application/merge-patch+json`, parsed as JSON. */
+export type BodyType = 'json' | 'mergePatch' | 'urlencoded' | 'multipart';
+
+/** The media type of each body encoding. */
+export const MEDIA: Record<BodyType, string> = {
+  json: 'application/json',
+  mergePatch: 'application/merge-patch+json',
+  urlencoded: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data',
+};
 
 export interface RouteContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
   params: P;
