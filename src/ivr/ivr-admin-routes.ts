@@ -4,6 +4,7 @@ import { defineRoute, type RouteDef } from '../platform/index.js';
 import type { IvrConfigService } from './ivr-config-service.js';
 import { channelBody, ivrSettingsSchema, mintTokenBody } from './ivr-settings-schema.js';
 import { describedIvrSettings } from './ivr-settings-help.js';
+import { ivrSettingsPatchSchema } from './settings-patch.js';
 
 const admin = { kind: 'admin' } as const;
 const tags = ['operator', 'ivr'];
@@ -66,20 +67,33 @@ export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: str
       },
     }),
     defineRoute({
-      method: 'get', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Read the IVR settings', tags, auth: admin, params,
-      responses: { 200: { description: 'the stored settings, or the defaults', schema: ivrSettingsSchema } },
+      method: 'get', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Read the effective IVR settings', tags, auth: admin, params,
+      responses: { 200: { description: 'the effective settings: the stored ones with every default filled in, or the defaults (calls enabled) when none were saved', schema: ivrSettingsSchema } },
       handler: async ({ params: p }) => {
         await requireApp(p.streamId);
         return { json: await ivr.getSettings(p.streamId) };
       },
     }),
     defineRoute({
-      method: 'put', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Replace the IVR settings', tags, auth: admin,
+      method: 'put', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Replace the IVR settings (what the body leaves out takes its default)', tags, auth: admin,
       params, body: z.unknown(), documentedBody: describedIvrSettings(),
       responses: { 200: { description: 'the stored settings', schema: ivrSettingsSchema }, 400: { description: 'every problem with its path' } },
       handler: async ({ params: p, body }) => {
         await requireApp(p.streamId);
         return { json: await ivr.putSettings(p.streamId, body) };
+      },
+    }),
+    defineRoute({
+      method: 'patch', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Change some IVR settings with a JSON merge patch (RFC 7386)', tags, auth: admin,
+      params, body: z.unknown(), documentedBody: ivrSettingsPatchSchema, bodyTypes: ['mergePatch', 'json'],
+      responses: {
+        200: { description: 'the effective settings after the patch', schema: ivrSettingsSchema },
+        400: { description: 'every problem with its path (body.<path>): an unknown member, a bad value, or a result that is not valid settings' },
+        409: { description: 'other writes kept changing the settings meanwhile; send it again' },
+      },
+      handler: async ({ params: p, body }) => {
+        await requireApp(p.streamId);
+        return { json: await ivr.patchSettings(p.streamId, body) };
       },
     }),
   ];

@@ -1,9 +1,15 @@
 /** Operator use cases of the IVR channel and settings, and the cached reads the webhook needs. */
+import { randomInt } from 'node:crypto';
 import { AppError, isoNow, newId, randomSecret, signHs256, verifyHs256, type Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { IvrRepository, type IvrChannel } from './ivr-repository.js';
 import { defaultIvrSettings, ivrSettingsSchema, type IvrSettings } from './ivr-settings-schema.js';
+import { applySettingsPatch, settingsProblems } from './settings-patch.js';
 import { readThrough, type IvrCaches } from './ivr-caches.js';
+
+/** How often a guarded settings write is made again when other writes keep coming first. */
+const SETTINGS_WRITE_ATTEMPTS = 20;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The channel as the operator API answers it; `clientSecret` only where it is created or rotated. */
 export interface ChannelAnswer {
@@ -111,7 +117,7 @@ export class IvrConfigService {
     return readThrough(this.caches.channels, streamId, () => this.repo.findChannel(streamId));
   }
 
-  /** Stored settings, or the defaults (not enabled) when none were saved. */
+  /** The effective settings: the stored ones, or the defaults (calls enabled) when none were saved. */
   getSettings(streamId: string): Promise<IvrSettings> {
     return readThrough(this.caches.settings, streamId, async () => (await this.repo.findSettings(streamId)) ?? defaultIvrSettings());
   }
@@ -120,12 +126,43 @@ export class IvrConfigService {
     return (await this.repo.findSettings(streamId)) !== null;
   }
 
+  /** Replaces the whole settings: what `input` leaves out takes its default. */
   async putSettings(streamId: string, input: unknown): Promise<IvrSettings> {
     const parsed = ivrSettingsSchema.safeParse(input);
-    if (!parsed.success) throw AppError.validation(parsed.error.issues.map((i) => ({ msg: i.message, path: ['body', ...i.path.map(String)].join('.') })));
+    if (!parsed.success) throw AppError.validation(settingsProblems(parsed.error));
     await this.repo.saveSettings(streamId, parsed.data);
     this.caches.settings.delete(streamId);
     return parsed.data;
+  }
+
+  /** Applies a JSON merge patch to the effective settings, atomically; the settings it made. */
+  async patchSettings(streamId: string, patch: unknown): Promise<IvrSettings> {
+    const { after } = await this.changeSettings(streamId, (current) => {
+      const r = applySettingsPatch(current, patch);
+      if (!r.ok) throw AppError.validation(r.problems);
+      return r.settings;
+    });
+    return after;
+  }
+
+  /**
+   * Stores what `change` makes of the effective settings (null: leave them), without a
+   * read-modify-write race: a write guarded on the settings read, made again from a fresh read
+   * when another write came first. `stored` tells `change` whether the app had saved settings.
+   */
+  async changeSettings(streamId: string, change: (current: IvrSettings, stored: boolean) => IvrSettings | null): Promise<{ before: IvrSettings; after: IvrSettings }> {
+    for (let attempt = 0; attempt < SETTINGS_WRITE_ATTEMPTS; attempt++) {
+      if (attempt > 0) await sleep(randomInt(1, 5 + attempt * 5));
+      const raw = await this.repo.findSettingsRaw(streamId);
+      const before = IvrRepository.readSettings(raw) ?? defaultIvrSettings();
+      const after = change(before, raw !== null);
+      if (after === null) return { before, after: before };
+      if (await this.repo.replaceSettingsIf(streamId, raw, after)) {
+        this.caches.settings.delete(streamId);
+        return { before, after };
+      }
+    }
+    throw AppError.conflict('The IVR settings changed meanwhile; try again');
   }
 
   /** Verifies a webhook token: HS256, signed with this app's channel secret, channel enabled. */

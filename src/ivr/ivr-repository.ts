@@ -63,11 +63,29 @@ export class IvrRepository {
   }
 
   async findSettings(streamId: string): Promise<IvrSettings | null> {
-    const raw = await this.store.get(storeKeys.ivrSettings(streamId));
+    return IvrRepository.readSettings(await this.findSettingsRaw(streamId));
+  }
+
+  /** The stored settings as stored (the version a guarded write compares with); null when none. */
+  findSettingsRaw(streamId: string): Promise<string | null> {
+    return this.store.get(storeKeys.ivrSettings(streamId));
+  }
+
+  static readSettings(raw: string | null): IvrSettings | null {
     return raw ? ivrSettingsSchema.parse(JSON.parse(raw)) : null;
   }
 
   async saveSettings(streamId: string, settings: IvrSettings): Promise<void> {
     await this.store.set(storeKeys.ivrSettings(streamId), JSON.stringify(settings));
+  }
+
+  /**
+   * Stores the settings only while the stored ones are still `expectedRaw` (null: none stored), in
+   * one step; false when they changed meanwhile (nothing written).
+   */
+  async replaceSettingsIf(streamId: string, expectedRaw: string | null, settings: IvrSettings): Promise<boolean> {
+    const key = storeKeys.ivrSettings(streamId);
+    const guard = expectedRaw === null ? { key, absent: true as const } : { key, equals: expectedRaw };
+    return (await this.store.atomic([{ op: 'set', key, value: JSON.stringify(settings) }], [guard])).ok;
   }
 }

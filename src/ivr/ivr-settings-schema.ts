@@ -1,6 +1,8 @@
 /**
  * The app's IVR settings: the agent-level defaults every document starts from. Node overrides win
- * over these.
+ * over these. An app that never saved settings runs with the defaults (`enabled` true); `PUT`
+ * replaces the whole settings (defaults for what it leaves out), `PATCH` merges a JSON merge patch
+ * into the effective settings (settings-patch.ts).
  */
 import { z } from 'zod';
 import { dialectNames } from '../vxml/index.js';
@@ -33,7 +35,7 @@ const W3C_PROPERTIES = new Set([
 export const DIALECTS = dialectNames as unknown as readonly [string, ...string[]];
 
 export const ivrSettingsSchema = z.strictObject({
-  enabled: z.boolean().default(true),
+  enabled: z.boolean().default(true).meta({ description: 'false stops calls: the webhook answers 503 with a VoiceXML document saying the service is not available' }),
   transcription: z
     .strictObject({
       enabled: z.boolean().default(false),
@@ -83,14 +85,20 @@ export const ivrSettingsSchema = z.strictObject({
   confidenceKey: z.string().trim().min(1).max(80).default('userinput confidence'),
   confidenceThreshold: z.number().min(0).max(100).default(0),
   dialect: z.enum(DIALECTS).default('w3c'),
-  log: z.boolean().default(false),
+  log: z.boolean().default(false).meta({
+    description: "true writes each turn's caller words and prompt text to the service log at info level (personal data: off by default)",
+  }),
 });
 
 export type IvrSettings = z.infer<typeof ivrSettingsSchema>;
 
-export const defaultIvrSettings = (): IvrSettings => ivrSettingsSchema.parse({ enabled: false });
+/** The effective settings of an app that never saved any: every default, calls enabled. */
+export const defaultIvrSettings = (): IvrSettings => ivrSettingsSchema.parse({});
 
-/** The IVR settings the test sandbox needs to run an app; pre-filled when settings are not enabled. */
+/**
+ * The IVR settings the test sandbox needs to run an app; pre-filled when the app never saved
+ * settings or saved them not enabled (the sandbox answer lists what it changed).
+ */
 export const sandboxRequiredSettings = {
   enabled: true,
   transcription: { enabled: true, engine: 'builtin:speech/transcribe' },

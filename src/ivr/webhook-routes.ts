@@ -16,6 +16,7 @@ import { readWebhookRequest, type WebhookRequest } from './webhook-input.js';
 import { defaultIvrSettings, type IvrSettings } from './ivr-settings-schema.js';
 import { readThrough, type IvrCaches } from './ivr-caches.js';
 import { firstFaultAt, storeRetryPause } from './store-retry.js';
+import { logTurnTranscript } from './turn-transcript.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -45,9 +46,13 @@ const errorDoc = (error: string, text = 'Sorry, something went wrong on our side
 
 const vxml = (doc: VxmlDocument, dialect: DialectName = 'w3c', status = 200) => ({ status, xml: renderDocument(doc, { dialect }) });
 
+const SERVICE_DISABLED_TEXT = 'Sorry, this service is not available. Goodbye.';
+
 /** Errors before a call is under way (bad token, unknown app, bad request) as VXML with their status. */
 export function renderWebhookError(err: AppError) {
-  // a full memory store refuses a new call with a plain 503 (and Retry-After), not an apology
+  // a full memory store refuses a new call with a plain 503 (and Retry-After), not an apology;
+  // so does an app whose operator switched its IVR settings off, with a document that says so
+  if (err.code === 'service_disabled') return vxml(errorDoc('service_disabled', SERVICE_DISABLED_TEXT), 'w3c', err.status);
   const atCapacity = err.code === 'at_capacity';
   const status = err.status >= 500 && !atCapacity ? 200 : err.status;
   const name = atCapacity ? 'at_capacity' : err.status === 401 ? 'unauthorized' : err.status === 404 ? 'not_found' : err.status === 400 ? 'bad_request' : err.status === 413 ? 'too_large' : err.status === 415 ? 'unsupported_media_type' : err.status === 405 ? 'method_not_allowed' : err.status === 409 ? 'conflict' : err.status === 429 ? 'rate_limited' : err.status === 503 ? 'store_unavailable' : 'internal_error';
@@ -86,6 +91,8 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       if (req.callId && req.token && isStoreFault(err)) return storeFault(req, url, defaultIvrSettings());
       throw err;
     }
+    // switched off by the operator: no call starts or goes on (a hang-up report still ends one)
+    if (!settings.enabled && !(req.event === 'hangup' && req.callId)) throw AppError.serviceDisabled('The IVR service of this app is switched off (IVR settings enabled: false)');
     if (!req.callId) {
       if (req.turn === undefined && req.event === undefined) {
         return { kind: 'bootstrap', ...vxml({ kind: 'bootstrap', submit: { url }, apology: textPrompt(settings.standardResponses.error) }, settings.dialect as DialectName) };
@@ -99,6 +106,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       if (!agent) throw AppError.notFound('No agent is set for this app');
       const lang = app.language.includes('-') ? app.language : `${app.language}-US`;
       const outcome = await turns.handle({ streamId, req, settings, agent, lang, deadlineAt: startedAt + config.turnDeadlineMs });
+      if (settings.log) logTurnTranscript(logger, streamId, req, outcome);
       const base = { settings, agent, intentGrammars: caches.intentGrammars, callId: req.callId, from: outcome.session.from ?? req.from, to: outcome.session.to ?? req.to, submitUrl: url, lang };
       if (outcome.kind === 'wait') return { kind: 'wait', ...vxml(waitDocument({ ...base, turn: outcome.turn }), dialect) };
       const doc = toVxmlDocument(outcome.answer, { ...base, turn: outcome.issuedTurn });

@@ -85,6 +85,10 @@ export class AppError extends Error {
   static atCapacity(msg: string): AppError {
     return new AppError(503, 'at_capacity', msg, [], { 'Retry-After': '5' });
   }
+  /** The operator switched the service off (IVR settings `enabled: false`); not a fault, not temporary. */
+  static serviceDisabled(msg: string): AppError {
+    return new AppError(503, 'service_disabled', msg);
+  }
   static internal(): AppError {
     return new AppError(500, 'internal_error', 'Internal server error');
   }
