@@ -122,10 +122,6 @@ export class IvrConfigService {
     return readThrough(this.caches.settings, streamId, async () => (await this.repo.findSettings(streamId)) ?? defaultIvrSettings());
   }
 
-  async hasSettings(streamId: string): Promise<boolean> {
-    return (await this.repo.findSettings(streamId)) !== null;
-  }
-
   /** Replaces the whole settings: what `input` leaves out takes its default. */
   async putSettings(streamId: string, input: unknown): Promise<IvrSettings> {
     const parsed = ivrSettingsSchema.safeParse(input);

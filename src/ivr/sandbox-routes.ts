@@ -17,6 +17,11 @@ const sandboxAnswer = z.object({
   maxConcurrentCalls: z.number().int(),
 });
 const rotatedSandbox = sandboxAnswer.required({ pin: true, secret: true });
+const provisionedSandbox = sandboxAnswer.extend({
+  settingsChanged: z.array(z.object({ name: z.string().meta({ description: 'the setting, dotted (transcription.enabled)' }), before: z.unknown(), after: z.unknown() }))
+    .meta({ description: 'every IVR setting this request changed (the sandbox pre-fills what it needs when the settings were never saved or are not enabled); null stands for not set' }),
+  channelSwitchedOn: z.boolean().meta({ description: 'true when this request switched the IVR channel on (creating it when there was none)' }),
+});
 
 function entryUrl(baseUrl: string, phoneNumber: string, q: Record<string, string>): string {
   const url = new URL(`/ivr/sandbox/${encodeURIComponent(phoneNumber)}`, baseUrl);
@@ -60,7 +65,7 @@ export function sandboxRoutes(sandbox: SandboxService, requireApp: (streamId: st
       method: 'put', path: '/api/admin/apps/:streamId/ivr-sandbox', summary: 'Enable or disable the test sandbox', tags: ['operator', 'ivr'],
       auth: { kind: 'admin' }, params: streamIdParams, body: sandboxBody,
       responses: {
-        200: { description: '{enabled, phoneNumber, pin?, secret?, maxConcurrentCalls}: pin and secret only when this request created the sandbox', schema: sandboxAnswer },
+        200: { description: '{enabled, phoneNumber, pin?, secret?, maxConcurrentCalls, settingsChanged, channelSwitchedOn}: pin and secret only when this request created the sandbox', schema: provisionedSandbox },
         422: { description: 'not available on-premise' },
       },
       handler: async ({ params, body, baseUrl }) => {

@@ -12,6 +12,7 @@ import { storeKeys, type Store } from '../store/index.js';
 import type { IvrConfigService } from './ivr-config-service.js';
 import { sandboxRequiredSettings, type IvrSettings } from './ivr-settings-schema.js';
 import { SandboxRepository } from './sandbox-repository.js';
+import { settingChanges, type SettingChange } from './settings-patch.js';
 import { SandboxAttempts } from './sandbox-attempts.js';
 import { SandboxLoginLimits, sandboxLimits, type LoginRefusal, type SandboxLimits } from './sandbox-login-limits.js';
 
@@ -29,6 +30,12 @@ export interface SandboxAnswer {
   pin?: string;
   secret?: string;
   maxConcurrentCalls: number;
+}
+
+/** What enabling the sandbox changed besides the sandbox: every IVR setting it set, and the channel. */
+export interface SandboxProvisioned extends SandboxAnswer {
+  settingsChanged: SettingChange[];
+  channelSwitchedOn: boolean;
 }
 
 const changedMeanwhile = (): AppError => AppError.conflict('The test sandbox changed meanwhile; try again');
@@ -80,7 +87,7 @@ export class SandboxService {
    * sandbox. The PIN and secret are in the answer only when this call created them; later they are
    * shown only by `rotateSecret`.
    */
-  async provision(streamId: string, input: { enabled: boolean; maxConcurrentCalls?: number }, baseUrl: string): Promise<SandboxAnswer> {
+  async provision(streamId: string, input: { enabled: boolean; maxConcurrentCalls?: number }, baseUrl: string): Promise<SandboxProvisioned> {
     this.assertAvailable();
     const existing = await this.repo.find(streamId);
     if (!input.enabled) {
@@ -88,7 +95,7 @@ export class SandboxService {
         await this.repo.releaseNumber(existing.phoneNumber, streamId);
         if (!(await this.repo.update(streamId, existing.phoneNumber, { enabled: false }))) throw changedMeanwhile();
       }
-      return { enabled: false, phoneNumber: '', maxConcurrentCalls: existing?.maxConcurrentCalls ?? 0 };
+      return { enabled: false, phoneNumber: '', maxConcurrentCalls: existing?.maxConcurrentCalls ?? 0, settingsChanged: [], channelSwitchedOn: false };
     }
     const phoneNumber = existing && (await this.repo.claimNumber(existing.phoneNumber, streamId)) ? existing.phoneNumber : await this.newNumber(streamId);
     const maxConcurrentCalls = input.maxConcurrentCalls ?? existing?.maxConcurrentCalls ?? 2;
@@ -102,10 +109,11 @@ export class SandboxService {
         throw changedMeanwhile();
       }
     }
-    await this.prefillSettings(streamId);
-    const channel = await this.ivr.channel(streamId);
-    if (!channel?.enabled) await this.ivr.setChannel(streamId, { enabled: true }, baseUrl);
-    return { enabled: true, phoneNumber, ...(created ?? {}), maxConcurrentCalls };
+    const settingsChanged = await this.prefillSettings(streamId);
+    const channel = await this.ivr.repo.findChannel(streamId);
+    const channelSwitchedOn = !channel?.enabled;
+    if (channelSwitchedOn) await this.ivr.setChannel(streamId, { enabled: true }, baseUrl);
+    return { enabled: true, phoneNumber, ...(created ?? {}), maxConcurrentCalls, settingsChanged, channelSwitchedOn };
   }
 
   /** Replaces the PIN and secret and shows the new ones (the only other time they are shown). */
@@ -134,15 +142,15 @@ export class SandboxService {
     throw AppError.conflict('Could not allocate a unique sandbox number; try again');
   }
 
-  private async prefillSettings(streamId: string): Promise<void> {
-    const current = await this.ivr.getSettings(streamId);
-    if ((await this.ivr.hasSettings(streamId)) && current.enabled) return;
-    const merged: IvrSettings = {
-      ...current,
-      ...sandboxRequiredSettings,
-      transcription: { ...sandboxRequiredSettings.transcription },
-    };
-    await this.ivr.putSettings(streamId, merged);
+  /**
+   * Pre-fills the settings the sandbox needs when the app never saved settings or saved them not
+   * enabled (the contract's rule), in one guarded write; answers every setting that changed.
+   */
+  private async prefillSettings(streamId: string): Promise<SettingChange[]> {
+    const { before, after } = await this.ivr.changeSettings(streamId, (current, stored): IvrSettings | null =>
+      stored && current.enabled ? null : { ...current, ...sandboxRequiredSettings, transcription: { ...sandboxRequiredSettings.transcription } },
+    );
+    return settingChanges(before, after);
   }
 
   /**

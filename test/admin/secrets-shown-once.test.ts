@@ -56,7 +56,7 @@ describeEachStore('secrets shown once', (factory) => {
     for (const body of [{ enabled: true, maxConcurrentCalls: 3 }, { enabled: false }, { enabled: true }]) {
       const again = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, body);
       expect(again.status).toBe(200);
-      expect(Object.keys(again.body).sort()).toEqual(['enabled', 'maxConcurrentCalls', 'phoneNumber']);
+      expect(Object.keys(again.body).sort()).toEqual(['channelSwitchedOn', 'enabled', 'maxConcurrentCalls', 'phoneNumber', 'settingsChanged']);
       expect(again.body.maxConcurrentCalls).toBe(3);
     }
     const rotated = await gw.admin('POST', `/api/admin/apps/${app.streamId}/ivr-sandbox/rotate-secret`);
