@@ -17,5 +17,5 @@ export {
 } from './http/index.js';
 export { newId, isoNow } from './ids.js';
 export { createRateLimitGate, RATE_LIMITS, type RateLimitGate } from './rate-limits.js';
-export type { RateLimiter, RateLimiterFactory, RateLimitRule, RateLimitOutcome } from './rate-limiter.js';
+export type { RateLimiter, RateLimiterFactory, RateLimitRule, RateLimitOutcome, RateLimitEntry } from './rate-limiter.js';
 export { wellFormed } from './well-formed.js';

@@ -17,6 +17,13 @@ export interface RateLimitOutcome {
   remaining: number;
   /** ms until the next point is available (Retry-After when refused). */
   msBeforeNext: number;
+  /** Points counted in the window (or when the key was blocked). */
+  consumed: number;
+}
+
+/** One key a limiter counts, with its state. */
+export interface RateLimitEntry extends RateLimitOutcome {
+  key: string;
 }
 
 export interface RateLimiter {
@@ -24,6 +31,12 @@ export interface RateLimiter {
   /** Current state without consuming. */
   peek(key: string): Promise<RateLimitOutcome>;
   reset(key: string): Promise<void>;
+  /**
+   * The keys this limiter counts now whose names start with `keyPrefix` (every key with ''), each
+   * with its state; at most `max` of them, `truncated` when there were more. Meant for operators:
+   * on Redis it scans the keyspace (every master of a Cluster), so its cost grows with all keys.
+   */
+  list(keyPrefix: string, max: number): Promise<{ entries: RateLimitEntry[]; truncated: boolean }>;
 }
 
 /** Makes the limiter of a rule. */

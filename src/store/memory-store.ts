@@ -332,15 +332,22 @@ export class MemoryStore implements Store {
   }
 
   rateLimiter(rule: RateLimitRule): RateLimiter {
-    return toRateLimiter(
-      new RateLimiterMemory({
-        keyPrefix: this.prefix + rule.name,
-        points: rule.points,
-        duration: rule.durationS,
-        blockDuration: rule.blockDurationS ?? 0,
-      }),
-      rule.points,
-    );
+    const limiter = new RateLimiterMemory({
+      keyPrefix: this.prefix + rule.name,
+      points: rule.points,
+      duration: rule.durationS,
+      blockDuration: rule.blockDurationS ?? 0,
+    });
+    // the limiter keeps its own map; its dump names every key it holds
+    const keysOf = async (keyPrefix: string, max: number): Promise<string[]> => {
+      const keys: string[] = [];
+      for (const { key } of limiter.dump().storage) {
+        if (String(key).startsWith(keyPrefix)) keys.push(String(key));
+        if (keys.length > max) break;
+      }
+      return keys;
+    };
+    return toRateLimiter(limiter, rule.points, keysOf);
   }
 
   async bulk(ops: WriteOp[]): Promise<void> {

@@ -1,14 +1,21 @@
 /** Wraps a rate-limiter-flexible limiter (memory or Redis) behind the port's RateLimiter. */
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RateLimiter, RateLimitOutcome } from './store-port.js';
+import type { RateLimiter, RateLimitEntry, RateLimitOutcome } from './store-port.js';
 
 const outcome = (res: RateLimiterRes, allowed: boolean): RateLimitOutcome => ({
   allowed,
   remaining: Math.max(0, res.remainingPoints),
   msBeforeNext: Math.max(0, res.msBeforeNext),
+  consumed: res.consumedPoints,
 });
 
-export function toRateLimiter(limiter: RateLimiterAbstract, points: number): RateLimiter {
+/**
+ * The limiter's own keys (without its prefix) that start with `keyPrefix`, at most `max` + 1 of
+ * them (one more tells that there were more): the store adapter knows where they are kept.
+ */
+export type LimiterKeys = (keyPrefix: string, max: number) => Promise<string[]>;
+
+export function toRateLimiter(limiter: RateLimiterAbstract, points: number, keysOf: LimiterKeys): RateLimiter {
   return {
     async consume(key, n = 1) {
       try {
@@ -20,11 +27,21 @@ export function toRateLimiter(limiter: RateLimiterAbstract, points: number): Rat
     },
     async peek(key) {
       const res = await limiter.get(key);
-      if (!res) return { allowed: true, remaining: points, msBeforeNext: 0 };
+      if (!res) return { allowed: true, remaining: points, msBeforeNext: 0, consumed: 0 };
       return outcome(res, res.consumedPoints <= points);
     },
     async reset(key) {
       await limiter.delete(key);
+    },
+    async list(keyPrefix, max) {
+      const keys = await keysOf(keyPrefix, max);
+      const entries: RateLimitEntry[] = [];
+      for (const key of keys.slice(0, max)) {
+        const res = await limiter.get(key);
+        // a key that expired since it was listed is no longer counted
+        if (res) entries.push({ key, ...outcome(res, res.consumedPoints <= points) });
+      }
+      return { entries, truncated: keys.length > max };
     },
   };
 }

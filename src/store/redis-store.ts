@@ -150,25 +150,31 @@ export class RedisStore implements Store {
     return counts.reduce((a, b) => a + b, 0);
   }
 
-  async deletePrefix(prefix: string): Promise<number> {
-    if (prefix === '') throw new TypeError('deletePrefix: an empty prefix would delete everything');
-    const match = `${this.k(prefix).replace(/[*?[\]\\]/g, '\\$&')}*`;
+  /** Batches of the full key names that start with `fullPrefix` (prefix included), by SCAN on every master. */
+  private async *scanPrefix(fullPrefix: string): AsyncGenerator<{ node: Redis; keys: string[] }> {
+    const match = `${fullPrefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
     const nodes: Redis[] = this.isCluster ? (this.client as Cluster).nodes('master') : [this.client as Redis];
-    let deleted = 0;
     for (const node of nodes) {
       let cursor = '0';
       do {
         const [next, keys] = await node.scan(cursor, 'MATCH', match, 'COUNT', 1000);
         cursor = next;
-        if (keys.length === 0) continue;
-        // one UNLINK per key: a Cluster refuses a multi-key command across slots, even on one node
-        const pipe = node.pipeline();
-        for (const key of keys) pipe.unlink(key);
-        for (const [err, n] of (await pipe.exec()) ?? []) {
-          if (err) throw err;
-          deleted += n as number;
-        }
+        if (keys.length) yield { node, keys };
       } while (cursor !== '0');
+    }
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    if (prefix === '') throw new TypeError('deletePrefix: an empty prefix would delete everything');
+    let deleted = 0;
+    for await (const { node, keys } of this.scanPrefix(this.k(prefix))) {
+      // one UNLINK per key: a Cluster refuses a multi-key command across slots, even on one node
+      const pipe = node.pipeline();
+      for (const key of keys) pipe.unlink(key);
+      for (const [err, n] of (await pipe.exec()) ?? []) {
+        if (err) throw err;
+        deleted += n as number;
+      }
     }
     return deleted;
   }
@@ -286,18 +292,25 @@ export class RedisStore implements Store {
   }
 
   rateLimiter(rule: RateLimitRule): RateLimiter {
-    return toRateLimiter(
-      new RateLimiterRedis({
-        storeClient: this.client,
-        useRedisPackage: false,
-        keyPrefix: this.prefix + rule.name,
-        points: rule.points,
-        duration: rule.durationS,
-        blockDuration: rule.blockDurationS ?? 0,
-        rejectIfRedisNotReady: true,
-      }),
-      rule.points,
-    );
+    const limiter = new RateLimiterRedis({
+      storeClient: this.client,
+      useRedisPackage: false,
+      keyPrefix: this.prefix + rule.name,
+      points: rule.points,
+      duration: rule.durationS,
+      blockDuration: rule.blockDurationS ?? 0,
+      rejectIfRedisNotReady: true,
+    });
+    // the limiter names a key `<its prefix>:<key>`
+    const keysOf = async (keyPrefix: string, max: number): Promise<string[]> => {
+      const keys: string[] = [];
+      for await (const batch of this.scanPrefix(limiter.getKey(keyPrefix))) {
+        keys.push(...batch.keys.map((k) => limiter.parseKey(k)));
+        if (keys.length > max) break;
+      }
+      return keys;
+    };
+    return toRateLimiter(limiter, rule.points, keysOf);
   }
 
   async bulk(ops: WriteOp[]): Promise<void> {

@@ -42,7 +42,7 @@ export interface ScoredMember {
 }
 
 // the rate-limiter port is the platform's; the adapters implement it
-export type { RateLimitRule, RateLimitOutcome, RateLimiter } from '../platform/index.js';
+export type { RateLimitRule, RateLimitOutcome, RateLimitEntry, RateLimiter } from '../platform/index.js';
 export interface Store {
   readonly kind: 'memory' | 'redis';
   /**

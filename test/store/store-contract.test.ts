@@ -310,6 +310,26 @@ describeEachStore('store contract', (factory) => {
     expect((await rl.consume('k')).allowed).toBe(true);
   });
 
+  it('when a rate limiter lists its keys, then it shows only its own under the prefix asked, with their state, and at most as many as asked', async () => {
+    const rl = store.rateLimiter({ name: 'listed', points: 2, durationS: 60, blockDurationS: 30 });
+    const neighbour = store.rateLimiter({ name: 'listed-too', points: 2, durationS: 60 });
+    for (let i = 0; i < 3; i++) await rl.consume('+1555|a|x');
+    await rl.consume('+1555|b|y');
+    await rl.consume('+4930|a|z');
+    await neighbour.consume('+1555|c|w');
+    const under = (await rl.list('+1555|', 10)).entries.sort((a, b) => a.key.localeCompare(b.key));
+    expect(under.map((e) => [e.key, e.allowed, e.consumed])).toEqual([['+1555|a|x', false, 3], ['+1555|b|y', true, 1]]);
+    expect(under[0]!.msBeforeNext).toBeGreaterThan(20_000);
+    const all = await rl.list('', 10);
+    expect(all.entries.map((e) => e.key).sort()).toEqual(['+1555|a|x', '+1555|b|y', '+4930|a|z']);
+    expect(all.truncated).toBe(false);
+    const some = await rl.list('', 2);
+    expect(some.entries).toHaveLength(2);
+    expect(some.truncated).toBe(true);
+    await rl.reset('+1555|a|x');
+    expect((await rl.list('+1555|a', 10)).entries).toEqual([]);
+  });
+
   it('when bulk writes are sent, then they all land', async () => {
     await store.bulk(Array.from({ length: 50 }, (_, i) => ({ op: 'zadd' as const, key: 'bulk', score: i, member: `m${i}` })));
     expect(await store.zcard('bulk')).toBe(50);
