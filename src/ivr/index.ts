@@ -13,6 +13,7 @@ import { webhookRoutes } from './webhook-routes.js';
 import { SandboxService, type SandboxOptions } from './sandbox-service.js';
 import { sandboxRoutes } from './sandbox-routes.js';
 import { sandboxStatusRoute } from './sandbox-status-route.js';
+import { sandboxLockoutRoutes } from './sandbox-lockout-routes.js';
 
 export type { IvrPorts, HistoryPort, PreparedHistory, TurnMessage, AgentSource, AppSource, CallLifecycle } from './ivr-ports.js';
 export type { IvrSettings } from './ivr-settings-schema.js';
@@ -79,6 +80,7 @@ export function createIvrComponent(deps: IvrDeps): IvrComponent {
     ...ivrAdminRoutes(ivr, deps.requireApp),
     ...sandboxRoutes(sandbox, deps.requireApp),
     sandboxStatusRoute(sandbox, deps.requireApp),
+    ...sandboxLockoutRoutes(sandbox, deps.requireApp),
     ...webhookRoutes({ config: deps.config, ivr, turns, ports, logger: deps.logger, metrics: deps.metrics, caches: deps.caches }),
     ...grammarRoutes(),
   ];

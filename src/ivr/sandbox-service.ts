@@ -14,7 +14,7 @@ import { sandboxRequiredSettings, type IvrSettings } from './ivr-settings-schema
 import { SandboxRepository } from './sandbox-repository.js';
 import { settingChanges, type SettingChange } from './settings-patch.js';
 import { SandboxAttempts } from './sandbox-attempts.js';
-import { SandboxLoginLimits, sandboxLimits, type LoginRefusal, type SandboxLimits } from './sandbox-login-limits.js';
+import { SandboxLoginLimits, sandboxLimits, type Lockout, type LockoutFilter, type LoginRefusal, type SandboxLimits } from './sandbox-login-limits.js';
 
 const ATTEMPT_TTL_MS = 10 * 60_000;
 
@@ -197,6 +197,25 @@ export class SandboxService {
     if (await this.store.releaseSlot(storeKeys.sandboxLines(streamId), callId)) {
       this.metrics.sandboxLinesInUse.set({ app: streamId }, await this.store.countSlots(storeKeys.sandboxLines(streamId)));
     }
+  }
+
+  /** The lockouts that refuse logins to the app's sandbox number now (sandbox-login-limits.ts). */
+  async lockouts(streamId: string): Promise<{ phoneNumber: string; lockouts: Lockout[]; truncated: boolean }> {
+    const phoneNumber = await this.numberOf(streamId);
+    return { phoneNumber, ...(await this.limits.lockouts(phoneNumber)) };
+  }
+
+  /** Ends the lockouts of the app's sandbox number that match the filter; answers those it ended. */
+  async clearLockouts(streamId: string, filter: LockoutFilter): Promise<{ phoneNumber: string; cleared: Lockout[] }> {
+    const phoneNumber = await this.numberOf(streamId);
+    return { phoneNumber, cleared: await this.limits.clear(phoneNumber, filter) };
+  }
+
+  private async numberOf(streamId: string): Promise<string> {
+    this.assertAvailable();
+    const phoneNumber = await this.repo.phoneNumberOf(streamId);
+    if (!phoneNumber) throw AppError.notFound('The test sandbox is not set up for this app');
+    return phoneNumber;
   }
 
   linesInUse(streamId: string): Promise<number> {
