@@ -1,6 +1,6 @@
 /** Operator use cases of the IVR channel and settings, and the cached reads the webhook needs. */
 import { randomInt } from 'node:crypto';
-import { AppError, isoNow, newId, randomSecret, signHs256, verifyHs256, type Sealer } from '../platform/index.js';
+import { AppError, CREDENTIALS, isoNow, newId, randomSecret, signHs256, verifyHs256, type Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { IvrRepository, type IvrChannel } from './ivr-repository.js';
 import { defaultIvrSettings, ivrSettingsSchema, type IvrSettings } from './ivr-settings-schema.js';
@@ -161,8 +161,19 @@ export class IvrConfigService {
     throw AppError.conflict('The IVR settings changed meanwhile; try again');
   }
 
-  /** Verifies a webhook token: HS256, signed with this app's channel secret, channel enabled. */
+  /**
+   * Verifies a webhook token: HS256, signed with this app's channel secret, channel enabled. A
+   * refusal names the `token` query parameter it expected (WWW-Authenticate).
+   */
   async verifyToken(streamId: string, token: string | undefined): Promise<{ sub?: string; claims: Record<string, unknown> }> {
+    try {
+      return await this.checkToken(streamId, token);
+    } catch (err) {
+      throw err instanceof AppError ? err.expecting(CREDENTIALS.webhookToken) : err;
+    }
+  }
+
+  private async checkToken(streamId: string, token: string | undefined): Promise<{ sub?: string; claims: Record<string, unknown> }> {
     if (!token) throw AppError.unauthorized('Missing token');
     const ch = await this.channel(streamId);
     if (!ch) throw AppError.notFound('IVR channel is not set up for this app');

@@ -20,6 +20,19 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 
+  /**
+   * A 401 that names the credential it expected: the `WWW-Authenticate` challenge, and the
+   * credential's place as the error entry's `path`; the message stays as it was. Any other error
+   * is answered as it is.
+   */
+  expecting(credential: { challenge: string; path: string }): AppError {
+    if (this.status !== 401) return this;
+    return new AppError(401, this.code, this.message, [{ msg: this.message, code: this.code, path: credential.path }], {
+      ...this.headers,
+      'WWW-Authenticate': credential.challenge,
+    });
+  }
+
   /** The contract body: {"errors":[{msg, code, path?}]}. */
   toBody(): { errors: ErrorDetail[] } {
     return { errors: this.details.length ? this.details : [{ msg: this.message, code: this.code }] };

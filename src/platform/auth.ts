@@ -30,6 +30,17 @@ export type Principal =
   | { kind: 'app'; clientId: string; streamId: string; scopes: string[]; sub?: string }
   | { kind: 'apiKey'; id: string; scopes: string[] };
 
+/**
+ * What each kind of caller is expected to send, as a refusal names it: the `WWW-Authenticate`
+ * challenge (RFC 9110) and the credential's place, the `path` of the error entry.
+ */
+export const CREDENTIALS = {
+  admin: { challenge: 'Bearer realm="operator"', path: 'headers.authorization' },
+  jwt: { challenge: 'JWT realm="api", header="auth"', path: 'headers.auth' },
+  apiKey: { challenge: 'ApiKey realm="connections", header="x-api-key"', path: 'headers.x-api-key' },
+  webhookToken: { challenge: 'JWT realm="ivr-webhook", query="token"', path: 'query.token' },
+} as const;
+
 export interface CredentialLookup {
   findApiApp(clientId: string): Promise<{ streamId: string; secret: string; scopes: string[] } | null>;
   findApiKeyByHash(hash: string): Promise<{ id: string; scopes: string[] } | null>;
@@ -121,17 +132,27 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
     return { kind: 'apiKey', id: found.id, scopes: found.scopes };
   }
 
+  const check = (req: AuthRequest, requirement: AuthRequirement): Promise<Principal> => {
+    switch (requirement.kind) {
+      case 'none':
+        return Promise.resolve({ kind: 'anonymous' });
+      case 'admin':
+        return admin(req);
+      case 'jwt':
+        return app(req, requirement.scope, requirement.appParam);
+      case 'apiKey':
+        return apiKey(req, requirement.scope);
+    }
+  };
+
   return {
     async authenticate(req, requirement) {
-      switch (requirement.kind) {
-        case 'none':
-          return { kind: 'anonymous' };
-        case 'admin':
-          return admin(req);
-        case 'jwt':
-          return app(req, requirement.scope, requirement.appParam);
-        case 'apiKey':
-          return apiKey(req, requirement.scope);
+      try {
+        return await check(req, requirement);
+      } catch (err) {
+        // every refusal names the credential it expected, whichever check refused
+        if (err instanceof AppError && requirement.kind !== 'none') throw err.expecting(CREDENTIALS[requirement.kind]);
+        throw err;
       }
     },
   };

@@ -4,7 +4,7 @@ export { AppError, type ErrorDetail } from './app-error.js';
 export { createSealer, type Sealer } from './seal.js';
 export { sha256, safeEqual, randomSecret, randomDigits } from './secrets.js';
 export { verifyHs256, signHs256, type VerifiedToken, type VerifiedTokenCache } from './jwt.js';
-export { createAuthenticator, type Authenticator, type AuthenticatorOptions, type AuthRequirement, type Principal, type CredentialLookup } from './auth.js';
+export { createAuthenticator, CREDENTIALS, type Authenticator, type AuthenticatorOptions, type AuthRequirement, type Principal, type CredentialLookup } from './auth.js';
 export {
   CONSOLE_SESSION_COOKIE, assertSameOrigin, clearedConsoleSessionCookie, consoleSessionCookie, consoleSessionIdOf, isConsoleSessionId,
   type ConsoleSessionLookup,

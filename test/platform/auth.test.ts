@@ -41,7 +41,7 @@ describe('the auth header JWT', () => {
 
   it('when the header is missing, then 401 Invalid SDK credentials', async () => {
     const r = await request(t.app).get(path()).expect(401);
-    expect(r.body.errors[0]).toEqual({ msg: 'Invalid SDK credentials', code: 4002 });
+    expect(r.body.errors[0]).toEqual({ msg: 'Invalid SDK credentials', code: 4002, path: 'headers.auth' });
   });
 
   it('when alg is none, then 401 Invalid JWT token', async () => {
