@@ -70,6 +70,14 @@ function operatorTargets(fx: SecurityFixture, victim: string): Array<{ target: T
     { runs: 20, target: { name: 'PUT /api/admin/apps/:streamId/agent', methods: ['PUT'], auth, path: app('/api/admin/apps/:streamId/agent'), body: mutatedBody(echoAgentDefinition) } },
     { runs: 15, target: { name: 'PUT /api/admin/apps/:streamId/channels/ivr', methods: ['PUT'], auth, path: app('/api/admin/apps/:streamId/channels/ivr'), body: mutatedBody({ enabled: true }) } },
     { runs: 30, target: { name: 'PUT /api/admin/apps/:streamId/ivr-settings', methods: ['PUT'], auth, path: app('/api/admin/apps/:streamId/ivr-settings'), body: mutatedBody(settingsBody) } },
+    {
+      runs: 20,
+      target: {
+        name: 'PATCH /api/admin/apps/:streamId/ivr-settings', methods: ['PATCH'], auth, path: app('/api/admin/apps/:streamId/ivr-settings'),
+        body: mutatedBody({ retries: 2, welcomeMessage: null, standardResponses: { noInput: 'Again?', noMatch: null }, vxmlProperties: { 'com.vendor.x': 'y', timeout: null }, onExceedingRetries: { action: 'jumpToNode', node: 'n', dialog: null } }),
+      },
+    },
+    { runs: 10, target: { name: 'GET and DELETE /api/admin/apps/:streamId/ivr-sandbox/lockouts', methods: ['GET', 'DELETE'], auth, path: app('/api/admin/apps/:streamId/ivr-sandbox/lockouts'), queryKeys: ['kind', 'address', 'from'], baseQuery: [q('kind', 'caller')] } },
     { runs: 15, target: { name: 'PUT /api/admin/apps/:streamId/ivr-sandbox', methods: ['PUT'], auth, path: app('/api/admin/apps/:streamId/ivr-sandbox'), body: mutatedBody({ enabled: true, maxConcurrentCalls: 2 }) } },
     {
       runs: 25,
@@ -107,7 +115,8 @@ describe('operator API under hostile input', () => {
   const planned: Array<[string, number]> = [
     ['POST /api/admin/apps', 25], ['GET of app, agent, channel, settings, skill groups, suite and table', 25], ['DELETE /api/admin/apps/:streamId', 15],
     ['POST /api/admin/apps/:streamId/api-apps', 20], ['POST /api/admin/api-keys', 20], ['PUT /api/admin/apps/:streamId/agent', 20],
-    ['PUT /api/admin/apps/:streamId/channels/ivr', 15], ['PUT /api/admin/apps/:streamId/ivr-settings', 30], ['PUT /api/admin/apps/:streamId/ivr-sandbox', 15],
+    ['PUT /api/admin/apps/:streamId/channels/ivr', 15], ['PUT /api/admin/apps/:streamId/ivr-settings', 30], ['PATCH /api/admin/apps/:streamId/ivr-settings', 20],
+    ['GET and DELETE /api/admin/apps/:streamId/ivr-sandbox/lockouts', 10], ['PUT /api/admin/apps/:streamId/ivr-sandbox', 15],
     ['PUT /api/admin/tables/:tableName', 25], ['PUT /api/admin/apps/:streamId/testsuites/:name', 20], ['GET /healthz, /readyz, /openapi.json, /metrics', 15],
   ];
   for (const [name, runs] of planned) {
