@@ -29,7 +29,8 @@ describe('401 answers that name the credential they expect', () => {
   const refusal = async (res: Response) => ({ status: res.status, challenge: res.headers.get('www-authenticate'), entry: ((await res.json()) as { errors: unknown[] }).errors });
 
   it('when the operator API gets no or a wrong admin token, then 401 with a Bearer challenge and path headers.authorization', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer not-the-admin-token-at-all' }, { Authorization: `Basic ${gw.config.adminToken}` }]) {
+    const variants: Array<Record<string, string>> = [{}, { Authorization: 'Bearer not-the-admin-token-at-all' }, { Authorization: `Basic ${gw.config.adminToken}` }];
+    for (const headers of variants) {
       expect(await refusal(await get('/api/admin/apps', headers))).toEqual({
         status: 401, challenge: 'Bearer realm="operator"', entry: [{ msg: 'Invalid or missing admin token', code: 4002, path: 'headers.authorization' }],
       });
@@ -48,11 +49,20 @@ describe('401 answers that name the credential they expect', () => {
   });
 
   it('when an API-key route gets no key or an unknown one, then 401 with a challenge naming x-api-key and path headers.x-api-key', async () => {
-    for (const headers of [{}, { 'x-api-key': 'ak-unknownkey-0123456789abcdef' }]) {
+    const variants: Array<Record<string, string>> = [{}, { 'x-api-key': 'ak-unknownkey-0123456789abcdef' }];
+    for (const headers of variants) {
       expect(await refusal(await get('/api/public/connections', headers))).toEqual({
         status: 401, challenge: 'ApiKey realm="connections", header="x-api-key"', entry: [{ msg: 'Invalid SDK credentials', code: 4002, path: 'headers.x-api-key' }],
       });
     }
+  });
+
+  it('when the OpenAPI document is read, then every authenticated operation documents its 401 with the WWW-Authenticate header', async () => {
+    const spec = (await (await get('/openapi.json')).json()) as { paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+    const ops = Object.entries(spec.paths).flatMap(([path, byMethod]) => Object.entries(byMethod).map(([method, op]) => ({ name: `${method} ${path}`, op })));
+    const guarded = ops.filter(({ op }) => op.security.length > 0);
+    expect(guarded.length).toBeGreaterThan(20);
+    expect(guarded.filter(({ op }) => !op.responses['401']?.headers?.['WWW-Authenticate']).map(({ name }) => name)).toEqual([]);
   });
 
   it('when the webhook gets no token or a forged one, then a 401 VoiceXML document with a challenge naming the token query parameter', async () => {

@@ -37,6 +37,13 @@ function parameters(def: RouteDef): unknown[] {
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
+/** Every authenticated operation's refusal: the header names the credential expected, the entry's path its place. */
+const UNAUTHORIZED = {
+  description: 'missing or bad credentials: WWW-Authenticate names the credential expected, and the error entry its place as path (e.g. headers.auth)',
+  headers: { 'WWW-Authenticate': { schema: { type: 'string' } } },
+  content: { 'application/json': { schema: ERROR_REF } },
+};
+
 /** A response's description and body; an error without its own schema has the contract's error body. */
 function responseOf(status: number, r: RouteDef['responses'][number]): Record<string, unknown> {
   const type = r.contentType ?? 'application/json';
@@ -61,6 +68,10 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
           Object.entries(def.responses).map(([status, r]) => [status, responseOf(Number(status), r)]),
         ),
       };
+      if (def.auth.kind !== 'none') {
+        const own = def.responses[401];
+        (op.responses as Record<string, unknown>)['401'] = own ? { ...responseOf(401, own), headers: UNAUTHORIZED.headers } : UNAUTHORIZED;
+      }
       const body = def.documentedBody ?? def.body;
       if (body && method !== 'get') {
         const types = def.bodyTypes ?? ['json'];
