@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { createModelConnection, importSkillGroup, setupIvrApp, startGateway, type RunningGateway } from '../helpers/test-gateway.js';
 import { IvrCall, kindOf, spokenOf } from '../helpers/ivr-call.js';
+import { putAgentAndWait } from '../helpers/agent-upload.js';
 import { demoAgentWith } from '../../src/agent/index.js';
 import { signHs256 } from '../../src/platform/index.js';
 import type { Store } from '../../src/store/index.js';
@@ -14,7 +15,7 @@ import type { Store } from '../../src/store/index.js';
 async function appWithoutSettings(gw: RunningGateway): Promise<{ streamId: string; webhookUrl: string }> {
   const streamId = (await gw.admin('POST', '/api/admin/apps', { name: 'No settings', language: 'en' })).body.streamId as string;
   await importSkillGroup(gw, streamId, 'sg-reservations', 'Reservations');
-  expect((await gw.admin('PUT', `/api/admin/apps/${streamId}/agent`, demoAgentWith(await createModelConnection(gw)))).status).toBe(200);
+  await putAgentAndWait(gw.admin, streamId, demoAgentWith(await createModelConnection(gw)));
   const ch = (await gw.admin('PUT', `/api/admin/apps/${streamId}/channels/ivr`, { enabled: true })).body;
   const token = signHs256({ appId: ch.clientId, sub: '+15550001111' }, ch.clientSecret, 3600);
   return { streamId, webhookUrl: `${ch.webhookUrl}?token=${encodeURIComponent(token)}` };
