@@ -6,8 +6,8 @@
 import { request } from './http.js';
 import { appToken, connectionsKey, forgetCredentials } from './public-credentials.js';
 import type {
-  AppRecord, ChannelAnswer, ChannelState, ConnectionDetail, ConnectionSummary, HistoryAnswer, HistoryFilters, MintedToken, RunAccepted, RunStatus, SandboxAnswer,
-  SandboxStatus, SkillGroupReadBack, SuiteSummary, SuiteUtterance, TableDefinition,
+  AgentStatus, AppRecord, ChannelAnswer, ChannelState, ConnectionDetail, ConnectionSummary, HistoryAnswer, HistoryFilters, LockoutFilter, MintedToken, RunAccepted, RunStatus, SandboxAnswer,
+  SandboxLockouts, SandboxLockout, SandboxStatus, SkillGroupReadBack, SuiteSummary, SuiteUtterance, TableDefinition,
 } from './types.js';
 
 export * from './types.js';
@@ -45,7 +45,10 @@ export const mintWebhookToken = (streamId: string, input: { sub?: string; expire
 
 // ---- agent ----
 export const getAgent = (streamId: string) => request<unknown>('GET', `${app(streamId)}/agent`);
-export const putAgent = (streamId: string, definition: unknown) => request<unknown>('PUT', `${app(streamId)}/agent`, { body: definition });
+/** Accepted at once (202) with the status: the model trains in the background while the live version answers turns. */
+export const putAgent = (streamId: string, definition: unknown) => request<AgentStatus>('PUT', `${app(streamId)}/agent`, { body: definition });
+/** 404 when no agent is set for the app. */
+export const agentStatus = (streamId: string) => request<AgentStatus>('GET', `${app(streamId)}/agent/status`);
 
 // ---- IVR settings ----
 export const getSettings = (streamId: string) => request<Record<string, unknown>>('GET', `${app(streamId)}/ivr-settings`);
@@ -64,6 +67,13 @@ export const sandboxStatus = (streamId: string) => request<SandboxStatus>('GET',
 export const setSandbox = (streamId: string, input: { enabled: boolean; maxConcurrentCalls?: number }) => request<SandboxAnswer>('PUT', `${app(streamId)}/ivr-sandbox`, { body: input });
 /** A new PIN and secret, shown in this answer only; the old ones no longer log in. */
 export const rotateSandboxSecret = (streamId: string) => request<Required<SandboxAnswer>>('POST', `${app(streamId)}/ivr-sandbox/rotate-secret`);
+/** Who is slowed or locked out at the sandbox number now, and until when. */
+export const sandboxLockouts = (streamId: string) => request<SandboxLockouts>('GET', `${app(streamId)}/ivr-sandbox/lockouts`);
+/** Ends the lockouts the filter names (an empty filter: all); answers those it ended. */
+export function clearSandboxLockouts(streamId: string, filter: LockoutFilter = {}): Promise<{ phoneNumber: string; cleared: SandboxLockout[] }> {
+  const q = new URLSearchParams(Object.entries(filter).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '')).toString();
+  return request('DELETE', `${app(streamId)}/ivr-sandbox/lockouts${q ? `?${q}` : ''}`);
+}
 
 // ---- batch tests ----
 export const putSuite = (streamId: string, name: string, utterances: SuiteUtterance[]) =>

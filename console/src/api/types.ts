@@ -39,6 +39,32 @@ export interface SandboxStatus {
   linesInUse: number;
 }
 
+/** One lockout at the sandbox number: the number itself, a client address, or one caller (address and from). */
+export interface SandboxLockout {
+  kind: 'number' | 'address' | 'caller';
+  state: 'locked' | 'slowed';
+  phoneNumber?: string;
+  address?: string;
+  from?: string;
+  wrongEntries: number;
+  /** When it ends by itself (ISO 8601). */
+  until: string;
+}
+
+export interface SandboxLockouts {
+  phoneNumber: string;
+  lockouts: SandboxLockout[];
+  /** There were more counters than one listing looks at: some lockouts may be missing. */
+  truncated: boolean;
+}
+
+/** Which subset of lockouts to end (none given: all of them). */
+export interface LockoutFilter {
+  kind?: SandboxLockout['kind'];
+  address?: string;
+  from?: string;
+}
+
 /** The answer of switching the sandbox: `pin` and `secret` only when the call created (or rotated) them. */
 export interface SandboxAnswer {
   enabled: boolean;
@@ -172,3 +198,13 @@ export const CHANNELS = [
   'ivr', 'ivrVoice', 'rtm', 'msteams', 'twitter', 'spark', 'facebook', 'slack', 'native', 'email', 'sms', 'wfacebook', 'ringcentral', 'jabber', 'yammer',
   'alexa', 'twiliovoice', 'telegram', 'assist', 'line', 'liveperson', 'googleactions', 'hangoutchat', 'mattermost', 'rcs',
 ] as const;
+
+/** Which version of the agent answers turns, and how the training of the latest upload stands. */
+export interface AgentStatus {
+  state: 'ready' | 'training' | 'failed';
+  liveVersion: string | null;
+  latestVersion: string;
+  liveSince?: string;
+  trainingSince?: string;
+  error?: string;
+}

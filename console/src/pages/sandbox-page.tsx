@@ -2,14 +2,15 @@
  * The test sandbox: switch it on or off, its number, the line limit and the lines calls hold now,
  * and its PIN and secret. Those are shown only when they are made (the answer that first switches
  * the sandbox on, or a rotation): the service cannot read them back, so the page offers to make new
- * ones instead of pretending to reveal the old. Lockouts of callers who typed wrong PINs are not
- * offered by the service's API yet; the page says so.
+ * ones instead of pretending to reveal the old. Below, the lockouts of those who typed wrong PINs
+ * (sandbox-lockouts.tsx).
  */
 import { useState } from 'preact/hooks';
 import { rotateSandboxSecret, sandboxStatus, setSandbox, type AppRecord, type SandboxStatus } from '../api/client.js';
 import { useConfirm } from '../ui/confirm-dialog.js';
 import { CopyButton } from '../ui/copy-button.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
+import { SandboxLockouts } from './sandbox-lockouts.js';
 import { useLoad } from '../ui/use-load.js';
 
 /** A PIN and secret just made, and why (first switch-on, or new ones asked for). */
@@ -162,8 +163,6 @@ function Sandbox({ app, status, onChange, fresh, onFresh }: SandboxProps) {
             <dd data-testid="sandbox-lines-in-use">
               {status.linesInUse} of {status.maxConcurrentCalls}
             </dd>
-            <dt>Lockouts</dt>
-            <dd class="muted">Callers are locked out for a while after five wrong entries; this service does not list lockouts yet.</dd>
           </dl>
           <Credentials app={app} fresh={fresh} onFresh={onFresh} />
           <p class="small">
@@ -171,6 +170,7 @@ function Sandbox({ app, status, onChange, fresh, onFresh }: SandboxProps) {
           </p>
         </section>
       ) : null}
+      {status.enabled ? <SandboxLockouts app={app} /> : null}
       {confirm}
     </>
   );

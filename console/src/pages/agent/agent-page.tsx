@@ -1,13 +1,15 @@
 /**
  * The agent page: the definition in a code editor, saved with PUT …/agent (the service validates
- * and trains it; a 400 lists every problem with its JSON path, shown here at its line), and the
- * diagram of its dialogs, redrawn from the editor's text as it changes.
+ * it at once, a 400 listing every problem with its JSON path, shown here at its line, and trains it
+ * in the background: agent-status.tsx follows the training), and the diagram of its dialogs,
+ * redrawn from the editor's text as it changes.
  */
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, getAgent, putAgent, type AppRecord } from '../../api/client.js';
 import { ErrorBox, Loaded } from '../../ui/status.js';
 import { useLoad } from '../../ui/use-load.js';
 import { AgentEditor, type EditorHandle } from './agent-editor.js';
+import { AgentStatusView, useAgentStatus } from './agent-status.js';
 import { DialogDiagram } from './dialog-diagram.js';
 import { dialogGraphs, type DialogGraph } from './dialog-graph.js';
 import { lineOf, locatePath } from './json-locate.js';
@@ -34,6 +36,7 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
   const [problems, setProblems] = useState<Located[]>([]);
   const [failure, setFailure] = useState<unknown>(null);
   const [saved, setSaved] = useState(stored ? 'The stored definition is shown.' : 'No agent is set for this app yet: a starter definition is shown.');
+  const training = useAgentStatus(app.streamId);
   const editor = useRef<EditorHandle | null>(null);
   const lastGood = useRef<DialogGraph[]>([]);
   const current = useMemo(() => parsed(text), [text]);
@@ -54,8 +57,7 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
     setBusy(true);
     setSaved('');
     try {
-      await putAgent(app.streamId, body.value);
-      setSaved(`Saved and trained at ${new Date().toLocaleTimeString()}.`);
+      training.follow(await putAgent(app.streamId, body.value));
     } catch (err) {
       if (err instanceof ApiError && err.status === 400 && err.details.some((d) => d.path)) {
         const located = err.details.map((d): Located => {
@@ -80,13 +82,14 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
       <div class="editor-head">
         <h2 id="definition-title">Definition (JSON)</h2>
         <button type="button" class="primary" disabled={busy} onClick={() => void save()}>
-          {busy ? 'Saving and training…' : 'Save the agent'}
+          {busy ? 'Saving…' : 'Save the agent'}
         </button>
       </div>
       <AgentEditor initial={initial} onChange={setText} handle={(h) => (editor.current = h)} labelledBy="definition-title" />
       <p class="muted small" role="status">
         {current.ok ? saved : `Not valid JSON yet: ${current.message}`}
       </p>
+      <AgentStatusView state={training} />
       {failure ? <ErrorBox error={failure} title="The agent was not saved" /> : null}
       {problems.length ? (
         <div class="error-box" role="alert" data-testid="agent-problems">
