@@ -97,7 +97,7 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.insertText(JSON.stringify(FIXED_AGENT, null, 2));
     await page.getByRole('button', { name: 'Save the agent' }).click();
-    await page.getByText(/Saved and trained at/).waitFor({ timeout: 60_000 });
+    await page.getByTestId('agent-status').getByText(/^Live: version /).waitFor({ timeout: 60_000 });
     const diagram = page.getByTestId('diagram');
     for (const id of ['hello', 'tell', 'bye', 'size', 'tooMany', 'done', 'sorry']) await diagram.locator(`[data-node="${id}"]`).waitFor();
     expect(await diagram.locator('.node.start').count()).toBe(4);

@@ -76,7 +76,7 @@ const since = (iso: string | undefined) => (iso ? ` since ${new Date(iso).toLoca
 function text(status: AgentStatus, saved: boolean): string {
   const meanwhile = status.liveVersion ? ` Turns use version ${status.liveVersion} meanwhile.` : ' No version answers turns yet.';
   if (status.state === 'training') return `${saved ? 'Saved; training…' : `Training version ${status.latestVersion}…`}${meanwhile}`;
-  if (status.state === 'ready') return `${saved ? 'Saved. ' : ''}Live: version ${status.liveVersion ?? status.latestVersion}${since(status.liveSince)}.`;
+  if (status.state === 'ready') return `Live: version ${status.liveVersion ?? status.latestVersion}${since(status.liveSince)}.`;
   return `Version ${status.latestVersion} was saved but its training failed.${status.liveVersion ? ` Turns use version ${status.liveVersion}.` : ''}`;
 }
 
