@@ -71,6 +71,8 @@ export interface Answer {
 export class RoundRobinClient {
   private next = 0;
   networkRetries = 0;
+  /** The most times one request had to be sent again (a document's error.badfetch catch resends at most twice). */
+  mostResendsOfOneRequest = 0;
   requests = 0;
   /** Wait and error documents received (the ones faults produce), for schema validation. */
   readonly faultDocuments: string[] = [];
@@ -91,6 +93,7 @@ export class RoundRobinClient {
           signal: AbortSignal.timeout(this.timeoutMs),
         });
         const xml = await res.text();
+        this.mostResendsOfOneRequest = Math.max(this.mostResendsOfOneRequest, attempt);
         if (/<form id="(wait|error)"/.test(xml) && this.faultDocuments.length < 200) this.faultDocuments.push(xml);
         return { status: res.status, xml, base };
       } catch (err) {
