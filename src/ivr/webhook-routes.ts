@@ -108,9 +108,11 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       const outcome = await turns.handle({ streamId, req, settings, agent, lang, deadlineAt: startedAt + config.turnDeadlineMs });
       if (settings.log) logTurnTranscript(logger, streamId, req, outcome);
       const base = { settings, agent, intentGrammars: caches.intentGrammars, callId: req.callId, from: outcome.session.from ?? req.from, to: outcome.session.to ?? req.to, submitUrl: url, lang };
-      if (outcome.kind === 'wait') return { kind: 'wait', ...vxml(waitDocument({ ...base, turn: outcome.turn }), dialect) };
+      const state = outcome.session.state;
+      const node = state?.dialog && state.node ? `${state.dialog}.${state.node}` : undefined;
+      if (outcome.kind === 'wait') return { kind: 'wait', node, ...vxml(waitDocument({ ...base, turn: outcome.turn }), dialect) };
       const doc = toVxmlDocument(outcome.answer, { ...base, turn: outcome.issuedTurn });
-      return { kind: doc.kind, ...vxml(doc, dialect) };
+      return { kind: doc.kind, node, ...vxml(doc, dialect) };
     } catch (err) {
       if (err instanceof AppError && (err.status < 500 || err.code === 'at_capacity')) throw err;
       if (isStoreFault(err)) return storeFault(req, url, settings);
@@ -139,6 +141,12 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
         const out = await answer(params.streamId, req, baseUrl, startedAt);
         end({ kind: out.kind });
         metrics.turns.inc({ kind: out.kind });
+        metrics.appTurns.inc({ app: metrics.appLabel(params.streamId), outcome: out.kind });
+        // one line per turn: what an operator greps for first (never the token or the caller's words)
+        logger.info(
+          { callId: req.callId, appId: params.streamId, turn: req.turn, event: req.event, node: 'node' in out ? out.node : undefined, outcome: out.kind, latencyMs: Date.now() - startedAt },
+          'turn answered',
+        );
         return { status: out.status, xml: out.xml };
       },
     }),

@@ -8,6 +8,10 @@ export interface Metrics {
   liveCalls: Gauge;
   turns: Counter<'kind'>;
   turnLatency: Histogram<'kind'>;
+  /** Turns by app and outcome (the document kind answered); apps past the label bound count as "other". */
+  appTurns: Counter<'app' | 'outcome'>;
+  /** The `app` label of an app: its id for the first APP_LABELS_MAX apps seen, then "other" (bounded series). */
+  appLabel(appId: string): string;
   agentNodeLatency: Histogram<'type'>;
   storeErrors: Counter<'operation'>;
   sandboxLinesInUse: Gauge<'app'>;
@@ -21,8 +25,12 @@ export interface Metrics {
   meteredCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(name: string, options: LRUCache.Options<K, V, unknown>): LRUCache<K, V>;
 }
 
+/** Apps that get their own metric series per instance; the rest share "other", so a tenant count cannot blow up /metrics. */
+export const APP_LABELS_MAX = 100;
+
 export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
+  const labelledApps = new Set<string>();
   if (opts.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'ivr_gateway_' });
   // finer from 10 to 100 ms, where a loaded instance's turns lie: with few bounds there, a p99
   // between two of them was a guess
@@ -35,6 +43,13 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     liveCalls: new Gauge({ name: 'ivr_live_calls', help: 'Calls with a live session handled by this instance since start (in store)', registers: [registry] }),
     turns: new Counter({ name: 'ivr_turns_total', help: 'Webhook turns answered, by document kind', labelNames: ['kind'], registers: [registry] }),
     turnLatency: new Histogram({ name: 'ivr_turn_duration_seconds', help: 'Server time per webhook turn, by document kind', labelNames: ['kind'], buckets: fast, registers: [registry] }),
+    appTurns: new Counter({ name: 'ivr_app_turns_total', help: 'Webhook turns by app (the first 100 apps seen by this instance; then "other") and outcome (document kind)', labelNames: ['app', 'outcome'], registers: [registry] }),
+    appLabel: (appId: string) => {
+      if (labelledApps.has(appId)) return appId;
+      if (labelledApps.size >= APP_LABELS_MAX) return 'other';
+      labelledApps.add(appId);
+      return appId;
+    },
     agentNodeLatency: new Histogram({ name: 'ivr_agent_node_duration_seconds', help: 'Agent step latency, by node type', labelNames: ['type'], buckets: fast, registers: [registry] }),
     storeErrors: new Counter({ name: 'ivr_store_errors_total', help: 'Store operations that failed', labelNames: ['operation'], registers: [registry] }),
     sandboxLinesInUse: new Gauge({ name: 'ivr_sandbox_lines_in_use', help: 'Sandbox lines in use, by app', labelNames: ['app'], registers: [registry] }),
