@@ -17,6 +17,12 @@ const channelAnswer = z.object({
   clientSecret: z.string().optional().meta({ description: 'the JWT signing secret: only in the answer that created the channel' }),
 });
 const rotatedChannel = channelAnswer.required({ clientSecret: true });
+const channelView = z.object({
+  enabled: z.boolean(),
+  webhookUrl: z.url().optional(),
+  clientId: z.string().optional(),
+  allowTokensWithoutExpiry: z.boolean().optional(),
+});
 const mintedToken = z.object({ token: z.string(), expiresAt: z.string(), webhookUrl: z.url() });
 
 export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {
@@ -55,7 +61,7 @@ export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: str
     }),
     defineRoute({
       method: 'get', path: '/api/admin/apps/:streamId/channels/ivr', summary: 'Read the IVR channel (without the secret)', tags, auth: admin, params,
-      responses: { 200: { description: 'the channel' } },
+      responses: { 200: { description: 'the channel, or {enabled: false} when it was never set up', schema: channelView } },
       handler: async ({ params: p, baseUrl }) => {
         await requireApp(p.streamId);
         const ch = await ivr.repo.findChannel(p.streamId);

@@ -48,6 +48,13 @@ describe('API reference', () => {
     expect(settings.properties.retries.default).toBe(3);
   });
 
+  it('when an operation answers with a body, then its schema is in the document', () => {
+    const bare = operations().flatMap(([name, op]) =>
+      Object.entries(op.responses).filter(([status, r]) => Number(status) < 300 && status !== '204' && !r.content).map(([status]) => `${name} ${status}`),
+    );
+    expect(bare).toEqual([]);
+  });
+
   it('when an operation can fail, then each error answer has the contract error body', () => {
     const bare = operations().flatMap(([name, op]) =>
       Object.entries(op.responses).filter(([status, r]) => Number(status) >= 400 && !r.content).map(([status]) => `${name} ${status}`),
