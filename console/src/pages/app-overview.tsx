@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { getChannel, rotateChannelSecret, setChannel, type AppRecord, type ChannelState, type MintedToken } from '../api/client.js';
 import { useConfirm } from '../ui/confirm-dialog.js';
 import { CopyButton } from '../ui/copy-button.js';
+import { SecretOnce } from '../ui/secret-once.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 import { subdialogSnippet } from './subdialog-snippet.js';
@@ -15,24 +16,6 @@ import { WebhookToken } from './webhook-token.js';
 interface ShownSecret {
   secret: string;
   rotated: boolean;
-}
-
-function SecretOnce({ shown, onDone }: { shown: ShownSecret; onDone: () => void }) {
-  const { secret } = shown;
-  return (
-    <div class="secret-once" role="region" aria-label="Client secret">
-      <p>
-        <strong>{shown.rotated ? 'New client secret' : 'Client secret'}</strong>, shown this once: store it where your IVR platform signs its tokens.
-        {shown.rotated ? ' Tokens signed with the old secret are refused from now on.' : ''}
-      </p>
-      <p>
-        <code class="secret" data-testid="client-secret">{secret}</code> <CopyButton text={secret} label="Copy secret" />
-      </p>
-      <button type="button" onClick={onDone}>
-        I have stored it, hide it
-      </button>
-    </div>
-  );
 }
 
 interface ChannelProps {
@@ -108,7 +91,17 @@ function Channel({ app, channel, onChange, onRotated }: ChannelProps) {
         </button>
       </div>
       {error ? <ErrorBox error={error} /> : null}
-      {secret ? <SecretOnce shown={secret} onDone={() => setSecret(null)} /> : null}
+      {secret ? (
+        <SecretOnce
+          title="Client secret"
+          values={[{ label: 'Client secret', value: secret.secret, copyLabel: 'Copy secret', testId: 'client-secret' }]}
+          doneLabel="I have stored it, hide it"
+          onDone={() => setSecret(null)}
+        >
+          <strong>{secret.rotated ? 'New client secret' : 'Client secret'}</strong>, shown this once: store it where your IVR platform signs its tokens.
+          {secret.rotated ? ' Tokens signed with the old secret are refused from now on.' : ''}
+        </SecretOnce>
+      ) : null}
       {channel.clientId ? (
         <dl class="facts">
           <dt>Webhook URL</dt>

@@ -9,6 +9,7 @@ import { useState } from 'preact/hooks';
 import { rotateSandboxSecret, sandboxStatus, setSandbox, type AppRecord, type SandboxStatus } from '../api/client.js';
 import { useConfirm } from '../ui/confirm-dialog.js';
 import { CopyButton } from '../ui/copy-button.js';
+import { SecretOnce } from '../ui/secret-once.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
 import { SandboxLockouts } from './sandbox-lockouts.js';
 import { useLoad } from '../ui/use-load.js';
@@ -57,25 +58,18 @@ function Credentials({ app, fresh, onFresh }: CredentialsProps) {
   return (
     <div class="credentials">
       {fresh ? (
-        <div class="secret-once" role="region" aria-label="PIN and secret">
-          <p>
-            <strong>{fresh.rotated ? 'The new PIN and secret' : 'The PIN and secret'}</strong>, shown this once: give them to your testers.
-            {fresh.rotated ? ' The old ones no longer log in.' : ''}
-          </p>
-          <dl class="facts">
-            <dt>PIN</dt>
-            <dd>
-              <code data-testid="sandbox-pin">{fresh.pin}</code> <CopyButton text={fresh.pin} label="Copy PIN" />
-            </dd>
-            <dt>Secret</dt>
-            <dd>
-              <code data-testid="sandbox-secret">{fresh.secret}</code> <CopyButton text={fresh.secret} label="Copy secret" />
-            </dd>
-          </dl>
-          <button type="button" onClick={() => onFresh(null)}>
-            I have noted them, hide them
-          </button>
-        </div>
+        <SecretOnce
+          title="PIN and secret"
+          values={[
+            { label: 'PIN', value: fresh.pin, copyLabel: 'Copy PIN', testId: 'sandbox-pin' },
+            { label: 'Secret', value: fresh.secret, copyLabel: 'Copy secret', testId: 'sandbox-secret' },
+          ]}
+          doneLabel="I have noted them, hide them"
+          onDone={() => onFresh(null)}
+        >
+          <strong>{fresh.rotated ? 'The new PIN and secret' : 'The PIN and secret'}</strong>, shown this once: give them to your testers.
+          {fresh.rotated ? ' The old ones no longer log in.' : ''}
+        </SecretOnce>
       ) : (
         <>
           <p data-testid="sandbox-credentials-note">
