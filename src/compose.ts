@@ -11,7 +11,7 @@ import { createTablesComponent } from './tables/index.js';
 import { createAssistComponent } from './assist/index.js';
 import { createTestRunsComponent, type TestRunsOptions } from './testruns/index.js';
 import { createHistoryComponent, type CachedMeta } from './history/index.js';
-import { ConsoleService, consoleRoutes } from './console/index.js';
+import { ConsoleCredentials, ConsoleService, consoleRoutes } from './console/index.js';
 import { createIvrComponent, type SandboxOptions, type IvrCaches, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
 
 export interface GatewayOptions {
@@ -132,7 +132,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     ...assist.routes,
     ...history.routes,
     ...testRuns.routes,
-    ...consoleRoutes(consoleSessions),
+    ...consoleRoutes(consoleSessions, new ConsoleCredentials(store, sealer, apps, logger)),
     ...(config.benchMode ? [benchFloorRoute(store)] : []),
   ];
 

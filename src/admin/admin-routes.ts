@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { AppError, defineRoute, type RouteDef } from '../platform/index.js';
 import { agentDefinitionSchema } from '../agent/index.js';
-import { agentStatusAnswer, apiAppAnswer, apiKeyAnswer, appRecord, createApiAppBody, createApiKeyBody, createAppBody, streamIdParam } from './admin-schemas.js';
+import { agentStatusAnswer, apiAppAnswer, apiAppParams, apiAppRecord, apiKeyAnswer, appRecord, createApiAppBody, createApiKeyBody, createAppBody, streamIdParam } from './admin-schemas.js';
 import type { AgentRegistry } from './agent-registry.js';
 import type { AppsService } from './apps-service.js';
 
@@ -46,8 +46,28 @@ export function adminRoutes(apps: AppsService, agents: AgentRegistry, opts: { ag
     defineRoute({
       method: 'post', path: '/api/admin/apps/:streamId/api-apps', summary: 'Create an API app (JWT client)', tags, auth: admin,
       params: streamIdParam, body: createApiAppBody,
-      responses: { 201: { description: 'created; clientSecret is shown once', schema: apiAppAnswer } },
+      responses: { 201: { description: 'created; clientSecret is shown once', schema: apiAppAnswer }, 404: { description: 'unknown app' } },
       handler: async ({ params, body }) => ({ status: 201, json: await apps.createApiApp(params.streamId, body) }),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/admin/apps/:streamId/api-apps', summary: "List an app's API apps (without their secrets)", tags, auth: admin, params: streamIdParam,
+      responses: {
+        200: { description: 'its API apps, oldest first; the operator console\'s own is named "Operator console"', schema: z.object({ apiApps: z.array(apiAppRecord), total: z.number() }) },
+        404: { description: 'unknown app' },
+      },
+      handler: async ({ params }) => {
+        const list = await apps.listApiApps(params.streamId);
+        return { json: { apiApps: list, total: list.length } };
+      },
+    }),
+    defineRoute({
+      method: 'delete', path: '/api/admin/apps/:streamId/api-apps/:clientId', summary: 'Delete an API app: tokens signed with its secret are refused at once', tags, auth: admin,
+      params: apiAppParams,
+      responses: { 204: { description: 'deleted' }, 400: { description: 'the app id or client id is malformed' }, 404: { description: 'unknown app, or the app has no API app with this client id' } },
+      handler: async ({ params }) => {
+        await apps.deleteApiApp(params.streamId, params.clientId);
+        return { status: 204 };
+      },
     }),
     defineRoute({
       method: 'post', path: '/api/admin/api-keys', summary: 'Create an API key for model connections', tags, auth: admin, body: createApiKeyBody,

@@ -31,6 +31,18 @@ export const createApiKeyBody = z.strictObject({
   scopes: z.array(z.enum(API_KEY_SCOPES)).min(1).max(API_KEY_SCOPES.length),
 });
 
+/** An app's API app and the client id in its path. */
+export const apiAppParams = streamIdParam.extend({ clientId: z.string().regex(/^cs-[0-9a-f-]{36}$/, 'must be a client id cs-<uuid>') });
+
+/** An API app as listed: everything but its secret, which is shown only when it is made. */
+export const apiAppRecord = z.object({
+  clientId: z.string(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  createdOn: z.string().describe('ISO 8601 time it was made'),
+});
+export type ApiAppListed = z.infer<typeof apiAppRecord>;
+
 export const apiAppAnswer = z.object({ clientId: z.string(), clientSecret: z.string(), name: z.string(), scopes: z.array(z.string()), streamId: z.string() });
 export const apiKeyAnswer = z.object({ id: z.string(), apiKey: z.string(), name: z.string(), scopes: z.array(z.string()) });
 

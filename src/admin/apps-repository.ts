@@ -1,7 +1,7 @@
 /** Apps, API apps and API keys in the store. */
 import { storeKeys, type Store } from '../store/index.js';
 import type { Sealer } from '../platform/index.js';
-import { appRecord, type AppRecord } from './admin-schemas.js';
+import { appRecord, type ApiAppListed, type AppRecord } from './admin-schemas.js';
 
 export interface ApiAppRecord {
   clientId: string;
@@ -71,6 +71,27 @@ export class AppsRepository {
       secret: this.sealer.open(h.secret),
       createdOn: h.createdOn ?? '',
     };
+  }
+
+  /** The app an API app belongs to (its secret is not opened), or null. */
+  async findApiAppOwner(clientId: string): Promise<string | null> {
+    return this.store.hget(storeKeys.apiApp(clientId), 'streamId');
+  }
+
+  /** The app's API apps, oldest first, without their secrets. */
+  async listApiApps(streamId: string): Promise<ApiAppListed[]> {
+    const clientIds = await this.store.smembers(storeKeys.appApiApps(streamId));
+    const found = await Promise.all(clientIds.map(async (clientId) => ({ clientId, h: await this.store.hgetall(storeKeys.apiApp(clientId)) })));
+    return found
+      .filter(({ h }) => h.streamId === streamId)
+      .map(({ clientId, h }) => ({ clientId, name: h.name ?? '', scopes: JSON.parse(h.scopes ?? '[]') as string[], createdOn: h.createdOn ?? '' }))
+      .sort((a, b) => (a.createdOn < b.createdOn ? -1 : a.createdOn > b.createdOn ? 1 : 0));
+  }
+
+  /** Deletes an API app: its record first (its tokens are refused from then on), then its place in the app's list. */
+  async deleteApiApp(streamId: string, clientId: string): Promise<void> {
+    await this.store.del([storeKeys.apiApp(clientId)]);
+    await this.store.atomic([{ op: 'srem', key: storeKeys.appApiApps(streamId), member: clientId }]);
   }
 
   async createApiKey(hash: string, rec: { id: string; name: string; scopes: string[]; createdOn: string }): Promise<void> {

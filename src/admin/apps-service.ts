@@ -55,6 +55,20 @@ export class AppsService implements CredentialLookup {
     return { clientId: rec.clientId, clientSecret: rec.secret, name: rec.name, scopes: rec.scopes, streamId };
   }
 
+  /** The app's API apps (name, client id, scopes, when made), never their secrets. */
+  async listApiApps(streamId: string) {
+    await this.requireApp(streamId);
+    return this.repo.listApiApps(streamId);
+  }
+
+  /** Deletes one of the app's API apps: tokens signed with its secret are refused at once. 404 when the app has none by that id. */
+  async deleteApiApp(streamId: string, clientId: string): Promise<void> {
+    await this.requireApp(streamId);
+    const found = await this.repo.findApiAppOwner(clientId);
+    if (found !== streamId) throw AppError.notFound('API app not found');
+    await this.repo.deleteApiApp(streamId, clientId);
+  }
+
   async createApiKey(input: { name: string; scopes: string[] }) {
     const apiKey = `ak-${randomSecret(32)}`;
     const rec = { id: newId('key'), name: input.name, scopes: [...new Set(input.scopes)], createdOn: isoNow() };

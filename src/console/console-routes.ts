@@ -1,19 +1,23 @@
 /**
  * The operator console's sign-in API: POST starts a session (the admin token in, an httpOnly
  * SameSite=Strict cookie out), GET tells whether the caller is signed in, DELETE signs out. Sign-in
- * is refused from another origin, like every state-changing request made with the cookie.
+ * is refused from another origin, like every state-changing request made with the cookie. And the
+ * credentials the console calls the public APIs with (console-credentials.ts): a short-lived token
+ * per app, and the API key of the connections API.
  */
 import {
   assertSameOrigin, clearedConsoleSessionCookie, consoleSessionCookie, consoleSessionIdOf, defineRoute, type RouteDef,
 } from '../platform/index.js';
-import { sessionAnswer, signInBody } from './console-schemas.js';
+import { streamIdParam } from '../admin/index.js';
+import { consoleKeyAnswer, consoleTokenAnswer, sessionAnswer, signInBody } from './console-schemas.js';
+import type { ConsoleCredentials } from './console-credentials.js';
 import type { ConsoleService } from './console-service.js';
 
 const tags = ['operator console'];
 const PATH = '/api/console/session';
 const isHttps = (origin: string): boolean => origin.startsWith('https:');
 
-export function consoleRoutes(service: ConsoleService): RouteDef[] {
+export function consoleRoutes(service: ConsoleService, credentials: ConsoleCredentials): RouteDef[] {
   return [
     defineRoute({
       method: 'post', path: PATH, summary: 'Sign in to the operator console with the admin token', tags, auth: { kind: 'none' }, body: signInBody,
@@ -50,6 +54,22 @@ export function consoleRoutes(service: ConsoleService): RouteDef[] {
         if (sessionId) await service.signOut(sessionId);
         return { status: 204, headers: { 'Set-Cookie': clearedConsoleSessionCookie(isHttps(origin)) } };
       },
+    }),
+    defineRoute({
+      method: 'post', path: '/api/console/apps/:streamId/token', tags, auth: { kind: 'admin' }, params: streamIdParam,
+      summary: "A short-lived token for the app's public APIs, signed with the console's own API app of the app (made on first use, then reused)",
+      responses: {
+        201: { description: 'the token (send it in the auth header); the API app\'s secret stays in the service', schema: consoleTokenAnswer },
+        403: { description: 'cross-site request' },
+        404: { description: 'unknown app' },
+      },
+      handler: async ({ params }) => ({ status: 201, json: await credentials.appToken(params.streamId), headers: { 'Cache-Control': 'no-store' } }),
+    }),
+    defineRoute({
+      method: 'post', path: '/api/console/api-key', tags, auth: { kind: 'admin' },
+      summary: "The console's API key for the connections API (made on first use, then reused)",
+      responses: { 201: { description: 'the key (send it in the x-api-key header)', schema: consoleKeyAnswer }, 403: { description: 'cross-site request' } },
+      handler: async () => ({ status: 201, json: { apiKey: await credentials.apiKey() }, headers: { 'Cache-Control': 'no-store' } }),
     }),
   ];
 }

@@ -16,3 +16,11 @@ export interface ConsoleSessionRecord {
   createdOn: string;
   expiresAt: string;
 }
+
+export const consoleTokenAnswer = z.object({
+  token: z.string().describe('an HS256 JWT for the auth header of the public APIs of this app'),
+  clientId: z.string().describe('the console\'s API app of this app, listed with its other API apps'),
+  expiresAt: z.string().describe('ISO 8601 time at which the token stops being accepted'),
+});
+
+export const consoleKeyAnswer = z.object({ apiKey: z.string().describe('for the x-api-key header of the connections API') });

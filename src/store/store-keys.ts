@@ -30,6 +30,10 @@ export const storeKeys = {
   appApiApps: (streamId: string) => `${app(streamId)}:api-apps`,
   apiKeyByHash: (hash: string) => `apikey:{k:${safe(hash)}}`,
   apiKeyIndex: () => 'apikeys:index',
+  /** The client id of the API app the operator console uses for an app's public APIs (one per app, reused). */
+  consoleApiApp: (streamId: string) => `${app(streamId)}:console-api-app`,
+  /** The API key the operator console uses for the connections API, sealed (one, reused). */
+  consoleApiKey: () => 'console:api-key',
   // IVR channel, settings and sandbox
   ivrChannel: (streamId: string) => `${app(streamId)}:ivr-channel`,
   ivrChannelByClient: (clientId: string) => `ivr-client:{k:${safe(clientId)}}`,
