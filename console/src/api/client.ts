@@ -4,9 +4,9 @@
  * When an endpoint changes, this is the file to adapt.
  */
 import { request } from './http.js';
-import { appToken, connectionsKey, forgetCredentials } from './public-credentials.js';
+import { connectionsKey, forgetCredentials, withAppToken } from './public-credentials.js';
 import type {
-  AgentStatus, AppRecord, ChannelAnswer, ChannelState, ConnectionDetail, ConnectionSummary, HistoryAnswer, HistoryFilters, LockoutFilter, MintedToken, RunAccepted, RunStatus, SandboxAnswer,
+  AgentStatus, ApiAppListed, AppRecord, ChannelAnswer, ChannelState, ConnectionDetail, ConnectionSummary, HistoryAnswer, HistoryFilters, LockoutFilter, MintedToken, RunAccepted, RunStatus, SandboxAnswer,
   SandboxLockouts, SandboxLockout, SandboxStatus, SkillGroupReadBack, SuiteSummary, SuiteUtterance, TableDefinition,
 } from './types.js';
 
@@ -32,6 +32,14 @@ export const listApps = () => request<{ apps: AppRecord[]; total: number }>('GET
 export const createApp = (input: { name: string; language: string }) => request<AppRecord>('POST', '/api/admin/apps', { body: input });
 export const getApp = (streamId: string) => request<AppRecord>('GET', app(streamId));
 export const deleteApp = (streamId: string) => request<void>('DELETE', app(streamId));
+
+// ---- API apps (JWT clients of the public APIs) ----
+export const listApiApps = (streamId: string) => request<{ apiApps: ApiAppListed[]; total: number }>('GET', `${app(streamId)}/api-apps`);
+export async function deleteApiApp(streamId: string, clientId: string): Promise<void> {
+  await request<void>('DELETE', `${app(streamId)}/api-apps/${enc(clientId)}`);
+  // when it was the console's own, the next call gets a token of a new one
+  forgetCredentials(streamId);
+}
 
 // ---- IVR channel ----
 export const getChannel = (streamId: string) => request<ChannelState>('GET', `${app(streamId)}/channels/ivr`);
@@ -80,10 +88,10 @@ export const putSuite = (streamId: string, name: string, utterances: SuiteUttera
   request<SuiteSummary>('PUT', `${app(streamId)}/testsuites/${enc(name)}`, { body: { utterances } });
 export const getSuite = (streamId: string, name: string) => request<SuiteSummary & { utterances: SuiteUtterance[] }>('GET', `${app(streamId)}/testsuites/${enc(name)}`);
 export async function runSuite(streamId: string, name: string): Promise<RunAccepted> {
-  return request<RunAccepted>('POST', `/api/public/bot/${enc(streamId)}/testsuite/${enc(name)}/run`, { body: { runType: 'inDevelopment' }, headers: { auth: await appToken(streamId) } });
+  return withAppToken(streamId, (auth) => request<RunAccepted>('POST', `/api/public/bot/${enc(streamId)}/testsuite/${enc(name)}/run`, { body: { runType: 'inDevelopment' }, headers: { auth } }));
 }
 export async function runStatus(streamId: string, name: string, runId: string): Promise<RunStatus> {
-  return request<RunStatus>('GET', `/api/public/stream/${enc(streamId)}/testsuite/${enc(name)}/${enc(runId)}/status`, { headers: { auth: await appToken(streamId) } });
+  return withAppToken(streamId, (auth) => request<RunStatus>('GET', `/api/public/stream/${enc(streamId)}/testsuite/${enc(name)}/${enc(runId)}/status`, { headers: { auth } }));
 }
 /** The result file behind a run's signed, expiring link (same origin, no credential). */
 export const resultCsv = (fileUrl: string) => request<string>('GET', new URL(fileUrl, location.origin).pathname + new URL(fileUrl, location.origin).search, { text: true });
@@ -92,7 +100,7 @@ export const resultCsv = (fileUrl: string) => request<string>('GET', new URL(fil
 export async function getMessages(streamId: string, filters: HistoryFilters): Promise<HistoryAnswer> {
   const body: Record<string, unknown> = { limit: 100, includeAsrMetaData: true };
   for (const [k, v] of Object.entries(filters)) if (v !== undefined && v !== '') body[k] = v;
-  return request<HistoryAnswer>('POST', `/api/public/bot/${enc(streamId)}/getMessages`, { body, headers: { auth: await appToken(streamId) } });
+  return withAppToken(streamId, (auth) => request<HistoryAnswer>('POST', `/api/public/bot/${enc(streamId)}/getMessages`, { body, headers: { auth } }));
 }
 
 // ---- model connections ----
@@ -116,8 +124,10 @@ export const readSkillGroups = (streamId: string, accountId: string, orgId: stri
   request<SkillGroupReadBack>('GET', `${app(streamId)}/skill-groups?${new URLSearchParams({ accountId, orgId })}`);
 export async function importSkillGroups(streamId: string, accountId: string, orgId: string, groups: unknown[]): Promise<{ msg: string }> {
   const q = new URLSearchParams({ accountId, orgId, type: 'skillGroups' });
-  return request('POST', `/assist/api/v1/public/analytics/${enc(streamId)}/storeAssistFunctionalities?${q}`, {
-    body: { data: groups, metaData: { userId: 'operator-console', orgId, type: 'skillGroups', accountId } },
-    headers: { auth: await appToken(streamId), accountId },
-  });
+  return withAppToken(streamId, (auth) =>
+    request('POST', `/assist/api/v1/public/analytics/${enc(streamId)}/storeAssistFunctionalities?${q}`, {
+      body: { data: groups, metaData: { userId: 'operator-console', orgId, type: 'skillGroups', accountId } },
+      headers: { auth, accountId },
+    }),
+  );
 }

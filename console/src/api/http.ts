@@ -72,7 +72,7 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
   }
   if (!res.ok) {
     const error = await errorOf(res);
-    if (res.status === 401 && (path.startsWith('/api/admin/') || path === '/api/console/session') && !headers.auth) {
+    if (res.status === 401 && (path.startsWith('/api/admin/') || path.startsWith('/api/console/')) && !headers.auth) {
       for (const l of signedOutListeners) l();
     }
     throw error;

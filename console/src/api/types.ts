@@ -8,6 +8,14 @@ export interface AppRecord {
   createdOn: string;
 }
 
+/** An API app of an app as the operator API lists it (never its secret). */
+export interface ApiAppListed {
+  clientId: string;
+  name: string;
+  scopes: string[];
+  createdOn: string;
+}
+
 export interface ChannelState {
   enabled: boolean;
   webhookUrl?: string;

@@ -1,7 +1,8 @@
 /**
  * An app's overview: the IVR channel on or off, its webhook URL, the channel's client secret (shown
  * when the channel is created and when it is rotated, never read back), a minted webhook token, and
- * the `<subdialog>` snippet a customer pastes, carrying that token once one is minted.
+ * the `<subdialog>` snippet a customer pastes, carrying that token once one is minted, and the
+ * app's API apps (api-apps.tsx).
  */
 import { useState } from 'preact/hooks';
 import { getChannel, rotateChannelSecret, setChannel, type AppRecord, type ChannelState, type MintedToken } from '../api/client.js';
@@ -10,6 +11,7 @@ import { CopyButton } from '../ui/copy-button.js';
 import { SecretOnce } from '../ui/secret-once.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
+import { ApiApps } from './api-apps.js';
 import { subdialogSnippet } from './subdialog-snippet.js';
 import { WebhookToken } from './webhook-token.js';
 
@@ -195,6 +197,7 @@ export function AppOverview({ app }: { app: AppRecord }) {
           </>
         )}
       </Loaded>
+      <ApiApps app={app} />
     </section>
   );
 }

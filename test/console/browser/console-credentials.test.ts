@@ -3,7 +3,9 @@
  * Chromium against the real service: minting a webhook token (and calling with it), rotating the
  * IVR channel's client secret (the old token is refused), and the sandbox's PIN and secret: shown
  * when the sandbox is first switched on, never read back, and replaced on request (a call with the
- * old ones is refused, one with the new ones reaches the agent). Every step also checks that the
+ * old ones is refused, one with the new ones reaches the agent); and the app's API apps on its
+ * overview: the console's own is one per app however many tabs and sessions call the public APIs,
+ * and after the operator deletes it the console makes another. Every step also checks that the
  * page raised no CSP violation and no script error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +14,7 @@ import jwt from 'jsonwebtoken';
 import { MemoryStore } from '../../../src/store/index.js';
 import { runCall } from '../../../sandbox/index.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, watchedPage } from './browser-kit.js';
+import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage } from './browser-kit.js';
 import { FIXED_AGENT } from './console-fixtures.js';
 
 const run = browserAvailable();
@@ -45,6 +47,21 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
       plain: true,
     });
 
+  /** Signs a page in with the admin token. */
+  const signIn = async (p: Page) => {
+    await p.goto(`${gw.url}/console/`);
+    await p.getByLabel('Admin token').fill(gw.config.adminToken);
+    await p.getByRole('button', { name: 'Sign in' }).click();
+    await p.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
+  };
+  /** Opens the History page, which calls the public history API with the console's credential, and waits for its answer. */
+  const openHistory = async (p: Page) => {
+    await p.goto(appUrl('history'));
+    await p.getByTestId('history-calls').or(p.getByText('No conversations match these filters.')).waitFor();
+  };
+  const consoleApiApps = async () =>
+    ((await gw.admin('GET', `/api/admin/apps/${app.streamId}/api-apps`)).body.apiApps as Array<{ clientId: string; name: string }>).filter((a) => a.name === 'Operator console');
+
   beforeAll(async () => {
     store = new MemoryStore('console-credentials:');
     gw = await startGateway({ store });
@@ -56,10 +73,7 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gw.url });
     ({ page, problems } = await watchedPage(context));
-    await page.goto(`${gw.url}/console/`);
-    await page.getByLabel('Admin token').fill(gw.config.adminToken);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
+    await signIn(page);
   });
   afterAll(async () => {
     await browser?.close();
@@ -168,6 +182,60 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     const now = (await sandboxCall(fresh, '+15550004444')).spoken.join(' ');
     expect(now).toContain('We are open from nine to five.');
     await gw.docs.validateAll();
+    expect(problems).toEqual([]);
+  });
+
+  it('when the public APIs are called from two tabs and a second session, then the overview lists one API app of the console beside the others, with its scopes', async () => {
+    await openHistory(page);
+    const second = await watchedPage(context);
+    await openHistory(second.page);
+    const phone = await browser.newContext({ viewport: VIEWPORTS.phone });
+    const other = await watchedPage(phone);
+    await signIn(other.page);
+    await openHistory(other.page);
+    const own = await consoleApiApps();
+    expect(own).toHaveLength(1);
+    // nothing of it is kept in the browser: the tabs ask the service for short-lived tokens
+    expect(await page.evaluate('JSON.stringify(sessionStorage) + JSON.stringify(localStorage)')).not.toContain(own[0]!.clientId);
+
+    await page.goto(appUrl());
+    const table = page.getByTestId('api-apps');
+    const row = table.getByRole('row', { name: /Operator console/ });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allInnerTexts()).toEqual([
+      'Operator console (this console)', own[0]!.clientId, 'chat-history, batch-tests, assist-import-export, tables', expect.any(String), 'Delete',
+    ]);
+    // the API app the test made for its skill-group import is listed too
+    await table.getByRole('row', { name: /assist import/ }).waitFor();
+    expect(await table.getByRole('row').count()).toBe(3);
+    await screenshot(page, 'overview-api-apps-desktop');
+    expect(await seriousViolations(page)).toEqual([]);
+    await other.page.goto(appUrl());
+    await other.page.getByTestId('api-apps').getByRole('row', { name: /Operator console/ }).waitFor();
+    await screenshot(other.page, 'overview-api-apps-phone');
+    expect(await seriousViolations(other.page)).toEqual([]);
+    await phone.close();
+    await second.page.close();
+    expect([...problems, ...second.problems, ...other.problems]).toEqual([]);
+  });
+
+  it('when the operator deletes the console\'s API app, then it is no longer listed, and the next call of a public API makes a new one', async () => {
+    const [before] = await consoleApiApps();
+    const table = page.getByTestId('api-apps');
+    await table.getByRole('button', { name: `Delete the API app Operator console (${before!.clientId})` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the API app “Operator console”?' });
+    expect(await dialog.innerText()).toContain('it makes a new one the next time a page calls the public APIs');
+    await dialog.getByRole('button', { name: 'Delete Operator console' }).click();
+    await table.getByText(`Deleted the API app Operator console (${before!.clientId}).`).waitFor();
+    await table.getByRole('row', { name: /Operator console/ }).waitFor({ state: 'detached' });
+    expect(await consoleApiApps()).toEqual([]);
+
+    await openHistory(page);
+    const after = await consoleApiApps();
+    expect(after).toHaveLength(1);
+    expect(after[0]!.clientId).not.toBe(before!.clientId);
+    await page.goto(appUrl());
+    await page.getByTestId('api-apps').getByRole('row', { name: new RegExp(after[0]!.clientId) }).waitFor();
     expect(problems).toEqual([]);
   });
 });
