@@ -19,6 +19,7 @@ const unit = [
   'test/connections/endpoint-guard.test.ts',
   'test/connections/payload-template.test.ts',
   'test/history/history-layout.test.ts',
+  'test/ivr/call-session-repository.test.ts',
   'test/ivr/dtmf-beside-transcription.test.ts',
   'test/ivr/store-retry-pause.test.ts',
   'test/platform/config.test.ts',

@@ -34,7 +34,8 @@ export function buildEvaluationContext(state: DialogState, call: CallContext): E
     to: call.to ?? '',
     callId: call.callId,
     userId: call.userId,
-    appId: call.appId,
+    // `appId` is the agent language's name for the app's streamId (docs/agent.md): kept for agent authors
+    appId: call.streamId,
   };
   return { context, session, entities: state.entities };
 }

@@ -138,7 +138,8 @@ export type ExceedBehaviour =
 
 /** Context the channel supplies (identity of the caller); read by placeholders and rules. */
 export interface CallContext {
-  appId: string; // streamId
+  /** The app's id (`st-<uuid>`). */
+  streamId: string;
   callId: string;
   userId: string;
   from?: string;
@@ -154,7 +155,7 @@ export interface CallContext {
  */
 export interface LlmPort {
   complete(req: {
-    appId: string;
+    streamId: string;
     connectionId: string;
     prompt: string;
     system?: string;
@@ -166,7 +167,7 @@ export interface LlmPort {
 
 export interface TablePort {
   insert(req: {
-    appId: string;
+    streamId: string;
     table: string;
     record: Record<string, unknown>;
     step?: string;
@@ -176,7 +177,7 @@ export interface TablePort {
 }
 
 export interface SkillGroupPort {
-  find(req: { appId: string; skillGroupId: string }): Promise<{ id: string; name: string } | null>;
+  find(req: { streamId: string; skillGroupId: string }): Promise<{ id: string; name: string } | null>;
 }
 
 export interface AgentPorts {

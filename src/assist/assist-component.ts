@@ -31,7 +31,7 @@ export interface AssistComponent {
   routes: RouteDef[];
   skillGroups: SkillGroupPort;
   /** Ids of every skill group imported into the app (any accountId/orgId). */
-  listSkillGroupIds(appId: string): Promise<string[]>;
+  listSkillGroupIds(streamId: string): Promise<string[]>;
   /** For the agent registry: a transfer node's skill group must have been imported for the app. */
   definitionCheck: DefinitionCheck;
   service: AssistService;
@@ -41,10 +41,10 @@ export function createAssistComponent(deps: AssistDeps, options: AssistOptions =
   const limit = options.rateLimit ?? RATE_LIMITS.botApi;
   const gate = createRateLimitGate(deps.rateLimiters, RATE_LIMITS.botApi.name, limit.perMinute, limit.perHour, deps.metrics);
   const service = new AssistService(new AssistRepository(deps.store), deps.apps, deps.logger.child({ component: 'assist' }));
-  const listSkillGroupIds = (appId: string): Promise<string[]> => service.listSkillGroupIds(appId);
+  const listSkillGroupIds = (streamId: string): Promise<string[]> => service.listSkillGroupIds(streamId);
   return {
     routes: assistRoutes(service, gate),
-    skillGroups: { find: ({ appId, skillGroupId }) => service.findSkillGroup(appId, skillGroupId) },
+    skillGroups: { find: ({ streamId, skillGroupId }) => service.findSkillGroup(streamId, skillGroupId) },
     listSkillGroupIds,
     definitionCheck: skillGroupCheck(listSkillGroupIds),
     service,

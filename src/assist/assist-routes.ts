@@ -21,9 +21,10 @@ export function assistRoutes(service: AssistService, gate: RateLimitGate): Route
         429: { description: 'rate limited per bot (Retry-After)' },
       },
       handler: async ({ params, query, headers, body }) => {
-        await gate.check(params.botId);
+        const streamId = params.botId; // the public path calls the app's streamId botId
+        await gate.check(streamId);
         const headerAccountId = firstHeader(headers['accountid']);
-        return { json: await service.importFunctionalities({ botId: params.botId, query, headerAccountId, body }) };
+        return { json: await service.importFunctionalities({ streamId, query, headerAccountId, body }) };
       },
     }),
     defineRoute({

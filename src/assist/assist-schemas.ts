@@ -56,6 +56,7 @@ export const importBodySchema = z.object({
 });
 export type ImportBody = z.infer<typeof importBodySchema>;
 
+/** The public path's name for the app's streamId is `botId` (wire name, kept). */
 export const botIdParam = z.object({ botId: z.string().min(1).max(200) });
 export const importQuery = z.object({ accountId: id, orgId: id, type: z.string().min(1).max(100) });
 export const readBackQuery = z.object({ accountId: id, orgId: id });

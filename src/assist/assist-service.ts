@@ -12,7 +12,7 @@ import { importType, KIND_LABELS, SUPPORTED_KINDS } from './import-type.js';
 type Problem = { msg: string; path: string };
 
 export interface ImportRequest {
-  botId: string;
+  streamId: string;
   query: { accountId: string; orgId: string; type: string };
   headerAccountId: string | undefined;
   body: unknown;
@@ -72,7 +72,7 @@ export class AssistService {
   ) {}
 
   async importFunctionalities(req: ImportRequest): Promise<{ msg: string }> {
-    await this.apps.requireApp(req.botId);
+    await this.apps.requireApp(req.streamId);
     const queryType = typeProblem(req.query.type, 'query.type');
     if (queryType) throw AppError.validation([queryType]);
     const problems: Problem[] = [];
@@ -86,8 +86,8 @@ export class AssistService {
     if (problems.length) throw AppError.validation(problems);
     const { accountId, orgId } = req.query;
     const groups = parsed.data.data;
-    await this.repo.saveSkillGroups(req.botId, accountId, orgId, groups);
-    this.logger.info({ streamId: req.botId, accountId, orgId, count: groups.length }, 'skill groups imported');
+    await this.repo.saveSkillGroups(req.streamId, accountId, orgId, groups);
+    this.logger.info({ streamId: req.streamId, accountId, orgId, count: groups.length }, 'skill groups imported');
     return { msg: `${groups.length} skill group${groups.length === 1 ? '' : 's'} imported successfully` };
   }
 
@@ -99,12 +99,12 @@ export class AssistService {
     return { streamId, accountId, orgId, skillGroups: groups, total: groups.length };
   }
 
-  async findSkillGroup(appId: string, skillGroupId: string): Promise<{ id: string; name: string } | null> {
-    const entry = await this.repo.findIndexEntry(appId, skillGroupId);
+  async findSkillGroup(streamId: string, skillGroupId: string): Promise<{ id: string; name: string } | null> {
+    const entry = await this.repo.findIndexEntry(streamId, skillGroupId);
     return entry ? { id: skillGroupId, name: entry.name } : null;
   }
 
-  listSkillGroupIds(appId: string): Promise<string[]> {
-    return this.repo.listIds(appId);
+  listSkillGroupIds(streamId: string): Promise<string[]> {
+    return this.repo.listIds(streamId);
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { DefinitionCheck } from '../admin/index.js';
 
-export function skillGroupCheck(listSkillGroupIds: (appId: string) => Promise<string[]>): DefinitionCheck {
+export function skillGroupCheck(listSkillGroupIds: (streamId: string) => Promise<string[]>): DefinitionCheck {
   return async (streamId, definition) => {
     const known = new Set(await listSkillGroupIds(streamId));
     const problems: Array<{ path: string; msg: string }> = [];

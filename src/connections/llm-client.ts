@@ -72,7 +72,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmPort {
         const cause = err instanceof LlmError ? {} : { cause: err instanceof Error ? err.name : typeof err };
         deps.observe?.({ provider, outcome: e.code, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
         deps.logger.warn(
-          { connectionId: req.connectionId, appId: req.appId, provider, code: e.code, ...cause, ...(e.status !== undefined ? { httpStatus: e.status } : {}) },
+          { connectionId: req.connectionId, streamId: req.streamId, provider, code: e.code, ...cause, ...(e.status !== undefined ? { httpStatus: e.status } : {}) },
           'model call failed',
         );
         throw e;

@@ -15,10 +15,19 @@ import { storeKeys, type Guard, type Store, type WriteOp } from '../store/index.
 import type { CallSession } from './call-session.js';
 
 /** A call in the idle index: its app, then its id (an app id holds no ":", a call id may). */
-const idleMember = (appId: string, callId: string): string => `${appId}:${callId}`;
-function parseIdleMember(member: string): { appId: string; callId: string } {
+const idleMember = (streamId: string, callId: string): string => `${streamId}:${callId}`;
+function parseIdleMember(member: string): { streamId: string; callId: string } {
   const at = member.indexOf(':');
-  return { appId: member.slice(0, at), callId: member.slice(at + 1) };
+  return { streamId: member.slice(0, at), callId: member.slice(at + 1) };
+}
+
+/**
+ * A stored session; one written before the app's id was named `streamId` in code carries it as
+ * `appId` and reads as `streamId` (a live call outlasts a deploy).
+ */
+function parseSession(raw: string): CallSession {
+  const { appId, ...rest } = JSON.parse(raw) as CallSession & { appId?: string };
+  return appId === undefined || rest.streamId !== undefined ? rest : { ...rest, streamId: appId };
 }
 
 /** How long a live call may stay silent before the gateway closes it. */
@@ -46,7 +55,7 @@ export class CallSessionRepository {
   /** The idle index's entry for the session: filed by when it falls idle, or removed once it ended. */
   private indexOp(session: CallSession): WriteOp {
     const at = this.idleAt(session);
-    const member = idleMember(session.appId, session.callId);
+    const member = idleMember(session.streamId, session.callId);
     return at === null ? { op: 'zrem', key: storeKeys.idleCalls(), member } : { op: 'zadd', key: storeKeys.idleCalls(), score: at, member };
   }
 
@@ -56,12 +65,12 @@ export class CallSessionRepository {
   }
 
   /** Takes a call out of the idle index (ended, or its session is gone). */
-  async unindex(appId: string, callId: string): Promise<void> {
-    await this.store.atomic([{ op: 'zrem', key: storeKeys.idleCalls(), member: idleMember(appId, callId) }]);
+  async unindex(streamId: string, callId: string): Promise<void> {
+    await this.store.atomic([{ op: 'zrem', key: storeKeys.idleCalls(), member: idleMember(streamId, callId) }]);
   }
 
   /** Claims calls that fell idle by `nowMs` (see Store.claimDue): other sweeps skip them until `leaseUntilMs`. */
-  async claimIdle(nowMs: number, leaseUntilMs: number, max: number): Promise<Array<{ appId: string; callId: string }>> {
+  async claimIdle(nowMs: number, leaseUntilMs: number, max: number): Promise<Array<{ streamId: string; callId: string }>> {
     const members = await this.store.claimDue(storeKeys.idleCalls(), nowMs, leaseUntilMs, max);
     return members.map(parseIdleMember);
   }
@@ -73,7 +82,7 @@ export class CallSessionRepository {
   /** The session and its stored text (the version `stashPending` compares against). */
   async loadVersioned(streamId: string, callId: string): Promise<{ session: CallSession; raw: string } | null> {
     const raw = await this.store.get(storeKeys.callSession(streamId, callId));
-    return raw ? { session: JSON.parse(raw) as CallSession, raw } : null;
+    return raw ? { session: parseSession(raw), raw } : null;
   }
 
   /**
@@ -84,7 +93,7 @@ export class CallSessionRepository {
     const create = fresh ? { value: JSON.stringify(fresh), ttlMs: this.ttlMs } : undefined;
     const r = await this.store.lockAndRead(storeKeys.callLock(streamId, callId), token, this.lockTtlMs, storeKeys.callSession(streamId, callId), create);
     if (r.created) return { locked: true, session: fresh!, created: true };
-    return { locked: r.acquired, session: r.value ? (JSON.parse(r.value) as CallSession) : null, created: false };
+    return { locked: r.acquired, session: r.value ? parseSession(r.value) : null, created: false };
   }
 
   tryLock(streamId: string, callId: string, token: string): Promise<boolean> {
@@ -106,20 +115,20 @@ export class CallSessionRepository {
    * keep a turn's input when the lock is held by another request). False when it changed.
    */
   async stashPending(raw: string, session: CallSession): Promise<boolean> {
-    const key = storeKeys.callSession(session.appId, session.callId);
+    const key = storeKeys.callSession(session.streamId, session.callId);
     return (await this.store.atomic([{ op: 'set', key, value: JSON.stringify(session), ttlMs: this.ttlMs }], [{ key, equals: raw }])).ok;
   }
 
   /** Writes the session while still holding the lock. False when the lock was lost. */
   saveLocked(session: CallSession, token: string): Promise<boolean> {
-    const { appId, callId } = session;
-    return this.store.writeHeld(storeKeys.callLock(appId, callId), token, storeKeys.callSession(appId, callId), JSON.stringify(session), this.ttlMs, { extendMs: this.lockTtlMs });
+    const { streamId, callId } = session;
+    return this.store.writeHeld(storeKeys.callLock(streamId, callId), token, storeKeys.callSession(streamId, callId), JSON.stringify(session), this.ttlMs, { extendMs: this.lockTtlMs });
   }
 
   /** Writes the session and releases the lock in one step (and files it in the idle index). False when the lock was lost. */
   async commit(session: CallSession, token: string): Promise<boolean> {
-    const { appId, callId } = session;
-    const write = () => this.store.writeHeld(storeKeys.callLock(appId, callId), token, storeKeys.callSession(appId, callId), JSON.stringify(session), this.ttlMs, { release: true });
+    const { streamId, callId } = session;
+    const write = () => this.store.writeHeld(storeKeys.callLock(streamId, callId), token, storeKeys.callSession(streamId, callId), JSON.stringify(session), this.ttlMs, { release: true });
     if (!this.idle) return write();
     if (this.store.atomicAcrossSlots) return (await this.commitWith(session, token, { ops: [], guards: [] })) === 'ok';
     // the index is in another slot: filed before the commit, removed after it
@@ -136,9 +145,9 @@ export class CallSessionRepository {
    * one of `extra`'s guards failed; nothing is written then.
    */
   async commitWith(session: CallSession, token: string, extra: { ops: WriteOp[]; guards: Guard[] }): Promise<'ok' | 'lost' | 'refused'> {
-    const lock = storeKeys.callLock(session.appId, session.callId);
+    const lock = storeKeys.callLock(session.streamId, session.callId);
     const ops: WriteOp[] = extra.ops.slice();
-    ops.push({ op: 'set', key: storeKeys.callSession(session.appId, session.callId), value: JSON.stringify(session), ttlMs: this.ttlMs }, { op: 'del', key: lock });
+    ops.push({ op: 'set', key: storeKeys.callSession(session.streamId, session.callId), value: JSON.stringify(session), ttlMs: this.ttlMs }, { op: 'del', key: lock });
     if (this.idle) ops.push(this.indexOp(session));
     const r = await this.store.atomic(ops, [{ key: lock, equals: token }, ...extra.guards]);
     return r.ok ? 'ok' : r.failedGuard === 0 ? 'lost' : 'refused';

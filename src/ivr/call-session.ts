@@ -16,7 +16,7 @@ export interface AnswerSpec {
 
 export interface CallSession {
   v: 1;
-  appId: string;
+  streamId: string;
   callId: string;
   userId: string;
   sessionId: string;

@@ -88,7 +88,7 @@ export class CallTurnService {
     const { req } = ctx;
     return {
       v: 1,
-      appId: ctx.streamId,
+      streamId: ctx.streamId,
       callId: req.callId!,
       userId: `u-${randomUUID()}`,
       sessionId: `ss-${randomUUID()}`,
@@ -116,7 +116,7 @@ export class CallTurnService {
   }
 
   private expired(ctx: TurnContext): TurnOutcome {
-    const session: CallSession = { v: 1, appId: ctx.streamId, callId: ctx.req.callId!, userId: '', sessionId: '', createdOn: Date.now(), turn: 0, state: null };
+    const session: CallSession = { v: 1, streamId: ctx.streamId, callId: ctx.req.callId!, userId: '', sessionId: '', createdOn: Date.now(), turn: 0, state: null };
     return { kind: 'answer', answer: { action: 'error', prompt: [], error: 'session_expired' }, session, issuedTurn: 0 };
   }
 
@@ -266,14 +266,14 @@ export class CallTurnService {
    * alive); on a failure the lock is released, so the caller's retry need not wait for it to expire.
    */
   private async execute(ctx: TurnContext, journal: TurnJournal, token: string, text: string): Promise<CallSession> {
-    const { appId, callId } = journal.current;
-    const beat = setInterval(() => void this.sessions.extendLock(appId, callId, token).catch(() => undefined), Math.max(50, Math.floor(this.sessions.lockTtlMs / 3)));
+    const { streamId, callId } = journal.current;
+    const beat = setInterval(() => void this.sessions.extendLock(streamId, callId, token).catch(() => undefined), Math.max(50, Math.floor(this.sessions.lockTtlMs / 3)));
     beat.unref();
     try {
       return await this.executeLocked(ctx, journal, token, text);
     } catch (err) {
       clearInterval(beat);
-      await this.sessions.unlock(appId, callId, token).catch(() => undefined);
+      await this.sessions.unlock(streamId, callId, token).catch(() => undefined);
       throw err;
     } finally {
       clearInterval(beat);
@@ -295,7 +295,7 @@ export class CallTurnService {
         ctx.agent,
         pending.input,
         session.state,
-        { appId: ctx.streamId, callId: session.callId, userId: session.userId, from: session.from, to: session.to, sessionId: session.sessionId },
+        { streamId: ctx.streamId, callId: session.callId, userId: session.userId, from: session.from, to: session.to, sessionId: session.sessionId },
         {
           retries: ctx.settings.retries,
           onExceedingRetries: ctx.settings.onExceedingRetries,
@@ -303,7 +303,7 @@ export class CallTurnService {
           noMatchPrompt: ctx.settings.standardResponses.noMatch,
           errorPrompt: ctx.settings.standardResponses.error,
         },
-        effectPorts(this.ports.agentPorts, journal, { appId: session.appId, callId: session.callId, turn: pending.turn }),
+        effectPorts(this.ports.agentPorts, journal, { streamId: session.streamId, callId: session.callId, turn: pending.turn }),
       );
       answer = toAnswer(result);
       if (pending.turn === 0 && !session.last && ctx.settings.welcomeMessage) {
@@ -327,7 +327,7 @@ export class CallTurnService {
     };
     if (!(await commitWithHistory(this.sessions, this.ports.history, next, token, this.messages(ctx, next, text, answer, result)))) {
       this.logger.warn({ callId: session.callId }, 'turn lock lost before commit; the other owner answers');
-      const current = await this.sessions.load(session.appId, session.callId);
+      const current = await this.sessions.load(session.streamId, session.callId);
       if (current?.last) return current;
       throw AppError.storeUnavailable();
     }

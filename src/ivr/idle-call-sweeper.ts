@@ -51,7 +51,7 @@ export class IdleCallSweeper {
       const now = this.options.now();
       const batch = this.options.batch ?? 100;
       const claimed = await this.sessions.claimIdle(now, now + this.options.leaseMs, batch);
-      for (const { appId, callId } of claimed) if ((await this.close(appId, callId, now)) === 'closed') closed++;
+      for (const { streamId, callId } of claimed) if ((await this.close(streamId, callId, now)) === 'closed') closed++;
       if (claimed.length < batch) return closed;
     }
   }
@@ -75,21 +75,21 @@ export class IdleCallSweeper {
   }
 
   /** Closes one claimed call if it is still live and idle. */
-  async close(appId: string, callId: string, now: number): Promise<IdleOutcome> {
+  async close(streamId: string, callId: string, now: number): Promise<IdleOutcome> {
     const token = randomUUID();
     // a turn is running: its commit files the call again; if its owner died, the claim's lease brings it back
-    if (!(await this.sessions.tryLock(appId, callId, token))) return 'busy';
+    if (!(await this.sessions.tryLock(streamId, callId, token))) return 'busy';
     try {
-      const session = await this.sessions.load(appId, callId);
+      const session = await this.sessions.load(streamId, callId);
       if (!session || session.ended) {
-        await this.sessions.unlock(appId, callId, token);
-        await this.sessions.unindex(appId, callId);
+        await this.sessions.unlock(streamId, callId, token);
+        await this.sessions.unindex(streamId, callId);
         return 'gone';
       }
       const idleAt = this.sessions.idleAt(session);
       if (idleAt !== null && idleAt > now) {
         await this.sessions.index(session);
-        await this.sessions.unlock(appId, callId, token);
+        await this.sessions.unlock(streamId, callId, token);
         return 'active';
       }
       const next = closedSession(session, now);
@@ -97,10 +97,10 @@ export class IdleCallSweeper {
       if (!(await this.commit(next, token, [hungUpMessage(session, session.turn, lang, now, 'idle')]))) return 'busy';
       this.metrics.liveCalls.dec();
       await this.ports.lifecycle?.ended?.(next);
-      this.logger.info({ callId, appId: session.appId, turn: session.turn }, 'idle call closed: recorded as hung up');
+      this.logger.info({ callId, streamId: session.streamId, turn: session.turn }, 'idle call closed: recorded as hung up');
       return 'closed';
     } catch (err) {
-      await this.sessions.unlock(appId, callId, token).catch(() => undefined);
+      await this.sessions.unlock(streamId, callId, token).catch(() => undefined);
       throw err;
     }
   }
@@ -117,7 +117,7 @@ export class IdleCallSweeper {
 
   /** The language tag the webhook gives the app's messages (`en` → `en-US`). */
   private async langOf(session: CallSession): Promise<string> {
-    const app = await this.ports.apps.findApp(session.appId);
+    const app = await this.ports.apps.findApp(session.streamId);
     const language = app?.language ?? 'en';
     return language.includes('-') ? language : `${language}-US`;
   }

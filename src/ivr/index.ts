@@ -69,7 +69,7 @@ export function createIvrComponent(deps: IvrDeps): IvrComponent {
     lifecycle: {
       started: (s) => lifecycle?.started?.(s),
       ended: async (s) => {
-        await sandbox.release(s.appId, s.callId);
+        await sandbox.release(s.streamId, s.callId);
         await lifecycle?.ended?.(s);
       },
     },

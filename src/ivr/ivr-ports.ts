@@ -5,6 +5,7 @@ import type { CallSession } from './call-session.js';
 
 export interface TurnMessage {
   id: string;
+  /** The app's streamId, under the history record's wire name `botId` (stored and answered so). */
   botId: string;
   userId: string;
   identities: string[];

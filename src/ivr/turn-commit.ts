@@ -24,7 +24,7 @@ export const HUNG_UP = 'hung up';
 export function hungUpMessage(s: CallSession, turn: number, lang: string, at: number, cause: 'caller' | 'idle'): TurnMessage {
   return {
     id: messageId(s.callId, turn, 'in'),
-    botId: s.appId,
+    botId: s.streamId,
     userId: s.userId,
     identities: s.from ? [s.callId, s.from] : [s.callId],
     sessionId: s.sessionId,

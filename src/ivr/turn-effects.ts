@@ -69,7 +69,7 @@ export class TurnJournal {
 }
 
 /** The agent's ports for one run of one turn: effects made once per turn (see above). */
-export function effectPorts(ports: AgentPorts, journal: TurnJournal, at: { appId: string; callId: string; turn: number }): AgentPorts {
+export function effectPorts(ports: AgentPorts, journal: TurnJournal, at: { streamId: string; callId: string; turn: number }): AgentPorts {
   // once a store fault has ended the turn, no further effect is made in this run
   const watched = async <T>(work: () => Promise<T>): Promise<T> => {
     if (journal.fault) throw journal.fault;
@@ -106,7 +106,7 @@ export function effectPorts(ports: AgentPorts, journal: TurnJournal, at: { appId
   if (tables) {
     out.tables = {
       insert: (req) =>
-        watched(() => tables.insert(req.step === undefined ? req : { ...req, idempotencyKey: [at.appId, at.callId, String(at.turn), req.step].join('\u0000') })),
+        watched(() => tables.insert(req.step === undefined ? req : { ...req, idempotencyKey: [at.streamId, at.callId, String(at.turn), req.step].join('\u0000') })),
     };
   }
   if (skillGroups) out.skillGroups = { find: (req) => watched(() => skillGroups.find(req)) };

@@ -144,7 +144,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
         metrics.appTurns.inc({ app: metrics.appLabel(params.streamId), outcome: out.kind });
         // one line per turn: what an operator greps for first (never the token or the caller's words)
         logger.info(
-          { callId: req.callId, appId: params.streamId, turn: req.turn, event: req.event, node: 'node' in out ? out.node : undefined, outcome: out.kind, latencyMs: Date.now() - startedAt },
+          { callId: req.callId, streamId: params.streamId, turn: req.turn, event: req.event, node: 'node' in out ? out.node : undefined, outcome: out.kind, latencyMs: Date.now() - startedAt },
           'turn answered',
         );
         return { status: out.status, xml: out.xml };

@@ -11,7 +11,7 @@ export interface Metrics {
   /** Turns by app and outcome (the document kind answered); apps past the label bound count as "other". */
   appTurns: Counter<'app' | 'outcome'>;
   /** The `app` label of an app: its id for the first APP_LABELS_MAX apps seen, then "other" (bounded series). */
-  appLabel(appId: string): string;
+  appLabel(streamId: string): string;
   agentNodeLatency: Histogram<'type'>;
   storeErrors: Counter<'operation'>;
   sandboxLinesInUse: Gauge<'app'>;
@@ -44,11 +44,11 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     turns: new Counter({ name: 'ivr_turns_total', help: 'Webhook turns answered, by document kind', labelNames: ['kind'], registers: [registry] }),
     turnLatency: new Histogram({ name: 'ivr_turn_duration_seconds', help: 'Server time per webhook turn, by document kind', labelNames: ['kind'], buckets: fast, registers: [registry] }),
     appTurns: new Counter({ name: 'ivr_app_turns_total', help: 'Webhook turns by app (the first 100 apps seen by this instance; then "other") and outcome (document kind)', labelNames: ['app', 'outcome'], registers: [registry] }),
-    appLabel: (appId: string) => {
-      if (labelledApps.has(appId)) return appId;
+    appLabel: (streamId: string) => {
+      if (labelledApps.has(streamId)) return streamId;
       if (labelledApps.size >= APP_LABELS_MAX) return 'other';
-      labelledApps.add(appId);
-      return appId;
+      labelledApps.add(streamId);
+      return streamId;
     },
     agentNodeLatency: new Histogram({ name: 'ivr_agent_node_duration_seconds', help: 'Agent step latency, by node type', labelNames: ['type'], buckets: fast, registers: [registry] }),
     storeErrors: new Counter({ name: 'ivr_store_errors_total', help: 'Store operations that failed', labelNames: ['operation'], registers: [registry] }),

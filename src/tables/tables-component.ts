@@ -42,9 +42,9 @@ export function createTablesComponent(deps: TablesDeps, options: TablesOptions =
   const repo = new TablesRepository(deps.store, deps.config.sessionTtlS * 1000);
   const service = new TablesService(repo, deps.sealer, deps.apps, deps.logger.child({ component: 'tables' }));
   const tables: TablePort = {
-    async insert({ appId, table, record, idempotencyKey }) {
+    async insert({ streamId, table, record, idempotencyKey }) {
       if (!record || typeof record !== 'object' || Array.isArray(record)) throw AppError.validation([{ msg: 'must be an object', path: 'record' }]);
-      return service.insert(appId, table, record, 'record', true, idempotencyKey);
+      return service.insert(streamId, table, record, 'record', true, idempotencyKey);
     },
   };
   return { routes: tablesRoutes(service, gate), tables, service, recordCheck: tableRecordCheck(service) };

@@ -13,7 +13,7 @@ import {
 } from '../../src/agent/index.js';
 
 export const call: CallContext = {
-  appId: 'st-demo',
+  streamId: 'st-demo',
   callId: 'call-1',
   userId: 'user-1',
   from: '+15551230000',

@@ -107,7 +107,7 @@ describe('llm node', () => {
     const r = last(await converse(agent, [start, voice('When do you open?')], { ports: { llm } }));
     expect(llm.calls).toEqual([
       {
-        appId: 'st-demo',
+        streamId: 'st-demo',
         connectionId: 'cn-demo',
         prompt: 'Answer: When do you open?',
         system: 'You are brief. Caller +15551230000.',
@@ -201,7 +201,7 @@ describe('table node', () => {
     };
     const agent = await compileMini(nodes, 't', sizes);
     const r = last(await converse(agent, [start], { ports: { tables }, state: null }));
-    expect(inserts).toEqual([{ appId: 'st-demo', table: 'callbacks', record: { phone: '+15551230000', size: '', note: 'size ' }, step: 'main.t' }]);
+    expect(inserts).toEqual([{ streamId: 'st-demo', table: 'callbacks', record: { phone: '+15551230000', size: '', note: 'size ' }, step: 'main.t' }]);
     expect(r.promptText).toBe('Saved.');
     expect(r.state.vars.row).toMatchObject({ id: 'r1' });
   });
@@ -216,7 +216,7 @@ describe('table node', () => {
     };
     const agent = await compileMini({ ...nodes, t: { ...nodes.t, record: { phone: '{{context.from}}', attempts: 1, vip: false } } }, 't');
     await converse(agent, [start], { ports: { tables }, state: null });
-    expect(inserts).toEqual([{ appId: 'st-demo', table: 'callbacks', record: { phone: '+15551230000', attempts: 1, vip: false }, step: 'main.t' }]);
+    expect(inserts).toEqual([{ streamId: 'st-demo', table: 'callbacks', record: { phone: '+15551230000', attempts: 1, vip: false }, step: 'main.t' }]);
   });
 
   it('when the same table node runs twice in one turn, then each run carries its own step, and a second run of the turn carries the same ones', async () => {

@@ -139,7 +139,7 @@ describeEachStore('skill group import', (factory) => {
       const back = await f.readBack(b.botId).expect(200);
       expect(back.body.skillGroups.map((g: { _id: string }) => g._id)).toEqual(['r1', 'r2', 'r3']);
       expect(back.body.skillGroups[0]).toMatchObject({ name: 'First renamed', skills: [skill('only')] });
-      expect(await f.component.skillGroups.find({ appId: b.botId, skillGroupId: 'r1' })).toEqual({ id: 'r1', name: 'First renamed' });
+      expect(await f.component.skillGroups.find({ streamId: b.botId, skillGroupId: 'r1' })).toEqual({ id: 'r1', name: 'First renamed' });
       expect((await f.component.listSkillGroupIds(b.botId)).sort()).toEqual(['r1', 'r2', 'r3']);
     });
 

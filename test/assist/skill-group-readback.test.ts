@@ -44,13 +44,13 @@ describeEachStore('skill group read-back and port', (factory) => {
 
   describe('SkillGroupPort and listSkillGroupIds', () => {
     it('when an imported id is looked up, then its id and name', async () => {
-      expect(await f.component.skillGroups.find({ appId: bot.botId, skillGroupId: 'sg-b' })).toEqual({ id: 'sg-b', name: 'Billing' });
+      expect(await f.component.skillGroups.find({ streamId: bot.botId, skillGroupId: 'sg-b' })).toEqual({ id: 'sg-b', name: 'Billing' });
     });
 
     it('when the id is unknown or belongs to another app, then null', async () => {
       const other = await f.importer();
-      expect(await f.component.skillGroups.find({ appId: bot.botId, skillGroupId: 'sg-zz' })).toBeNull();
-      expect(await f.component.skillGroups.find({ appId: other.botId, skillGroupId: 'sg-b' })).toBeNull();
+      expect(await f.component.skillGroups.find({ streamId: bot.botId, skillGroupId: 'sg-zz' })).toBeNull();
+      expect(await f.component.skillGroups.find({ streamId: other.botId, skillGroupId: 'sg-b' })).toBeNull();
     });
 
     it('when the ids of an app are listed, then every imported group is there once', async () => {

@@ -28,7 +28,7 @@ describeEachStore('LLM port over model connections', (factory) => {
   let strict: ConnectionsComponent;
   let key: string;
   const complete = (connectionId: string, prompt = 'Do you have a table for two?', extra: { system?: string; timeoutMs?: number; signal?: AbortSignal } = {}) =>
-    comp.llm.complete({ appId: 'st-test', connectionId, prompt, timeoutMs: 2000, ...extra });
+    comp.llm.complete({ streamId: 'st-test', connectionId, prompt, timeoutMs: 2000, ...extra });
   const create = async (body: unknown): Promise<string> =>
     (await request(t.app).post(BASE).set('x-api-key', key).send(body as object).expect(201)).body.connectionId as string;
 
@@ -242,7 +242,7 @@ describeEachStore('LLM port over model connections', (factory) => {
   });
 
   describe('private endpoints at call time (flag off)', () => {
-    const strictCall = (connectionId: string) => strict.llm.complete({ appId: 'st-test', connectionId, prompt: 'hi', timeoutMs: 2000 });
+    const strictCall = (connectionId: string) => strict.llm.complete({ streamId: 'st-test', connectionId, prompt: 'hi', timeoutMs: 2000 });
 
     it('when a stored connection points to a loopback address, then LlmError private_endpoint and no request is sent', async () => {
       const literal = await create(apiDefaultBody(`${stub.url}/custom/private`));
@@ -266,7 +266,7 @@ describeEachStore('LLM port over model connections', (factory) => {
       });
       const id = await create(hostedABody());
       stub.reply(() => ({ json: chatAnswer('hosted ok') }));
-      expect((await hosted.llm.complete({ appId: 'st-test', connectionId: id, prompt: 'hi', timeoutMs: 2000 })).text).toBe('hosted ok');
+      expect((await hosted.llm.complete({ streamId: 'st-test', connectionId: id, prompt: 'hi', timeoutMs: 2000 })).text).toBe('hosted ok');
     });
   });
 

@@ -60,8 +60,8 @@ describeEachStore('call sessions keyed per app', (factory) => {
     expect(b.lastStatus).toBe(200);
 
     const [sa, sb] = await Promise.all([gw.gateway.sessions.load(appA.streamId, callId), gw.gateway.sessions.load(appB.streamId, callId)]);
-    expect(sa?.appId).toBe(appA.streamId);
-    expect(sb?.appId).toBe(appB.streamId);
+    expect(sa?.streamId).toBe(appA.streamId);
+    expect(sb?.streamId).toBe(appB.streamId);
     expect(sa?.ended).toBe(true);
     expect(sb?.ended).toBeFalsy();
     expect(sa?.userId).not.toBe(sb?.userId);

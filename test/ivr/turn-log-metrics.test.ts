@@ -25,7 +25,7 @@ describe('what an operator sees of each turn', () => {
     const lines = gw.log.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'turn answered' && l.callId === call.callId);
     expect(lines).toHaveLength(2);
     for (const l of lines) {
-      expect(l).toMatchObject({ level: 30, appId: app.streamId, outcome: 'ask' });
+      expect(l).toMatchObject({ level: 30, streamId: app.streamId, outcome: 'ask' });
       expect(typeof l.latencyMs).toBe('number');
     }
     expect(lines[1]).toMatchObject({ node: 'book.size' });

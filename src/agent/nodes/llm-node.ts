@@ -56,7 +56,7 @@ export const llmNode = defineNode({
     });
     try {
       const call = port.complete({
-        appId: rt.call.appId,
+        streamId: rt.call.streamId,
         connectionId,
         prompt: rt.text(node, 'prompt'),
         ...(node.def.system !== undefined ? { system: rt.text(node, 'system') } : {}),

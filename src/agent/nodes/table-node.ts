@@ -27,7 +27,7 @@ export const tableNode = defineNode({
     try {
       const port = rt.ports.tables;
       if (!port) throw new Error('no table port');
-      const stored = await port.insert({ appId: rt.call.appId, table, record, step: rt.step(node) });
+      const stored = await port.insert({ streamId: rt.call.streamId, table, record, step: rt.step(node) });
       if (saveAs) {
         rt.state.vars[saveAs] = stored;
         delete rt.state.vars[`${saveAs}Error`];

@@ -28,7 +28,7 @@ export const transferNode = defineNode({
     if (!port) return { kind: 'transfer', prompt, transfer: { destination, skillGroupId } };
     let group: { id: string; name: string } | null;
     try {
-      group = await port.find({ appId: rt.call.appId, skillGroupId });
+      group = await port.find({ streamId: rt.call.streamId, skillGroupId });
     } catch {
       return { kind: 'error', code: 'skill_group_lookup_failed' };
     }
