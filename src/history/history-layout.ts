@@ -76,33 +76,33 @@ function scopesOf(m: ValidMessage): MessageScopes {
 
 export const historyLayout = {
   /** The app's record (same slot): every write is guarded on it, so nothing is written for a deleted app. */
-  appKey: (botId: string): string => storeKeys.appRecord(botId),
-  messageKey: (botId: string, msgId: string): string => storeKeys.message(botId, msgId),
-  traceKey: (botId: string, msgId: string): string => storeKeys.historyTrace(botId, msgId),
-  metaKey: (botId: string, sessionId: string): string => storeKeys.historySessionMeta(botId, enc(sessionId)),
+  appKey: (streamId: string): string => storeKeys.appRecord(streamId),
+  messageKey: (streamId: string, msgId: string): string => storeKeys.message(streamId, msgId),
+  traceKey: (streamId: string, msgId: string): string => storeKeys.historyTrace(streamId, msgId),
+  metaKey: (streamId: string, sessionId: string): string => storeKeys.historySessionMeta(streamId, enc(sessionId)),
 
-  indexKey(botId: string, channel: ChannelType, cls: TaskClass, scope: Scope): string {
+  indexKey(streamId: string, channel: ChannelType, cls: TaskClass, scope: Scope): string {
     const view = `${channel}:${cls}`;
     switch (scope.kind) {
       case 'all':
-        return storeKeys.historyByApp(botId, view);
+        return storeKeys.historyByApp(streamId, view);
       case 'user':
-        return storeKeys.historyByUser(botId, view, enc(scope.id));
+        return storeKeys.historyByUser(streamId, view, enc(scope.id));
       case 'session':
-        return storeKeys.historyBySession(botId, view, enc(scope.id));
+        return storeKeys.historyBySession(streamId, view, enc(scope.id));
       case 'tag':
-        return storeKeys.historyByTag(botId, view, tagToken(scope.key, scope.value));
+        return storeKeys.historyByTag(streamId, view, tagToken(scope.key, scope.value));
     }
   },
 
   /** The index keys of one scope for a version: one per task class the version reads. */
-  indexKeys(botId: string, channel: ChannelType, version: HistoryVersion, scope: Scope): string[] {
-    return classesOf(version).map((cls) => historyLayout.indexKey(botId, channel, cls, scope));
+  indexKeys(streamId: string, channel: ChannelType, version: HistoryVersion, scope: Scope): string[] {
+    return classesOf(version).map((cls) => historyLayout.indexKey(streamId, channel, cls, scope));
   },
 
-  sessionSetKey(botId: string, channel: ChannelType, version: HistoryVersion, scope: SessionScope): string {
+  sessionSetKey(streamId: string, channel: ChannelType, version: HistoryVersion, scope: SessionScope): string {
     const view = `${channel}:${version}`;
-    return scope === 'all' ? storeKeys.historySessionsByApp(botId, view) : storeKeys.historySessionsByUser(botId, view, enc(scope.slice(2)));
+    return scope === 'all' ? storeKeys.historySessionsByApp(streamId, view) : storeKeys.historySessionsByUser(streamId, view, enc(scope.slice(2)));
   },
 
   identitiesOf,
@@ -179,10 +179,10 @@ export const historyLayout = {
    * first-message time per channel and version, and its entries in the app's and each identity's
    * session sets. Guards make the change conditional on the meta read (retry on conflict).
    */
-  sessionOps(botId: string, sessionId: string, meta: Record<string, string>, msgs: ValidMessage[]): { ops: WriteOp[]; guards: Guard[] } {
+  sessionOps(streamId: string, sessionId: string, meta: Record<string, string>, msgs: ValidMessage[]): { ops: WriteOp[]; guards: Guard[] } {
     const ops: WriteOp[] = [];
     const guards: Guard[] = [];
-    const metaKey = historyLayout.metaKey(botId, sessionId);
+    const metaKey = historyLayout.metaKey(streamId, sessionId);
     const byView = new Map<string, { channel: ChannelType; version: HistoryVersion; first: number; scopes: SessionScope[] }>();
     for (const m of msgs) {
       for (const version of versionsOf(classOf(m.taskKind))) {
@@ -204,7 +204,7 @@ export const historyLayout = {
       const moved = first !== oldFirst;
       const added = scopes.filter((s) => !oldScopes.includes(s));
       if (!moved && added.length === 0) continue;
-      for (const s of moved ? scopes : added) ops.push({ op: 'zadd', key: historyLayout.sessionSetKey(botId, v.channel, v.version, s), score: first, member: sessionId });
+      for (const s of moved ? scopes : added) ops.push({ op: 'zadd', key: historyLayout.sessionSetKey(streamId, v.channel, v.version, s), score: first, member: sessionId });
       fields[`f:${view}`] = String(first);
       fields[`sc:${view}`] = JSON.stringify(scopes);
       guards.push(oldFirstRaw === undefined ? { key: metaKey, hashField: `f:${view}`, absent: true } : { key: metaKey, hashField: `f:${view}`, equals: oldFirstRaw });

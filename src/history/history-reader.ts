@@ -54,18 +54,18 @@ export class HistoryReader {
     private readonly budgets: ReaderBudgets = { scanBudget: 10_000, countBudget: 20_000 },
   ) {}
 
-  async read(botId: string, q: HistoryQuery): Promise<PageRead> {
-    const { terms, skipBy } = this.plan(botId, q);
+  async read(streamId: string, q: HistoryQuery): Promise<PageRead> {
+    const { terms, skipBy } = this.plan(streamId, q);
     const window = q.anchor ? ALL : q.window;
     const counts = terms.length === 1 ? null : await Promise.all(terms.map((t) => this.repo.count(t.keys, window)));
     const totalP = counts ? this.countMatches(terms, counts, window) : this.repo.count(terms[0]!.keys, window);
-    const pageP = q.anchor ? this.aroundAnchor(botId, q, terms, counts) : this.windowPage(botId, q, terms, counts, skipBy);
+    const pageP = q.anchor ? this.aroundAnchor(streamId, q, terms, counts) : this.windowPage(streamId, q, terms, counts, skipBy);
     const [total, page] = await Promise.all([totalP, pageP]);
     return { total, ...page };
   }
 
-  private plan(botId: string, q: HistoryQuery): { terms: Term[]; skipBy: SkipBy } {
-    const keys = (scope: Scope) => historyLayout.indexKeys(botId, q.channel, q.version, scope);
+  private plan(streamId: string, q: HistoryQuery): { terms: Term[]; skipBy: SkipBy } {
+    const keys = (scope: Scope) => historyLayout.indexKeys(streamId, q.channel, q.version, scope);
     const terms: Term[] = [];
     if (q.userId) terms.push({ keys: keys({ kind: 'user', id: q.userId }) });
     if (q.callId && q.callId !== q.userId) terms.push({ keys: keys({ kind: 'user', id: q.callId }) });
@@ -81,18 +81,18 @@ export class HistoryReader {
     else {
       const id = q.userId ?? q.callId;
       const scope: SessionScope = id ? `u:${id}` : 'all';
-      skipBy = { kind: 'set', key: historyLayout.sessionSetKey(botId, q.channel, q.version, scope) };
+      skipBy = { kind: 'set', key: historyLayout.sessionSetKey(streamId, q.channel, q.version, scope) };
     }
     return { terms, skipBy };
   }
 
   // ---- pages ----
 
-  private async windowPage(botId: string, q: HistoryQuery, terms: Term[], counts: number[] | null, skipBy: SkipBy) {
-    const start = q.skip > 0 ? await this.skip(botId, q, terms, counts, skipBy) : { w: q.window, terms };
+  private async windowPage(streamId: string, q: HistoryQuery, terms: Term[], counts: number[] | null, skipBy: SkipBy) {
+    const start = q.skip > 0 ? await this.skip(streamId, q, terms, counts, skipBy) : { w: q.window, terms };
     if (start === EMPTY) return { rows: [], moreAvailable: false };
     const got = await this.collect(start.terms, counts, start.w, q.order, q.limit + 1, 'cursor' in start ? start.cursor : undefined);
-    const rows = await this.load(botId, got.matches);
+    const rows = await this.load(streamId, got.matches);
     const page = rows.slice(0, q.limit);
     const extra = rows[q.limit];
     const last = page[page.length - 1];
@@ -103,9 +103,9 @@ export class HistoryReader {
     return { rows: page, moreAvailable: got.matches.length > q.limit || got.budgetStopped };
   }
 
-  private async aroundAnchor(botId: string, q: HistoryQuery, terms: Term[], counts: number[] | null) {
+  private async aroundAnchor(streamId: string, q: HistoryQuery, terms: Term[], counts: number[] | null) {
     const { msgId, direction } = q.anchor!;
-    const score = await this.repo.messageTime(botId, msgId);
+    const score = await this.repo.messageTime(streamId, msgId);
     if (score === null) throw AppError.notFound('Message not found (msgId)');
     const cursor: Cursor = { score, member: msgId };
     let ids: ScoredMember[];
@@ -128,11 +128,11 @@ export class HistoryReader {
       more = older.matches.length > takeOld || newer.matches.length > takeNew || older.budgetStopped || newer.budgetStopped;
     }
     ids.sort(compareIn(q.order));
-    return { rows: await this.load(botId, ids), moreAvailable: more };
+    return { rows: await this.load(streamId, ids), moreAvailable: more };
   }
 
-  private async load(botId: string, ids: ScoredMember[]): Promise<Array<Record<string, string>>> {
-    const rows = await this.repo.messages(botId, ids.map((m) => m.member));
+  private async load(streamId: string, ids: ScoredMember[]): Promise<Array<Record<string, string>>> {
+    const rows = await this.repo.messages(streamId, ids.map((m) => m.member));
     return rows.filter((r) => r.id !== undefined);
   }
 
@@ -188,7 +188,7 @@ export class HistoryReader {
 
   // ---- skip (sessions) ----
 
-  private async skip(botId: string, q: HistoryQuery, terms: Term[], counts: number[] | null, by: SkipBy) {
+  private async skip(streamId: string, q: HistoryQuery, terms: Term[], counts: number[] | null, by: SkipBy) {
     const w = q.window;
     const n = q.skip;
     if (by.kind === 'set') {
@@ -219,7 +219,7 @@ export class HistoryReader {
     let prev: ScoredMember | undefined;
     let walked = 0;
     for await (const c of this.chunks(terms, counts, w, q.order, Math.min(500, this.budgets.scanBudget))) {
-      const sessions = await this.repo.sessionIdsOf(botId, c.matches.map((m) => m.member));
+      const sessions = await this.repo.sessionIdsOf(streamId, c.matches.map((m) => m.member));
       for (let i = 0; i < c.matches.length; i++) {
         const s = sessions[i] ?? '';
         if (!seen.has(s)) {

@@ -28,11 +28,11 @@ interface Queued {
  * turn's incoming and outgoing message), else null.
  */
 function oneAppOf(valid: ValidMessage[]): string | null {
-  const botId = valid[0]?.botId;
-  if (botId === undefined) return null;
-  if (valid.length === 2) return valid[1]!.botId === botId && valid[1]!.id !== valid[0]!.id ? botId : null;
-  for (const m of valid) if (m.botId !== botId) return null;
-  return valid.length === 1 || new Set(valid.map((m) => m.id)).size === valid.length ? botId : null;
+  const streamId = valid[0]?.botId;
+  if (streamId === undefined) return null;
+  if (valid.length === 2) return valid[1]!.botId === streamId && valid[1]!.id !== valid[0]!.id ? streamId : null;
+  for (const m of valid) if (m.botId !== streamId) return null;
+  return valid.length === 1 || new Set(valid.map((m) => m.id)).size === valid.length ? streamId : null;
 }
 
 /** Session ids in the order of their first message. */
@@ -110,7 +110,7 @@ export class HistoryRecorder {
       if (list) list.push(m);
       else byApp.set(m.botId, [m]);
     }
-    await Promise.all([...byApp].map(([botId, msgs]) => this.enqueue(botId, msgs)));
+    await Promise.all([...byApp].map(([streamId, msgs]) => this.enqueue(streamId, msgs)));
   }
 
   /**
@@ -118,35 +118,35 @@ export class HistoryRecorder {
    * go together in the next one (one `atomic`, one round trip, however many calls they come from).
    * Nothing waits when nothing is in flight. A record resolves when the write holding it succeeded.
    */
-  private enqueue(botId: string, msgs: ValidMessage[]): Promise<void> {
+  private enqueue(streamId: string, msgs: ValidMessage[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const queue = this.queues.get(botId);
+      const queue = this.queues.get(streamId);
       const entry = { msgs, resolve, reject };
       if (queue) queue.push(entry);
-      else this.queues.set(botId, [entry]);
-      if (!this.writing.has(botId)) void this.drain(botId);
+      else this.queues.set(streamId, [entry]);
+      if (!this.writing.has(streamId)) void this.drain(streamId);
     });
   }
 
-  private async drain(botId: string): Promise<void> {
-    this.writing.add(botId);
+  private async drain(streamId: string): Promise<void> {
+    this.writing.add(streamId);
     try {
       for (;;) {
-        const queue = this.queues.get(botId);
+        const queue = this.queues.get(streamId);
         if (!queue || queue.length === 0) break;
         const batch = queue.splice(0, MAX_BATCH);
-        if (queue.length === 0) this.queues.delete(botId);
-        const fault = await this.writeBatch(botId, batch);
+        if (queue.length === 0) this.queues.delete(streamId);
+        const fault = await this.writeBatch(streamId, batch);
         if (fault !== undefined) {
           // the store failed: what waited behind this write would meet the same fault; fail it now
           // instead of holding it for another command timeout
-          const waiting = this.queues.get(botId) ?? [];
-          this.queues.delete(botId);
+          const waiting = this.queues.get(streamId) ?? [];
+          this.queues.delete(streamId);
           for (const e of waiting) e.reject(fault.err);
         }
       }
     } finally {
-      this.writing.delete(botId);
+      this.writing.delete(streamId);
     }
   }
 
@@ -155,11 +155,11 @@ export class HistoryRecorder {
    * refuses it (a message already stored, a session meta changed) or two records share a message,
    * each record on its own with retries. Answers the store fault, if one was met.
    */
-  private async writeBatch(botId: string, batch: Queued[]): Promise<{ err: unknown } | undefined> {
+  private async writeBatch(streamId: string, batch: Queued[]): Promise<{ err: unknown } | undefined> {
     const all = batch.flatMap((e) => e.msgs);
     if (batch.length > 1 && new Set(all.map((m) => m.id)).size === all.length) {
       try {
-        if (await this.attempt(botId, all, 1)) {
+        if (await this.attempt(streamId, all, 1)) {
           for (const e of batch) e.resolve();
           return undefined;
         }
@@ -168,15 +168,15 @@ export class HistoryRecorder {
         return { err };
       }
     }
-    const results = await Promise.allSettled(batch.map((e) => this.recordForApp(botId, e.msgs)));
+    const results = await Promise.allSettled(batch.map((e) => this.recordForApp(streamId, e.msgs)));
     results.forEach((r, i) => (r.status === 'fulfilled' ? batch[i]!.resolve() : batch[i]!.reject(r.reason)));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && isStoreFault(r.reason));
     return failed ? { err: failed.reason } : undefined;
   }
 
-  private async recordForApp(botId: string, msgs: ValidMessage[]): Promise<void> {
+  private async recordForApp(streamId: string, msgs: ValidMessage[]): Promise<void> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      if (await this.attempt(botId, msgs, attempt)) return;
+      if (await this.attempt(streamId, msgs, attempt)) return;
       // another writer got there first (same message or same session): re-read and retry
       if (attempt > 1) await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 5 * attempt)));
     }
@@ -193,22 +193,22 @@ export class HistoryRecorder {
    * which reads the store and retries (a message already stored is skipped, a deleted app refused).
    */
   prepare(valid: ValidMessage[]): PreparedRecord | null {
-    const botId = oneAppOf(valid);
-    if (botId === null) return null;
-    const plan = this.plan(botId, valid, true);
+    const streamId = oneAppOf(valid);
+    if (streamId === null) return null;
+    const plan = this.plan(streamId, valid, true);
     if (!plan) return null;
-    return { ops: plan.ops, guards: plan.guards, applied: () => this.applied(botId, plan) };
+    return { ops: plan.ops, guards: plan.guards, applied: () => this.applied(streamId, plan) };
   }
 
   /** One write of `msgs`; false when a guard refused it. The first attempt is optimistic, later ones read first. */
-  private async attempt(botId: string, msgs: ValidMessage[], attempt: number): Promise<boolean> {
+  private async attempt(streamId: string, msgs: ValidMessage[], attempt: number): Promise<boolean> {
     let plan: Plan | null;
-    if (attempt === 1) plan = this.plan(botId, msgs, true);
+    if (attempt === 1) plan = this.plan(streamId, msgs, true);
     else {
-      const stored = await this.repo.existing(botId, msgs.map((m) => m.id));
+      const stored = await this.repo.existing(streamId, msgs.map((m) => m.id));
       const fresh = msgs.filter((m) => !stored.has(m.id));
-      const metas = fresh.length ? await this.repo.sessionMetas(botId, sessionsOf(fresh)) : [];
-      plan = this.plan(botId, fresh, false, metas);
+      const metas = fresh.length ? await this.repo.sessionMetas(streamId, sessionsOf(fresh)) : [];
+      plan = this.plan(streamId, fresh, false, metas);
     }
     if (!plan) return true;
     const r = await this.repo.apply(plan.ops, plan.guards);
@@ -216,7 +216,7 @@ export class HistoryRecorder {
       if (r.failedGuard === 0) throw AppError.notFound('App not found');
       return false;
     }
-    this.applied(botId, plan);
+    this.applied(streamId, plan);
     return true;
   }
 
@@ -226,7 +226,7 @@ export class HistoryRecorder {
    * guards refuse the write if the stored meta differs, and the retry reads the store (`metas`, in
    * the order of the sessions' first messages).
    */
-  private plan(botId: string, msgs: ValidMessage[], optimistic: boolean, metas: Array<Record<string, string>> = []): Plan | null {
+  private plan(streamId: string, msgs: ValidMessage[], optimistic: boolean, metas: Array<Record<string, string>> = []): Plan | null {
     if (msgs.length === 0) return null;
     // the messages of each session, in one pass (a batch holds one or two messages of many calls)
     const bySession = new Map<string, ValidMessage[]>();
@@ -243,19 +243,19 @@ export class HistoryRecorder {
     const indexOps: WriteOp[] = [];
     const metaOps: WriteOp[] = [];
     // first guard: the app still exists (a turn still running while its app is deleted writes nothing)
-    const guards: Guard[] = [{ key: historyLayout.appKey(botId), present: true }];
+    const guards: Guard[] = [{ key: historyLayout.appKey(streamId), present: true }];
     for (const m of msgs) {
       for (const op of historyLayout.messageOps(m, now)) (op.op === 'zadd' ? indexOps : ops).push(op);
-      guards.push({ key: historyLayout.messageKey(botId, m.id), hashField: 'id', absent: true });
+      guards.push({ key: historyLayout.messageKey(streamId, m.id), hashField: 'id', absent: true });
     }
     const changed: Plan['changed'] = [];
     let i = 0;
     for (const [sessionId, own] of bySession) {
-      const meta = optimistic ? this.cachedMeta(botId, sessionId) : { fields: metas[i] ?? {} };
+      const meta = optimistic ? this.cachedMeta(streamId, sessionId) : { fields: metas[i] ?? {} };
       i++;
       // a known session whose bookkeeping already covers these messages: nothing to write or guard
       if (meta.views && historyLayout.sessionCovers(meta.views, own)) continue;
-      const s = historyLayout.sessionOps(botId, sessionId, meta.fields, own);
+      const s = historyLayout.sessionOps(streamId, sessionId, meta.fields, own);
       for (const op of s.ops) (op.op === 'zadd' ? indexOps : metaOps).push(op);
       for (const g of s.guards) guards.push(g);
       changed.push({ sessionId, meta: meta.fields });
@@ -265,13 +265,13 @@ export class HistoryRecorder {
     return { ops, guards, changed };
   }
 
-  private applied(botId: string, plan: Plan): void {
-    for (const c of plan.changed) this.remember(botId, c.sessionId, c.meta, plan.ops);
+  private applied(streamId: string, plan: Plan): void {
+    for (const c of plan.changed) this.remember(streamId, c.sessionId, c.meta, plan.ops);
   }
 
   /** A session meta as this process last wrote or read it (parsed once), or an empty one. */
-  private cachedMeta(botId: string, sessionId: string): CachedMeta {
-    const key = `${botId}\u0000${sessionId}`;
+  private cachedMeta(streamId: string, sessionId: string): CachedMeta {
+    const key = `${streamId}\u0000${sessionId}`;
     const cached = this.metaCache.get(key);
     if (!cached) return { fields: {} };
     cached.views ??= historyLayout.parseMeta(cached.fields);
@@ -279,9 +279,9 @@ export class HistoryRecorder {
   }
 
   /** The meta as it is after a successful write: what was read, plus the fields the write set. */
-  private remember(botId: string, sessionId: string, before: Record<string, string>, ops: WriteOp[]): void {
-    const metaKey = historyLayout.metaKey(botId, sessionId);
+  private remember(streamId: string, sessionId: string, before: Record<string, string>, ops: WriteOp[]): void {
+    const metaKey = historyLayout.metaKey(streamId, sessionId);
     const written = ops.find((o): o is Extract<WriteOp, { op: 'hset' }> => o.op === 'hset' && o.key === metaKey);
-    this.metaCache.set(`${botId}\u0000${sessionId}`, { fields: { ...before, ...(written?.fields ?? {}) } });
+    this.metaCache.set(`${streamId}\u0000${sessionId}`, { fields: { ...before, ...(written?.fields ?? {}) } });
   }
 }

@@ -27,13 +27,13 @@ export class HistoryRepository {
   // ---- writes ----
 
   /** Ids of these messages that are already stored. */
-  async existing(botId: string, ids: string[]): Promise<Set<string>> {
-    const found = await Promise.all(ids.map((id) => this.store.hget(historyLayout.messageKey(botId, id), 'id')));
+  async existing(streamId: string, ids: string[]): Promise<Set<string>> {
+    const found = await Promise.all(ids.map((id) => this.store.hget(historyLayout.messageKey(streamId, id), 'id')));
     return new Set(ids.filter((_, i) => found[i] !== null));
   }
 
-  sessionMetas(botId: string, sessionIds: string[]): Promise<Array<Record<string, string>>> {
-    return this.store.hgetallMany(sessionIds.map((s) => historyLayout.metaKey(botId, s)));
+  sessionMetas(streamId: string, sessionIds: string[]): Promise<Array<Record<string, string>>> {
+    return this.store.hgetallMany(sessionIds.map((s) => historyLayout.metaKey(streamId, s)));
   }
 
   apply(ops: WriteOp[], guards: Guard[]): Promise<AtomicResult> {
@@ -92,20 +92,20 @@ export class HistoryRepository {
 
   // ---- message reads ----
 
-  messages(botId: string, ids: string[]): Promise<Array<Record<string, string>>> {
-    return this.store.hgetallMany(ids.map((id) => historyLayout.messageKey(botId, id)));
+  messages(streamId: string, ids: string[]): Promise<Array<Record<string, string>>> {
+    return this.store.hgetallMany(ids.map((id) => historyLayout.messageKey(streamId, id)));
   }
 
-  sessionIdsOf(botId: string, ids: string[]): Promise<Array<string | null>> {
-    return Promise.all(ids.map((id) => this.store.hget(historyLayout.messageKey(botId, id), 'sessionId')));
+  sessionIdsOf(streamId: string, ids: string[]): Promise<Array<string | null>> {
+    return Promise.all(ids.map((id) => this.store.hget(historyLayout.messageKey(streamId, id), 'sessionId')));
   }
 
-  traces(botId: string, ids: string[]): Promise<Array<string | null>> {
-    return this.store.mget(ids.map((id) => historyLayout.traceKey(botId, id)));
+  traces(streamId: string, ids: string[]): Promise<Array<string | null>> {
+    return this.store.mget(ids.map((id) => historyLayout.traceKey(streamId, id)));
   }
 
-  async messageTime(botId: string, msgId: string): Promise<number | null> {
-    const v = await this.store.hget(historyLayout.messageKey(botId, msgId), 'createdOn');
+  async messageTime(streamId: string, msgId: string): Promise<number | null> {
+    const v = await this.store.hget(historyLayout.messageKey(streamId, msgId), 'createdOn');
     return v === null ? null : Number(v);
   }
 }

@@ -1,8 +1,8 @@
 /**
  * Conversation history routes: GET and POST of getMessages (v1) and getMessagesV2 (v2) under
  * /api/public/bot/:botId, and the Admin Console form POST /api/public/getMessages whose app is the
- * JWT's. `auth` JWT with scope chat-history; the path's botId must be the token's app. Rate limited
- * per bot (60/min, 1800/h by default).
+ * JWT's. `auth` JWT with scope chat-history; the path's botId (the public paths' name for the app's
+ * streamId) must be the token's app. Rate limited per app (60/min, 1800/h by default).
  */
 import { z } from 'zod';
 import { defineRoute, type RateLimitGate, type RouteDef } from '../platform/index.js';
@@ -21,9 +21,9 @@ const responses = {
 };
 
 export function historyRoutes(service: HistoryService, gate: RateLimitGate): RouteDef[] {
-  const serve = async (botId: string, version: HistoryVersion, params: HistoryParams, where: 'query' | 'body') => {
-    await gate.check(botId);
-    return { json: await service.getMessages(botId, version, params, where) };
+  const serve = async (streamId: string, version: HistoryVersion, params: HistoryParams, where: 'query' | 'body') => {
+    await gate.check(streamId);
+    return { json: await service.getMessages(streamId, version, params, where) };
   };
   const routes: RouteDef[] = [];
   for (const version of ['v1', 'v2'] as const) {
@@ -33,12 +33,12 @@ export function historyRoutes(service: HistoryService, gate: RateLimitGate): Rou
       defineRoute({
         method: 'get', path, summary: `Conversation history ${version} (query filters)`, tags, auth,
         params: botIdParam, query: getQuerySchema(version), responses,
-        handler: ({ params, query }) => serve(params.botId, version, query, 'query'),
+        handler: ({ params: { botId: streamId }, query }) => serve(streamId, version, query, 'query'),
       }),
       defineRoute({
         method: 'post', path, summary: `Conversation history ${version} (body filters)`, tags, auth,
         params: botIdParam, body: postBodySchema(version), mergeQueryIntoBody: true, responses,
-        handler: ({ params, body }) => serve(params.botId, version, body, 'body'),
+        handler: ({ params: { botId: streamId }, body }) => serve(streamId, version, body, 'body'),
       }),
     );
   }

@@ -32,7 +32,7 @@ export const MAX_TEXT = 100_000;
 export interface NewMessage {
   /** `ms-<uuid>`; recording the same id twice is a no-op. */
   id: string;
-  /** The app (streamId). */
+  /** The app's streamId; the record keeps the wire name `botId` (stored in msg hashes, answered by the API). */
   botId: string;
   /** The end user's id (createdBy). */
   userId: string;

@@ -23,11 +23,11 @@ export class HistoryService {
   ) {}
 
   /** `where` names the parameters' origin in error paths (query for GET, body for POST). */
-  async getMessages(botId: string, version: HistoryVersion, params: HistoryParams, where: 'query' | 'body' = 'query'): Promise<HistoryAnswer> {
+  async getMessages(streamId: string, version: HistoryVersion, params: HistoryParams, where: 'query' | 'body' = 'query'): Promise<HistoryAnswer> {
     const q = resolveHistoryQuery(version, params, where, this.now());
-    const [page, app] = await Promise.all([this.reader.read(botId, q), this.apps.findApp(botId)]);
+    const [page, app] = await Promise.all([this.reader.read(streamId, q), this.apps.findApp(streamId)]);
     const ids = page.rows.map((r) => r.id!);
-    const traces = q.includeTraceId && ids.length ? await this.repo.traces(botId, ids) : [];
+    const traces = q.includeTraceId && ids.length ? await this.repo.traces(streamId, ids) : [];
     const answer: HistoryAnswer = {
       total: page.total,
       moreAvailable: page.moreAvailable,

@@ -11,6 +11,7 @@ import { MAX_TEXT, type ValidMessage } from './history-schemas.js';
 /** A message of an IVR turn, as the IVR component builds it. */
 export interface TurnRecord {
   id: string;
+  /** The app's streamId, under the history record's wire name `botId`. */
   botId: string;
   userId: string;
   identities: string[];

@@ -43,9 +43,10 @@ export function testrunsRoutes(svc: TestrunsService, gate: RateLimitGate | null)
       auth: { kind: 'jwt', scope: 'batch-tests', appParam: 'botId' }, params: runParams, body: runBody, bodyTypes: ['json', 'urlencoded'], mergeQueryIntoBody: true,
       responses: { 202: { description: 'accepted; the run executes in the background', schema: acceptedAnswer }, ...errors, 409: { description: 'a run of this suite is in progress' }, 422: { description: 'no agent, or another language' } },
       handler: async (ctx) => {
-        await limit(ctx.params.botId);
+        const streamId = ctx.params.botId; // the public path's name for the app's streamId
+        await limit(streamId);
         const accepted = await svc.launch({
-          streamId: ctx.params.botId, suiteName: ctx.params.testSuiteName, runType: ctx.body.runType, language: languageHeader(ctx.headers),
+          streamId, suiteName: ctx.params.testSuiteName, runType: ctx.body.runType, language: languageHeader(ctx.headers),
           principal: ctx.principal, baseUrl: ctx.baseUrl,
         });
         return { status: 202, json: accepted };
@@ -56,8 +57,9 @@ export function testrunsRoutes(svc: TestrunsService, gate: RateLimitGate | null)
       auth: { kind: 'jwt', scope: 'batch-tests', appParam: 'botId' }, params: botStatusParams,
       responses: { 200: { description: 'running or completed (or failed) form', schema: statusAnswer }, ...errors },
       handler: async (ctx) => {
-        await limit(ctx.params.botId);
-        return { json: await status(ctx.params.botId, ctx.params, ctx) };
+        const streamId = ctx.params.botId; // the public path's name for the app's streamId
+        await limit(streamId);
+        return { json: await status(streamId, ctx.params, ctx) };
       },
     }),
     defineRoute({

@@ -10,8 +10,8 @@ export const MAX_UTTERANCES = 10_000;
 // eslint-disable-next-line no-control-regex -- matching the C0 controls and DEL is the point of this check
 const noControlChars = (s: string): boolean => !/[\u0000-\u001f\u007f]/.test(s);
 export const suiteName = z.string().min(1).max(100).refine(noControlChars, 'must not contain control characters');
-/** botId / streamId of the public paths: the authenticator checks it against the token's app. */
-const appId = z.string().min(1).max(200);
+/** The app's streamId in the public paths (named `botId` or `streamId` there): the authenticator checks it against the token's app. */
+const publicStreamId = z.string().min(1).max(200);
 
 export const suiteParams = z.object({
   streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>'),
@@ -41,10 +41,10 @@ export const suiteAnswer = z.object({
 export type SuiteRecord = z.infer<typeof suiteAnswer>;
 export const suiteSummary = suiteAnswer.omit({ utterances: true });
 
-export const runParams = z.object({ botId: appId, testSuiteName: suiteName });
+export const runParams = z.object({ botId: publicStreamId, testSuiteName: suiteName });
 export const runBody = z.object({ runType: z.enum(RUN_TYPES).default('inDevelopment') });
-export const botStatusParams = z.object({ botId: appId, testSuiteName: suiteName, testRunId: z.string().min(1).max(100) });
-export const streamStatusParams = z.object({ streamId: appId, testSuiteName: suiteName, testRunId: z.string().min(1).max(100) });
+export const botStatusParams = z.object({ botId: publicStreamId, testSuiteName: suiteName, testRunId: z.string().min(1).max(100) });
+export const streamStatusParams = z.object({ streamId: publicStreamId, testSuiteName: suiteName, testRunId: z.string().min(1).max(100) });
 export const fileParams = z.object({ fileId: z.string().min(1).max(100) });
 export const fileQuery = z.object({ exp: z.string().max(20).optional(), sig: z.string().max(200).optional() });
 
