@@ -20,7 +20,7 @@ import { assertSameOrigin, consoleSessionIdOf, type ConsoleSessionLookup } from 
 export type AuthRequirement =
   | { kind: 'none' }
   | { kind: 'admin' }
-  /** `appParam` names the path parameter that must equal the token's app (botId/streamId). */
+  /** `appParam` names the path parameter that must equal the token's app's streamId (`botId` or `streamId` in the public paths). */
   | { kind: 'jwt'; scope: string; appParam?: string }
   | { kind: 'apiKey'; scope: string };
 
@@ -108,7 +108,7 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
       if (pathApp !== undefined && pathApp !== apiApp.streamId) throw AppError.unauthorized('Invalid SDK credentials: the token belongs to another app');
     }
     if (!apiApp.scopes.includes(scope)) throw AppError.forbidden();
-    return { kind: 'app', clientId: verified.appId, streamId: apiApp.streamId, scopes: apiApp.scopes, sub: verified.sub };
+    return { kind: 'app', clientId: verified.clientId, streamId: apiApp.streamId, scopes: apiApp.scopes, sub: verified.sub };
   }
 
   async function apiKey(req: AuthRequest, scope: string): Promise<Principal> {

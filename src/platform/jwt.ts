@@ -1,8 +1,9 @@
 /**
  * HS256 JWT verification for the `auth` header and the IVR webhook `token` (jsonwebtoken): the
  * algorithm is pinned (alg none, HS384, HS512, RS and ES algorithms are refused before any key is
- * looked up), `appId` is required, `exp`/`nbf` are honoured, and the signing secret is looked up by
- * the token's `appId`, read before the signature is checked.
+ * looked up), the claim `appId` (the API app's or channel's client id: the wire name) is required,
+ * `exp`/`nbf` are honoured, and the signing secret is looked up by that client id, read before the
+ * signature is checked. Past this file the client id is called `clientId`.
  *
  * A webhook presents the same channel token on every turn of every call, so a verified token may be
  * kept in a cache (an lru-cache the composition root makes): a hit still looks up the secret and
@@ -15,7 +16,8 @@ import { AppError } from './app-error.js';
 import { safeEqual } from './secrets.js';
 
 export interface VerifiedToken {
-  appId: string;
+  /** The token's `appId` claim: the client id of the API app (or channel) that signed it. */
+  clientId: string;
   sub?: string;
   claims: Record<string, unknown>;
 }
@@ -30,11 +32,11 @@ export interface VerifiedTokenCache {
 const MAX_TOKEN_LENGTH = 8192;
 const CLOCK_TOLERANCE_S = 5;
 
-export async function verifyHs256(token: string, secretFor: (appId: string) => Promise<string | null>, cache?: VerifiedTokenCache): Promise<VerifiedToken> {
+export async function verifyHs256(token: string, secretFor: (clientId: string) => Promise<string | null>, cache?: VerifiedTokenCache): Promise<VerifiedToken> {
   if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) throw AppError.invalidJwt();
   const known = cache?.get(token);
   if (known) {
-    const secret = await secretFor(known.result.appId);
+    const secret = await secretFor(known.result.clientId);
     if (!secret) throw AppError.unauthorized();
     const exp = known.result.claims.exp;
     if (typeof exp === 'number' && Date.now() / 1000 >= exp + CLOCK_TOLERANCE_S) {
@@ -46,9 +48,9 @@ export async function verifyHs256(token: string, secretFor: (appId: string) => P
   }
   const unverified = jwt.decode(token, { complete: true });
   if (!unverified || unverified.header.alg !== 'HS256' || typeof unverified.payload !== 'object') throw AppError.invalidJwt();
-  const appId: unknown = unverified.payload.appId;
-  if (typeof appId !== 'string' || appId.length === 0 || appId.length > 200) throw AppError.invalidJwt();
-  const secret = await secretFor(appId);
+  const clientId: unknown = unverified.payload.appId;
+  if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 200) throw AppError.invalidJwt();
+  const secret = await secretFor(clientId);
   if (!secret) throw AppError.unauthorized();
   let claims: jwt.JwtPayload;
   try {
@@ -58,7 +60,7 @@ export async function verifyHs256(token: string, secretFor: (appId: string) => P
   } catch {
     throw AppError.invalidJwt();
   }
-  const result: VerifiedToken = Object.freeze({ appId, sub: typeof claims.sub === 'string' ? claims.sub : undefined, claims: Object.freeze(claims) });
+  const result: VerifiedToken = Object.freeze({ clientId, sub: typeof claims.sub === 'string' ? claims.sub : undefined, claims: Object.freeze(claims) });
   if (cache && (claims.nbf === undefined || claims.nbf <= Date.now() / 1000)) {
     const ttl = typeof claims.exp === 'number' ? Math.floor((claims.exp + CLOCK_TOLERANCE_S) * 1000 - Date.now()) : undefined;
     if (ttl === undefined || ttl > 0) cache.set(token, { result, secret }, ttl === undefined ? {} : { ttl });
