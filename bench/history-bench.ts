@@ -72,7 +72,7 @@ interface Probe {
 }
 
 /** The messages of one user: SESSIONS_PER_USER IVR calls of MSGS_PER_SESSION turns' messages. */
-function userMessages(botId: string, u: number): { sessions: Array<{ id: string; msgs: ValidMessage[] }>; probe: Probe } {
+function userMessages(streamId: string, u: number): { sessions: Array<{ id: string; msgs: ValidMessage[] }>; probe: Probe } {
   const rand = rng(u + 1);
   const userId = `u-${u}`;
   const from = `+1555${String(u).padStart(7, '0')}`;
@@ -87,7 +87,7 @@ function userMessages(botId: string, u: number): { sessions: Array<{ id: string;
       const incoming = i % 2 === 1;
       const taskKind = !incoming && i > 0 && rand() < 0.05 ? (rand() < 0.5 ? 'Alert' : 'Action') : 'Dialog';
       const m: ValidMessage = {
-        id: `ms-${randomUUID()}`, botId, userId, identities: [callId, from], sessionId, callId,
+        id: `ms-${randomUUID()}`, botId: streamId, userId, identities: [callId, from], sessionId, callId,
         type: incoming ? 'incoming' : 'outgoing', text: incoming ? `caller says ${i}` : `agent answers ${i}`,
         channel: 'ivr', channelUId: from, createdOn: start + i * 5_000, lang: 'en', taskKind,
         ...(incoming ? { traceId: `tr-${randomUUID()}`, tags: { intent: INTENTS[Math.floor(rand() * INTENTS.length)]! } } : {}),
@@ -104,7 +104,7 @@ function userMessages(botId: string, u: number): { sessions: Array<{ id: string;
   return { sessions, probe };
 }
 
-async function fill(store: RedisStore, botId: string, fromUser: number, toUser: number, probes: Probe[]): Promise<void> {
+async function fill(store: RedisStore, streamId: string, fromUser: number, toUser: number, probes: Probe[]): Promise<void> {
   const started = performance.now();
   let messages = 0;
   let opsCount = 0;
@@ -118,11 +118,11 @@ async function fill(store: RedisStore, botId: string, fromUser: number, toUser: 
     if (inFlight.size >= 4) await Promise.race(inFlight);
   };
   for (let u = fromUser; u < toUser; u++) {
-    const { sessions, probe } = userMessages(botId, u);
+    const { sessions, probe } = userMessages(streamId, u);
     probes.push(probe);
     for (const s of sessions) {
       for (const m of s.msgs) batch.push(...historyLayout.messageOps(m, NOW));
-      batch.push(...historyLayout.sessionOps(botId, s.id, {}, s.msgs).ops);
+      batch.push(...historyLayout.sessionOps(streamId, s.id, {}, s.msgs).ops);
       messages += s.msgs.length;
     }
     if (batch.length >= 20_000) {
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
   const makeApp = async (name: string) => {
     const rec = await apps.createApp({ name, language: 'en', icon: 'https://cdn.example.com/bench.png' });
     const client = await apps.createApiApp(rec.streamId, { name: 'bench', scopes: ['chat-history'] });
-    return { botId: rec.streamId, token: signHs256({ appId: client.clientId, sub: 'bench' }, client.clientSecret), probes: [] as Probe[] };
+    return { streamId: rec.streamId, token: signHs256({ appId: client.clientId, sub: 'bench' }, client.clientSecret), probes: [] as Probe[] };
   };
   type BenchApp = Awaited<ReturnType<typeof makeApp>>;
 
@@ -184,10 +184,10 @@ async function main(): Promise<void> {
     const params = m.params(pick(a.probes, i * 7), i);
     const t0 = performance.now();
     if (m.via === 'service') {
-      await history.service.getMessages(a.botId, m.version, params, 'body');
+      await history.service.getMessages(a.streamId, m.version, params, 'body');
     } else {
       const body = JSON.stringify(params);
-      const res = await fetch(`${base}/api/public/bot/${a.botId}/${m.version === 'v1' ? 'getMessages' : 'getMessagesV2'}`, {
+      const res = await fetch(`${base}/api/public/bot/${a.streamId}/${m.version === 'v1' ? 'getMessages' : 'getMessagesV2'}`, {
         method: 'POST', body, headers: { auth: a.token, 'content-type': 'application/json', 'accept-encoding': 'gzip' },
       });
       if (res.status !== 200) throw new Error(`${m.name}: HTTP ${res.status} ${await res.text()}`);
@@ -217,13 +217,13 @@ async function main(): Promise<void> {
     const small = await makeApp('history bench small');
     const large = await makeApp('history bench large');
     const smallUsers = Math.max(1, Math.round(SMALL / MSGS_PER_USER));
-    await fill(store, small.botId, 0, smallUsers, small.probes);
+    await fill(store, small.streamId, 0, smallUsers, small.probes);
     small.probes = small.probes.slice(0, 50);
     const smallSize = smallUsers * MSGS_PER_USER;
     line({ phase: 'stored', app: 'small', messages: smallSize, redisUsedMemoryMB: await usedMemory() });
     const alone = new Map<string, { p50: number; p99: number }>();
     for (const m of MEASURES) alone.set(m.name, (await measure(m, [small]))[0]!);
-    await fill(store, large.botId, 0, USERS, large.probes);
+    await fill(store, large.streamId, 0, USERS, large.probes);
     large.probes = large.probes.slice(0, 50);
     const largeSize = USERS * MSGS_PER_USER;
     line({ phase: 'stored', app: 'large', messages: largeSize, redisUsedMemoryMB: await usedMemory() });

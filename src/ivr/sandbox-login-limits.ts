@@ -25,7 +25,7 @@ export interface SandboxLimits {
   numberLock: Window;
 }
 
-/** The defaults; `lockoutS` (the contract's ten minutes) sets the caller and address windows. */
+/** The defaults; `lockoutS` (ten minutes by default) sets the caller and address windows. */
 export function sandboxLimits(lockoutS = 600, overrides: Partial<SandboxLimits> = {}): SandboxLimits {
   return {
     entry: { points: 60, durationS: 60 },

@@ -144,7 +144,7 @@ export class SandboxService {
 
   /**
    * Pre-fills the settings the sandbox needs when the app never saved settings or saved them not
-   * enabled (the contract's rule), in one guarded write; answers every setting that changed.
+   * enabled, in one guarded write; answers every setting that changed.
    */
   private async prefillSettings(streamId: string): Promise<SettingChange[]> {
     const { before, after } = await this.ivr.changeSettings(streamId, (current, stored): IvrSettings | null =>
