@@ -65,6 +65,22 @@ module.exports = {
       to: { path: ['^src/store/', '^node_modules/(@types/)?express/'] },
     },
     {
+      name: 'sandbox-core-runs-in-browsers',
+      severity: 'error',
+      comment:
+        'The VoiceXML interpreter (sandbox/) runs in Node and in the console: its core imports no Node builtin (node:*, fs, ' +
+        'readline, vm, crypto…). The Node front ends (call.ts, interactive-input.ts, index.ts, the demo/token scripts) may.',
+      from: { path: '^sandbox/', pathNot: '^sandbox/(call|interactive-input|index|demo-model|mint-token|setup-demo)\\.ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'sandbox-core-not-to-node-front-ends',
+      severity: 'error',
+      comment: 'The interpreter core imports none of the Node front ends of sandbox/, nor Node-only libraries.',
+      from: { path: '^sandbox/', pathNot: '^sandbox/(call|interactive-input|index|demo-model|mint-token|setup-demo)\\.ts$' },
+      to: { path: ['^sandbox/(call|interactive-input|index|demo-model|mint-token|setup-demo)\\.ts$', '^node_modules/(@types/node|jsonwebtoken|ioredis|express)/'] },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'Every import resolves (a rule that cannot see a module cannot check it).',

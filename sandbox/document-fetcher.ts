@@ -22,7 +22,8 @@ export interface FetchRequest {
 export class DocumentFetcher {
   constructor(
     private readonly fetchImpl: typeof fetch,
-    private readonly onFetch: (record: FetchRecord) => void,
+    /** Each fetch as it ends, with the body when one came back (the web caller shows it). */
+    private readonly onFetch: (record: FetchRecord, body?: string) => void,
   ) {}
 
   /** Fetches and parses a VoiceXML document; raises error.badfetch on any failure. */
@@ -65,8 +66,8 @@ export class DocumentFetcher {
     }
     const requested = target.toString();
     const started = performance.now();
-    const record = (extra: Partial<FetchRecord>): void =>
-      this.onFetch({ kind: request.kind, method: request.method, url: requested, params: request.params, ms: Math.round(performance.now() - started), ...extra });
+    const record = (extra: Partial<FetchRecord>, body?: string): void =>
+      this.onFetch({ kind: request.kind, method: request.method, url: requested, params: request.params, ms: Math.round(performance.now() - started), ...extra }, body);
     let response: Response;
     let text: string;
     try {
@@ -78,7 +79,7 @@ export class DocumentFetcher {
       record({ error: why });
       throw badFetch(`${request.method} ${requested}: ${why}`);
     }
-    record({ status: response.status });
+    record({ status: response.status }, text);
     if (response.status < 200 || response.status > 299) {
       throw badFetch(`${request.method} ${requested} answered HTTP ${response.status}`, response.status);
     }

@@ -4,7 +4,8 @@
  * ever passed to eval. Any failure (syntax outside the subset, undeclared variable, property of
  * undefined, calling a non-whitelisted function) raises error.semantic, like a real browser.
  */
-import { createRequire } from 'node:module';
+// @ts-expect-error jexl ships no type declarations: its one member used here is typed below
+import jexlModule from 'jexl';
 import { HELPER_PREFIX, translateEcmascript, UnsupportedExpression } from './ecmascript-translator.js';
 import type { ScopeChain } from './scope-chain.js';
 import { semanticError } from './vxml-event.js';
@@ -15,8 +16,8 @@ interface JexlEngine {
 }
 type JexlModule = { Jexl: new () => JexlEngine };
 
-const require = createRequire(import.meta.url);
-const { Jexl } = require('jexl') as JexlModule;
+// a default import (CommonJS module.exports), so the same line loads it in Node and in the console's bundle
+const { Jexl } = jexlModule as JexlModule;
 
 const BLOCKED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 

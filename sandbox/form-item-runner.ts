@@ -5,7 +5,7 @@
  */
 import { ExitSignal, ScriptFailure, SessionEndSignal } from './control-signal.js';
 import { selectPrompts, type ExecutableContent } from './executable-content.js';
-import type { CompiledGrammar } from './grammar-matcher.js';
+import { describeGrammar, type CompiledGrammar } from './grammar-matcher.js';
 import type { CallerInput } from './input-source.js';
 import { propertyValue, toParam, type DocumentContext, type InterpreterRuntime } from './interpreter-runtime.js';
 import type { ScopeChain } from './scope-chain.js';
@@ -90,7 +90,9 @@ export class FormItemRunner {
     const path = this.form.path(item);
     const prompt = this.rt.transcript.spokenSinceInput;
     const modes = [...new Set(grammars.map(grammarMode))];
-    const input: CallerInput | undefined = await this.rt.input.next({ fieldName: item.name, prompt, modes, depth: this.ctx.depth, events: this.rt.eventNames() });
+    const bargein = propertyValue('bargein', path) !== 'false';
+    const request = { fieldName: item.name, prompt, modes, depth: this.ctx.depth, events: this.rt.eventNames(), grammars: grammars.map(describeGrammar), bargein };
+    const input: CallerInput | undefined = await this.rt.input.next(request);
     if (!input) {
       throw new ScriptFailure(`the caller's inputs ran out while field "${item.name}" waits for input, after hearing: "${prompt}"`);
     }
@@ -103,7 +105,7 @@ export class FormItemRunner {
       let digits = input.digits;
       if (termchar !== '' && digits.length > 1 && digits.endsWith(termchar)) digits = digits.slice(0, -termchar.length);
       recognizerInput = { kind: 'dtmf', digits };
-    } else recognizerInput = { kind: 'speech', text: input.text };
+    } else recognizerInput = { kind: 'speech', text: input.text, ...(input.confidence !== undefined ? { confidence: input.confidence } : {}) };
     const rec = this.rt.matcher.recognize(grammars, recognizerInput);
     if (!rec) {
       this.rt.transcript.line('   ↳ nomatch');

@@ -10,7 +10,7 @@
  *   phrases must match exactly after lower-casing and trimming.
  */
 import { matchBuiltin, parseBuiltinGrammar, type BuiltinGrammar } from './builtin-grammar.js';
-import { grammarFromPhrases, matchSrgs, parseSrgsGrammar, type SrgsGrammar } from './srgs-grammar.js';
+import { grammarFromPhrases, matchSrgs, parseSrgsGrammar, samplePhrases, type SrgsGrammar } from './srgs-grammar.js';
 import { badFetch, semanticError } from './vxml-event.js';
 import { childElements, parseXmlTree, textContent, type XmlElement } from './xml-tree.js';
 
@@ -21,7 +21,27 @@ export type CompiledGrammar =
   | { kind: 'srgs'; grammar: SrgsGrammar; label: string }
   | { kind: 'transcribe'; src: string };
 
-export type RecognizerInput = { kind: 'speech'; text: string } | { kind: 'dtmf'; digits: string };
+/** Typed speech may carry its own ASR confidence (else the configured one). */
+export type RecognizerInput = { kind: 'speech'; text: string; confidence?: number } | { kind: 'dtmf'; digits: string };
+
+/** What a grammar accepts, as shown to a person: its name, its mode and some phrases (or a description). */
+export interface GrammarSummary {
+  label: string;
+  mode: 'voice' | 'dtmf';
+  phrases: string[];
+}
+
+/** A compiled grammar described for a person (the web caller shows the current field's). */
+export function describeGrammar(g: CompiledGrammar): GrammarSummary {
+  if (g.kind === 'transcribe') return { label: g.src, mode: 'voice', phrases: ['(any words)'] };
+  if (g.kind === 'builtin') {
+    const p = g.builtin.params;
+    const length = p.length ? ` (${p.length} of them)` : p.minlength || p.maxlength ? ` (${p.minlength ?? '1'} to ${p.maxlength ?? 'any number'})` : '';
+    const what = g.builtin.type === 'boolean' ? (g.builtin.mode === 'dtmf' ? ['1 (yes)', '2 (no)'] : ['yes', 'no']) : g.builtin.type === 'digits' ? [`digits${length}`] : [`(a ${g.builtin.type})`];
+    return { label: g.builtin.src, mode: g.builtin.mode, phrases: what };
+  }
+  return { label: g.label, mode: g.grammar.mode, phrases: samplePhrases(g.grammar) };
+}
 
 export interface Recognition {
   utterance: string;
@@ -76,7 +96,7 @@ export class GrammarMatcher {
     const inputmode = input.kind === 'dtmf' ? 'dtmf' : 'voice';
     const raw = input.kind === 'dtmf' ? input.digits : input.text.trim();
     if (raw === '') return undefined;
-    const confidence = inputmode === 'dtmf' ? 1 : this.options.confidence;
+    const confidence = input.kind === 'dtmf' ? 1 : (input.confidence ?? this.options.confidence);
     const hit = (interpretation: unknown, grammar: string): Recognition => ({ utterance: raw, interpretation, inputmode, confidence, grammar });
     for (const g of grammars) {
       if (g.kind === 'transcribe') {

@@ -3,9 +3,11 @@
  * one input: speech (typed text), DTMF (`#123`), no input (`!noinput`) or a hang-up (`!hangup`).
  */
 import type { CallEnd } from './call-outcome.js';
+import type { GrammarSummary } from './grammar-matcher.js';
 
 export type CallerInput = (
-  | { kind: 'speech'; text: string }
+  /** confidence: the ASR confidence of this utterance (default: the call's configured one). */
+  | { kind: 'speech'; text: string; confidence?: number }
   | { kind: 'dtmf'; digits: string }
   | { kind: 'noinput' }
   | { kind: 'hangup' }
@@ -24,6 +26,10 @@ export interface InputRequest {
   depth: number;
   /** Names of the events raised so far. */
   events: string[];
+  /** The field's active grammars, described for a person (what can be said or keyed). */
+  grammars?: GrammarSummary[];
+  /** Whether the caller may interrupt the prompts (the bargein property; default true). */
+  bargein?: boolean;
 }
 
 export interface TransferRequest {

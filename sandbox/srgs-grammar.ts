@@ -305,3 +305,45 @@ export function matchSrgs(grammar: SrgsGrammar, input: string, prefix: boolean):
   if (!best) return undefined;
   return { interpretation: evaluateRule(best, tokens), words: best.to };
 }
+
+/**
+ * Up to `limit` phrases the grammar accepts, for showing a person what can be said: each
+ * alternative, the fewest repeats (at least one), GARBAGE as "…"; deep or recursive rules are cut.
+ */
+export function samplePhrases(grammar: SrgsGrammar, limit = 12): string[] {
+  const expand = (node: SrgsNode, depth: number): string[][] => {
+    if (depth > 12) return [['…']];
+    switch (node.t) {
+      case 'tokens':
+        return [node.words];
+      case 'seq': {
+        let out: string[][] = [[]];
+        for (const item of node.items) {
+          const next: string[][] = [];
+          for (const head of out) for (const tail of expand(item, depth + 1)) if (next.length < limit) next.push([...head, ...tail]);
+          out = next;
+        }
+        return out;
+      }
+      case 'alt':
+        return node.items.flatMap((i) => expand(i, depth + 1)).slice(0, limit);
+      case 'repeat': {
+        const once = expand(node.node, depth + 1);
+        const times = Math.max(1, node.min);
+        return once.map((words) => Array.from({ length: times }, () => words).flat());
+      }
+      case 'ref': {
+        const rule = grammar.rules.get(node.rule);
+        return rule ? expand(rule, depth + 1) : [];
+      }
+      case 'special':
+        return node.name === 'GARBAGE' ? [['…']] : node.name === 'VOID' ? [] : [[]];
+      default:
+        return [[]];
+    }
+  };
+  const root = grammar.rules.get(grammar.root);
+  if (!root) return [];
+  const joiner = grammar.mode === 'dtmf' ? '' : ' ';
+  return [...new Set(expand(root, 0).map((words) => words.join(joiner)).filter((p) => p !== ''))].slice(0, limit);
+}

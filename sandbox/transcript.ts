@@ -107,7 +107,8 @@ export class Transcript {
     this.line(`→ ${kind} ${method} ${shortUrl(url)}${p ? `  ${p}` : ''}`);
   }
 
-  fetchDone(record: FetchRecord): void {
+  /** A fetch ended; `_body` is the answer's text (not printed here: a richer front end may show it). */
+  fetchDone(record: FetchRecord, _body?: string): void {
     this.line(record.error ? `← failed after ${record.ms} ms: ${record.error}` : `← ${record.status} in ${record.ms} ms`);
   }
 

@@ -90,9 +90,9 @@ export class VxmlInterpreter implements InterpreterRuntime {
     this.maxSteps = options.maxSteps ?? 5000;
     this.maxFetches = options.maxFetches ?? 500;
     this.hangupDelivery = options.hangupDelivery ?? 'innermost';
-    this.fetcher = new DocumentFetcher(options.fetch ?? globalThis.fetch, (record) => {
+    this.fetcher = new DocumentFetcher(options.fetch ?? globalThis.fetch, (record, body) => {
       this.fetches.push(record);
-      this.transcript.fetchDone(record);
+      this.transcript.fetchDone(record, body);
     });
     this.matcher = new GrammarMatcher({
       mode: this.mode,
