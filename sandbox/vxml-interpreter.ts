@@ -90,7 +90,9 @@ export class VxmlInterpreter implements InterpreterRuntime {
     this.maxSteps = options.maxSteps ?? 5000;
     this.maxFetches = options.maxFetches ?? 500;
     this.hangupDelivery = options.hangupDelivery ?? 'innermost';
-    this.fetcher = new DocumentFetcher(options.fetch ?? globalThis.fetch, (record, body) => {
+    // the default is called as a plain function: a browser's fetch throws "Illegal invocation" when called as a method of another object
+    const fetchImpl: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.fetcher = new DocumentFetcher(fetchImpl, (record, body) => {
       this.fetches.push(record);
       this.transcript.fetchDone(record, body);
     });
