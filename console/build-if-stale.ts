@@ -1,6 +1,6 @@
 /**
  * `npm run build:console`: builds the operator console with Vite when dist/console-client is
- * missing or older than any file under console/ or package-lock.json (so `npm start` rebuilds it
+ * missing or older than any file under console/, sandbox/ or package-lock.json (so `npm start` rebuilds it
  * only when needed). `--force` builds in any case.
  */
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,8 @@ function newestMtime(path: string): number {
 
 export function consoleIsStale(): boolean {
   if (!existsSync(stamp) || !existsSync(join(root, 'dist', 'console-client', 'index.html'))) return true;
-  const sources = Math.max(newestMtime(here), newestMtime(join(root, 'package-lock.json')));
+  // the console bundles the VoiceXML interpreter of sandbox/ (the web caller)
+  const sources = Math.max(newestMtime(here), newestMtime(join(root, 'sandbox')), newestMtime(join(root, 'package-lock.json')));
   return sources > statSync(stamp).mtimeMs;
 }
 

@@ -189,6 +189,11 @@ export function AppOverview({ app }: { app: AppRecord }) {
         <dt>Created</dt>
         <dd>{new Date(app.createdOn).toLocaleString()}</dd>
       </dl>
+      <p>
+        <a class="button" href={`/console/apps/${app.streamId}/call`}>
+          Call this app from the browser
+        </a>
+      </p>
       <Loaded load={load} label="Loading the IVR channel…">
         {(channel) => (
           <>

@@ -11,6 +11,8 @@ const SettingsPage = lazy(() => import('./settings/settings-page.js').then((m) =
 const SandboxPage = lazy(() => import('./sandbox-page.js').then((m) => m.SandboxPage));
 const TestRunsPage = lazy(() => import('./testruns/test-runs-page.js').then((m) => m.TestRunsPage));
 const HistoryPage = lazy(() => import('./history/history-page.js').then((m) => m.HistoryPage));
+/** The web caller (its own chunk: it bundles the VoiceXML interpreter); linked from the overview and the sandbox page. */
+const CallPage = lazy(() => import('./call/call-page.js').then((m) => m.CallPage));
 const SkillGroupsPage = lazy(() => import('./skill-groups-page.js').then((m) => m.SkillGroupsPage));
 
 const TABS = [
@@ -52,7 +54,8 @@ export function AppShell() {
             {tab === 'test-runs' ? <TestRunsPage app={app} /> : null}
             {tab === 'history' ? <HistoryPage app={app} /> : null}
             {tab === 'skill-groups' ? <SkillGroupsPage app={app} /> : null}
-            {!TABS.some((t) => t.slug === tab) ? <NotFound /> : null}
+            {tab === 'call' ? <CallPage app={app} /> : null}
+            {!TABS.some((t) => t.slug === tab) && tab !== 'call' ? <NotFound /> : null}
           </div>
         </div>
       )}

@@ -178,6 +178,11 @@ export function SandboxPage({ app }: { app: AppRecord }) {
     <section aria-labelledby="sandbox-title">
       <h1 id="sandbox-title">Sandbox</h1>
       <p class="muted">A phone number testers call with a PIN and a secret to talk to this app&apos;s agent.</p>
+      <p>
+        <a class="button" href={`/console/apps/${app.streamId}/call`}>
+          Call the sandbox from the browser
+        </a>
+      </p>
       <Loaded load={load} label="Loading the sandbox…">
         {(status) => (
           <>

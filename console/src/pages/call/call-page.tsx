@@ -1,0 +1,414 @@
+/**
+ * The web caller: the same VoiceXML interpreter as the terminal caller (sandbox/), run in the page
+ * against this origin. Dial the app's sandbox number (PIN and secret on the keypad, or filled in) or
+ * its webhook directly (a minted token, a generated callId, a `from` of your choice), in lenient or
+ * strict-w3c mode; hear the prompts (speech synthesis) and answer by typing, keys, the microphone or
+ * silence; see the transcript, the documents, the listening field and its grammars, the events and
+ * how the call ended.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { getSettings, mintWebhookToken, rotateSandboxSecret, sandboxStatus, type AppRecord, type SandboxStatus } from '../../api/client.js';
+import type { CallerInput, InputRequest } from '../../../../sandbox/input-source.js';
+import { runCall, type CallResult, type RunCallOptions } from '../../../../sandbox/run-call.js';
+import { useConfirm } from '../../ui/confirm-dialog.js';
+import { ErrorBox } from '../../ui/status.js';
+import { CallEnded, EventsView, TranscriptView, WaitingField } from './call-view.js';
+import { Keypad } from './keypad.js';
+import { recognizerClass, Speaker, type Recognizer } from './speech.js';
+import { WebInput } from './web-input.js';
+import { WebTranscript, type TranscriptEntry } from './web-transcript.js';
+import './call-page.css';
+
+type Target = 'sandbox' | 'webhook';
+type Mode = 'lenient' | 'strict-w3c';
+const DIALECTS = ['w3c', 'jvoicexml', 'cisco-vvb', 'voxeo-prophecy'] as const;
+type Dialect = (typeof DIALECTS)[number];
+/** The interpreter mode that behaves most like each dialect's browsers (grammar-based for w3c). */
+const MODE_OF: Record<Dialect, Mode> = { w3c: 'strict-w3c', jvoicexml: 'lenient', 'cisco-vvb': 'lenient', 'voxeo-prophecy': 'lenient' };
+
+interface Setup {
+  target: Target;
+  mode: Mode;
+  dialect: Dialect;
+  hangupTo: 'innermost' | 'top';
+  callId: string;
+  from: string;
+  pin: string;
+  secret: string;
+}
+
+const newCallId = (): string => crypto.randomUUID();
+/** The same URL on this origin (the page may only connect to itself: CSP connect-src 'self'). */
+const sameOrigin = (url: string): string => {
+  const u = new URL(url, location.origin);
+  return `${location.origin}${u.pathname}${u.search}`;
+};
+
+interface ChoiceProps {
+  app: AppRecord;
+  setup: Setup;
+  onChange: (s: Partial<Setup>) => void;
+  status: SandboxStatus | null;
+}
+
+function SandboxChoice({ app, setup, onChange, status }: ChoiceProps) {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirm, ask] = useConfirm();
+  const fillIn = async () => {
+    const ok = await ask({
+      title: 'Fill in a PIN and secret for you?',
+      body: <p>The service keeps the PIN and secret sealed and cannot read them back, so this makes new ones. The old ones stop working for every tester.</p>,
+      confirmLabel: 'Make new ones and fill them in',
+      danger: true,
+    });
+    if (!ok) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const made = await rotateSandboxSecret(app.streamId);
+      onChange({ pin: made.pin, secret: made.secret });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="dial-detail">
+      {status && !status.enabled ? (
+        <p class="warn">
+          The sandbox is off. <a href={`/console/apps/${app.streamId}/sandbox`}>Switch it on</a> to call its number.
+        </p>
+      ) : null}
+      {status?.enabled ? (
+        <p>
+          Number <code data-testid="call-sandbox-number">{status.phoneNumber}</code>. Type the PIN and secret on the keypad when asked, or give them here
+          to have them keyed for you.
+        </p>
+      ) : null}
+      <div class="row">
+        <div class="field narrow">
+          <label for="call-pin">PIN (optional)</label>
+          <input id="call-pin" inputMode="numeric" autoComplete="off" value={setup.pin} onInput={(e) => onChange({ pin: e.currentTarget.value.trim() })} />
+        </div>
+        <div class="field narrow">
+          <label for="call-secret">Secret (optional)</label>
+          <input id="call-secret" inputMode="numeric" autoComplete="off" value={setup.secret} onInput={(e) => onChange({ secret: e.currentTarget.value.trim() })} />
+        </div>
+        <button type="button" disabled={busy || !status?.enabled} onClick={() => void fillIn()}>
+          Fill in for me
+        </button>
+      </div>
+      {error ? <ErrorBox error={error} /> : null}
+      {confirm}
+    </div>
+  );
+}
+
+function SetupForm({ app, setup, onChange, onStart, busy, status }: ChoiceProps & { onStart: () => void; busy: boolean }) {
+  const [appDialect, setAppDialect] = useState<string | null>(null);
+  useEffect(() => {
+    getSettings(app.streamId).then(
+      (s) => {
+        const d = typeof s.dialect === 'string' ? s.dialect : null;
+        setAppDialect(d);
+        if (d && (DIALECTS as readonly string[]).includes(d)) onChange({ dialect: d as Dialect, mode: MODE_OF[d as Dialect] });
+      },
+      () => setAppDialect(null),
+    );
+  }, [app.streamId]);
+  return (
+    <form
+      class="card dial"
+      aria-labelledby="dial-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onStart();
+      }}
+    >
+      <h2 id="dial-title">Dial</h2>
+      <fieldset class="choices">
+        <legend>Call</legend>
+        <label>
+          <input type="radio" name="call-target" checked={setup.target === 'sandbox'} onChange={() => onChange({ target: 'sandbox' })} /> the sandbox number
+        </label>
+        <label>
+          <input type="radio" name="call-target" checked={setup.target === 'webhook'} onChange={() => onChange({ target: 'webhook' })} /> the webhook directly
+        </label>
+      </fieldset>
+      {setup.target === 'sandbox' ? (
+        <SandboxChoice app={app} setup={setup} onChange={onChange} status={status} />
+      ) : (
+        <div class="dial-detail">
+          <p class="small muted">A webhook token valid for one hour is minted when the call starts; the page acts as your platform&apos;s root document.</p>
+          <div class="row">
+            <div class="field">
+              <label for="call-id">Call id</label>
+              <input id="call-id" value={setup.callId} onInput={(e) => onChange({ callId: e.currentTarget.value.trim() })} />
+            </div>
+            <button type="button" onClick={() => onChange({ callId: newCallId() })}>
+              New call id
+            </button>
+            <div class="field narrow">
+              <label for="call-from">From</label>
+              <input id="call-from" value={setup.from} onInput={(e) => onChange({ from: e.currentTarget.value.trim() })} />
+            </div>
+          </div>
+        </div>
+      )}
+      <div class="row">
+        <div class="field narrow">
+          <label for="call-dialect">Dialect to emulate</label>
+          <select id="call-dialect" value={setup.dialect} onChange={(e) => onChange({ dialect: e.currentTarget.value as Dialect, mode: MODE_OF[e.currentTarget.value as Dialect] })}>
+            {DIALECTS.map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field narrow">
+          <label for="call-mode">Mode</label>
+          <select id="call-mode" value={setup.mode} onChange={(e) => onChange({ mode: e.currentTarget.value as Mode })}>
+            <option value="lenient">lenient</option>
+            <option value="strict-w3c">strict-w3c</option>
+          </select>
+        </div>
+        <div class="field narrow">
+          <label for="call-hangup">A hang-up reaches</label>
+          <select id="call-hangup" value={setup.hangupTo} onChange={(e) => onChange({ hangupTo: e.currentTarget.value as Setup['hangupTo'] })}>
+            <option value="innermost">the running document</option>
+            <option value="top">the top document only</option>
+          </select>
+        </div>
+      </div>
+      <p class="help" data-testid="dialect-note">
+        {appDialect ? `The gateway writes this app's documents for the ${appDialect} dialect (IVR settings). ` : ''}
+        The dialect picks the mode that behaves most like its browsers: strict-w3c for w3c (grammar-based), lenient for the others.
+      </p>
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? 'Dialling…' : 'Call'}
+      </button>
+    </form>
+  );
+}
+
+function Answers({ waiting, onAnswer, onKey, lang }: { waiting: InputRequest | null; onAnswer: (i: CallerInput) => void; onKey: () => void; lang: string }) {
+  const [text, setText] = useState('');
+  const [confidence, setConfidence] = useState(0.9);
+  const [listening, setListening] = useState(false);
+  const [micError, setMicError] = useState('');
+  const recognizer = useRef<Recognizer | null>(null);
+  const Recognition = recognizerClass();
+  const enabled = waiting !== null;
+  const say = (e: Event) => {
+    e.preventDefault();
+    if (!enabled || text.trim() === '') return;
+    onAnswer({ kind: 'speech', text: text.trim(), confidence });
+    setText('');
+  };
+  const listen = () => {
+    if (!Recognition) return;
+    onKey();
+    setMicError('');
+    const r = new Recognition();
+    r.lang = lang;
+    r.interimResults = false;
+    r.maxAlternatives = 1;
+    r.onresult = (ev) => {
+      const best = ev.results[0]?.[0];
+      if (best) onAnswer({ kind: 'speech', text: best.transcript, confidence: best.confidence || confidence });
+    };
+    r.onerror = (ev) => setMicError(ev.error === 'no-speech' ? 'Nothing was heard.' : `The microphone failed: ${ev.error}.`);
+    r.onend = () => setListening(false);
+    recognizer.current = r;
+    setListening(true);
+    r.start();
+  };
+  return (
+    <section class="card answers" aria-labelledby="answers-title">
+      <h2 id="answers-title">Answer</h2>
+      <form class="row" onSubmit={say}>
+        <div class="field">
+          <label for="call-say">What you say</label>
+          <input
+            id="call-say"
+            value={text}
+            autoComplete="off"
+            onInput={(e) => {
+              setText(e.currentTarget.value);
+              onKey();
+            }}
+          />
+        </div>
+        <div class="field narrow">
+          <label for="call-confidence">Confidence {confidence.toFixed(2)}</label>
+          <input id="call-confidence" type="range" min={0} max={1} step={0.05} value={confidence} onInput={(e) => setConfidence(Number(e.currentTarget.value))} />
+        </div>
+        <button type="submit" class="primary" disabled={!enabled}>
+          Say it
+        </button>
+        <button type="button" disabled={!enabled} onClick={() => onAnswer({ kind: 'noinput' })}>
+          Silence
+        </button>
+      </form>
+      {Recognition ? (
+        <p>
+          <button type="button" disabled={!enabled || listening} onClick={listen}>
+            {listening ? 'Listening…' : 'Speak into the microphone'}
+          </button>{' '}
+          {micError ? <span class="warn">{micError}</span> : null}
+        </p>
+      ) : (
+        <p class="note" data-testid="no-microphone">
+          This browser offers no speech recognition, so the microphone cannot be used here: type what you would say.
+        </p>
+      )}
+      <Keypad enabled={enabled} onKey={onKey} onSend={(digits) => onAnswer({ kind: 'dtmf', digits })} />
+    </section>
+  );
+}
+
+export function CallPage({ app }: { app: AppRecord }) {
+  const [setup, setSetup] = useState<Setup>({ target: 'sandbox', mode: 'strict-w3c', dialect: 'w3c', hangupTo: 'innermost', callId: newCallId(), from: '+15550001111', pin: '', secret: '' });
+  const [entries, setEntries] = useState<TranscriptEntry[]>([]);
+  const [waiting, setWaiting] = useState<InputRequest | null>(null);
+  const [running, setRunning] = useState(false);
+  const [dialling, setDialling] = useState(false);
+  const [result, setResult] = useState<CallResult | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [sound, setSound] = useState(false);
+  const [lastPrompt, setLastPrompt] = useState('');
+  const [activeCallId, setActiveCallId] = useState('');
+  const [sandbox, setSandbox] = useState<SandboxStatus | null>(null);
+  const speaker = useRef(new Speaker());
+  const input = useRef<WebInput | null>(null);
+  const waitingRef = useRef<InputRequest | null>(null);
+  waitingRef.current = waiting;
+  useEffect(() => {
+    sandboxStatus(app.streamId).then(setSandbox, setError);
+  }, [app.streamId]);
+  useEffect(() => () => {
+    input.current?.hangUp();
+    speaker.current.stop();
+  }, []);
+  const change = (s: Partial<Setup>) => setSetup((prev) => ({ ...prev, ...s }));
+  const toggleSound = () => {
+    speaker.current.enabled = !sound;
+    if (sound) speaker.current.stop();
+    setSound(!sound);
+  };
+  /** Typing or keying while a prompt plays stops it, when the listening field allows barge-in. */
+  const bargeIn = () => {
+    if (waitingRef.current?.bargein === false) return;
+    if (speaker.current.speaking) speaker.current.stop();
+  };
+  const start = async () => {
+    setError(null);
+    setResult(null);
+    setEntries([]);
+    setLastPrompt('');
+    setDialling(true);
+    const callId = setup.target === 'webhook' && setup.callId ? setup.callId : newCallId();
+    let options: RunCallOptions;
+    const source = new WebInput(setWaiting);
+    const transcript = new WebTranscript({
+      onEntry: (entry) => setEntries((prev) => [...prev, entry]),
+      onPrompt: (text) => {
+        setLastPrompt(text);
+        speaker.current.speak(text, app.language);
+      },
+    });
+    const common = { mode: setup.mode, hangupDelivery: setup.hangupTo, inputs: source, transcript, callId, from: setup.from || undefined };
+    try {
+      if (setup.target === 'webhook') {
+        const minted = await mintWebhookToken(app.streamId, { expiresInS: 3600 });
+        options = { ...common, webhookUrl: sameOrigin(minted.webhookUrl) };
+      } else {
+        const number = sandbox?.enabled ? sandbox.phoneNumber : undefined;
+        if (!number) throw new Error('The sandbox is off or still loading: switch it on first (Sandbox page).');
+        options = {
+          ...common,
+          to: number,
+          startUrl: `${location.origin}/ivr/sandbox/${encodeURIComponent(number)}`,
+          startMethod: 'POST',
+          startParams: { callId, from: setup.from, to: number },
+          ...(setup.pin ? { pin: setup.pin } : {}),
+          ...(setup.secret ? { secret: setup.secret } : {}),
+        };
+      }
+    } catch (err) {
+      setError(err);
+      setDialling(false);
+      return;
+    }
+    input.current = source;
+    setActiveCallId(callId);
+    setDialling(false);
+    setRunning(true);
+    try {
+      setResult(await runCall(options));
+    } catch (err) {
+      setError(err);
+    } finally {
+      source.close();
+      input.current = null;
+      setRunning(false);
+    }
+  };
+  const answer = (i: CallerInput) => {
+    bargeIn();
+    input.current?.answer(i);
+  };
+  const hangUp = () => {
+    speaker.current.stop();
+    input.current?.hangUp();
+  };
+  const inspectorHref = `/console/apps/${encodeURIComponent(app.streamId)}/calls/${encodeURIComponent(activeCallId)}`;
+  return (
+    <section aria-labelledby="call-title" class="call-page">
+      <h1 id="call-title">Call</h1>
+      <p class="muted">Call this app from the browser: the same VoiceXML interpreter as the terminal caller, run in this page.</p>
+      <div class="call-controls">
+        <button type="button" role="switch" aria-checked={sound} onClick={toggleSound} disabled={!speaker.current.available}>
+          Sound {sound ? 'on' : 'off'}
+        </button>
+        {!speaker.current.available ? <span class="note">This browser has no speech synthesis: prompts are shown as text only.</span> : null}
+        {running ? (
+          <button type="button" class="danger" onClick={hangUp}>
+            Hang up
+          </button>
+        ) : null}
+        {activeCallId ? (
+          <span class="small">
+            Call <code data-testid="call-id">{activeCallId}</code> · <a href={inspectorHref}>inspect</a>
+          </span>
+        ) : null}
+      </div>
+      {!running ? <SetupForm app={app} setup={setup} onChange={change} onStart={() => void start()} busy={dialling} status={sandbox} /> : null}
+      {error ? <ErrorBox error={error} /> : null}
+      {result ? <CallEnded result={result} inspectorHref={inspectorHref} /> : null}
+      <div class="call-grid">
+        <div>
+          <section class="card" aria-labelledby="heard-title">
+            <h2 id="heard-title">Heard</h2>
+            <p class="last-prompt" aria-live="polite" data-testid="last-prompt">
+              {lastPrompt || <span class="muted">No prompt yet.</span>}
+            </p>
+            <WaitingField request={waiting} />
+          </section>
+          {running ? <Answers waiting={waiting} onAnswer={answer} onKey={bargeIn} lang={app.language} /> : null}
+          <section class="card" aria-labelledby="events-title">
+            <h2 id="events-title">Events</h2>
+            <EventsView entries={entries} />
+          </section>
+        </div>
+        <section class="card" aria-labelledby="transcript-title">
+          <h2 id="transcript-title">Transcript</h2>
+          <TranscriptView entries={entries} />
+        </section>
+      </div>
+    </section>
+  );
+}

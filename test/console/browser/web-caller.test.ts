@@ -1,0 +1,195 @@
+/**
+ * The web caller (issue 28) in a real headless Chromium against the real service: the console's
+ * Call panel runs the same VoiceXML interpreter as the terminal caller, in the page. A sandbox call
+ * logs in on the keypad and talks to the demo agent to its end; a direct webhook call in strict-w3c
+ * mode hears an utterance outside the grammar as a nomatch and one inside fill the field; silence
+ * twice reaches the max-retries path; with sound on, each prompt goes to speechSynthesis.speak
+ * (recorded by wrapping it, since headless Chromium has no voices). Every step checks that the page
+ * raised no CSP violation and no script error.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { MemoryStore } from '../../../src/store/index.js';
+import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
+import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage } from './browser-kit.js';
+
+const run = browserAvailable();
+
+/** Records what the page hands to speechSynthesis.speak (page-side code as text: no DOM types here). */
+const RECORD_SPEECH = `
+  window.__spoken = [];
+  if (window.speechSynthesis) {
+    const speak = window.speechSynthesis.speak.bind(window.speechSynthesis);
+    window.speechSynthesis.speak = (u) => { window.__spoken.push(u.text); try { speak(u); } catch (e) { /* no voices */ } };
+  }
+`;
+
+describe.skipIf(!run)('the web caller in the console', () => {
+  let gw: RunningGateway;
+  let store: MemoryStore;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+  let app: IvrApp;
+  let sandbox = { number: '', pin: '', secret: '' };
+
+  const callUrl = () => `${gw.url}/console/apps/${app.streamId}/call`;
+  const lastPrompt = () => page.getByTestId('last-prompt');
+  const transcript = () => page.getByTestId('call-transcript');
+  /** Waits until a field listens after hearing `prompt`. */
+  const heard = async (prompt: string) => {
+    await lastPrompt().filter({ hasText: prompt }).waitFor();
+    await page.locator('button:has-text("Say it"):not([disabled])').waitFor();
+  };
+  const say = async (text: string) => {
+    await page.getByLabel('What you say').fill(text);
+    await page.getByRole('button', { name: 'Say it' }).click();
+  };
+  const openPanel = async () => {
+    await page.goto(callUrl());
+    await page.getByRole('heading', { name: 'Call', level: 1 }).waitFor();
+  };
+  const dialWebhook = async (mode: 'lenient' | 'strict-w3c', from = '+15550009999') => {
+    await openPanel();
+    await page.getByLabel('the webhook directly').check();
+    await page.getByLabel('From').fill(from);
+    await page.getByLabel('Mode').selectOption(mode);
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+  };
+
+  beforeAll(async () => {
+    store = new MemoryStore('web-caller:');
+    gw = await startGateway({ store });
+    // the demo agent; one retry, so a second silence reaches the max-retries path
+    app = await setupIvrApp(gw, { settings: { retries: 1 } });
+    const line = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 2 });
+    sandbox = { number: line.body.phoneNumber, pin: line.body.pin, secret: line.body.secret };
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    await context.addInitScript(RECORD_SPEECH);
+    ({ page, problems } = await watchedPage(context));
+    await page.goto(`${gw.url}/console/`);
+    await page.getByLabel('Admin token').fill(gw.config.adminToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
+  });
+  afterEach(async (ctx) => {
+    // what the panel showed when a test failed, to see why
+    if (ctx.task.result?.state === 'fail') console.log('the panel showed:', problems, await page.locator('main').innerText());
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.close();
+    await store?.close();
+  });
+
+  it('when the overview and the sandbox page are opened, then each links to the Call panel', async () => {
+    for (const tab of ['', '/sandbox']) {
+      await page.goto(`${gw.url}/console/apps/${app.streamId}${tab}`);
+      const link = page.getByRole('link', { name: /from the browser/ });
+      await link.waitFor();
+      expect(await link.getAttribute('href')).toBe(`/console/apps/${app.streamId}/call`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('when the sandbox is called and the PIN and secret are keyed, then typed speech reaches the demo agent and the call ends with its values', async () => {
+    await openPanel();
+    await page.getByTestId('call-sandbox-number').filter({ hasText: sandbox.number }).waitFor();
+    await page.getByLabel('Mode').selectOption('lenient');
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await heard('PIN');
+    // the PIN on the keypad's buttons, # sends it
+    for (const key of sandbox.pin) await page.getByRole('button', { name: `Key ${key}`, exact: true }).click();
+    expect(await page.getByTestId('keypad-digits').innerText()).toContain(sandbox.pin);
+    await page.getByRole('button', { name: 'Key pound' }).click();
+    // the secret from the keyboard
+    await lastPrompt().filter({ hasText: /secret/i }).waitFor();
+    await page.locator('#keypad-title').click();
+    await page.keyboard.type(`${sandbox.secret}#`);
+    await heard("Welcome to Luigi's");
+    expect(await page.getByTestId('field-waiting').innerText()).toContain('book a table');
+    await say('book a table');
+    await heard('For how many people?');
+    await say('four');
+    await heard('For which day?');
+    await say('march third');
+    await heard('');
+    await say('yes');
+    await page.getByTestId('call-ended').waitFor();
+    expect(await page.getByTestId('call-ending').innerText()).toContain('return');
+    expect(await page.getByTestId('call-returned').innerText()).toMatch(/endOfConversation\s+true/);
+    const lines = await transcript().innerText();
+    expect(lines).toMatch(new RegExp(`#${sandbox.pin}#\\s+\\(dtmf\\)`));
+    expect(lines).toMatch(new RegExp(`#${sandbox.secret}#\\s+\\(dtmf\\)`));
+    expect(lines).toContain('is booked');
+    // each document that came back is there, collapsed
+    const documents = transcript().locator('details');
+    expect(await documents.count()).toBeGreaterThan(2);
+    expect(await documents.first().getAttribute('open')).toBeNull();
+    expect(await documents.last().locator('pre').textContent()).toContain('<vxml');
+    const callId = await page.getByTestId('call-id').innerText();
+    expect(await page.getByRole('link', { name: 'Open this call in the inspector' }).getAttribute('href')).toBe(`/console/apps/${app.streamId}/calls/${callId}`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'web-caller-desktop');
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, 'web-caller-phone');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize(VIEWPORTS.desktop);
+    expect(problems).toEqual([]);
+  });
+
+  it('when the webhook is called in strict-w3c mode, then words outside the grammar are a nomatch and words inside fill the field', async () => {
+    await dialWebhook('strict-w3c');
+    await heard("Welcome to Luigi's");
+    expect(await page.getByTestId('field-name').innerText()).toBe('userinput');
+    await say('purple elephants');
+    await page.getByTestId('call-events').filter({ hasText: 'nomatch' }).waitFor();
+    await heard("Welcome to Luigi's");
+    await say('book a table');
+    await heard('For how many people?');
+    const lines = await transcript().innerText();
+    expect(lines).toContain('purple elephants');
+    expect(lines).toMatch(/↳ nomatch/);
+    expect(lines).toContain('userinput = "BookTable"');
+    expect(lines).toContain('from=+15550009999');
+    await page.getByRole('button', { name: 'Hang up' }).click();
+    await page.getByTestId('call-ended').waitFor();
+    expect(await page.getByTestId('call-ending').innerText()).toContain('disconnect');
+    expect(problems).toEqual([]);
+  });
+
+  it('when the caller stays silent twice, then the max-retries path ends the call', async () => {
+    await dialWebhook('lenient');
+    await heard("Welcome to Luigi's");
+    await page.getByRole('button', { name: 'Silence' }).click();
+    await page.getByTestId('call-events').filter({ hasText: 'noinput' }).waitFor();
+    await heard("Welcome to Luigi's");
+    await page.getByRole('button', { name: 'Silence' }).click();
+    await page.getByTestId('call-ended').waitFor();
+    expect(await transcript().innerText()).toContain('event=maxretries');
+    expect(await page.getByTestId('call-events').innerText()).toMatch(/noinput[\s\S]*noinput/);
+    expect(problems).toEqual([]);
+  });
+
+  it('when sound is on, then each prompt is handed to speechSynthesis.speak with its text', async () => {
+    await openPanel();
+    await page.evaluate('window.__spoken = []');
+    await page.getByRole('switch', { name: /Sound/ }).click();
+    expect(await page.getByRole('switch', { name: /Sound/ }).getAttribute('aria-checked')).toBe('true');
+    await page.getByLabel('the webhook directly').check();
+    await page.getByLabel('Mode').selectOption('lenient');
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await heard("Welcome to Luigi's");
+    await say('purple elephants');
+    await heard("Welcome to Luigi's");
+    await page.getByRole('button', { name: 'Hang up' }).click();
+    await page.getByTestId('call-ended').waitFor();
+    const prompts = await transcript().locator('li[data-kind="say"] > :last-child').allInnerTexts();
+    const spoken = await page.evaluate<string[]>('window.__spoken');
+    expect(prompts.length).toBeGreaterThanOrEqual(3);
+    expect(spoken).toEqual(prompts);
+    expect(problems).toEqual([]);
+  });
+});
