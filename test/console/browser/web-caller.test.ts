@@ -24,6 +24,20 @@ const RECORD_SPEECH = `
   }
 `;
 
+/**
+ * A stand-in for the browser's speech engine (an outside system; headless Chromium has no voices):
+ * an utterance "plays" from speak() until cancel(), which is counted.
+ */
+const FAKE_SPEECH_ENGINE = `
+  window.__spoken = [];
+  window.__cancelled = 0;
+  let playing = false;
+  Object.defineProperty(window.speechSynthesis, 'speaking', { get: () => playing });
+  Object.defineProperty(window.speechSynthesis, 'pending', { get: () => false });
+  window.speechSynthesis.speak = (u) => { window.__spoken.push(u.text); playing = true; };
+  window.speechSynthesis.cancel = () => { window.__cancelled++; playing = false; };
+`;
+
 describe.skipIf(!run)('the web caller in the console', () => {
   let gw: RunningGateway;
   let store: MemoryStore;
@@ -110,6 +124,8 @@ describe.skipIf(!run)('the web caller in the console', () => {
     await page.keyboard.type(`${sandbox.secret}#`);
     await heard("Welcome to Luigi's");
     expect(await page.getByTestId('field-waiting').innerText()).toContain('book a table');
+    // the microphone button, or a clear word that this browser has no speech recognition
+    expect((await page.getByRole('button', { name: 'Speak into the microphone' }).count()) + (await page.getByTestId('no-microphone').count())).toBe(1);
     await say('book a table');
     await heard('For how many people?');
     await say('four');
@@ -190,6 +206,66 @@ describe.skipIf(!run)('the web caller in the console', () => {
     const spoken = await page.evaluate<string[]>('window.__spoken');
     expect(prompts.length).toBeGreaterThanOrEqual(3);
     expect(spoken).toEqual(prompts);
+    expect(problems).toEqual([]);
+  });
+
+  it('when the operator types while a prompt is spoken, then the prompt stops only where the documents allow barge-in', async () => {
+    const own = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState: await context.storageState() });
+    await own.addInitScript(FAKE_SPEECH_ENGINE);
+    const watched = await watchedPage(own);
+    const p = watched.page;
+    /** Calls the webhook with sound on, types two letters while the welcome plays; answers whether it stopped. */
+    const typeDuringWelcome = async (): Promise<{ cancelled: number; stillSpeaking: boolean; field: string }> => {
+      await p.goto(callUrl());
+      await p.getByRole('switch', { name: /Sound/ }).click();
+      await p.getByLabel('the webhook directly').check();
+      await p.getByRole('button', { name: 'Call', exact: true }).click();
+      await p.getByTestId('last-prompt').filter({ hasText: "Welcome to Luigi's" }).waitFor();
+      await p.locator('button:has-text("Say it"):not([disabled])').waitFor();
+      expect(await p.evaluate<boolean>('window.speechSynthesis.speaking')).toBe(true);
+      await p.evaluate('window.__cancelled = 0');
+      await p.getByLabel('What you say').pressSequentially('bo');
+      const seen = {
+        cancelled: await p.evaluate<number>('window.__cancelled'),
+        stillSpeaking: await p.evaluate<boolean>('window.speechSynthesis.speaking'),
+        field: await p.getByTestId('field-waiting').innerText(),
+      };
+      await p.getByRole('button', { name: 'Hang up' }).click();
+      await p.getByTestId('call-ended').waitFor();
+      return seen;
+    };
+    try {
+      // the gateway's default: bargein false, the prompt plays to the end
+      const closed = await typeDuringWelcome();
+      expect(closed).toMatchObject({ cancelled: 0, stillSpeaking: true });
+      expect(closed.field).toContain('no barge-in');
+      const put = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-settings`, { enabled: true, retries: 1, vxmlProperties: { bargein: true } });
+      expect(put.status).toBe(200);
+      const open = await typeDuringWelcome();
+      expect(open.cancelled).toBeGreaterThanOrEqual(1);
+      expect(open.stillSpeaking).toBe(false);
+      expect(open.field).not.toContain('no barge-in');
+      expect(watched.problems).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('when "Fill in for me" is confirmed, then new PIN and secret are made and keyed for the operator', async () => {
+    await openPanel();
+    await page.getByTestId('call-sandbox-number').waitFor();
+    await page.getByRole('button', { name: 'Fill in for me' }).click();
+    await page.getByRole('button', { name: 'Make new ones and fill them in' }).click();
+    await expect.poll(() => page.getByLabel('PIN (optional)').inputValue()).toMatch(/^\d{6}$/);
+    expect(await page.getByLabel('Secret (optional)').inputValue()).toMatch(/^\d{8}$/);
+    await page.getByLabel('Mode').selectOption('lenient');
+    await page.getByRole('button', { name: 'Call', exact: true }).click();
+    await heard("Welcome to Luigi's");
+    const lines = await transcript().innerText();
+    expect(lines).toContain('(auto PIN)');
+    expect(lines).toContain('(auto secret)');
+    await page.getByRole('button', { name: 'Hang up' }).click();
+    await page.getByTestId('call-ended').waitFor();
     expect(problems).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
  * The DTMF keypad: keys 0-9, * and # (also from the keyboard when no text box has the focus), the
  * keys pressed so far, and Send; # sends at once (it is the usual end-of-input key).
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '0', '#'];
 
@@ -13,18 +13,24 @@ interface KeypadProps {
 }
 
 export function Keypad({ enabled, onKey, onSend }: KeypadProps) {
-  const [digits, setDigits] = useState('');
+  // the keys live in a ref (keys typed quickly arrive before the next render) and are shown from state
+  const keys = useRef('');
+  const [digits, setDigitsState] = useState('');
+  const setDigits = (next: string) => {
+    keys.current = next;
+    setDigitsState(next);
+  };
   const press = (key: string) => {
     if (!enabled) return;
     onKey();
     if (key === '#') {
-      onSend(`${digits}#`);
+      onSend(`${keys.current}#`);
       setDigits('');
-    } else setDigits((d) => d + key);
+    } else setDigits(keys.current + key);
   };
   const send = () => {
-    if (!enabled || digits === '') return;
-    onSend(digits);
+    if (!enabled || keys.current === '') return;
+    onSend(keys.current);
     setDigits('');
   };
   useEffect(() => {
@@ -35,12 +41,12 @@ export function Keypad({ enabled, onKey, onSend }: KeypadProps) {
       if (KEYS.includes(e.key)) {
         e.preventDefault();
         press(e.key);
-      } else if (e.key === 'Enter' && digits !== '' && target?.tagName !== 'BUTTON') {
+      } else if (e.key === 'Enter' && keys.current !== '' && target?.tagName !== 'BUTTON') {
         e.preventDefault();
         send();
-      } else if (e.key === 'Backspace' && digits !== '') {
+      } else if (e.key === 'Backspace' && keys.current !== '') {
         e.preventDefault();
-        setDigits((d) => d.slice(0, -1));
+        setDigits(keys.current.slice(0, -1));
       }
     };
     window.addEventListener('keydown', onKeyDown);
