@@ -308,7 +308,7 @@ export function matchSrgs(grammar: SrgsGrammar, input: string, prefix: boolean):
 
 /**
  * Up to `limit` phrases the grammar accepts, for showing a person what can be said: each
- * alternative, the fewest repeats (at least one), GARBAGE as "…"; deep or recursive rules are cut.
+ * alternative, the fewest repeats (an optional item left out first), GARBAGE as "…"; deep or recursive rules are cut.
  */
 export function samplePhrases(grammar: SrgsGrammar, limit = 12): string[] {
   const expand = (node: SrgsNode, depth: number): string[][] => {
@@ -329,8 +329,9 @@ export function samplePhrases(grammar: SrgsGrammar, limit = 12): string[] {
         return node.items.flatMap((i) => expand(i, depth + 1)).slice(0, limit);
       case 'repeat': {
         const once = expand(node.node, depth + 1);
-        const times = Math.max(1, node.min);
-        return once.map((words) => Array.from({ length: times }, () => words).flat());
+        // an optional item: first without it (the shortest phrases are the clearest examples)
+        if (node.min === 0) return [[], ...once].slice(0, limit);
+        return once.map((words) => Array.from({ length: node.min }, () => words).flat());
       }
       case 'ref': {
         const rule = grammar.rules.get(node.rule);

@@ -165,6 +165,13 @@ describe.skipIf(!run)('the web caller in the console', () => {
     await heard("Welcome to Luigi's");
     await say('book a table');
     await heard('For how many people?');
+    // the panel while a field listens: the keypad, the answers, the field's grammars
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'web-caller-live-desktop');
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, 'web-caller-live-phone');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize(VIEWPORTS.desktop);
     const lines = await transcript().innerText();
     expect(lines).toContain('purple elephants');
     expect(lines).toMatch(/↳ nomatch/);
