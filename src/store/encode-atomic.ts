@@ -38,6 +38,9 @@ export function encodeAtomic(ops: WriteOp[], guards: Guard[], physical: (key: st
   return { keys, args, logical: index };
 }
 
+/** A score bound as Redis reads it (infinities by name). */
+const score = (n: number): string => (n === Infinity ? '+inf' : n === -Infinity ? '-inf' : String(n));
+
 /** Appends one op in the flat encoding (k: the op's KEYS index). */
 function encodeOp(op: WriteOp, k: string, out: string[]): void {
   switch (op.op) {
@@ -78,5 +81,16 @@ function encodeOp(op: WriteOp, k: string, out: string[]): void {
     case 'del':
       out.push('d', k);
       return;
+    case 'rpush':
+      out.push('L', k, op.value, String(Math.max(1, Math.floor(op.keepLast))));
+      return;
+    case 'zremrangebyscore':
+      out.push('Y', k, score(op.min), score(op.max));
+      return;
+    case 'xadd': {
+      const fieldsAndValues = Object.entries(op.fields).flat();
+      out.push('X', k, String(Math.max(1, Math.floor(op.maxLen))), String(fieldsAndValues.length), ...fieldsAndValues);
+      return;
+    }
   }
 }

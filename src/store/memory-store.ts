@@ -3,14 +3,21 @@
  * sweep. Single-threaded JavaScript makes each call atomic, which is what `atomic` promises. With
  * `calls`, the number of calls it keeps is bounded (memory-call-cap.ts).
  */
+import { EventEmitter } from 'node:events';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, WriteOp } from './store-port.js';
+import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, WriteOp } from './store-port.js';
 import { toRateLimiter } from './rate-limiter-adapter.js';
 import { MemoryCallCap, type CallCapOptions } from './memory-call-cap.js';
 
-type Value = string | Map<string, string> | Map<string, number> | Set<string>;
+/** A stream: its entries in id order and the parts of the latest id. */
+interface MemoryStream {
+  entries: StreamEntry[];
+  ms: number;
+  seq: number;
+}
+type Value = string | Map<string, string> | Map<string, number> | Set<string> | string[] | MemoryStream;
 interface Entry {
-  kind: 'string' | 'hash' | 'zset' | 'set';
+  kind: 'string' | 'hash' | 'zset' | 'set' | 'list' | 'stream';
   value: Value;
   expiresAt?: number;
 }
@@ -21,6 +28,8 @@ export class MemoryStore implements Store {
   private readonly data = new Map<string, Entry>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly cap: MemoryCallCap | undefined;
+  /** Emits a stream's key when an entry is added to it (wakes blocking reads). */
+  private readonly added = new EventEmitter().setMaxListeners(0);
   private closed = false;
 
   constructor(private readonly prefix = '', options: { calls?: CallCapOptions } = {}) {
@@ -49,10 +58,10 @@ export class MemoryStore implements Store {
     return e;
   }
 
-  private ensure(key: string, kind: 'hash' | 'zset' | 'set'): Entry {
+  private ensure(key: string, kind: 'hash' | 'zset' | 'set' | 'list' | 'stream'): Entry {
     let e = this.typed(key, kind);
     if (!e) {
-      e = { kind, value: kind === 'set' ? new Set<string>() : new Map() };
+      e = { kind, value: kind === 'set' ? new Set<string>() : kind === 'list' ? [] : kind === 'stream' ? { entries: [], ms: 0, seq: 0 } : new Map() };
       this.data.set(this.k(key), e);
     }
     return e;
@@ -190,6 +199,54 @@ export class MemoryStore implements Store {
     return opts.rev ? list.length - 1 - i : i;
   }
 
+  async lrange(key: string, start: number, stop: number): Promise<string[]> {
+    const list = (this.typed(key, 'list')?.value as string[] | undefined) ?? [];
+    const n = list.length;
+    const s = start < 0 ? Math.max(0, n + start) : start;
+    const e = stop < 0 ? n + stop : Math.min(stop, n - 1);
+    return s > e ? [] : list.slice(s, e + 1);
+  }
+
+  async lastStreamId(key: string): Promise<string | null> {
+    const st = this.typed(key, 'stream')?.value as MemoryStream | undefined;
+    return st?.entries.at(-1)?.id ?? null;
+  }
+
+  private after(key: string, afterId: string, count: number): StreamEntry[] {
+    const st = this.typed(key, 'stream')?.value as MemoryStream | undefined;
+    if (!st) return [];
+    const [ms, seq] = afterId.split('-').map(Number) as [number, number];
+    return st.entries.filter((x) => compareIds(x.id, ms, seq ?? 0) > 0).slice(0, count);
+  }
+
+  async streamReader(): Promise<StreamReader> {
+    let closed = false;
+    const waiting = new Set<() => void>();
+    return {
+      read: async (key, afterId, count, blockMs) => {
+        const from = afterId === '$' ? ((await this.lastStreamId(key)) ?? '0-0') : afterId;
+        const now = this.after(key, from, count);
+        if (now.length || closed) return now;
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            this.added.off(key, done);
+            waiting.delete(done);
+            resolve();
+          };
+          const timer = setTimeout(done, blockMs);
+          this.added.on(key, done);
+          waiting.add(done);
+        });
+        return this.after(key, from, count);
+      },
+      close: async () => {
+        closed = true;
+        for (const done of [...waiting]) done();
+      },
+    };
+  }
+
   async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string, create?: { value: string; ttlMs: number }): Promise<{ acquired: boolean; value: string | null; created?: boolean }> {
     const acquired = await this.set(lockKey, token, { ttlMs, nx: true });
     const value = await this.get(readKey);
@@ -240,6 +297,7 @@ export class MemoryStore implements Store {
   private check(op: WriteOp): void {
     const kinds: Partial<Record<WriteOp['op'], Entry['kind']>> = {
       hset: 'hash', hdel: 'hash', hincrby: 'hash', zadd: 'zset', zrem: 'zset', sadd: 'set', srem: 'set', incrby: 'string',
+      rpush: 'list', zremrangebyscore: 'zset', xadd: 'stream',
     };
     const kind = kinds[op.op];
     if (kind) this.typed(op.key, kind);
@@ -298,6 +356,34 @@ export class MemoryStore implements Store {
       case 'pexpire':
         this.expire(op.key, op.ttlMs);
         return;
+      case 'rpush': {
+        const list = this.ensure(op.key, 'list').value as string[];
+        list.push(op.value);
+        const keep = Math.max(1, Math.floor(op.keepLast));
+        if (list.length > keep) list.splice(0, list.length - keep);
+        return;
+      }
+      case 'zremrangebyscore': {
+        const e = this.typed(op.key, 'zset');
+        if (!e) return;
+        const m = e.value as Map<string, number>;
+        for (const [member, score] of m) if (score >= op.min && score <= op.max) m.delete(member);
+        if (m.size === 0) this.data.delete(this.k(op.key));
+        return;
+      }
+      case 'xadd': {
+        const st = this.ensure(op.key, 'stream').value as MemoryStream;
+        const now = Date.now();
+        if (now > st.ms) {
+          st.ms = now;
+          st.seq = 0;
+        } else st.seq += 1;
+        st.entries.push({ id: `${st.ms}-${st.seq}`, fields: { ...op.fields } });
+        if (st.entries.length > op.maxLen) st.entries.splice(0, st.entries.length - Math.max(1, Math.floor(op.maxLen)));
+        // woken after the step that added it (a reader never sees half of an atomic step)
+        queueMicrotask(() => this.added.emit(op.key));
+        return;
+      }
     }
   }
 
@@ -365,8 +451,10 @@ export class MemoryStore implements Store {
       if (!e) continue;
       bytes += key.length + 48;
       if (typeof e.value === 'string') bytes += e.value.length;
+      else if (Array.isArray(e.value)) for (const v of e.value) bytes += v.length + 16;
+      else if (e.kind === 'stream') for (const x of (e.value as MemoryStream).entries) bytes += x.id.length + JSON.stringify(x.fields).length + 32;
       else if (e.value instanceof Set) for (const v of e.value) bytes += v.length + 16;
-      else for (const [f, v] of e.value) bytes += f.length + String(v).length + 32;
+      else for (const [f, v] of e.value as Map<string, string | number>) bytes += f.length + String(v).length + 32;
     }
     return bytes;
   }
@@ -375,4 +463,10 @@ export class MemoryStore implements Store {
     this.closed = true;
     clearInterval(this.sweeper);
   }
+}
+
+/** Orders a stream id against `<ms>-<seq>`. */
+function compareIds(id: string, ms: number, seq: number): number {
+  const [a, b] = id.split('-').map(Number) as [number, number];
+  return a !== ms ? a - ms : b - seq;
 }

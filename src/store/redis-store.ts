@@ -10,7 +10,7 @@
  */
 import { Redis, Cluster, type RedisOptions, type ClusterOptions } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, WriteOp } from './store-port.js';
+import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, WriteOp } from './store-port.js';
 import { readFileSync } from 'node:fs';
 import { toRateLimiter } from './rate-limiter-adapter.js';
 import { encodeAtomic } from './encode-atomic.js';
@@ -199,6 +199,49 @@ export class RedisStore implements Store {
     return this.client.hgetall(this.k(key));
   }
 
+  async lrange(key: string, start: number, stop: number): Promise<string[]> {
+    return this.client.lrange(this.k(key), start, stop);
+  }
+
+  async lastStreamId(key: string): Promise<string | null> {
+    const last = await this.client.xrevrange(this.k(key), '+', '-', 'COUNT', 1);
+    return last[0]?.[0] ?? null;
+  }
+
+  /**
+   * A reader on a connection of its own (a copy of the client's), whose command timeout outlasts
+   * its blocking reads: XREAD BLOCK holds its connection until an entry comes or the wait ends.
+   */
+  async streamReader(): Promise<StreamReader> {
+    const conn = this.client.duplicate() as Client;
+    conn.on('error', () => undefined);
+    let timeoutMs = 0;
+    const setTimeoutFor = (blockMs: number) => {
+      if (blockMs + 2_000 <= timeoutMs) return;
+      timeoutMs = blockMs + 2_000;
+      if (conn instanceof Cluster) conn.options.redisOptions = { ...conn.options.redisOptions, commandTimeout: timeoutMs };
+      else conn.options.commandTimeout = timeoutMs;
+    };
+    setTimeoutFor(10_000);
+    await conn.connect();
+    const k = (key: string) => this.k(key);
+    return {
+      async read(key: string, afterId: string, count: number, blockMs: number): Promise<StreamEntry[]> {
+        setTimeoutFor(blockMs);
+        const r = (await conn.xread('COUNT', count, 'BLOCK', Math.max(1, Math.floor(blockMs)), 'STREAMS', k(key), afterId)) as Array<[string, Array<[string, string[]]>]> | null;
+        const entries = r?.[0]?.[1] ?? [];
+        return entries.map(([id, flat]) => {
+          const fields: Record<string, string> = {};
+          for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!;
+          return { id, fields };
+        });
+      },
+      async close(): Promise<void> {
+        conn.disconnect();
+      },
+    };
+  }
+
   async hgetallMany(keys: string[]): Promise<Array<Record<string, string>>> {
     if (keys.length === 0) return [];
     if (this.isCluster) return Promise.all(keys.map((k) => this.hgetall(k)));
@@ -337,6 +380,9 @@ export class RedisStore implements Store {
         case 'srem': pipe.srem(k, op.member); break;
         case 'incrby': pipe.incrby(k, op.by); break;
         case 'pexpire': pipe.pexpire(k, op.ttlMs); break;
+        case 'rpush': pipe.rpush(k, op.value).ltrim(k, -Math.max(1, Math.floor(op.keepLast)), -1); break;
+        case 'zremrangebyscore': pipe.zremrangebyscore(k, Number.isFinite(op.min) ? op.min : '-inf', Number.isFinite(op.max) ? op.max : '+inf'); break;
+        case 'xadd': pipe.xadd(k, 'MAXLEN', '~', Math.max(1, Math.floor(op.maxLen)), '*', ...Object.entries(op.fields).flat()); break;
       }
     }
     const res = await pipe.exec();

@@ -45,6 +45,13 @@ export const storeKeys = {
   // one call of one app (all share the call's slot)
   callSession: (streamId: string, callId: string) => `${call(streamId, callId)}:session`,
   callLock: (streamId: string, callId: string) => `${call(streamId, callId)}:lock`,
+  /** The call's turn traces (a capped list, oldest first), written in the step of each turn's commit. */
+  callTrace: (streamId: string, callId: string) => `${call(streamId, callId)}:trace`,
+  // the inspector's per-app view of calls: callIds scored by start (ms), a summary hash per call, and
+  // the live feed of traced turns (a stream). In the app's slot: on a Cluster written after the commit.
+  callIndex: (streamId: string) => `${app(streamId)}:calls`,
+  callSummary: (streamId: string, callId: string) => `${app(streamId)}:call:${safe(callId)}`,
+  callFeed: (streamId: string) => `${app(streamId)}:call-feed`,
   // live calls by when they fall idle (`<streamId> <callId>` scored by ms since epoch): the idle sweep claims
   // from it. One key for every call, so on a Redis Cluster it lives in its own slot.
   idleCalls: () => 'calls:idle',

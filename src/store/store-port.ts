@@ -18,7 +18,12 @@ export type WriteOp =
   | { op: 'sadd'; key: string; member: string }
   | { op: 'srem'; key: string; member: string }
   | { op: 'incrby'; key: string; by: number }
-  | { op: 'pexpire'; key: string; ttlMs: number };
+  | { op: 'pexpire'; key: string; ttlMs: number }
+  /** RPUSH, then LTRIM to the last `keepLast` entries (a capped log, oldest dropped). */
+  | { op: 'rpush'; key: string; value: string; keepLast: number }
+  | { op: 'zremrangebyscore'; key: string; min: number; max: number }
+  /** XADD with an id the store makes (ms-seq) and MAXLEN ~ `maxLen` (about that many kept). */
+  | { op: 'xadd'; key: string; fields: Record<string, string>; maxLen: number };
 
 export type Guard =
   | { key: string; absent: true } // the key must not exist
@@ -43,6 +48,25 @@ export interface ScoredMember {
 
 // the rate-limiter port is the platform's; the adapters implement it
 export type { RateLimitRule, RateLimitOutcome, RateLimitEntry, RateLimiter } from '../platform/index.js';
+/** An entry of a stream (XADD/XREAD): its id (`<ms>-<seq>`, ordered) and fields. */
+export interface StreamEntry {
+  id: string;
+  fields: Record<string, string>;
+}
+
+/**
+ * Reads streams with blocking waits (XREAD BLOCK): on Redis over a connection of its own, so a
+ * waiting read never holds up the commands of turns. Close it when done.
+ */
+export interface StreamReader {
+  /**
+   * Entries of `key` after `afterId` (`$`: only entries added from now on), at most `count`;
+   * waits up to `blockMs` for one when there is none yet (then answers []).
+   */
+  read(key: string, afterId: string, count: number, blockMs: number): Promise<StreamEntry[]>;
+  close(): Promise<void>;
+}
+
 export interface Store {
   readonly kind: 'memory' | 'redis';
   /**
@@ -72,6 +96,12 @@ export interface Store {
   zscore(key: string, member: string): Promise<number | null>;
   /** Rank of a member (0-based) in ascending (or descending with rev) order; null when absent. */
   zrank(key: string, member: string, opts?: { rev?: boolean }): Promise<number | null>;
+  /** Entries `start`..`stop` of a list (negative: from the end), as LRANGE. */
+  lrange(key: string, start: number, stop: number): Promise<string[]>;
+  /** The id of a stream's newest entry, or null when it has none. */
+  lastStreamId(key: string): Promise<string | null>;
+  /** A reader of streams with blocking waits (see StreamReader). */
+  streamReader(): Promise<StreamReader>;
   /**
    * Takes a lock (`lockKey` set to `token` with a TTL, only when absent) and reads `readKey` in the
    * same step (both keys share a slot). One round trip for a turn's "lock, then load". With

@@ -384,4 +384,37 @@ describeEachStore('store contract', (factory) => {
   it('when pinged, then it answers true', async () => {
     expect(await store.ping()).toBe(true);
   });
+
+  it('when entries are pushed to a capped list in an atomic step, then only the newest stay', async () => {
+    const key = storeKeys.callTrace('st-1', 'c-list');
+    for (let i = 1; i <= 5; i++) await store.atomic([{ op: 'rpush', key, value: `e${i}`, keepLast: 3 }, { op: 'pexpire', key, ttlMs: 60_000 }]);
+    expect(await store.lrange(key, 0, -1)).toEqual(['e3', 'e4', 'e5']);
+    expect(await store.lrange(key, -1, -1)).toEqual(['e5']);
+    expect(await store.pttl(key)).toBeGreaterThan(0);
+  });
+
+  it('when a range of scores is removed, then members outside it stay', async () => {
+    const key = storeKeys.callIndex('st-1');
+    await store.atomic([{ op: 'zadd', key, score: 1, member: 'a' }, { op: 'zadd', key, score: 5, member: 'b' }, { op: 'zremrangebyscore', key, min: -Infinity, max: 2 }]);
+    expect(await store.zrange(key, 0, -1)).toEqual([{ member: 'b', score: 5 }]);
+  });
+
+  it('when entries are added to a stream, then a reader gets those after an id and waits for the next', async () => {
+    const key = storeKeys.callFeed('st-1');
+    await store.atomic([{ op: 'xadd', key, fields: { e: '1' }, maxLen: 100 }]);
+    const first = await store.lastStreamId(key);
+    expect(first).toMatch(/^\d+-\d+$/);
+    const reader = await store.streamReader();
+    try {
+      const waiting = reader.read(key, first!, 10, 5_000);
+      await sleep(50);
+      await store.atomic([{ op: 'xadd', key, fields: { e: '2' }, maxLen: 100 }]);
+      const got = await waiting;
+      expect(got.map((x) => x.fields.e)).toEqual(['2']);
+      expect(await reader.read(key, '0-0', 10, 10)).toHaveLength(2);
+      expect(await reader.read(key, got[0]!.id, 10, 20)).toEqual([]);
+    } finally {
+      await reader.close();
+    }
+  });
 });

@@ -10,7 +10,9 @@
               h k f (hash field absent) | H k f v (hash field equals)
       ops:    s k v (SET) | S k v ms (SET PX) | d k (DEL) | h k n f1 v1 ... (HSET, n args) |
               D k n f1 ... (HDEL, n args) | i k f by (HINCRBY) | z k score member (ZADD) |
-              r k m (ZREM) | a k m (SADD) | m k m (SREM) | I k by (INCRBY) | p k ms (PEXPIRE)
+              r k m (ZREM) | a k m (SADD) | m k m (SREM) | I k by (INCRBY) | p k ms (PEXPIRE) |
+              L k v keep (RPUSH, then LTRIM to the last `keep`) | Y k min max (ZREMRANGEBYSCORE) |
+              X k maxlen n f1 v1 ... (XADD MAXLEN ~ maxlen *, n args)
 
   Output:
     0 when every write applied, else the 1-based index of the first failed guard (nothing written)
@@ -47,6 +49,15 @@ while i <= n do
   elseif o == 'm' then redis.call('SREM', key, ARGV[i + 2]); i = i + 3
   elseif o == 'I' then redis.call('INCRBY', key, ARGV[i + 2]); i = i + 3
   elseif o == 'p' then redis.call('PEXPIRE', key, ARGV[i + 2]); i = i + 3
+  elseif o == 'L' then
+    redis.call('RPUSH', key, ARGV[i + 2])
+    redis.call('LTRIM', key, -tonumber(ARGV[i + 3]), -1)
+    i = i + 4
+  elseif o == 'Y' then redis.call('ZREMRANGEBYSCORE', key, ARGV[i + 2], ARGV[i + 3]); i = i + 4
+  elseif o == 'X' then
+    local c = tonumber(ARGV[i + 3])
+    redis.call('XADD', key, 'MAXLEN', '~', ARGV[i + 2], '*', unpack(ARGV, i + 4, i + 3 + c))
+    i = i + 4 + c
   else return redis.error_reply('atomic: unknown op ' .. tostring(o)) end
 end
 return 0
