@@ -12,6 +12,7 @@ import { createAssistComponent } from './assist/index.js';
 import { createTestRunsComponent, type TestRunsOptions } from './testruns/index.js';
 import { createHistoryComponent, type CachedMeta } from './history/index.js';
 import { ConsoleCredentials, ConsoleService, consoleRoutes } from './console/index.js';
+import { createInspectorComponent } from './inspector/index.js';
 import { createIvrComponent, type SandboxOptions, type IvrCaches, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
 
 export interface GatewayOptions {
@@ -104,6 +105,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const history = createHistoryComponent({ store, apps, metrics, rateLimiters, sessionMetas: caches.historySessions, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
   const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents), ...(options.testRuns ? { options: options.testRuns } : {}) });
 
+  const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId) });
   const ivrComponent = createIvrComponent({
     ...base,
     caches: caches.ivr,
@@ -115,6 +117,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
       apps,
       history: history.turns,
       agentPorts: { llm: connections.llm, tables: tables.tables, skillGroups: assist.skillGroups },
+      ...(inspector.traces ? { traces: inspector.traces } : {}),
     },
   });
 
@@ -127,6 +130,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const routes: RouteDef[] = [
     ...adminRoutes(apps, agents, { agentMaxBytes: config.agentMaxBytes }),
     ...ivrComponent.routes,
+    ...inspector.routes,
     ...connections.routes,
     ...tables.routes,
     ...assist.routes,

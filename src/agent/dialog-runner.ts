@@ -48,6 +48,9 @@ export class DialogRunner implements NodeRuntime {
   readonly now: Date;
   readonly timeZone: string;
   recognition: RecognitionResult | undefined;
+  /** The rules that chose a next node this turn (see TurnResult.rules). */
+  readonly rules: NonNullable<TurnResult['rules']> = [];
+  failed: TurnResult['failed'];
   private readonly spoken: PromptPart[][] = [];
   private visits = 0;
   /** How many times each node ran in this turn (by `<dialog>.<node>`). */
@@ -120,9 +123,11 @@ export class DialogRunner implements NodeRuntime {
   /** The first rule whose `when` is absent or true; a rule that throws counts as false (traced). */
   nextTarget(node: CompiledNode): string | undefined {
     for (const [i, rule] of node.next.entries()) {
-      if (!rule.when) return rule.goto;
       try {
-        if (rule.when.evaluate(this.scope())) return rule.goto;
+        if (!rule.when || rule.when.evaluate(this.scope())) {
+          this.rules.push({ node: `${node.dialog}.${node.id}`, rule: i, goto: rule.goto });
+          return rule.goto;
+        }
       } catch (err) {
         this.trace.push(`!${node.dialog}.${node.id}.next[${i}]: ${err instanceof Error ? err.message : String(err)}`);
       }
@@ -303,6 +308,8 @@ export class DialogRunner implements NodeRuntime {
     if (shape.transfer) result.transfer = shape.transfer;
     if (shape.error) result.error = shape.error;
     if (this.recognition) result.recognition = this.recognition;
+    if (this.rules.length) result.rules = this.rules;
+    if (this.failed) result.failed = this.failed;
     return result;
   }
 }

@@ -33,8 +33,9 @@ function rememberMessage(state: DialogState, input: UtteranceInput): void {
 }
 
 /** A failed attempt (no match, no input, below the confidence threshold) at the current position. */
-async function failedAttempt(run: DialogRunner, node: CompiledNode | undefined, kind: 'noinput' | 'nomatch'): Promise<TurnResult> {
+async function failedAttempt(run: DialogRunner, node: CompiledNode | undefined, kind: 'noinput' | 'nomatch', why: NonNullable<TurnResult['failed']>['reason'] = 'event'): Promise<TurnResult> {
   const { state, settings } = run;
+  run.failed = { kind, reason: why };
   state.retries += 1;
   const allowed = node?.def.ivr?.retries ?? settings.retries ?? DEFAULT_RETRIES;
   if (state.retries > allowed) return run.exceedRetries(node);
@@ -62,13 +63,13 @@ async function onUtterance(run: DialogRunner, input: UtteranceInput, asking: Com
   if (asking) {
     const module = nodeRegistry.get(asking.def.type);
     const extraction = input.belowThreshold || !module?.accept ? { ok: false as const } : module.accept(asking, run, input);
-    if (!extraction.ok) return failedAttempt(run, asking, 'nomatch');
+    if (!extraction.ok) return failedAttempt(run, asking, 'nomatch', input.belowThreshold ? 'below_threshold' : 'no_match');
     const name = module?.entityName?.(asking);
     if (name !== undefined) state.entities[name] = extraction.value;
     state.retries = 0;
     return run.continueAfter(asking);
   }
-  if (input.belowThreshold) return failedAttempt(run, undefined, 'nomatch');
+  if (input.belowThreshold) return failedAttempt(run, undefined, 'nomatch', 'below_threshold');
   const recognition = await recognize(run, input);
   run.recognition = recognition;
   run.trace.push(`#intent ${recognition.intent} ${recognition.score.toFixed(3)} (${recognition.source})`);

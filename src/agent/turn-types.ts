@@ -115,6 +115,13 @@ export interface TurnResult {
   /** Set when the agent could not proceed (e.g. model failure without an error prompt). */
   error?: { code: string };
   recognition?: RecognitionResult;
+  /** The `next` rules that chose a following node this turn (node as `<dialog>.<node>`, rule index), in order. */
+  rules?: Array<{ node: string; rule: number; goto: string }>;
+  /**
+   * A failed attempt this turn and why: the utterance fell below the confidence threshold, the
+   * asking node could not take it (`no_match`), or the browser reported the event.
+   */
+  failed?: { kind: 'noinput' | 'nomatch'; reason: 'below_threshold' | 'no_match' | 'event' };
   /** Node ids visited this turn, for logs and metrics. */
   trace: string[];
   state: DialogState;

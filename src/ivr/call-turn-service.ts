@@ -12,12 +12,19 @@ import type { AnswerSpec, CallSession } from './call-session.js';
 import type { CallSessionRepository } from './call-session-repository.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
 import type { IvrPorts, TurnMessage } from './ivr-ports.js';
+import { TraceDraft, traceParams, type CallSummaryUpdate, type TraceMark, type TurnTrace } from './turn-trace.js';
 import { commitWithHistory, hungUpMessage, messageId } from './turn-commit.js';
 import { toTurnInput } from './turn-input.js';
 import { effectPorts, TurnJournal } from './turn-effects.js';
 import type { WebhookRequest } from './webhook-input.js';
 
 export { messageId } from './turn-commit.js';
+
+/** A rendered document: its kind and its XML. */
+export interface RenderedDocument {
+  kind: string;
+  xml: string;
+}
 
 export interface TurnContext {
   streamId: string;
@@ -26,12 +33,29 @@ export interface TurnContext {
   agent: CompiledAgent;
   lang: string;
   deadlineAt: number;
+  /**
+   * Renders the document of an outcome. With tracing on, the turn renders its answer before the
+   * commit (the trace keeps the document) and hands it back as the outcome's `rendered`.
+   */
+  render?: (outcome: TurnOutcome) => RenderedDocument;
+  /** What this request collects for its trace (set by `handle` when tracing is on). */
+  trace?: TraceDraft;
 }
 
-/** What the request answers: a stored answer to render for `turn`, or a wait for `turn`. */
+/**
+ * What the request answers: a stored answer to render for `turn`, or a wait for `turn`; `rendered`
+ * when the turn rendered it already (tracing on).
+ */
 export type TurnOutcome =
-  | { kind: 'answer'; answer: AnswerSpec; session: CallSession; issuedTurn: number }
-  | { kind: 'wait'; session: CallSession; turn: number };
+  | { kind: 'answer'; answer: AnswerSpec; session: CallSession; issuedTurn: number; rendered?: RenderedDocument }
+  | { kind: 'wait'; session: CallSession; turn: number; rendered?: RenderedDocument };
+
+/** How a call stands after a turn, for the inspector's index of calls. */
+function endedHow(next: CallSession, input: string, answer: AnswerSpec): CallSummaryUpdate['ended'] {
+  if (!next.ended) return undefined;
+  if (answer.action === 'error') return 'error';
+  return input === 'hangup' ? 'hungup' : 'completed';
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -55,10 +79,18 @@ export class CallTurnService {
   ) {}
 
   async handle(ctx: TurnContext): Promise<TurnOutcome> {
+    if (!this.ports.traces || !ctx.render) return this.handleTurn(ctx);
+    const traced = { ...ctx, trace: new TraceDraft(Date.now(), ctx.req) };
+    const outcome = await this.handleTurn(traced);
+    return this.traceUncommitted(traced, outcome);
+  }
+
+  private async handleTurn(ctx: TurnContext): Promise<TurnOutcome> {
     if (ctx.req.event === 'hangup' && ctx.req.turn === undefined) return this.hangUp(ctx);
     const submitted = ctx.req.turn ?? 0;
     if (ctx.req.event === 'poll') {
-      const session = await this.sessions.load(ctx.streamId, ctx.req.callId!);
+      const load = this.sessions.load(ctx.streamId, ctx.req.callId!);
+      const session = await (ctx.trace ? ctx.trace.store(load) : load);
       if (session) return this.poll(ctx, session, submitted);
       if (submitted > 0) return this.expired(ctx);
     }
@@ -129,7 +161,8 @@ export class CallTurnService {
     const fresh = submitted === 0 && ctx.req.event !== 'poll' ? this.fresh(ctx) : undefined;
     let session: CallSession | null;
     for (;;) {
-      const taken = await this.sessions.lockAndLoad(streamId, callId, token, fresh);
+      const lockAndLoad = this.sessions.lockAndLoad(streamId, callId, token, fresh);
+      const taken = await (ctx.trace ? ctx.trace.store(lockAndLoad) : lockAndLoad);
       if (taken.locked) {
         session = taken.session;
         if (taken.created) {
@@ -217,10 +250,16 @@ export class CallTurnService {
     try {
       const first = await Promise.race([work, deadline]);
       if (first === 'late') {
+        if (ctx.trace) ctx.trace.late = true;
         work.catch((err: unknown) => this.logger.error({ err }, 'late turn failed'));
         return await late();
       }
-      return { kind: 'answer', answer: first.last!.answer, session: first, issuedTurn: first.turn };
+      const outcome: TurnOutcome = { kind: 'answer', answer: first.last!.answer, session: first, issuedTurn: first.turn };
+      if (ctx.trace?.committed === first) {
+        outcome.rendered = ctx.trace.rendered;
+        ctx.trace.traced = true;
+      }
+      return outcome;
     } finally {
       clearTimeout(timer);
     }
@@ -256,6 +295,7 @@ export class CallTurnService {
       return this.handle(ctx);
     }
     this.logger.warn({ callId, turn: submitted }, 'resuming a turn whose owner stopped');
+    ctx.trace?.marks.add('resumed');
     const input = session.pending.input;
     const text = input.kind === 'utterance' ? input.text : '';
     return this.raceDeadline(ctx, this.execute(ctx, new TurnJournal(this.sessions, session, token), token, text));
@@ -288,6 +328,9 @@ export class CallTurnService {
     const session = journal.current;
     const pending = session.pending!;
     const started = performance.now();
+    const draft = ctx.trace;
+    const storeBefore = draft?.storeMs ?? 0;
+    const modelBefore = draft?.modelMs ?? 0;
     let result: TurnResult | null = null;
     let answer: AnswerSpec;
     try {
@@ -303,7 +346,7 @@ export class CallTurnService {
           noMatchPrompt: ctx.settings.standardResponses.noMatch,
           errorPrompt: ctx.settings.standardResponses.error,
         },
-        effectPorts(this.ports.agentPorts, journal, { streamId: session.streamId, callId: session.callId, turn: pending.turn }),
+        effectPorts(this.ports.agentPorts, journal, { streamId: session.streamId, callId: session.callId, turn: pending.turn }, draft),
       );
       answer = toAnswer(result);
       if (pending.turn === 0 && !session.last && ctx.settings.welcomeMessage) {
@@ -314,7 +357,9 @@ export class CallTurnService {
       answer = { action: 'error', prompt: [], error: 'agent_error' };
     }
     if (journal.fault !== undefined) throw journal.fault;
-    this.metrics.agentNodeLatency.observe({ type: 'turn' }, (performance.now() - started) / 1000);
+    const agentElapsed = performance.now() - started;
+    this.metrics.agentNodeLatency.observe({ type: 'turn' }, agentElapsed / 1000);
+    if (draft) draft.agentMs += Math.max(0, agentElapsed - (draft.modelMs - modelBefore) - (draft.storeMs - storeBefore));
     // the session without its pending turn (a rest copy: `delete` would leave a slow dictionary object)
     const { pending: _done, ...rest } = session;
     const next: CallSession = {
@@ -325,17 +370,121 @@ export class CallTurnService {
       ended: answer.action === 'end' || answer.action === 'error' || pending.input.kind === 'hangup',
       activeAt: this.now(),
     };
-    if (!(await commitWithHistory(this.sessions, this.ports.history, next, token, this.messages(ctx, next, text, answer, result)))) {
+    const trace = draft && this.ports.traces ? this.traceWrites(ctx, draft, session, next, answer, result) : undefined;
+    const commit = commitWithHistory(this.sessions, this.ports.history, next, token, this.messages(ctx, next, text, answer, result), trace);
+    if (!(await (draft ? draft.store(commit) : commit))) {
       this.logger.warn({ callId: session.callId }, 'turn lock lost before commit; the other owner answers');
       const current = await this.sessions.load(session.streamId, session.callId);
       if (current?.last) return current;
       throw AppError.storeUnavailable();
     }
+    if (draft && trace) draft.committed = next;
     if (next.ended && !session.ended) {
       this.metrics.liveCalls.dec();
       await this.ports.lifecycle?.ended?.(next);
     }
     return next;
+  }
+
+  /** The committed turn's trace and its writes (the document rendered now, before the commit). */
+  private traceWrites(ctx: TurnContext, draft: TraceDraft, before: CallSession, next: CallSession, answer: AnswerSpec, result: TurnResult | null) {
+    const pending = before.pending!;
+    const t = performance.now();
+    const rendered = ctx.render!({ kind: 'answer', answer, session: next, issuedTurn: next.turn });
+    draft.renderMs += performance.now() - t;
+    draft.rendered = rendered;
+    const marks = new Set(draft.marks);
+    if (draft.late) marks.add('late');
+    const trace = this.traceOf(ctx, draft, pending.turn, pending.event, [...marks], rendered);
+    const input = pending.input;
+    if (input.kind === 'utterance' && input.asr) trace.asr = { ...input.asr, ...(input.belowThreshold ? { belowThreshold: true } : {}) };
+    if (input.kind === 'transfer') trace.transferResult = input.result;
+    trace.before = { dialog: before.state?.dialog ?? null, node: before.state?.node ?? null };
+    trace.answer = answer.error ? { action: answer.action, error: answer.error } : { action: answer.action };
+    if (result) {
+      if (result.recognition) {
+        const r = result.recognition;
+        trace.recognition = { intent: r.intent, score: r.score, source: r.source, top: r.scores.slice(0, 3) };
+      }
+      if (result.failed) trace.nomatch = result.failed;
+      if (Object.keys(result.state.entities).length) trace.entities = result.state.entities;
+      trace.dialog = result.state.dialog;
+      trace.node = result.state.node;
+      if (result.rules) trace.rules = result.rules;
+      if (result.trace.length) trace.path = result.trace;
+    }
+    if (answer.error) trace.error = answer.error;
+    const failedEffect = draft.modelCalls.some((m) => m.outcome === 'error') || draft.tableWrites.some((w) => w.outcome === 'error');
+    const node = result?.state.dialog && result.state.node ? `${result.state.dialog}.${result.state.node}` : undefined;
+    const summary = this.summaryOf(next, pending.event, {
+      ...(node ? { node } : {}),
+      ...(endedHow(next, input.kind, answer) ? { ended: endedHow(next, input.kind, answer) } : {}),
+      ...(answer.action === 'transfer' ? { transferred: true } : {}),
+      ...(answer.error || failedEffect || marks.has('store_retry') ? { error: true } : {}),
+    });
+    return this.ports.traces!.prepare(ctx.streamId, trace, summary);
+  }
+
+  private traceOf(ctx: TurnContext, draft: TraceDraft, turn: number, event: string, marks: TraceMark[], rendered: { kind: string; xml: string }): TurnTrace {
+    const traces = this.ports.traces!;
+    const trace: TurnTrace = {
+      callId: ctx.req.callId!,
+      turn,
+      receivedAt: draft.receivedAt,
+      durationMs: Math.round(draft.elapsedMs),
+      timing: draft.timing(),
+      instance: traces.instanceId,
+      event,
+      marks,
+      request: traceParams(ctx.req),
+      document: traces.documents ? { kind: rendered.kind, xml: rendered.xml } : { kind: rendered.kind },
+    };
+    if (draft.modelCalls.length) trace.modelCalls = draft.modelCalls.slice();
+    if (draft.tableWrites.length) trace.tableWrites = draft.tableWrites.slice();
+    return trace;
+  }
+
+  private summaryOf(s: CallSession, lastEvent: string, extra: Partial<CallSummaryUpdate>): CallSummaryUpdate {
+    return {
+      callId: s.callId,
+      ...(s.from ? { from: s.from } : {}),
+      ...(s.to ? { to: s.to } : {}),
+      startedAt: s.createdOn,
+      lastTurnAt: Date.now(),
+      turns: s.turn,
+      lastEvent,
+      ...extra,
+    };
+  }
+
+  /**
+   * The trace of a request whose answer no commit of its own carried (a wait document, an answer
+   * delivered on a poll, a duplicate): written on its own, after the answer is rendered. A failure
+   * to write it is logged; the caller still gets the answer.
+   */
+  private async traceUncommitted(ctx: TurnContext, outcome: TurnOutcome): Promise<TurnOutcome> {
+    const draft = ctx.trace!;
+    if (draft.traced) return outcome;
+    if (outcome.kind === 'answer' && outcome.answer.error === 'session_expired') return outcome;
+    const t = performance.now();
+    const rendered = ctx.render!(outcome);
+    draft.renderMs += performance.now() - t;
+    const marks = new Set(draft.marks);
+    const req = ctx.req;
+    if (outcome.kind === 'wait') marks.add('wait');
+    else if (req.event === 'poll') marks.add('delivered');
+    else marks.add('duplicate');
+    const turn = outcome.kind === 'wait' ? outcome.turn : (req.turn ?? 0);
+    const event = req.event ?? (turn === 0 ? 'start' : 'input');
+    const trace = this.traceOf(ctx, draft, turn, event, [...marks], rendered);
+    const session = outcome.session;
+    const node = session.state?.dialog && session.state.node ? `${session.state.dialog}.${session.state.node}` : undefined;
+    try {
+      await draft.store(this.ports.traces!.record(ctx.streamId, trace, this.summaryOf(session, event, node ? { node } : {})));
+    } catch (err) {
+      this.logger.warn({ err, callId: req.callId }, 'turn trace not written');
+    }
+    return { ...outcome, rendered };
   }
 
   private messages(ctx: TurnContext, s: CallSession, text: string, answer: AnswerSpec, result: TurnResult | null): TurnMessage[] {

@@ -2,6 +2,7 @@
 import type { AgentPorts, CompiledAgent, AsrMeta } from '../agent/index.js';
 import type { Guard, WriteOp } from '../store/index.js';
 import type { CallSession } from './call-session.js';
+import type { CallSummaryUpdate, PreparedTrace, TurnTrace } from './turn-trace.js';
 
 export interface TurnMessage {
   id: string;
@@ -55,10 +56,27 @@ export interface CallLifecycle {
   ended?(session: CallSession): Promise<void> | void;
 }
 
+/**
+ * Where the turn loop records a trace of every request (the call inspector). `prepare` answers the
+ * writes the turn's commit applies in its own step (the call's slot) and those of the app's index
+ * and feed (same step where the store allows, else right after the commit); `record` writes the
+ * trace of a request that commits nothing (a wait document, a delivery on a poll, a duplicate).
+ */
+export interface TurnTracePort {
+  /** The instance that answers, as traces name it. */
+  readonly instanceId: string;
+  /** Whether traces keep the document's XML. */
+  readonly documents: boolean;
+  prepare(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): PreparedTrace;
+  record(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): Promise<void>;
+}
+
 export interface IvrPorts {
   agents: AgentSource;
   apps: AppSource;
   agentPorts: AgentPorts;
   history: HistoryPort;
   lifecycle?: CallLifecycle;
+  /** Traces of turns (absent: tracing off). */
+  traces?: TurnTracePort;
 }

@@ -5,7 +5,7 @@
  */
 import { sha256 } from '../platform/index.js';
 import type { CallSession } from './call-session.js';
-import type { CallSessionRepository } from './call-session-repository.js';
+import type { CallSessionRepository, TraceWrites } from './call-session-repository.js';
 import type { HistoryPort, TurnMessage } from './ivr-ports.js';
 
 /** Deterministic message ids, so a re-run of a turn never records it twice. */
@@ -44,17 +44,18 @@ export function hungUpMessage(s: CallSession, turn: number, lang: string, at: nu
  * neither. Elsewhere (a Redis Cluster: the app's history and the call's session are in other
  * slots) history goes first, then the commit: a process that dies between the two leaves the turn
  * uncommitted, so it runs again and its messages (deterministic ids) are not recorded twice. (Both
- * in flight together lost messages when an instance was killed after the commit landed.)
+ * in flight together lost messages when an instance was killed after the commit landed.) A turn's
+ * trace goes with the commit (see CallSessionRepository.commit).
  */
-export async function commitWithHistory(sessions: CallSessionRepository, history: HistoryPort, next: CallSession, token: string, messages: TurnMessage[]): Promise<boolean> {
+export async function commitWithHistory(sessions: CallSessionRepository, history: HistoryPort, next: CallSession, token: string, messages: TurnMessage[], trace?: TraceWrites): Promise<boolean> {
   const prepared = history.prepare?.(messages) ?? null;
   if (prepared) {
-    const outcome = await sessions.commitWith(next, token, prepared);
+    const outcome = await sessions.commitWith(next, token, prepared, trace);
     if (outcome === 'ok') prepared.applied();
     if (outcome !== 'refused') return outcome === 'ok';
     // a history guard refused the step (a message already stored, a session's bookkeeping changed,
     // the app deleted): record reads the store and retries, or refuses the deleted app
   }
   await history.record(messages);
-  return sessions.commit(next, token);
+  return sessions.commit(next, token, trace);
 }

@@ -14,6 +14,7 @@ import { AppError, sha256 } from '../platform/index.js';
 import { isStoreUnavailable } from '../store/index.js';
 import type { CallSession } from './call-session.js';
 import type { CallSessionRepository } from './call-session-repository.js';
+import type { TraceDraft } from './turn-trace.js';
 
 /** Longest model answer kept with a turn (the agent keeps much less of it). */
 const MAX_KEPT_ANSWER = 8_000;
@@ -68,8 +69,15 @@ export class TurnJournal {
   }
 }
 
-/** The agent's ports for one run of one turn: effects made once per turn (see above). */
-export function effectPorts(ports: AgentPorts, journal: TurnJournal, at: { streamId: string; callId: string; turn: number }): AgentPorts {
+/** The stable code of an effect's error, for a trace (never its message). */
+const codeOf = (err: unknown): string => (err instanceof AppError ? String(err.code) : err instanceof Error && typeof (err as { code?: unknown }).code === 'string' ? String((err as { code?: unknown }).code) : 'error');
+
+/**
+ * The agent's ports for one run of one turn: effects made once per turn (see above). With a trace
+ * draft, every model call and table write is noted in it (connection, latency, tokens, outcome),
+ * its model time as model time and the effects' store writes as store time.
+ */
+export function effectPorts(ports: AgentPorts, journal: TurnJournal, at: { streamId: string; callId: string; turn: number }, draft?: TraceDraft): AgentPorts {
   // once a store fault has ended the turn, no further effect is made in this run
   const watched = async <T>(work: () => Promise<T>): Promise<T> => {
     if (journal.fault) throw journal.fault;
@@ -91,24 +99,62 @@ export function effectPorts(ports: AgentPorts, journal: TurnJournal, at: { strea
         const kept = journal.kept(key) as KeptAnswer | undefined;
         if (kept?.request === request) {
           const { request: _request, ...answer } = kept;
+          draft?.modelCalls.push({ connectionId: req.connectionId, step: req.step, latencyMs: 0, ...tokens(answer), outcome: 'reused' });
           return answer;
         }
-        const answer = await watched(() => llm.complete(req));
+        const t = performance.now();
+        let answer: ModelAnswer;
+        try {
+          answer = await watched(() => llm.complete(req));
+        } catch (err) {
+          const latencyMs = performance.now() - t;
+          if (draft) {
+            draft.modelMs += latencyMs;
+            draft.modelCalls.push({ connectionId: req.connectionId, step: req.step, latencyMs: Math.round(latencyMs), outcome: 'error', error: codeOf(err) });
+          }
+          throw err;
+        }
+        if (draft) {
+          const latencyMs = performance.now() - t;
+          draft.modelMs += latencyMs;
+          draft.modelCalls.push({ connectionId: req.connectionId, step: req.step, latencyMs: Math.round(latencyMs), ...tokens(answer), outcome: 'ok' });
+        }
         // what the agent reads of it: the trimmed text, far below this length
         const keep: KeptAnswer = { request, text: typeof answer.text === 'string' ? answer.text.trim().slice(0, MAX_KEPT_ANSWER) : '' };
         if (answer.inputTokens !== undefined) keep.inputTokens = answer.inputTokens;
         if (answer.outputTokens !== undefined) keep.outputTokens = answer.outputTokens;
-        await watched(() => journal.keep(key, keep));
+        await watched(() => (draft ? draft.store(journal.keep(key, keep)) : journal.keep(key, keep)));
         return answer;
       },
     };
   }
   if (tables) {
+    const insert: typeof tables.insert = (req) =>
+      watched(() => tables.insert(req.step === undefined ? req : { ...req, idempotencyKey: [at.streamId, at.callId, String(at.turn), req.step].join('\u0000') }));
     out.tables = {
-      insert: (req) =>
-        watched(() => tables.insert(req.step === undefined ? req : { ...req, idempotencyKey: [at.streamId, at.callId, String(at.turn), req.step].join('\u0000') })),
+      insert: !draft
+        ? insert
+        : async (req) => {
+            const t = performance.now();
+            try {
+              const row = await draft.store(insert(req));
+              draft.tableWrites.push({ table: req.table, step: req.step, latencyMs: Math.round(performance.now() - t), outcome: 'ok' });
+              return row;
+            } catch (err) {
+              draft.tableWrites.push({ table: req.table, step: req.step, latencyMs: Math.round(performance.now() - t), outcome: 'error', error: codeOf(err) });
+              throw err;
+            }
+          },
     };
   }
   if (skillGroups) out.skillGroups = { find: (req) => watched(() => skillGroups.find(req)) };
+  return out;
+}
+
+/** A model answer's token counts, when the provider gave them. */
+function tokens(answer: { inputTokens?: number; outputTokens?: number }): { inputTokens?: number; outputTokens?: number } {
+  const out: { inputTokens?: number; outputTokens?: number } = {};
+  if (answer.inputTokens !== undefined) out.inputTokens = answer.inputTokens;
+  if (answer.outputTokens !== undefined) out.outputTokens = answer.outputTokens;
   return out;
 }

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { AppError, defineRoute, type Config, type Logger, type Metrics, type RouteDef } from '../platform/index.js';
 import { isStoreUnavailable } from '../store/index.js';
 import { renderDocument, type DialectName, type VxmlDocument } from '../vxml/index.js';
-import type { CallTurnService } from './call-turn-service.js';
+import type { CallTurnService, RenderedDocument, TurnOutcome } from './call-turn-service.js';
 import { textPrompt, toVxmlDocument, waitDocument } from './document-mapper.js';
 import type { IvrConfigService } from './ivr-config-service.js';
 import type { IvrPorts } from './ivr-ports.js';
@@ -105,14 +105,18 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       if (!app) throw AppError.notFound('App not found');
       if (!agent) throw AppError.notFound('No agent is set for this app');
       const lang = app.language.includes('-') ? app.language : `${app.language}-US`;
-      const outcome = await turns.handle({ streamId, req, settings, agent, lang, deadlineAt: startedAt + config.turnDeadlineMs });
+      const render = (outcome: TurnOutcome): RenderedDocument => {
+        const base = { settings, agent, intentGrammars: caches.intentGrammars, callId: req.callId!, from: outcome.session.from ?? req.from, to: outcome.session.to ?? req.to, submitUrl: url, lang };
+        if (outcome.kind === 'wait') return { kind: 'wait', xml: vxml(waitDocument({ ...base, turn: outcome.turn }), dialect).xml };
+        const doc = toVxmlDocument(outcome.answer, { ...base, turn: outcome.issuedTurn });
+        return { kind: doc.kind, xml: vxml(doc, dialect).xml };
+      };
+      const outcome = await turns.handle({ streamId, req, settings, agent, lang, deadlineAt: startedAt + config.turnDeadlineMs, render });
       if (settings.log) logTurnTranscript(logger, streamId, req, outcome);
-      const base = { settings, agent, intentGrammars: caches.intentGrammars, callId: req.callId, from: outcome.session.from ?? req.from, to: outcome.session.to ?? req.to, submitUrl: url, lang };
       const state = outcome.session.state;
       const node = state?.dialog && state.node ? `${state.dialog}.${state.node}` : undefined;
-      if (outcome.kind === 'wait') return { kind: 'wait', node, ...vxml(waitDocument({ ...base, turn: outcome.turn }), dialect) };
-      const doc = toVxmlDocument(outcome.answer, { ...base, turn: outcome.issuedTurn });
-      return { kind: doc.kind, node, ...vxml(doc, dialect) };
+      const rendered = outcome.rendered ?? render(outcome);
+      return { kind: rendered.kind, node, status: 200, xml: rendered.xml };
     } catch (err) {
       if (err instanceof AppError && (err.status < 500 || err.code === 'at_capacity')) throw err;
       if (isStoreFault(err)) return storeFault(req, url, settings);

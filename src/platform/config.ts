@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import { z } from 'zod';
 
 const bool = z
@@ -85,6 +86,12 @@ const envSchema = z.object({
   AGENT_TRAINING_THREADS: z.coerce.number().int().min(1).max(16).default(1),
   // operator console sign-in sessions
   CONSOLE_SESSION_TTL_S: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(8 * 3600),
+  // the call inspector: a trace of every turn, kept per call
+  CALL_TRACE: bool.default(true),
+  CALL_TRACE_TTL_S: z.coerce.number().int().min(60).max(90 * 24 * 3600).default(7 * 24 * 3600),
+  CALL_TRACE_MAX_TURNS: z.coerce.number().int().min(1).max(10_000).default(200),
+  CALL_TRACE_DOCUMENTS: bool.default(true),
+  INSTANCE_ID: z.string().trim().min(1).max(100).optional(),
 });
 
 export interface Config {
@@ -137,6 +144,16 @@ export interface Config {
   agentTrainingThreads: number;
   /** How long an operator console session lasts after sign-in. */
   consoleSessionTtlS: number;
+  /** Whether every turn is traced for the call inspector. */
+  callTrace: boolean;
+  /** How long a call's traces and its entry in the app's list of calls are kept after its latest turn. */
+  callTraceTtlS: number;
+  /** Most traces kept per call (the oldest dropped). */
+  callTraceMaxTurns: number;
+  /** Whether traces keep the VoiceXML document answered. */
+  callTraceDocuments: boolean;
+  /** This instance's name in traces (default: host name and process id). */
+  instanceId: string;
 }
 
 export class ConfigError extends Error {
@@ -196,6 +213,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     agentMaxNodes: e.AGENT_MAX_NODES,
     agentTrainingThreads: e.AGENT_TRAINING_THREADS,
     consoleSessionTtlS: e.CONSOLE_SESSION_TTL_S,
+    callTrace: e.CALL_TRACE,
+    callTraceTtlS: e.CALL_TRACE_TTL_S,
+    callTraceMaxTurns: e.CALL_TRACE_MAX_TURNS,
+    callTraceDocuments: e.CALL_TRACE_DOCUMENTS,
+    instanceId: e.INSTANCE_ID ?? `${hostname()}-${process.pid}`,
   };
 }
 

@@ -49,6 +49,25 @@ export function sendReply(res: Response, reply: RouteReply): void {
   }
 }
 
+/** Writes a reply's event stream as it comes; waits for the socket to drain when it is full. */
+async function streamReply(res: Response, reply: RouteReply & { events: AsyncIterable<string> }): Promise<void> {
+  res.status(reply.status ?? 200);
+  for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+  // no-transform: the compression middleware leaves the stream alone (it would hold events back)
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-cache, no-transform');
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+  try {
+    for await (const chunk of reply.events) {
+      if (res.destroyed) break;
+      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+    }
+  } finally {
+    res.end();
+  }
+}
+
 function handle(def: RouteDef, opts: MountOptions): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -78,7 +97,9 @@ function handle(def: RouteDef, opts: MountOptions): RequestHandler {
         method: req.method,
         signal: controller.signal,
       };
-      sendReply(res, await def.handler(ctx));
+      const reply = await def.handler(ctx);
+      if (reply.events) await streamReply(res, { ...reply, events: reply.events });
+      else sendReply(res, reply);
     } catch (err) {
       next(err);
     }

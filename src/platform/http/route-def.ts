@@ -42,6 +42,11 @@ export interface RouteReply {
   text?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /**
+   * A stream of text written as it comes (Server-Sent Events): sent with `text/event-stream` and no
+   * caching or compression; the reply ends when the iterable ends (the handler ends it on `signal`).
+   */
+  events?: AsyncIterable<string>;
 }
 
 /**

@@ -1,0 +1,123 @@
+/**
+ * The inspector's records in the store. Per call (the call's slot): its turn traces, a capped list
+ * (`storeKeys.callTrace`, oldest dropped past CALL_TRACE_MAX_TURNS) that each turn's commit
+ * appends to in its own step. Per app (the app's slot): the index of calls (`callIndex`, callIds
+ * scored by start), each call's summary hash (`callSummary`) and the live feed (`callFeed`, a
+ * stream of traced turns without their documents). Everything lives CALL_TRACE_TTL_S after the
+ * call's latest turn. As the turn loop's TurnTracePort, it answers a trace's writes; the commit
+ * applies them (see CallSessionRepository.commit).
+ */
+import { storeKeys, type Store, type StreamEntry, type StreamReader, type WriteOp } from '../store/index.js';
+import type { CallSummaryUpdate, PreparedTrace, TurnTrace, TurnTracePort } from '../ivr/index.js';
+
+/** About how many events an app's feed keeps (MAXLEN ~): what a reconnecting client can resume from. */
+export const FEED_MAX_EVENTS = 10_000;
+
+export interface TraceOptions {
+  ttlMs: number;
+  maxTurns: number;
+  documents: boolean;
+  instanceId: string;
+}
+
+export interface ScoredCall {
+  callId: string;
+  startedAt: number;
+}
+
+export class InspectorRepository implements TurnTracePort {
+  constructor(
+    private readonly store: Store,
+    private readonly opts: TraceOptions,
+  ) {}
+
+  get instanceId(): string {
+    return this.opts.instanceId;
+  }
+
+  get documents(): boolean {
+    return this.opts.documents;
+  }
+
+  prepare(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): PreparedTrace {
+    const { ttlMs, maxTurns } = this.opts;
+    const key = storeKeys.callTrace(streamId, trace.callId);
+    const ops: WriteOp[] = [
+      { op: 'rpush', key, value: JSON.stringify(trace), keepLast: maxTurns },
+      { op: 'pexpire', key, ttlMs },
+    ];
+    return { ops, appOps: this.appOps(streamId, trace, summary) };
+  }
+
+  /** The summary, the index and the feed: all in the app's slot. */
+  private appOps(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): WriteOp[] {
+    const { ttlMs } = this.opts;
+    const fields: Record<string, string> = {
+      callId: summary.callId,
+      startedAt: String(summary.startedAt),
+      lastTurnAt: String(summary.lastTurnAt),
+      turns: String(summary.turns),
+      lastEvent: summary.lastEvent,
+    };
+    if (summary.from) fields.from = summary.from;
+    if (summary.to) fields.to = summary.to;
+    if (summary.node) fields.node = summary.node;
+    // sticky flags: set by the turn they happen in, never cleared (no read before the write)
+    if (summary.ended) fields.ended = summary.ended;
+    if (summary.transferred) fields.transferred = '1';
+    if (summary.error) fields.hasError = '1';
+    const summaryKey = storeKeys.callSummary(streamId, summary.callId);
+    const index = storeKeys.callIndex(streamId);
+    const feed = storeKeys.callFeed(streamId);
+    const { document, ...rest } = trace;
+    const event = { callId: trace.callId, trace: { ...rest, document: { kind: document.kind } }, summary };
+    return [
+      { op: 'hset', key: summaryKey, fields },
+      { op: 'pexpire', key: summaryKey, ttlMs },
+      { op: 'zadd', key: index, score: summary.startedAt, member: summary.callId },
+      { op: 'zremrangebyscore', key: index, min: -Infinity, max: summary.lastTurnAt - ttlMs },
+      { op: 'pexpire', key: index, ttlMs },
+      { op: 'xadd', key: feed, fields: { e: JSON.stringify(event) }, maxLen: FEED_MAX_EVENTS },
+      { op: 'pexpire', key: feed, ttlMs },
+    ];
+  }
+
+  async record(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): Promise<void> {
+    const { ops, appOps } = this.prepare(streamId, trace, summary);
+    if (this.store.atomicAcrossSlots) {
+      await this.store.atomic([...ops, ...appOps]);
+      return;
+    }
+    await this.store.atomic(ops);
+    await this.store.atomic(appOps);
+  }
+
+  /** Calls started between `min` and `max` (ms), newest first, from `offset`. */
+  async calls(streamId: string, min: number, max: number, offset: number, count: number): Promise<ScoredCall[]> {
+    const found = await this.store.zrangeByScore(storeKeys.callIndex(streamId), min, max, { rev: true, offset, count });
+    return found.map((x) => ({ callId: x.member, startedAt: x.score }));
+  }
+
+  /** The summary hashes of calls ({} for one that expired). */
+  summaries(streamId: string, callIds: string[]): Promise<Array<Record<string, string>>> {
+    return this.store.hgetallMany(callIds.map((id) => storeKeys.callSummary(streamId, id)));
+  }
+
+  async traces(streamId: string, callId: string): Promise<TurnTrace[]> {
+    const raw = await this.store.lrange(storeKeys.callTrace(streamId, callId), 0, -1);
+    return raw.map((r) => JSON.parse(r) as TurnTrace);
+  }
+
+  /** The id of the feed's newest event (`0-0` when it has none). */
+  async feedHead(streamId: string): Promise<string> {
+    return (await this.store.lastStreamId(storeKeys.callFeed(streamId))) ?? '0-0';
+  }
+
+  feedReader(): Promise<StreamReader> {
+    return this.store.streamReader();
+  }
+
+  readFeed(reader: StreamReader, streamId: string, afterId: string, blockMs: number): Promise<StreamEntry[]> {
+    return reader.read(storeKeys.callFeed(streamId), afterId, 100, blockMs);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The call inspector's operator routes (admin auth) under /api/admin/apps/:streamId/calls: the
+ * app's calls, one call's timeline, and the live feed of traced turns (Server-Sent Events).
+ */
+import { z } from 'zod';
+import { AppError, defineRoute, type RouteDef } from '../platform/index.js';
+import { callList, callParams, callTimeline, feedQuery, listQuery, streamIdParams } from './inspector-schemas.js';
+import type { InspectorService } from './inspector-service.js';
+
+const tags = ['operator', 'call inspector'];
+const auth = { kind: 'admin' } as const;
+const EVENT_ID = /^\d{1,20}-\d{1,20}$/;
+
+export function inspectorRoutes(service: InspectorService, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'get', path: '/api/admin/apps/:streamId/calls', summary: "List an app's traced calls, newest first (filters, cursor paging)", tags, auth,
+      params: streamIdParams, query: listQuery,
+      responses: { 200: { description: 'a page of calls and the cursor of the next', schema: callList }, 400: { description: 'a bad filter or cursor' }, 404: { description: 'unknown app' } },
+      handler: async ({ params, query }) => {
+        await requireApp(params.streamId);
+        return { json: await service.list(params.streamId, query) };
+      },
+    }),
+    // before /calls/:callId, which would take "feed" for a call id
+    defineRoute({
+      method: 'get', path: '/api/admin/apps/:streamId/calls/feed', summary: 'Live feed of traced turns of the app (Server-Sent Events, across instances)', tags, auth,
+      params: streamIdParams, query: feedQuery,
+      responses: {
+        200: {
+          description: 'text/event-stream: per traced turn `id: <event id>`, `event: turn`, `data: {callId, trace, summary}` (the trace without its document XML); a `: heartbeat` comment every 15 s while idle. A Last-Event-ID header (or lastEventId) resumes after that event.',
+          contentType: 'text/event-stream',
+        },
+        400: { description: 'a bad Last-Event-ID' },
+        404: { description: 'unknown app' },
+      },
+      handler: async ({ params, query, headers, signal }) => {
+        await requireApp(params.streamId);
+        const header = headers['last-event-id'];
+        const lastEventId = (Array.isArray(header) ? header[0] : header)?.trim() || query.lastEventId;
+        if (lastEventId !== undefined && !EVENT_ID.test(lastEventId)) throw AppError.badRequest('Last-Event-ID must be an event id of this feed (<ms>-<seq>)', 'headers.last-event-id');
+        return { events: service.feed(params.streamId, { signal, ...(lastEventId ? { lastEventId } : {}), ...(query.callId ? { callId: query.callId } : {}) }) };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/api/admin/apps/:streamId/calls/:callId', summary: "A call's timeline: its summary and every turn's trace", tags, auth,
+      params: callParams, query: z.object({}).strict(),
+      responses: { 200: { description: 'the call and its turns, oldest first', schema: callTimeline }, 404: { description: 'unknown app, or no trace of the call' } },
+      handler: async ({ params }) => {
+        await requireApp(params.streamId);
+        return { json: await service.timeline(params.streamId, params.callId) };
+      },
+    }),
+  ];
+}
