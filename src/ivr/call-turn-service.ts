@@ -12,7 +12,7 @@ import type { AnswerSpec, CallSession } from './call-session.js';
 import type { CallSessionRepository } from './call-session-repository.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
 import type { IvrPorts, TurnMessage } from './ivr-ports.js';
-import { TraceDraft, traceParams, type CallSummaryUpdate, type TraceMark, type TurnTrace } from './turn-trace.js';
+import { redactedDocument, TraceDraft, traceParams, type CallSummaryUpdate, type TraceMark, type TurnTrace } from './turn-trace.js';
 import { commitWithHistory, hungUpMessage, messageId } from './turn-commit.js';
 import { toTurnInput } from './turn-input.js';
 import { effectPorts, TurnJournal } from './turn-effects.js';
@@ -395,8 +395,8 @@ export class CallTurnService {
     draft.rendered = rendered;
     const marks = new Set(draft.marks);
     if (draft.late) marks.add('late');
-    const trace = this.traceOf(ctx, draft, pending.turn, pending.event, [...marks], rendered);
     const input = pending.input;
+    const trace = this.traceOf(ctx, draft, pending.turn, input.kind === 'start' ? 'start' : pending.event, [...marks], rendered);
     if (input.kind === 'utterance' && input.asr) trace.asr = { ...input.asr, ...(input.belowThreshold ? { belowThreshold: true } : {}) };
     if (input.kind === 'transfer') trace.transferResult = input.result;
     trace.before = { dialog: before.state?.dialog ?? null, node: before.state?.node ?? null };
@@ -437,7 +437,7 @@ export class CallTurnService {
       event,
       marks,
       request: traceParams(ctx.req),
-      document: traces.documents ? { kind: rendered.kind, xml: rendered.xml } : { kind: rendered.kind },
+      document: traces.documents ? { kind: rendered.kind, xml: redactedDocument(rendered.xml) } : { kind: rendered.kind },
     };
     if (draft.modelCalls.length) trace.modelCalls = draft.modelCalls.slice();
     if (draft.tableWrites.length) trace.tableWrites = draft.tableWrites.slice();

@@ -120,6 +120,15 @@ export function traceParams(req: WebhookRequest): Record<string, string | number
   return out;
 }
 
+/**
+ * A document as traces keep it: the webhook token every submit URL carries (`token=` in the query)
+ * replaced by `redacted`, so a trace never holds a credential. (A stored copy for reading; the
+ * caller gets the document as rendered.)
+ */
+export function redactedDocument(xml: string): string {
+  return xml.replace(/([?&]|&amp;)token=[^"'&<>\s]*/g, '$1token=redacted');
+}
+
 /** What one request collects for its trace while it runs. */
 export class TraceDraft {
   readonly started = performance.now();
