@@ -213,7 +213,7 @@ export class RedisStore implements Store {
    * its blocking reads: XREAD BLOCK holds its connection until an entry comes or the wait ends.
    */
   async streamReader(): Promise<StreamReader> {
-    const conn = this.client.duplicate() as Client;
+    const conn = this.client.duplicate();
     conn.on('error', () => undefined);
     let timeoutMs = 0;
     const setTimeoutFor = (blockMs: number) => {
@@ -228,7 +228,7 @@ export class RedisStore implements Store {
     return {
       async read(key: string, afterId: string, count: number, blockMs: number): Promise<StreamEntry[]> {
         setTimeoutFor(blockMs);
-        const r = (await conn.xread('COUNT', count, 'BLOCK', Math.max(1, Math.floor(blockMs)), 'STREAMS', k(key), afterId)) as Array<[string, Array<[string, string[]]>]> | null;
+        const r = (await conn.xread('COUNT', count, 'BLOCK', Math.max(1, Math.floor(blockMs)), 'STREAMS', k(key), afterId));
         const entries = r?.[0]?.[1] ?? [];
         return entries.map(([id, flat]) => {
           const fields: Record<string, string> = {};
