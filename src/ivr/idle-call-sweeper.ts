@@ -17,6 +17,7 @@ import type { AnswerSpec, CallSession } from './call-session.js';
 import type { CallSessionRepository } from './call-session-repository.js';
 import type { IvrPorts, TurnMessage } from './ivr-ports.js';
 import { commitWithHistory, hungUpMessage } from './turn-commit.js';
+import type { TraceWrites } from './call-session-repository.js';
 
 export interface IdleSweepOptions {
   /** The clock the sweep compares with (the turn loop's clock). */
@@ -107,12 +108,32 @@ export class IdleCallSweeper {
 
   /** History and commit; an app deleted meanwhile refuses history, and the call is closed without it. */
   private async commit(next: CallSession, token: string, messages: TurnMessage[]): Promise<boolean> {
+    const trace = this.traceOf(next);
     try {
-      return await commitWithHistory(this.sessions, this.ports.history, next, token, messages);
+      return await commitWithHistory(this.sessions, this.ports.history, next, token, messages, trace);
     } catch (err) {
       if (!(err instanceof AppError && err.status === 404)) throw err;
-      return this.sessions.commit(next, token);
+      return this.sessions.commit(next, token, trace);
     }
+  }
+
+  /** The close as a trace of its own (event hangup, marked idle), written with the commit. */
+  private traceOf(next: CallSession): TraceWrites | undefined {
+    const traces = this.ports.traces;
+    if (!traces) return undefined;
+    const at = Date.now();
+    const turn = next.last!.turn;
+    return traces.prepare(
+      next.appId,
+      {
+        callId: next.callId, turn, receivedAt: at, durationMs: 0, timing: { storeMs: 0, agentMs: 0, modelMs: 0, renderMs: 0 },
+        instance: traces.instanceId, event: 'hangup', marks: ['idle'], request: {}, document: { kind: 'none' },
+      },
+      {
+        callId: next.callId, ...(next.from ? { from: next.from } : {}), ...(next.to ? { to: next.to } : {}),
+        startedAt: next.createdOn, lastTurnAt: at, turns: next.turn, lastEvent: 'hangup', ended: 'hungup',
+      },
+    );
   }
 
   /** The language tag the webhook gives the app's messages (`en` → `en-US`). */

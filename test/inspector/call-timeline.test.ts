@@ -203,4 +203,20 @@ describeEachStore('call inspector timeline', (factory) => {
       await small.close();
     }
   });
+
+  it('when the gateway closes an idle call, then the timeline ends with a hangup marked idle and the call is listed as hung up', async () => {
+    let now = Date.now();
+    const clocked = await startGateway({ store, config: { masterKey: gw.config.masterKey, callIdleTimeoutS: 30 }, options: { clock: () => now } });
+    try {
+      const call = new IvrCall(clocked, app.webhookUrl.replace(gw.url, clocked.url));
+      await call.start();
+      now += 31_000;
+      expect(await clocked.gateway.sweepIdleCalls()).toBeGreaterThanOrEqual(1);
+      const r = await clocked.admin('GET', `/api/admin/apps/${app.streamId}/calls/${call.callId}`);
+      expect(r.body.turns.at(-1)).toMatchObject({ event: 'hangup', marks: ['idle'], turn: 1 });
+      expect(r.body.call).toMatchObject({ outcome: 'hungup', turns: 2 });
+    } finally {
+      await clocked.close();
+    }
+  });
 });
