@@ -124,7 +124,7 @@ export class IdleCallSweeper {
     const at = Date.now();
     const turn = next.last!.turn;
     return traces.prepare(
-      next.appId,
+      next.streamId,
       {
         callId: next.callId, turn, receivedAt: at, durationMs: 0, timing: { storeMs: 0, agentMs: 0, modelMs: 0, renderMs: 0 },
         instance: traces.instanceId, event: 'hangup', marks: ['idle'], request: {}, document: { kind: 'none' },
