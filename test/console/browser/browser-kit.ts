@@ -72,3 +72,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
+
+/** Signs the page in to the console at `baseUrl` with the admin token and waits for the Apps page. */
+export async function signIn(page: Page, baseUrl: string, adminToken: string): Promise<void> {
+  await page.goto(`${baseUrl}/console/`);
+  await page.getByLabel('Admin token').fill(adminToken);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
+}

@@ -14,7 +14,7 @@ import jwt from 'jsonwebtoken';
 import { MemoryStore } from '../../../src/store/index.js';
 import { runCall } from '../../../sandbox/index.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage } from './browser-kit.js';
+import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, signIn } from './browser-kit.js';
 import { FIXED_AGENT } from './console-fixtures.js';
 
 const run = browserAvailable();
@@ -48,12 +48,7 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     });
 
   /** Signs a page in with the admin token. */
-  const signIn = async (p: Page) => {
-    await p.goto(`${gw.url}/console/`);
-    await p.getByLabel('Admin token').fill(gw.config.adminToken);
-    await p.getByRole('button', { name: 'Sign in' }).click();
-    await p.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
-  };
+  const signInTo = (p: Page) => signIn(p, gw.url, gw.config.adminToken);
   /** Opens the History page, which calls the public history API with the console's credential, and waits for its answer. */
   const openHistory = async (p: Page) => {
     await p.goto(appUrl('history'));
@@ -73,7 +68,7 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gw.url });
     ({ page, problems } = await watchedPage(context));
-    await signIn(page);
+    await signInTo(page);
   });
   afterAll(async () => {
     await browser?.close();
@@ -191,7 +186,7 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     await openHistory(second.page);
     const phone = await browser.newContext({ viewport: VIEWPORTS.phone });
     const other = await watchedPage(phone);
-    await signIn(other.page);
+    await signInTo(other.page);
     await openHistory(other.page);
     const own = await consoleApiApps();
     expect(own).toHaveLength(1);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MemoryStore } from '../../../src/store/index.js';
 import { startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage } from './browser-kit.js';
+import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, signIn } from './browser-kit.js';
 import { FIXED_AGENT } from './console-fixtures.js';
 
 const run = browserAvailable();
@@ -49,10 +49,7 @@ describe.skipIf(!run)('the console and sandbox lockouts and agent training', () 
     streamId = (await gw.admin('POST', '/api/admin/apps', { name: 'Front desk' })).body.streamId as string;
     browser = await launchBrowser();
     ({ page, problems } = await watchedPage(await browser.newContext({ viewport: VIEWPORTS.desktop })));
-    await page.goto(`${gw.url}/console/`);
-    await page.getByLabel('Admin token').fill(gw.config.adminToken);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
+    await signIn(page, gw.url, gw.config.adminToken);
   });
   afterAll(async () => {
     await browser?.close();

@@ -17,7 +17,7 @@ import { storeKeys, type WriteOp } from '../../../src/store/index.js';
 import { GatedStore, writes } from '../../helpers/gated-store.js';
 import { IvrCall } from '../../helpers/ivr-call.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage } from './browser-kit.js';
+import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, signIn } from './browser-kit.js';
 import { FIXED_AGENT, SUITE_CSV } from './console-fixtures.js';
 
 const run = browserAvailable();
@@ -42,10 +42,7 @@ describe.skipIf(!run)('the console and what the service refuses', () => {
     gw = await startGateway({ store });
     browser = await launchBrowser();
     ({ page, problems } = await watchedPage(await browser.newContext({ viewport: VIEWPORTS.desktop })));
-    await page.goto(`${gw.url}/console/`);
-    await page.getByLabel('Admin token').fill(gw.config.adminToken);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
+    await signIn(page, gw.url, gw.config.adminToken);
   });
   afterAll(async () => {
     await browser?.close();

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MemoryStore } from '../../../src/store/index.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage } from './browser-kit.js';
+import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, signIn } from './browser-kit.js';
 
 const run = browserAvailable();
 
@@ -83,10 +83,7 @@ describe.skipIf(!run)('the web caller in the console', () => {
     context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     await context.addInitScript(RECORD_SPEECH);
     ({ page, problems } = await watchedPage(context));
-    await page.goto(`${gw.url}/console/`);
-    await page.getByLabel('Admin token').fill(gw.config.adminToken);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
+    await signIn(page, gw.url, gw.config.adminToken);
   });
   afterEach(async (ctx) => {
     // what the panel showed when a test failed, to see why
