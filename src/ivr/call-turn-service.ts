@@ -12,7 +12,8 @@ import type { AnswerSpec, CallSession } from './call-session.js';
 import type { CallSessionRepository } from './call-session-repository.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
 import type { IvrPorts, TurnMessage } from './ivr-ports.js';
-import { redactedDocument, TraceDraft, traceParams, type CallSummaryUpdate, type TraceMark, type TurnTrace } from './turn-trace.js';
+import { TraceDraft } from './turn-trace.js';
+import { committedTrace, uncommittedTrace } from './turn-trace-builder.js';
 import { commitWithHistory, hungUpMessage, messageId } from './turn-commit.js';
 import { toTurnInput } from './turn-input.js';
 import { effectPorts, TurnJournal } from './turn-effects.js';
@@ -51,12 +52,6 @@ export type TurnOutcome =
   | { kind: 'wait'; session: CallSession; turn: number; rendered?: RenderedDocument };
 
 /** How a call stands after a turn, for the inspector's index of calls. */
-function endedHow(next: CallSession, input: string, answer: AnswerSpec): CallSummaryUpdate['ended'] {
-  if (!next.ended) return undefined;
-  if (answer.action === 'error') return 'error';
-  return input === 'hangup' ? 'hungup' : 'completed';
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const toAnswer = (r: TurnResult): AnswerSpec => ({
@@ -386,75 +381,20 @@ export class CallTurnService {
     return next;
   }
 
+  /** Where a trace comes from: the request, what it collected, and the tracing port's settings. */
+  private traceSource(ctx: TurnContext) {
+    const traces = this.ports.traces!;
+    return { req: ctx.req, draft: ctx.trace!, instanceId: traces.instanceId, documents: traces.documents };
+  }
+
   /** The committed turn's trace and its writes (the document rendered now, before the commit). */
   private traceWrites(ctx: TurnContext, draft: TraceDraft, before: CallSession, next: CallSession, answer: AnswerSpec, result: TurnResult | null) {
-    const pending = before.pending!;
     const t = performance.now();
     const rendered = ctx.render!({ kind: 'answer', answer, session: next, issuedTurn: next.turn });
     draft.renderMs += performance.now() - t;
     draft.rendered = rendered;
-    const marks = new Set(draft.marks);
-    if (draft.late) marks.add('late');
-    const input = pending.input;
-    const trace = this.traceOf(ctx, draft, pending.turn, input.kind === 'start' ? 'start' : pending.event, [...marks], rendered);
-    if (input.kind === 'utterance' && input.asr) trace.asr = { ...input.asr, ...(input.belowThreshold ? { belowThreshold: true } : {}) };
-    if (input.kind === 'transfer') trace.transferResult = input.result;
-    trace.before = { dialog: before.state?.dialog ?? null, node: before.state?.node ?? null };
-    trace.answer = answer.error ? { action: answer.action, error: answer.error } : { action: answer.action };
-    if (result) {
-      if (result.recognition) {
-        const r = result.recognition;
-        trace.recognition = { intent: r.intent, score: r.score, source: r.source, top: r.scores.slice(0, 3) };
-      }
-      if (result.failed) trace.nomatch = result.failed;
-      if (Object.keys(result.state.entities).length) trace.entities = result.state.entities;
-      trace.dialog = result.state.dialog;
-      trace.node = result.state.node;
-      if (result.rules) trace.rules = result.rules;
-      if (result.trace.length) trace.path = result.trace;
-    }
-    if (answer.error) trace.error = answer.error;
-    const failedEffect = draft.modelCalls.some((m) => m.outcome === 'error') || draft.tableWrites.some((w) => w.outcome === 'error');
-    const node = result?.state.dialog && result.state.node ? `${result.state.dialog}.${result.state.node}` : undefined;
-    const summary = this.summaryOf(next, pending.event, {
-      ...(node ? { node } : {}),
-      ...(endedHow(next, input.kind, answer) ? { ended: endedHow(next, input.kind, answer) } : {}),
-      ...(answer.action === 'transfer' ? { transferred: true } : {}),
-      ...(answer.error || failedEffect || marks.has('store_retry') ? { error: true } : {}),
-    });
+    const { trace, summary } = committedTrace(this.traceSource(ctx), { before, next, answer, result, rendered });
     return this.ports.traces!.prepare(ctx.streamId, trace, summary);
-  }
-
-  private traceOf(ctx: TurnContext, draft: TraceDraft, turn: number, event: string, marks: TraceMark[], rendered: { kind: string; xml: string }): TurnTrace {
-    const traces = this.ports.traces!;
-    const trace: TurnTrace = {
-      callId: ctx.req.callId!,
-      turn,
-      receivedAt: draft.receivedAt,
-      durationMs: Math.round(draft.elapsedMs),
-      timing: draft.timing(),
-      instance: traces.instanceId,
-      event,
-      marks,
-      request: traceParams(ctx.req),
-      document: traces.documents ? { kind: rendered.kind, xml: redactedDocument(rendered.xml) } : { kind: rendered.kind },
-    };
-    if (draft.modelCalls.length) trace.modelCalls = draft.modelCalls.slice();
-    if (draft.tableWrites.length) trace.tableWrites = draft.tableWrites.slice();
-    return trace;
-  }
-
-  private summaryOf(s: CallSession, lastEvent: string, extra: Partial<CallSummaryUpdate>): CallSummaryUpdate {
-    return {
-      callId: s.callId,
-      ...(s.from ? { from: s.from } : {}),
-      ...(s.to ? { to: s.to } : {}),
-      startedAt: s.createdOn,
-      lastTurnAt: Date.now(),
-      turns: s.turn,
-      lastEvent,
-      ...extra,
-    };
   }
 
   /**
@@ -469,20 +409,11 @@ export class CallTurnService {
     const t = performance.now();
     const rendered = ctx.render!(outcome);
     draft.renderMs += performance.now() - t;
-    const marks = new Set(draft.marks);
-    const req = ctx.req;
-    if (outcome.kind === 'wait') marks.add('wait');
-    else if (req.event === 'poll') marks.add('delivered');
-    else marks.add('duplicate');
-    const turn = outcome.kind === 'wait' ? outcome.turn : (req.turn ?? 0);
-    const event = req.event ?? (turn === 0 ? 'start' : 'input');
-    const trace = this.traceOf(ctx, draft, turn, event, [...marks], rendered);
-    const session = outcome.session;
-    const node = session.state?.dialog && session.state.node ? `${session.state.dialog}.${session.state.node}` : undefined;
+    const { trace, summary } = uncommittedTrace(this.traceSource(ctx), outcome, rendered);
     try {
-      await draft.store(this.ports.traces!.record(ctx.streamId, trace, this.summaryOf(session, event, node ? { node } : {})));
+      await draft.store(this.ports.traces!.record(ctx.streamId, trace, summary));
     } catch (err) {
-      this.logger.warn({ err, callId: req.callId }, 'turn trace not written');
+      this.logger.warn({ err, callId: ctx.req.callId }, 'turn trace not written');
     }
     return { ...outcome, rendered };
   }
