@@ -11,10 +11,10 @@ import { AppError, type Logger, type Metrics } from '../platform/index.js';
 import type { AnswerSpec, CallSession } from './call-session.js';
 import type { CallSessionRepository } from './call-session-repository.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
-import type { IvrPorts, TurnMessage } from './ivr-ports.js';
+import type { IvrPorts } from './ivr-ports.js';
 import { TraceDraft } from './turn-trace.js';
 import { committedTrace, uncommittedTrace } from './turn-trace-builder.js';
-import { commitWithHistory, hungUpMessage, messageId } from './turn-commit.js';
+import { commitWithHistory, turnMessages } from './turn-commit.js';
 import { toTurnInput } from './turn-input.js';
 import { effectPorts, TurnJournal } from './turn-effects.js';
 import type { WebhookRequest } from './webhook-input.js';
@@ -366,7 +366,7 @@ export class CallTurnService {
       activeAt: this.now(),
     };
     const trace = draft && this.ports.traces ? this.traceWrites(ctx, draft, session, next, answer, result) : undefined;
-    const commit = commitWithHistory(this.sessions, this.ports.history, next, token, this.messages(ctx, next, text, answer, result), trace);
+    const commit = commitWithHistory(this.sessions, this.ports.history, next, token, turnMessages({ streamId: ctx.streamId, lang: ctx.lang }, next, text, answer, result, this.now()), trace);
     if (!(await (draft ? draft.store(commit) : commit))) {
       this.logger.warn({ callId: session.callId }, 'turn lock lost before commit; the other owner answers');
       const current = await this.sessions.load(session.streamId, session.callId);
@@ -416,28 +416,5 @@ export class CallTurnService {
       this.logger.warn({ err, callId: ctx.req.callId }, 'turn trace not written');
     }
     return { ...outcome, rendered };
-  }
-
-  private messages(ctx: TurnContext, s: CallSession, text: string, answer: AnswerSpec, result: TurnResult | null): TurnMessage[] {
-    const turn = s.last!.turn;
-    const identities = s.from ? [s.callId, s.from] : [s.callId];
-    const channelUId = s.from ?? s.callId;
-    // literals of one shape (no spreads): this runs on every turn
-    const message = (id: string, type: TurnMessage['type'], said: string, createdOn: number): TurnMessage => ({
-      id, botId: ctx.streamId, userId: s.userId, identities, sessionId: s.sessionId, callId: s.callId, type, text: said, channelUId, createdOn, lang: ctx.lang,
-    });
-    const out: TurnMessage[] = [];
-    const now = this.now();
-    if (s.last!.event === 'hangup') out.push(hungUpMessage(s, turn, ctx.lang, now, 'caller'));
-    if (text) {
-      const m = message(messageId(s.callId, turn, 'in'), 'incoming', text, now - 1);
-      m.traceId = `tr-${randomUUID()}`;
-      const asr = s.state?.lastMessage?.asrMetaData;
-      if (asr) m.asrMetaData = asr;
-      out.push(m);
-    }
-    const said = result?.promptText ?? answer.prompt.map((p) => ('text' in p ? p.text : '')).join(' ');
-    if (said.trim()) out.push(message(messageId(s.callId, turn, 'out'), 'outgoing', said, now));
-    return out;
   }
 }

@@ -3,8 +3,10 @@
  * shared by the turn loop (call-turn-service.ts) and the idle sweep (idle-call-sweeper.ts), and the
  * message that records a call's end by a hang-up.
  */
+import { randomUUID } from 'node:crypto';
+import type { TurnResult } from '../agent/index.js';
 import { sha256 } from '../platform/index.js';
-import type { CallSession } from './call-session.js';
+import type { AnswerSpec, CallSession } from './call-session.js';
 import type { CallSessionRepository, TraceWrites } from './call-session-repository.js';
 import type { HistoryPort, TurnMessage } from './ivr-ports.js';
 
@@ -36,6 +38,29 @@ export function hungUpMessage(s: CallSession, turn: number, lang: string, at: nu
     lang,
     tags: { hangup: cause },
   };
+}
+
+/** A committed turn's history messages: the hang-up the browser reported, what the caller said, what the agent said. */
+export function turnMessages(app: { streamId: string; lang: string }, s: CallSession, text: string, answer: AnswerSpec, result: TurnResult | null, now: number): TurnMessage[] {
+  const turn = s.last!.turn;
+  const identities = s.from ? [s.callId, s.from] : [s.callId];
+  const channelUId = s.from ?? s.callId;
+  // literals of one shape (no spreads): this runs on every turn
+  const message = (id: string, type: TurnMessage['type'], said: string, createdOn: number): TurnMessage => ({
+    id, botId: app.streamId, userId: s.userId, identities, sessionId: s.sessionId, callId: s.callId, type, text: said, channelUId, createdOn, lang: app.lang,
+  });
+  const out: TurnMessage[] = [];
+  if (s.last!.event === 'hangup') out.push(hungUpMessage(s, turn, app.lang, now, 'caller'));
+  if (text) {
+    const m = message(messageId(s.callId, turn, 'in'), 'incoming', text, now - 1);
+    m.traceId = `tr-${randomUUID()}`;
+    const asr = s.state?.lastMessage?.asrMetaData;
+    if (asr) m.asrMetaData = asr;
+    out.push(m);
+  }
+  const said = result?.promptText ?? answer.prompt.map((p) => ('text' in p ? p.text : '')).join(' ');
+  if (said.trim()) out.push(message(messageId(s.callId, turn, 'out'), 'outgoing', said, now));
+  return out;
 }
 
 /**
