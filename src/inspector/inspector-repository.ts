@@ -20,6 +20,9 @@ export interface TraceOptions {
   instanceId: string;
 }
 
+/** A feed entry's fields: the call, the trace's turn and arrival (ms), the call's summary update (JSON). */
+export type FeedEntry = Record<'c' | 't' | 'r' | 's', string>;
+
 export interface ScoredCall {
   callId: string;
   startedAt: number;
@@ -49,37 +52,49 @@ export class InspectorRepository implements TurnTracePort {
     return { ops, appOps: this.appOps(streamId, trace, summary) };
   }
 
-  /** The summary, the index and the feed: all in the app's slot. */
+  /**
+   * The summary, the index and the feed: all in the app's slot. What does not change during a call
+   * (its id, start, numbers, its place in the index, the index's pruning) is written by its opening
+   * turns only; a feed entry names the trace (call, turn, arrival) instead of copying it, and the
+   * feed's reader takes the trace from the call's list (only when someone watches).
+   */
   private appOps(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): WriteOp[] {
     const { ttlMs } = this.opts;
+    const opening = summary.turns <= 2; // the start and the first answer (a Cluster's second step lost once is made good)
     const fields: Record<string, string> = {
-      callId: summary.callId,
-      startedAt: String(summary.startedAt),
       lastTurnAt: String(summary.lastTurnAt),
       turns: String(summary.turns),
       lastEvent: summary.lastEvent,
     };
-    if (summary.from) fields.from = summary.from;
-    if (summary.to) fields.to = summary.to;
+    if (opening) {
+      fields.callId = summary.callId;
+      fields.startedAt = String(summary.startedAt);
+      if (summary.from) fields.from = summary.from;
+      if (summary.to) fields.to = summary.to;
+    }
     if (summary.node) fields.node = summary.node;
     // sticky flags: set by the turn they happen in, never cleared (no read before the write)
     if (summary.ended) fields.ended = summary.ended;
     if (summary.transferred) fields.transferred = '1';
     if (summary.error) fields.hasError = '1';
     const summaryKey = storeKeys.callSummary(streamId, summary.callId);
-    const index = storeKeys.callIndex(streamId);
     const feed = storeKeys.callFeed(streamId);
-    const { document, ...rest } = trace;
-    const event = { callId: trace.callId, trace: { ...rest, document: { kind: document.kind } }, summary };
-    return [
+    const entry: FeedEntry = { c: trace.callId, t: String(trace.turn), r: String(trace.receivedAt), s: JSON.stringify(summary) };
+    const ops: WriteOp[] = [
       { op: 'hset', key: summaryKey, fields },
       { op: 'pexpire', key: summaryKey, ttlMs },
-      { op: 'zadd', key: index, score: summary.startedAt, member: summary.callId },
-      { op: 'zremrangebyscore', key: index, min: -Infinity, max: summary.lastTurnAt - ttlMs },
-      { op: 'pexpire', key: index, ttlMs },
-      { op: 'xadd', key: feed, fields: { e: JSON.stringify(event) }, maxLen: FEED_MAX_EVENTS },
-      { op: 'pexpire', key: feed, ttlMs },
+      { op: 'xadd', key: feed, fields: entry, maxLen: FEED_MAX_EVENTS },
     ];
+    if (opening) {
+      const index = storeKeys.callIndex(streamId);
+      ops.push(
+        { op: 'zadd', key: index, score: summary.startedAt, member: summary.callId },
+        { op: 'zremrangebyscore', key: index, min: -Infinity, max: summary.lastTurnAt - ttlMs },
+        { op: 'pexpire', key: index, ttlMs },
+        { op: 'pexpire', key: feed, ttlMs },
+      );
+    }
+    return ops;
   }
 
   async record(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): Promise<void> {

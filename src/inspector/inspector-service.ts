@@ -5,7 +5,8 @@
  * serves it, and it outlives an instance's restart).
  */
 import { AppError } from '../platform/index.js';
-import type { TurnTrace } from '../ivr/index.js';
+import type { CallSummaryUpdate, TurnTrace } from '../ivr/index.js';
+import type { StreamEntry } from '../store/index.js';
 import type { InspectorRepository } from './inspector-repository.js';
 import type { CallOutcome, CallSummary, ListQuery } from './inspector-schemas.js';
 
@@ -14,6 +15,13 @@ const SCAN_BATCH = 200;
 const SCAN_MAX = 2_000;
 /** A feed with nothing to send writes a comment this often (keeps proxies from closing it). */
 export const HEARTBEAT_MS = 15_000;
+
+/** One event of the live feed. */
+export interface FeedEvent {
+  callId: string;
+  trace: Omit<TurnTrace, 'document'> & { document: { kind: TurnTrace['document']['kind'] } } | { callId: string; turn: number; receivedAt: number };
+  summary: CallSummaryUpdate;
+}
 
 /** Where a page ends: the score (start ms) of its last call and how many calls of that score were read. */
 interface Position {
@@ -121,18 +129,34 @@ export class InspectorService {
           yield ': heartbeat\n\n';
           continue;
         }
+        after = entries.at(-1)!.id;
+        const wanted = opts.callId === undefined ? entries : entries.filter((e) => e.fields.c === opts.callId);
         let out = '';
-        for (const e of entries) {
-          after = e.id;
-          const data = e.fields.e ?? '{}';
-          if (opts.callId !== undefined && (JSON.parse(data) as { callId?: string }).callId !== opts.callId) continue;
-          out += `id: ${e.id}\nevent: turn\ndata: ${data}\n\n`;
-        }
+        for (const { id, data } of await this.feedEvents(streamId, wanted)) out += `id: ${id}\nevent: turn\ndata: ${JSON.stringify(data)}\n\n`;
         if (out) yield out;
       }
     } finally {
       opts.signal.removeEventListener('abort', stop);
       await reader.close();
     }
+  }
+
+  /**
+   * Feed entries as events: `{callId, trace, summary}`, the trace without its document's XML, taken
+   * from the call's trace list (an entry names its trace by turn and arrival). A trace no longer
+   * there (past CALL_TRACE_MAX_TURNS, or expired) leaves only its turn and arrival.
+   */
+  private async feedEvents(streamId: string, entries: StreamEntry[]): Promise<Array<{ id: string; data: FeedEvent }>> {
+    const callIds = [...new Set(entries.map((e) => e.fields.c).filter((c): c is string => c !== undefined))];
+    const lists = await Promise.all(callIds.map((c) => this.repo.traces(streamId, c)));
+    const byCall = new Map(callIds.map((c, i) => [c, lists[i]!]));
+    return entries.map((e) => {
+      const { c: callId = '', t, r, s } = e.fields;
+      const turn = Number(t);
+      const receivedAt = Number(r);
+      const found = byCall.get(callId)?.find((x) => x.turn === turn && x.receivedAt === receivedAt);
+      const trace = found ? { ...found, document: { kind: found.document.kind } } : { callId, turn, receivedAt };
+      return { id: e.id, data: { callId, trace, summary: JSON.parse(s ?? '{}') as CallSummaryUpdate } };
+    });
   }
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
 import { IvrCall, kindOf } from '../helpers/ivr-call.js';
+import { SseClient } from './sse-client.js';
 import { demoAgentDefinition } from '../../src/agent/index.js';
 import { storeKeys, type Store } from '../../src/store/index.js';
 
@@ -198,7 +199,22 @@ describeEachStore('call inspector timeline', (factory) => {
       const r = await small.admin('GET', `/api/admin/apps/${app.streamId}/calls/${call.callId}`);
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(r.body.turns.map((t: any) => t.turn)).toEqual([2, 3, 4]);
-      expect(r.body.call.turns).toBe(5);
+      // what the opening turns alone write is still in the summary after later turns
+      expect(r.body.call).toMatchObject({ callId: call.callId, turns: 5, outcome: 'live' });
+      expect(r.body.call.startedAt).toBeGreaterThan(0);
+      // the feed from its start: the turns whose traces were dropped keep their turn and arrival only
+      const feed = await SseClient.open(`${small.url}/api/admin/apps/${app.streamId}/calls/feed?callId=${call.callId}`, { Authorization: `Bearer ${small.config.adminToken}`, 'Last-Event-ID': '0-0' });
+      try {
+        const events = [];
+        for (let i = 0; i < 5; i++) events.push(JSON.parse((await feed.next()).data));
+        expect(events.map((e) => e.trace.turn)).toEqual([0, 1, 2, 3, 4]);
+        expect(events[0]).toEqual({ callId: call.callId, trace: { callId: call.callId, turn: 0, receivedAt: expect.any(Number) }, summary: expect.objectContaining({ callId: call.callId, turns: 1 }) });
+        expect(events[4].trace).toMatchObject({ turn: 4, event: 'input', document: { kind: expect.any(String) } });
+        expect(events[4].trace.document.xml).toBeUndefined();
+        expect(events[4].summary).toMatchObject({ callId: call.callId, turns: 5 });
+      } finally {
+        feed.close();
+      }
     } finally {
       await small.close();
     }
