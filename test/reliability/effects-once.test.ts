@@ -89,7 +89,8 @@ describe.skipIf(!inject('redisAvailable'))('side effects once per turn across a 
    * fetch retry, then its polls until the resumed turn answers.
    */
   async function killAt(marker: string, callId: string, atKill: () => Promise<void>) {
-    const victim = await startGatewayProcess(`victim-${victims.length}`, { ...env, REDIS_URL: gate.url });
+    const victimId = `victim-${victims.length}`;
+    const victim = await startGatewayProcess(victimId, { ...env, REDIS_URL: gate.url, INSTANCE_ID: victimId });
     victims.push(victim);
     const client = new RoundRobinClient([survivor.url]);
     const say = await callBeforeModelTurn(client, callId);
@@ -123,11 +124,20 @@ describe.skipIf(!inject('redisAvailable'))('side effects once per turn across a 
       { turn: 1, type: 'outgoing', text: 'Let me check that for you.' },
       { turn: 2, type: 'outgoing', text: `${ANSWER} Is there anything else I can help with?` },
     ]);
+    // the call inspector's timeline: the turn run again by the survivor, the model's answer reused
+    const timeline = (await (await fetch(`${survivor.url}/api/admin/apps/${app.streamId}/calls/${callId}`, { headers: { Authorization: `Bearer ${env.ADMIN_TOKEN}` } })).json()) as {
+      turns: Array<{ turn: number; instance: string; marks: string[]; modelCalls?: Array<{ outcome: string }> }>;
+    };
+    const resumed = timeline.turns.filter((t) => t.marks.includes('resumed'));
+    expect(resumed.map((t) => t.turn)).toEqual([Number(say.vars.turn)]);
+    expect(resumed[0]!.instance).not.toBe(victimId);
+    expect(resumed[0]!.modelCalls?.map((m) => m.outcome)).toEqual(['reused']);
+    expect(timeline.turns.some((t) => t.instance === victimId)).toBe(false); // the victim died before its commit
     console.info(`[effects-once] killed at ${marker}; resumed after ${waits} wait documents`);
     return { rowsBefore };
   }
 
-  it('when the instance is killed after the model answered and before the table node wrote, then the resumed turn reuses the answer: the model is called once and the table has one row', async () => {
+  it('when the instance is killed after the model answered and before the table node wrote, then the resumed turn reuses the answer: the model is called once, the table has one row and the inspector shows the turn resumed', async () => {
     const callId = `call-effects-a-${env.KEY_PREFIX}`;
     let atKill = { rows: -1, kept: false };
     await killAt(`{t:${table}}`, callId, async () => {
