@@ -8,6 +8,8 @@
  * strict-w3c: only grammar-based recognition with the builtins `digits` and `boolean`; any other
  *   builtin (number, transcribe, …) raises error.badfetch before the field runs (quirk 7). SRGS
  *   phrases must match exactly after lower-casing and trimming.
+ * With `builtins` (a dialect's browser, emulated), the builtins it names are the ones there are, in
+ * either mode: any other raises error.badfetch, as that browser does.
  */
 import { matchBuiltin, parseBuiltinGrammar, type BuiltinGrammar } from './builtin-grammar.js';
 import { grammarFromPhrases, matchSrgs, parseSrgsGrammar, samplePhrases, type SrgsGrammar } from './srgs-grammar.js';
@@ -52,8 +54,17 @@ export interface Recognition {
   grammar: string;
 }
 
+/** The builtin grammars an emulated browser has: types per mode, and whether it transcribes free speech. */
+export interface BrowserGrammars {
+  voice: readonly string[];
+  dtmf: readonly string[];
+  transcription: boolean;
+}
+
 export interface GrammarMatcherOptions {
   mode: InterpreterMode;
+  /** The builtins of the browser being emulated (default: every one in lenient, digits and boolean in strict-w3c). */
+  builtins?: BrowserGrammars;
   /** Confidence reported for voice input (DTMF is always 1). */
   confidence: number;
   /** Fetches an external grammar's text (throws on failure). */
@@ -124,7 +135,14 @@ export class GrammarMatcher {
   private builtin(src: string, modeAttr?: string): CompiledGrammar {
     const b = parseBuiltinGrammar(src, modeAttr);
     if (!b) throw badFetch(`unknown builtin grammar "${src}"`);
-    if (this.options.mode === 'strict-w3c' && !STRICT_BUILTINS.has(b.type)) {
+    const has = this.options.builtins;
+    if (has) {
+      const listed = b.type === 'transcribe' ? has.transcription : has[b.mode].includes(b.type);
+      if (!listed) {
+        const names = has[b.mode].length ? has[b.mode].join(', ') : 'none';
+        throw badFetch(`${src} is not supported: this browser's ${b.mode} builtins are ${names}${has.transcription ? '' : ', and it has no transcription'}`);
+      }
+    } else if (this.options.mode === 'strict-w3c' && !STRICT_BUILTINS.has(b.type)) {
       throw badFetch(`${src} is not supported: this browser has only the digits and boolean builtins`);
     }
     if (b.type === 'transcribe' || !['digits', 'boolean', 'number'].includes(b.type)) {

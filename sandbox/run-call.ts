@@ -9,7 +9,7 @@ import type { CallEnd, EventRecord, FetchRecord, SubmitRecord } from './call-out
 import { customerRootDocument, streamIdOf } from './customer-root.js';
 import { ArrayInputSource, type InputSource } from './input-source.js';
 import { Transcript } from './transcript.js';
-import { VxmlInterpreter, type InterpreterMode } from './vxml-interpreter.js';
+import { VxmlInterpreter, type BrowserGrammars, type InterpreterMode } from './vxml-interpreter.js';
 
 export interface RunCallOptions {
   /** The first document is fetched from here (startMethod, default GET, with startParams). */
@@ -22,6 +22,8 @@ export interface RunCallOptions {
   /** Or: act as the customer's root document and run this webhook URL as a `<subdialog>`. */
   webhookUrl?: string;
   mode?: InterpreterMode;
+  /** The builtin grammars of the browser to emulate (a dialect's, as GET /api/admin/ivr/dialects lists them); default by mode. */
+  builtins?: BrowserGrammars;
   /** Input tokens (`check my booking`, `#4567`, `!noinput`, `!hangup`), one per waiting field, or a source. */
   inputs: string[] | InputSource;
   fetch?: typeof fetch;
@@ -79,6 +81,7 @@ export async function runCall(options: RunCallOptions): Promise<CallResult> {
   const to = options.to ?? (options.webhookUrl ? streamIdOf(options.webhookUrl) : undefined);
   const interpreter = new VxmlInterpreter({
     mode: options.mode,
+    ...(options.builtins ? { builtins: options.builtins } : {}),
     input,
     fetch: options.fetch,
     confidence: options.confidence,

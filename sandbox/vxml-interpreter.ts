@@ -15,7 +15,7 @@ import { ScriptFailure, SessionEndSignal, TopLevelHangup, type LoadedDocument } 
 import { DocumentFetcher, type FetchRequest } from './document-fetcher.js';
 import { ExpressionEvaluator } from './expression-evaluator.js';
 import { FormInterpreter } from './form-interpreter.js';
-import { GrammarMatcher, type InterpreterMode } from './grammar-matcher.js';
+import { GrammarMatcher, type BrowserGrammars, type InterpreterMode } from './grammar-matcher.js';
 import type { InputSource } from './input-source.js';
 import type { ContextOutcome, InterpreterRuntime, SessionState } from './interpreter-runtime.js';
 import { ScopeChain } from './scope-chain.js';
@@ -23,10 +23,12 @@ import { Transcript } from './transcript.js';
 import { badFetch, VxmlEvent } from './vxml-event.js';
 import { childElements, parseXmlTree, type XmlElement } from './xml-tree.js';
 
-export type { InterpreterMode };
+export type { BrowserGrammars, InterpreterMode };
 
 export interface VxmlInterpreterOptions {
   mode?: InterpreterMode;
+  /** The builtin grammars of the browser being emulated (a dialect); default by mode. */
+  builtins?: BrowserGrammars;
   input: InputSource;
   fetch?: typeof fetch;
   /** Confidence reported for voice input (default 0.9; DTMF is always 1). */
@@ -98,6 +100,7 @@ export class VxmlInterpreter implements InterpreterRuntime {
     });
     this.matcher = new GrammarMatcher({
       mode: this.mode,
+      ...(options.builtins ? { builtins: options.builtins } : {}),
       confidence: options.confidence ?? 0.9,
       fetchText: async (url) => (await this.fetcher.fetchText({ kind: 'grammar', url, method: 'GET', params: {}, timeoutMs: this.defaultFetchTimeoutMs })).text,
     });

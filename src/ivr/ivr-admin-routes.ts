@@ -1,6 +1,7 @@
 /** Operator routes of the IVR channel and settings. */
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../platform/index.js';
+import { dialectNames, dialectProfiles } from '../vxml/index.js';
 import type { IvrConfigService } from './ivr-config-service.js';
 import { channelBody, ivrSettingsSchema, mintTokenBody } from './ivr-settings-schema.js';
 import { describedIvrSettings } from './ivr-settings-help.js';
@@ -24,9 +25,27 @@ const channelView = z.object({
   allowTokensWithoutExpiry: z.boolean().optional(),
 });
 const mintedToken = z.object({ token: z.string(), expiresAt: z.string(), webhookUrl: z.url() });
+const dialectView = z.object({
+  name: z.enum(dialectNames),
+  title: z.string(),
+  builtins: z.object({ voice: z.array(z.string()), dtmf: z.array(z.string()) }).meta({ description: 'the builtin grammar types the documents use per mode (any other entity gets an SRGS grammar)' }),
+  transcription: z.boolean().meta({ description: 'whether the browser transcribes free speech (else free answers are recorded)' }),
+  transferStyle: z.enum(['type', 'bridge']),
+  facts: z.array(z.object({ what: z.string(), source: z.string(), confidence: z.enum(['verified', 'documented', 'assumed']) })),
+});
+/** The dialect profiles as the API shows them: what a browser of each has, what the documents rely on. */
+const dialects = dialectNames.map((name) => {
+  const p = dialectProfiles[name];
+  return { name, title: p.title, builtins: { voice: [...p.builtins.voice], dtmf: [...p.builtins.dtmf] }, transcription: p.transcription !== null, transferStyle: p.transferStyle, facts: p.facts.map((f) => ({ ...f })) };
+});
 
 export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {
   return [
+    defineRoute({
+      method: 'get', path: '/api/admin/ivr/dialects', summary: 'List the VoiceXML browser profiles (the IVR setting dialect)', tags, auth: admin,
+      responses: { 200: { description: "each profile: the builtin grammars and transcription its browsers have, the transfer attribute, and the facts behind it with their sources; the console's web caller emulates a browser from it", schema: z.object({ dialects: z.array(dialectView) }) } },
+      handler: async () => ({ json: { dialects } }),
+    }),
     defineRoute({
       method: 'put', path: '/api/admin/apps/:streamId/channels/ivr', summary: 'Enable or disable the IVR channel', tags, auth: admin,
       params, body: channelBody,

@@ -153,6 +153,24 @@ describe('grammars', () => {
     }
   });
 
+  it("when a dialect's browser is emulated, then only the builtins it has compile, in either mode, and the others raise error.badfetch", async () => {
+    // a Cisco VVB-like browser: no voice builtins, DTMF digits and boolean, transcription through its engine
+    const vvb = { voice: [], dtmf: ['boolean', 'digits'], transcription: true };
+    for (const mode of ['lenient', 'strict-w3c'] as const) {
+      const m = new GrammarMatcher({ mode, builtins: vvb, confidence: 0.9, fetchText: () => Promise.reject(new Error('no network')) });
+      const keys = await m.compile(field('<grammar src="builtin:dtmf/digits?length=4"/><grammar src="builtin:speech/transcribe"/>'), undefined);
+      expect(m.recognize(keys, { kind: 'dtmf', digits: '1234' })?.interpretation).toBe('1234');
+      expect(m.recognize(keys, { kind: 'speech', text: 'next tuesday' })?.interpretation).toBe('next tuesday');
+      for (const src of ['builtin:voice/digits', 'builtin:grammar/boolean', 'builtin:grammar/number']) {
+        await expect(m.compile(field(`<grammar src="${src}"/>`), undefined)).rejects.toMatchObject({ eventName: 'error.badfetch', message: expect.stringContaining('voice builtins are none') });
+      }
+    }
+    // a JVoiceXML-like browser: digits and boolean, no transcription
+    const jvx = new GrammarMatcher({ mode: 'lenient', builtins: { voice: ['boolean', 'digits'], dtmf: ['boolean', 'digits'], transcription: false }, confidence: 0.9, fetchText: () => Promise.reject(new Error('no network')) });
+    await expect(jvx.compile(field('<grammar src="builtin:speech/transcribe"/>'), undefined)).rejects.toMatchObject({ eventName: 'error.badfetch', message: expect.stringContaining('no transcription') });
+    expect(await jvx.compile(field('<grammar src="builtin:voice/boolean"/>'), undefined)).toHaveLength(1);
+  });
+
   it('when a grammar URI cannot be fetched, then compiling raises error.badfetch', async () => {
     await expect(matcher('lenient').compile(field('<grammar src="menu.grxml"/>'), 'http://127.0.0.1:9/doc.vxml')).rejects.toMatchObject({ eventName: 'error.badfetch' });
   });

@@ -61,6 +61,16 @@ export const agentStatus = (streamId: string) => request<AgentStatus>('GET', `${
 // ---- IVR settings ----
 export const getSettings = (streamId: string) => request<Record<string, unknown>>('GET', `${app(streamId)}/ivr-settings`);
 export const putSettings = (streamId: string, settings: unknown) => request<Record<string, unknown>>('PUT', `${app(streamId)}/ivr-settings`, { body: settings });
+/** A VoiceXML browser profile (the IVR setting dialect): the builtins and transcription its browsers have. */
+export interface DialectProfile {
+  name: string;
+  title: string;
+  builtins: { voice: string[]; dtmf: string[] };
+  transcription: boolean;
+  transferStyle: 'type' | 'bridge';
+  facts: Array<{ what: string; source: string; confidence: 'verified' | 'documented' | 'assumed' }>;
+}
+export const listDialects = () => request<{ dialects: DialectProfile[] }>('GET', '/api/admin/ivr/dialects');
 /** The JSON Schema the service validates IVR settings with, as /openapi.json publishes it. */
 export async function settingsSchema(): Promise<Record<string, unknown>> {
   const doc = await request<{ paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>> }>('GET', '/openapi.json');

@@ -180,6 +180,45 @@ describe.skipIf(!run)('the web caller in the console', () => {
     expect(problems).toEqual([]);
   });
 
+  it("when the app's documents are written for Voxeo and a W3C browser is emulated, then the number question fails with error.badfetch as on that browser, and emulating Voxeo takes the answer", async () => {
+    const settings = (await gw.admin('GET', `/api/admin/apps/${app.streamId}/ivr-settings`)).body;
+    expect((await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-settings`, { ...settings, dialect: 'voxeo-prophecy' })).status).toBe(200);
+    try {
+      /** Dials the webhook as a browser of `dialect`; answers what the form said that browser has. */
+      const dial = async (dialect: string): Promise<string> => {
+        await openPanel();
+        // the form takes the app's dialect first; then the operator picks another
+        await page.getByTestId('dialect-note').filter({ hasText: 'for the voxeo-prophecy dialect' }).waitFor();
+        await page.getByLabel('the webhook directly').check();
+        await page.getByLabel('Dialect to emulate').selectOption(dialect);
+        const note = await page.getByTestId('dialect-note').innerText();
+        await page.getByRole('button', { name: 'Call', exact: true }).click();
+        return note;
+      };
+      expect(await dial('w3c')).toContain('voice builtins boolean, digits; DTMF builtins boolean, digits; transcribes free speech');
+      await heard("Welcome to Luigi's");
+      await say('book a table');
+      await page.getByTestId('call-events').filter({ hasText: 'error.badfetch' }).waitFor();
+      // the document's first grammar this browser lacks, named as the browser would, and its catch ends the call
+      expect(await page.getByTestId('call-events').innerText()).toContain("builtin:dtmf/number is not supported: this browser's dtmf builtins are boolean, digits");
+      expect(await transcript().innerText()).toContain('error.badfetch');
+      await page.getByTestId('call-ended').waitFor();
+
+      expect(await dial('voxeo-prophecy')).toContain('voice builtins boolean, date, digits, currency, number, phone, time');
+      await heard("Welcome to Luigi's");
+      await say('book a table');
+      await heard('For how many people?');
+      await say('four');
+      await page.waitForFunction("!document.querySelector('[data-testid=\"last-prompt\"]').textContent.includes('For how many people?')");
+      expect(await transcript().innerText()).not.toContain('error.badfetch');
+      await page.getByRole('button', { name: 'Hang up' }).click();
+      await page.getByTestId('call-ended').waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-settings`, settings);
+    }
+  });
+
   it('when the caller stays silent twice, then the max-retries path ends the call', async () => {
     await dialWebhook('lenient');
     await heard("Welcome to Luigi's");

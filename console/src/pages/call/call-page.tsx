@@ -2,197 +2,30 @@
  * The web caller: the same VoiceXML interpreter as the terminal caller (sandbox/), run in the page
  * against this origin. Dial the app's sandbox number (PIN and secret on the keypad, or filled in) or
  * its webhook directly (a minted token, a generated callId, a `from` of your choice), in lenient or
- * strict-w3c mode; hear the prompts (speech synthesis) and answer by typing, keys, the microphone or
+ * strict-w3c mode, as a browser of the chosen dialect (only the builtin grammars and transcription
+ * that dialect's profile lists exist: GET /api/admin/ivr/dialects); hear the prompts (speech synthesis) and answer by typing, keys, the microphone or
  * silence; see the transcript, the documents, the listening field and its grammars, the events and
  * how the call ended.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { getSettings, mintWebhookToken, rotateSandboxSecret, sandboxStatus, type AppRecord, type SandboxStatus } from '../../api/client.js';
+import { listDialects, mintWebhookToken, sandboxStatus, type AppRecord, type DialectProfile, type SandboxStatus } from '../../api/client.js';
 import type { CallerInput, InputRequest } from '../../../../sandbox/input-source.js';
 import { runCall, type CallResult, type RunCallOptions } from '../../../../sandbox/run-call.js';
-import { useConfirm } from '../../ui/confirm-dialog.js';
 import { ErrorBox } from '../../ui/status.js';
 import { CallEnded, EventsView, TranscriptView, WaitingField } from './call-view.js';
+import { newCallId, SetupForm, type Setup } from './call-setup.js';
 import { Keypad } from './keypad.js';
 import { recognizerClass, Speaker, type Recognizer } from './speech.js';
 import { WebInput } from './web-input.js';
 import { WebTranscript, type TranscriptEntry } from './web-transcript.js';
 import './call-page.css';
 
-type Target = 'sandbox' | 'webhook';
-type Mode = 'lenient' | 'strict-w3c';
-const DIALECTS = ['w3c', 'jvoicexml', 'cisco-vvb', 'voxeo-prophecy'] as const;
-type Dialect = (typeof DIALECTS)[number];
-/** The interpreter mode that behaves most like each dialect's browsers (grammar-based for w3c). */
-const MODE_OF: Record<Dialect, Mode> = { w3c: 'strict-w3c', jvoicexml: 'lenient', 'cisco-vvb': 'lenient', 'voxeo-prophecy': 'lenient' };
 
-interface Setup {
-  target: Target;
-  mode: Mode;
-  dialect: Dialect;
-  hangupTo: 'innermost' | 'top';
-  callId: string;
-  from: string;
-  pin: string;
-  secret: string;
-}
-
-const newCallId = (): string => crypto.randomUUID();
 /** The same URL on this origin (the page may only connect to itself: CSP connect-src 'self'). */
 const sameOrigin = (url: string): string => {
   const u = new URL(url, location.origin);
   return `${location.origin}${u.pathname}${u.search}`;
 };
-
-interface ChoiceProps {
-  app: AppRecord;
-  setup: Setup;
-  onChange: (s: Partial<Setup>) => void;
-  status: SandboxStatus | null;
-}
-
-function SandboxChoice({ app, setup, onChange, status }: ChoiceProps) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const [confirm, ask] = useConfirm();
-  const fillIn = async () => {
-    const ok = await ask({
-      title: 'Fill in a PIN and secret for you?',
-      body: <p>The service keeps the PIN and secret sealed and cannot read them back, so this makes new ones. The old ones stop working for every tester.</p>,
-      confirmLabel: 'Make new ones and fill them in',
-      danger: true,
-    });
-    if (!ok) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const made = await rotateSandboxSecret(app.streamId);
-      onChange({ pin: made.pin, secret: made.secret });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <div class="dial-detail">
-      {status && !status.enabled ? (
-        <p class="warn">
-          The sandbox is off. <a href={`/console/apps/${app.streamId}/sandbox`}>Switch it on</a> to call its number.
-        </p>
-      ) : null}
-      {status?.enabled ? (
-        <p>
-          Number <code data-testid="call-sandbox-number">{status.phoneNumber}</code>. Type the PIN and secret on the keypad when asked, or give them here
-          to have them keyed for you.
-        </p>
-      ) : null}
-      <div class="row">
-        <div class="field narrow">
-          <label for="call-pin">PIN (optional)</label>
-          <input id="call-pin" inputMode="numeric" autoComplete="off" value={setup.pin} onInput={(e) => onChange({ pin: e.currentTarget.value.trim() })} />
-        </div>
-        <div class="field narrow">
-          <label for="call-secret">Secret (optional)</label>
-          <input id="call-secret" inputMode="numeric" autoComplete="off" value={setup.secret} onInput={(e) => onChange({ secret: e.currentTarget.value.trim() })} />
-        </div>
-        <button type="button" disabled={busy || !status?.enabled} onClick={() => void fillIn()}>
-          Fill in for me
-        </button>
-      </div>
-      {error ? <ErrorBox error={error} /> : null}
-      {confirm}
-    </div>
-  );
-}
-
-function SetupForm({ app, setup, onChange, onStart, busy, status }: ChoiceProps & { onStart: () => void; busy: boolean }) {
-  const [appDialect, setAppDialect] = useState<string | null>(null);
-  useEffect(() => {
-    getSettings(app.streamId).then(
-      (s) => {
-        const d = typeof s.dialect === 'string' ? s.dialect : null;
-        setAppDialect(d);
-        if (d && (DIALECTS as readonly string[]).includes(d)) onChange({ dialect: d as Dialect, mode: MODE_OF[d as Dialect] });
-      },
-      () => setAppDialect(null),
-    );
-  }, [app.streamId]);
-  return (
-    <form
-      class="card dial"
-      aria-labelledby="dial-title"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onStart();
-      }}
-    >
-      <h2 id="dial-title">Dial</h2>
-      <fieldset class="choices">
-        <legend>Call</legend>
-        <label>
-          <input type="radio" name="call-target" checked={setup.target === 'sandbox'} onChange={() => onChange({ target: 'sandbox' })} /> the sandbox number
-        </label>
-        <label>
-          <input type="radio" name="call-target" checked={setup.target === 'webhook'} onChange={() => onChange({ target: 'webhook' })} /> the webhook directly
-        </label>
-      </fieldset>
-      {setup.target === 'sandbox' ? (
-        <SandboxChoice app={app} setup={setup} onChange={onChange} status={status} />
-      ) : (
-        <div class="dial-detail">
-          <p class="small muted">A webhook token valid for one hour is minted when the call starts; the page acts as your platform&apos;s root document.</p>
-          <div class="row">
-            <div class="field">
-              <label for="call-id">Call id</label>
-              <input id="call-id" value={setup.callId} onInput={(e) => onChange({ callId: e.currentTarget.value.trim() })} />
-            </div>
-            <button type="button" onClick={() => onChange({ callId: newCallId() })}>
-              New call id
-            </button>
-            <div class="field narrow">
-              <label for="call-from">From</label>
-              <input id="call-from" value={setup.from} onInput={(e) => onChange({ from: e.currentTarget.value.trim() })} />
-            </div>
-          </div>
-        </div>
-      )}
-      <div class="row">
-        <div class="field narrow">
-          <label for="call-dialect">Dialect to emulate</label>
-          <select id="call-dialect" value={setup.dialect} onChange={(e) => onChange({ dialect: e.currentTarget.value as Dialect, mode: MODE_OF[e.currentTarget.value as Dialect] })}>
-            {DIALECTS.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field narrow">
-          <label for="call-mode">Mode</label>
-          <select id="call-mode" value={setup.mode} onChange={(e) => onChange({ mode: e.currentTarget.value as Mode })}>
-            <option value="lenient">lenient</option>
-            <option value="strict-w3c">strict-w3c</option>
-          </select>
-        </div>
-        <div class="field narrow">
-          <label for="call-hangup">A hang-up reaches</label>
-          <select id="call-hangup" value={setup.hangupTo} onChange={(e) => onChange({ hangupTo: e.currentTarget.value as Setup['hangupTo'] })}>
-            <option value="innermost">the running document</option>
-            <option value="top">the top document only</option>
-          </select>
-        </div>
-      </div>
-      <p class="help" data-testid="dialect-note">
-        {appDialect ? `The gateway writes this app's documents for the ${appDialect} dialect (IVR settings). ` : ''}
-        The dialect picks the mode that behaves most like its browsers: strict-w3c for w3c (grammar-based), lenient for the others.
-      </p>
-      <button type="submit" class="primary" disabled={busy}>
-        {busy ? 'Dialling…' : 'Call'}
-      </button>
-    </form>
-  );
-}
 
 function Answers({ waiting, onAnswer, onKey, lang }: { waiting: InputRequest | null; onAnswer: (i: CallerInput) => void; onKey: () => void; lang: string }) {
   const [text, setText] = useState('');
@@ -282,12 +115,15 @@ export function CallPage({ app }: { app: AppRecord }) {
   const [lastPrompt, setLastPrompt] = useState('');
   const [activeCallId, setActiveCallId] = useState('');
   const [sandbox, setSandbox] = useState<SandboxStatus | null>(null);
+  const [dialects, setDialects] = useState<DialectProfile[]>([]);
   const speaker = useRef(new Speaker());
   const input = useRef<WebInput | null>(null);
   const waitingRef = useRef<InputRequest | null>(null);
   waitingRef.current = waiting;
   useEffect(() => {
     sandboxStatus(app.streamId).then(setSandbox, setError);
+    // without the profiles the call still runs, with the mode's builtins (the note says so)
+    listDialects().then((r) => setDialects(r.dialects), () => setDialects([]));
   }, [app.streamId]);
   useEffect(() => () => {
     input.current?.hangUp();
@@ -320,7 +156,9 @@ export function CallPage({ app }: { app: AppRecord }) {
         speaker.current.speak(text, app.language);
       },
     });
-    const common = { mode: setup.mode, hangupDelivery: setup.hangupTo, inputs: source, transcript, callId, from: setup.from || undefined };
+    const profile = dialects.find((d) => d.name === setup.dialect);
+    const builtins = profile ? { voice: profile.builtins.voice, dtmf: profile.builtins.dtmf, transcription: profile.transcription } : undefined;
+    const common = { mode: setup.mode, builtins, hangupDelivery: setup.hangupTo, inputs: source, transcript, callId, from: setup.from || undefined };
     try {
       if (setup.target === 'webhook') {
         const minted = await mintWebhookToken(app.streamId, { expiresInS: 3600 });
@@ -386,7 +224,7 @@ export function CallPage({ app }: { app: AppRecord }) {
           </span>
         ) : null}
       </div>
-      {!running ? <SetupForm app={app} setup={setup} onChange={change} onStart={() => void start()} busy={dialling} status={sandbox} /> : null}
+      {!running ? <SetupForm app={app} setup={setup} onChange={change} onStart={() => void start()} busy={dialling} status={sandbox} dialects={dialects} /> : null}
       {error ? <ErrorBox error={error} /> : null}
       {result ? <CallEnded result={result} inspectorHref={inspectorHref} /> : null}
       <div class="call-grid">
