@@ -1,15 +1,15 @@
 /**
  * Builds the Express app from injected dependencies; never reads the environment. Health,
  * readiness, OpenAPI (and its reader at /docs), the operator console (/console/) and metrics
- * routes, request ids and logging, compression, the component routes, 404/405, and the one error
- * handler.
+ * routes, the request's span (telemetry on), request ids and logging, compression, the component
+ * routes, 404/405, and the one error handler.
  */
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import compression from 'compression';
 import { pinoHttp } from 'pino-http';
 import type { Config, Logger, Metrics, Authenticator, RouteDef, StoreOutageCheck } from './platform/index.js';
-import { AppError, apiDocs, buildOpenApi, consolePages, errorHandler, mountRoutes, notFoundHandler, scrubUrl } from './platform/index.js';
+import { AppError, apiDocs, buildOpenApi, consolePages, errorHandler, mountRoutes, notFoundHandler, scrubUrl, traceContext } from './platform/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -34,6 +34,9 @@ export function buildApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  // with telemetry on: the request's span, in an incoming traceparent's trace (first, so that every
+  // log line of the request carries its ids)
+  if (config.telemetry) app.use(traceContext());
   app.use(
     pinoHttp({
       logger,

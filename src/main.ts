@@ -1,10 +1,11 @@
 /**
- * Composes the service from the environment and listens. SIGTERM/SIGINT: stop accepting, let
- * in-flight requests finish (bounded by SHUTDOWN_GRACE_MS), stop background work, close the store.
+ * Composes the service from the environment and listens; with an OTLP endpoint configured, starts
+ * OpenTelemetry first. SIGTERM/SIGINT: stop accepting, let in-flight requests finish (bounded by
+ * SHUTDOWN_GRACE_MS), stop background work, close the store, export the spans still queued.
  */
 import type { AddressInfo } from 'node:net';
 import { composeGateway } from './compose.js';
-import { ConfigError, createLogger, createMetrics, loadConfig, type Config, type Logger } from './platform/index.js';
+import { ConfigError, createLogger, createMetrics, loadConfig, startTelemetry, type Config, type Logger } from './platform/index.js';
 import { MemoryStore, RedisStore, type Store } from './store/index.js';
 import { callEnded } from './ivr/index.js';
 
@@ -56,6 +57,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger({ level: config.logLevel });
+  // off by default: without an endpoint the SDK is not even loaded, and the API stays a no-op
+  const telemetry = config.telemetry ? await startTelemetry({ ...config.telemetry, instanceId: config.instanceId }) : undefined;
   if (config.masterKeyGenerated) logger.warn('MASTER_KEY is not set: a random key is used, so sealed secrets will not survive a restart');
   const store = await openStore(config, logger);
   const gateway = composeGateway({ config, store, logger, metrics: createMetrics({ defaultMetrics: true }) });
@@ -84,6 +87,7 @@ async function main(): Promise<void> {
     // a store that is unreachable at this moment must not keep the process from exiting
     await gateway.stop().catch((err: unknown) => logger.warn({ err }, 'background work did not stop cleanly'));
     await store.close();
+    await telemetry?.shutdown().catch((err: unknown) => logger.warn({ err }, 'spans not exported at shutdown'));
     logger.info('stopped');
     process.exit(0);
   };

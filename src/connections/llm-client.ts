@@ -4,7 +4,8 @@
  * under the call's deadline. Failures are LlmErrors; the log line names the connection, the app,
  * the provider and the error code, never a secret, the endpoint URL or the model text.
  */
-import type { Logger } from '../platform/index.js';
+import { SpanKind } from '@opentelemetry/api';
+import { annotate, inSpan, type Logger } from '../platform/index.js';
 import type { LlmPort } from '../agent/index.js';
 import { isStoreUnavailable } from '../store/index.js';
 import type { HostedProvider } from './connection-record.js';
@@ -38,6 +39,8 @@ export interface LlmClientDeps {
   observe?: (o: { provider: string; outcome: string; seconds: number }) => void;
 }
 
+const CLIENT_SPAN = { kind: SpanKind.CLIENT };
+
 export function createLlmClient(deps: LlmClientDeps): LlmPort {
   const adapters: Record<HostedProvider, ProviderAdapter> = {
     HostedModelA: new HostedModelAAdapter({ ...(deps.providerBaseUrls?.HostedModelA ? { baseUrl: deps.providerBaseUrls.HostedModelA } : {}) }),
@@ -48,7 +51,8 @@ export function createLlmClient(deps: LlmClientDeps): LlmPort {
   const customTransport = deps.customTransport ?? pinnedTransport;
 
   return {
-    async complete(req) {
+    // one `model.call` span per call (telemetry on): connection, provider, tokens, error code
+    complete: (req) => inSpan('model.call', CLIENT_SPAN, async (span) => {
       const started = process.hrtime.bigint();
       let provider = 'unknown';
       try {
@@ -56,6 +60,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmPort {
           const conn = await deps.service.open(req.connectionId);
           if (!conn) throw new LlmError('not_found', 'No model connection with this id');
           provider = conn.provider;
+          annotate(span, () => ({ 'model.connection_id': req.connectionId, 'model.provider': provider }));
           if (conn.status !== 'ACTIVE') throw new LlmError('inactive', 'The model connection is not active');
           const call = { prompt: req.prompt, ...(req.system !== undefined ? { system: req.system } : {}) };
           if (conn.provider === 'API') return callCustomApi(conn, call, { guard: deps.guard, transport: customTransport, signal });
@@ -64,6 +69,10 @@ export function createLlmClient(deps: LlmClientDeps): LlmPort {
           return adapter.read(json);
         });
         deps.observe?.({ provider, outcome: 'ok', seconds: Number(process.hrtime.bigint() - started) / 1e9 });
+        annotate(span, () => ({
+          ...(answer.inputTokens !== undefined ? { 'gen_ai.usage.input_tokens': answer.inputTokens } : {}),
+          ...(answer.outputTokens !== undefined ? { 'gen_ai.usage.output_tokens': answer.outputTokens } : {}),
+        }));
         return answer;
       } catch (err) {
         // the store failed (reading the connection), not the model: the turn handles it as a store fault
@@ -71,12 +80,13 @@ export function createLlmClient(deps: LlmClientDeps): LlmPort {
         const e = err instanceof LlmError ? err : new LlmError('network', 'The model call failed');
         const cause = err instanceof LlmError ? {} : { cause: err instanceof Error ? err.name : typeof err };
         deps.observe?.({ provider, outcome: e.code, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
+        annotate(span, () => ({ 'model.connection_id': req.connectionId, 'model.error': e.code }));
         deps.logger.warn(
           { connectionId: req.connectionId, streamId: req.streamId, provider, code: e.code, ...cause, ...(e.status !== undefined ? { httpStatus: e.status } : {}) },
           'model call failed',
         );
         throw e;
       }
-    },
+    }),
   };
 }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { runTurn, type CompiledAgent, type TurnResult } from '../agent/index.js';
-import { AppError, type Logger, type Metrics } from '../platform/index.js';
+import { AppError, activeTraceId, type Logger, type Metrics } from '../platform/index.js';
 import type { AnswerSpec, CallSession } from './call-session.js';
 import type { CallSessionRepository } from './call-session-repository.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
@@ -17,6 +17,7 @@ import { committedTrace, uncommittedTrace } from './turn-trace-builder.js';
 import { commitWithHistory, turnMessages } from './turn-commit.js';
 import { toTurnInput } from './turn-input.js';
 import { effectPorts, TurnJournal } from './turn-effects.js';
+import { agentStepSpan, historyWriteSpan, turnSpan } from './turn-spans.js';
 import type { WebhookRequest } from './webhook-input.js';
 
 export { messageId } from './turn-commit.js';
@@ -73,7 +74,11 @@ export class CallTurnService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async handle(ctx: TurnContext): Promise<TurnOutcome> {
+  handle(ctx: TurnContext): Promise<TurnOutcome> {
+    return turnSpan(ctx.streamId, ctx.req, () => this.handleRequest(ctx), (o) => (o.kind === 'answer' ? o.answer.action : 'wait'));
+  }
+
+  private async handleRequest(ctx: TurnContext): Promise<TurnOutcome> {
     if (!this.ports.traces || !ctx.render) return this.handleTurn(ctx);
     const traced = { ...ctx, trace: new TraceDraft(Date.now(), ctx.req) };
     const outcome = await this.handleTurn(traced);
@@ -329,7 +334,7 @@ export class CallTurnService {
     let result: TurnResult | null = null;
     let answer: AnswerSpec;
     try {
-      result = await runTurn(
+      result = await agentStepSpan(() => runTurn(
         ctx.agent,
         pending.input,
         session.state,
@@ -342,7 +347,7 @@ export class CallTurnService {
           errorPrompt: ctx.settings.standardResponses.error,
         },
         effectPorts(this.ports.agentPorts, journal, { streamId: session.streamId, callId: session.callId, turn: pending.turn }, draft),
-      );
+      ));
       answer = toAnswer(result);
       if (pending.turn === 0 && !session.last && ctx.settings.welcomeMessage) {
         answer.prompt = [{ type: 'text', text: ctx.settings.welcomeMessage }, { type: 'break', time: '300ms' }, ...answer.prompt];
@@ -366,7 +371,8 @@ export class CallTurnService {
       activeAt: this.now(),
     };
     const trace = draft && this.ports.traces ? this.traceWrites(ctx, draft, session, next, answer, result) : undefined;
-    const commit = commitWithHistory(this.sessions, this.ports.history, next, token, turnMessages({ streamId: ctx.streamId, lang: ctx.lang }, next, text, answer, result, this.now()), trace);
+    const messages = turnMessages({ streamId: ctx.streamId, lang: ctx.lang }, next, text, answer, result, this.now(), activeTraceId());
+    const commit = historyWriteSpan(messages, () => commitWithHistory(this.sessions, this.ports.history, next, token, messages, trace));
     if (!(await (draft ? draft.store(commit) : commit))) {
       this.logger.warn({ callId: session.callId }, 'turn lock lost before commit; the other owner answers');
       const current = await this.sessions.load(session.streamId, session.callId);

@@ -40,8 +40,12 @@ export function hungUpMessage(s: CallSession, turn: number, lang: string, at: nu
   };
 }
 
-/** A committed turn's history messages: the hang-up the browser reported, what the caller said, what the agent said. */
-export function turnMessages(app: { streamId: string; lang: string }, s: CallSession, text: string, answer: AnswerSpec, result: TurnResult | null, now: number): TurnMessage[] {
+/**
+ * A committed turn's history messages: the hang-up the browser reported, what the caller said (with
+ * the turn's trace id: the OpenTelemetry trace's when there is one, else a `tr-<uuid>` of its own),
+ * what the agent said.
+ */
+export function turnMessages(app: { streamId: string; lang: string }, s: CallSession, text: string, answer: AnswerSpec, result: TurnResult | null, now: number, traceId?: string): TurnMessage[] {
   const turn = s.last!.turn;
   const identities = s.from ? [s.callId, s.from] : [s.callId];
   const channelUId = s.from ?? s.callId;
@@ -53,7 +57,7 @@ export function turnMessages(app: { streamId: string; lang: string }, s: CallSes
   if (s.last!.event === 'hangup') out.push(hungUpMessage(s, turn, app.lang, now, 'caller'));
   if (text) {
     const m = message(messageId(s.callId, turn, 'in'), 'incoming', text, now - 1);
-    m.traceId = `tr-${randomUUID()}`;
+    m.traceId = traceId ?? `tr-${randomUUID()}`;
     const asr = s.state?.lastMessage?.asrMetaData;
     if (asr) m.asrMetaData = asr;
     out.push(m);

@@ -92,6 +92,10 @@ const envSchema = z.object({
   CALL_TRACE_MAX_TURNS: z.coerce.number().int().min(1).max(10_000).default(200),
   CALL_TRACE_DOCUMENTS: bool.default(true),
   INSTANCE_ID: z.string().trim().min(1).max(100).optional(),
+  // OpenTelemetry: spans exported with OTLP/HTTP when an endpoint is set (off by default)
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  OTEL_SERVICE_NAME: z.string().trim().min(1).max(100).default('ivr-gateway'),
 });
 
 export interface Config {
@@ -154,6 +158,12 @@ export interface Config {
   callTraceDocuments: boolean;
   /** This instance's name in traces (default: host name and process id). */
   instanceId: string;
+  /**
+   * OpenTelemetry export (absent: off, the API's no-op only): where spans go (OTLP/HTTP, the
+   * traces URL: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces)
+   * and the service's name in them.
+   */
+  telemetry?: { tracesUrl: string; serviceName: string };
 }
 
 export class ConfigError extends Error {
@@ -161,6 +171,13 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** The OTLP traces URL, per the OpenTelemetry spec's variables (the signal path added to the base endpoint). */
+function telemetryOf(e: z.infer<typeof envSchema>): Pick<Config, 'telemetry'> {
+  const base = e.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const tracesUrl = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
+  return tracesUrl ? { telemetry: { tracesUrl, serviceName: e.OTEL_SERVICE_NAME } } : {};
 }
 
 /** Parses an environment map into a Config; throws ConfigError naming every bad variable. */
@@ -218,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     callTraceMaxTurns: e.CALL_TRACE_MAX_TURNS,
     callTraceDocuments: e.CALL_TRACE_DOCUMENTS,
     instanceId: e.INSTANCE_ID ?? `${hostname()}-${process.pid}`,
+    ...telemetryOf(e),
   };
 }
 

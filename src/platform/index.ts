@@ -10,9 +10,10 @@ export {
   type ConsoleSessionLookup,
 } from './console-session.js';
 export { createLogger, scrubUrl, type Logger } from './logger.js';
+export { activeTraceId, annotate, inSpan, startTelemetry, traceFields, type Telemetry, type TelemetryOptions } from './telemetry.js';
 export { createMetrics, type Metrics } from './metrics.js';
 export {
-  defineRoute, buildOpenApi, apiDocs, consolePages, errorHandler, mountRoutes, notFoundHandler,
+  defineRoute, buildOpenApi, apiDocs, consolePages, errorHandler, mountRoutes, notFoundHandler, traceContext,
   type RouteDef, type RouteContext, type RouteReply, type StoreOutageCheck,
 } from './http/index.js';
 export { newId, isoNow } from './ids.js';

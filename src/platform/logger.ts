@@ -1,8 +1,9 @@
 /**
- * pino logger with every secret-bearing header and field redacted, and a URL serializer that
- * strips secret query parameters (the webhook's `token`).
+ * pino logger with every secret-bearing header and field redacted, a URL serializer that strips
+ * secret query parameters (the webhook's `token`), and the active span's ids on every line.
  */
 import { pino, type Logger, type DestinationStream } from 'pino';
+import { traceFields } from './telemetry.js';
 
 export type { Logger };
 
@@ -37,6 +38,8 @@ export function createLogger(opts: { level: string; destination?: DestinationStr
       serializers: {
         err: pino.stdSerializers.err,
       },
+      // the active span's trace_id and span_id (none while telemetry is off: the API's no-op)
+      mixin: traceFields,
     },
     opts.destination,
   );

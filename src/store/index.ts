@@ -4,3 +4,4 @@ export { MemoryStore } from './memory-store.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
 export { isStoreUnavailable } from './store-errors.js';
 export { rateLimitersOf } from './rate-limiters-of.js';
+export { TracedStore } from './traced-store.js';

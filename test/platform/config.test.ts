@@ -66,4 +66,13 @@ describe('configuration', () => {
     expect(loadConfig({ MEMORY_STORE_MAX_CALLS: '500' }).memoryStoreMaxCalls).toBe(500);
     expect(() => loadConfig({ MEMORY_STORE_MAX_CALLS: '0' })).toThrow(/MEMORY_STORE_MAX_CALLS/);
   });
+
+  it('when an OTLP endpoint is set, then telemetry exports to its traces URL; unset, telemetry is off; a bad URL stops the start', () => {
+    expect(loadConfig({}).telemetry).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).telemetry).toEqual({ tracesUrl: 'http://collector:4318/v1/traces', serviceName: 'ivr-gateway' });
+    // the traces endpoint is used as it is, and wins over the base endpoint
+    const both = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otel.example.com/traces', OTEL_SERVICE_NAME: 'ivr-eu' };
+    expect(loadConfig(both).telemetry).toEqual({ tracesUrl: 'https://otel.example.com/traces', serviceName: 'ivr-eu' });
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+  });
 });

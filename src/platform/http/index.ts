@@ -4,3 +4,4 @@ export { errorHandler, notFoundHandler, toAppError, type StoreOutageCheck } from
 export { buildOpenApi } from './openapi.js';
 export { apiDocs } from './api-docs.js';
 export { consolePages, type ConsolePagesOptions } from './console-pages.js';
+export { traceContext } from './trace-context.js';
