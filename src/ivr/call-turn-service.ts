@@ -6,53 +6,22 @@
  * where the store allows it (memory, a single Redis node), else history first (a Redis Cluster).
  */
 import { randomUUID } from 'node:crypto';
-import { runTurn, type CompiledAgent, type TurnResult } from '../agent/index.js';
+import { runTurn, type TurnResult } from '../agent/index.js';
 import { AppError, activeTraceId, type Logger, type Metrics } from '../platform/index.js';
 import type { AnswerSpec, CallSession } from './call-session.js';
 import type { CallSessionRepository } from './call-session-repository.js';
-import type { IvrSettings } from './ivr-settings-schema.js';
 import type { IvrPorts } from './ivr-ports.js';
 import { TraceDraft } from './turn-trace.js';
-import { committedTrace, uncommittedTrace } from './turn-trace-builder.js';
 import { commitWithHistory, turnMessages } from './turn-commit.js';
 import { toTurnInput } from './turn-input.js';
 import { effectPorts, TurnJournal } from './turn-effects.js';
 import { agentStepSpan, historyWriteSpan, turnSpan } from './turn-spans.js';
-import type { WebhookRequest } from './webhook-input.js';
+import type { TurnContext, TurnOutcome } from './turn-context.js';
+import { TurnTraceWriter } from './turn-trace-writer.js';
 
 export { messageId } from './turn-commit.js';
+export type { RenderedDocument, TurnContext, TurnOutcome } from './turn-context.js';
 
-/** A rendered document: its kind and its XML. */
-export interface RenderedDocument {
-  kind: string;
-  xml: string;
-}
-
-export interface TurnContext {
-  streamId: string;
-  req: WebhookRequest;
-  settings: IvrSettings;
-  agent: CompiledAgent;
-  lang: string;
-  deadlineAt: number;
-  /**
-   * Renders the document of an outcome. With tracing on, the turn renders its answer before the
-   * commit (the trace keeps the document) and hands it back as the outcome's `rendered`.
-   */
-  render?: (outcome: TurnOutcome) => RenderedDocument;
-  /** What this request collects for its trace (set by `handle` when tracing is on). */
-  trace?: TraceDraft;
-}
-
-/**
- * What the request answers: a stored answer to render for `turn`, or a wait for `turn`; `rendered`
- * when the turn rendered it already (tracing on).
- */
-export type TurnOutcome =
-  | { kind: 'answer'; answer: AnswerSpec; session: CallSession; issuedTurn: number; rendered?: RenderedDocument }
-  | { kind: 'wait'; session: CallSession; turn: number; rendered?: RenderedDocument };
-
-/** How a call stands after a turn, for the inspector's index of calls. */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const toAnswer = (r: TurnResult): AnswerSpec => ({
@@ -72,7 +41,11 @@ export class CallTurnService {
     private readonly metrics: Metrics,
     /** The clock of call activity (idle expiry counts from it). */
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.tracer = ports.traces ? new TurnTraceWriter(ports.traces, logger) : undefined;
+  }
+
+  private readonly tracer: TurnTraceWriter | undefined;
 
   handle(ctx: TurnContext): Promise<TurnOutcome> {
     return turnSpan(ctx.streamId, ctx.req, () => this.handleRequest(ctx), (o) => (o.kind === 'answer' ? o.answer.action : 'wait'));
@@ -82,7 +55,7 @@ export class CallTurnService {
     if (!this.ports.traces || !ctx.render) return this.handleTurn(ctx);
     const traced = { ...ctx, trace: new TraceDraft(Date.now(), ctx.req) };
     const outcome = await this.handleTurn(traced);
-    return this.traceUncommitted(traced, outcome);
+    return this.tracer!.uncommitted(traced, outcome);
   }
 
   private async handleTurn(ctx: TurnContext): Promise<TurnOutcome> {
@@ -370,7 +343,7 @@ export class CallTurnService {
       ended: answer.action === 'end' || answer.action === 'error' || pending.input.kind === 'hangup',
       activeAt: this.now(),
     };
-    const trace = draft && this.ports.traces ? this.traceWrites(ctx, draft, session, next, answer, result) : undefined;
+    const trace = draft && this.tracer ? this.tracer.committed(ctx, draft, session, next, answer, result) : undefined;
     const messages = turnMessages({ streamId: ctx.streamId, lang: ctx.lang }, next, text, answer, result, this.now(), activeTraceId());
     const commit = historyWriteSpan(messages, () => commitWithHistory(this.sessions, this.ports.history, next, token, messages, trace));
     if (!(await (draft ? draft.store(commit) : commit))) {
@@ -385,42 +358,5 @@ export class CallTurnService {
       await this.ports.lifecycle?.ended?.(next);
     }
     return next;
-  }
-
-  /** Where a trace comes from: the request, what it collected, and the tracing port's settings. */
-  private traceSource(ctx: TurnContext) {
-    const traces = this.ports.traces!;
-    return { req: ctx.req, draft: ctx.trace!, instanceId: traces.instanceId, documents: traces.documents };
-  }
-
-  /** The committed turn's trace and its writes (the document rendered now, before the commit). */
-  private traceWrites(ctx: TurnContext, draft: TraceDraft, before: CallSession, next: CallSession, answer: AnswerSpec, result: TurnResult | null) {
-    const t = performance.now();
-    const rendered = ctx.render!({ kind: 'answer', answer, session: next, issuedTurn: next.turn });
-    draft.renderMs += performance.now() - t;
-    draft.rendered = rendered;
-    const { trace, summary } = committedTrace(this.traceSource(ctx), { before, next, answer, result, rendered });
-    return this.ports.traces!.prepare(ctx.streamId, trace, summary);
-  }
-
-  /**
-   * The trace of a request whose answer no commit of its own carried (a wait document, an answer
-   * delivered on a poll, a duplicate): written on its own, after the answer is rendered. A failure
-   * to write it is logged; the caller still gets the answer.
-   */
-  private async traceUncommitted(ctx: TurnContext, outcome: TurnOutcome): Promise<TurnOutcome> {
-    const draft = ctx.trace!;
-    if (draft.traced) return outcome;
-    if (outcome.kind === 'answer' && outcome.answer.error === 'session_expired') return outcome;
-    const t = performance.now();
-    const rendered = ctx.render!(outcome);
-    draft.renderMs += performance.now() - t;
-    const { trace, summary } = uncommittedTrace(this.traceSource(ctx), outcome, rendered);
-    try {
-      await draft.store(this.ports.traces!.record(ctx.streamId, trace, summary));
-    } catch (err) {
-      this.logger.warn({ err, callId: ctx.req.callId }, 'turn trace not written');
-    }
-    return { ...outcome, rendered };
   }
 }

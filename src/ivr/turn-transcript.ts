@@ -5,7 +5,7 @@
  * the request, never in these fields).
  */
 import type { Logger } from '../platform/index.js';
-import type { TurnOutcome } from './call-turn-service.js';
+import type { TurnOutcome } from './turn-context.js';
 import type { WebhookRequest } from './webhook-input.js';
 
 /** The plain text of a prompt's parts (breaks and audio carry none). */

@@ -1,0 +1,36 @@
+/** What one webhook request's turn works with (TurnContext) and what it answers (TurnOutcome). */
+import type { CompiledAgent } from '../agent/index.js';
+import type { AnswerSpec, CallSession } from './call-session.js';
+import type { IvrSettings } from './ivr-settings-schema.js';
+import type { TraceDraft } from './turn-trace.js';
+import type { WebhookRequest } from './webhook-input.js';
+
+/** A rendered document: its kind and its XML. */
+export interface RenderedDocument {
+  kind: string;
+  xml: string;
+}
+
+export interface TurnContext {
+  streamId: string;
+  req: WebhookRequest;
+  settings: IvrSettings;
+  agent: CompiledAgent;
+  lang: string;
+  deadlineAt: number;
+  /**
+   * Renders the document of an outcome. With tracing on, the turn renders its answer before the
+   * commit (the trace keeps the document) and hands it back as the outcome's `rendered`.
+   */
+  render?: (outcome: TurnOutcome) => RenderedDocument;
+  /** What this request collects for its trace (set by `handle` when tracing is on). */
+  trace?: TraceDraft;
+}
+
+/**
+ * What the request answers: a stored answer to render for `turn`, or a wait for `turn`; `rendered`
+ * when the turn rendered it already (tracing on).
+ */
+export type TurnOutcome =
+  | { kind: 'answer'; answer: AnswerSpec; session: CallSession; issuedTurn: number; rendered?: RenderedDocument }
+  | { kind: 'wait'; session: CallSession; turn: number; rendered?: RenderedDocument };
