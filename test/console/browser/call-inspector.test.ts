@@ -177,6 +177,7 @@ describe.skipIf(!run)('the call inspector in the console', () => {
     expect(await doc.innerText()).toContain('token=redacted');
     // indented, one element a line, and highlighted
     expect((await doc.innerText()).split('\n').length).toBeGreaterThan(20);
+    expect((await doc.innerText()).match(/<\?xml /g)).toHaveLength(1);
     expect(await doc.locator('.tok-typeName').count()).toBeGreaterThan(10);
     const marks = await nomatch.getByTestId('document-marks').innerText();
     expect(marks).toContain('Well-formed XML');

@@ -24,7 +24,7 @@ export function Outcome({ outcome }: { outcome: CallListed['outcome'] }) {
   );
 }
 
-export const when = (ms: number): string => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+export const when = (ms: number): string => new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 
 function CallRows({ app, calls }: { app: AppRecord; calls: CallListed[] }) {
   const base = `/console/apps/${encodeURIComponent(app.streamId)}/calls`;
@@ -52,13 +52,13 @@ function CallRows({ app, calls }: { app: AppRecord; calls: CallListed[] }) {
                 <span class="sr-only"> call from {c.from ?? 'an unknown caller'}</span>
               </a>
             </td>
-            <td>{c.from ?? <span class="muted">unknown</span>}</td>
+            <td class="from">{c.from ?? <span class="muted">unknown</span>}</td>
             <td data-testid="turns">{c.turns}</td>
             <td>
               <Outcome outcome={c.outcome} />
             </td>
             <td class="hide-narrow">{c.node ? <code>{c.node}</code> : <span class="muted">–</span>}</td>
-            <td>{c.hasError ? <span class="error-mark">⚠ error</span> : <span class="muted">none</span>}</td>
+            <td>{c.hasError ? <span class="error-mark">⚠ error</span> : <span class="muted">–<span class="sr-only">none</span></span>}</td>
           </tr>
         ))}
       </tbody>
@@ -119,9 +119,7 @@ export function CallsPage({ app }: { app: AppRecord }) {
             </p>
           ) : (
             <>
-              <div class="table-scroll">
-                <CallRows app={app} calls={shown} />
-              </div>
+              <CallRows app={app} calls={shown} />
               {more.state === 'error' ? <ErrorBox error={more.error} title="The next calls could not be loaded" onRetry={() => void loadMore()} /> : null}
               {cursor ? (
                 <button type="button" onClick={() => void loadMore()} disabled={more.state === 'loading'}>

@@ -17,7 +17,6 @@ export interface ReadableDocument {
 
 const ELEMENT = 1;
 const TEXT = 3;
-const COMMENT = 8;
 
 function indent(el: Element, depth: number): void {
   const kids = [...el.childNodes];
@@ -38,11 +37,10 @@ export function readableDocument(xml: string): ReadableDocument {
   const error = doc.getElementsByTagName('parsererror')[0];
   if (error) return { text: xml, wellFormed: false, problem: (error.textContent ?? '').trim().split('\n')[0] ?? '' };
   indent(doc.documentElement, 1);
-  for (const n of [...doc.childNodes]) if (n.nodeType === COMMENT) doc.insertBefore(doc.createTextNode('\n'), n.nextSibling);
-  // the serializer leaves out the XML declaration: the document's own first line is kept above it
-  const declaration = /^<\?xml[^>]*\?>/.exec(xml.trimStart())?.[0];
+  // the serializer keeps the XML declaration on the root's line: a line break after it, for reading
   const body = new XMLSerializer().serializeToString(doc);
-  return { text: declaration ? `${declaration}\n${body}` : body, wellFormed: true };
+  const declaration = /^<\?xml[^>]*\?>/.exec(body)?.[0];
+  return { text: declaration ? `${declaration}\n${body.slice(declaration.length)}` : body, wellFormed: true };
 }
 
 export interface Token {
