@@ -139,7 +139,7 @@ function commonShape(version: HistoryVersion) {
     direction: integer(-1_000_000, 1_000_000).optional(),
     forward: flag.optional(),
     includeTraceId: flag.optional(),
-    /** Adds each voice message's asrMetaData (confidence, input mode…), an extension of this gateway. */
+    /** Adds each voice message's asrMetaData (confidence, input mode…) and each IVR message's callId, an extension of this gateway. */
     includeAsrMetaData: flag.optional(),
     includeSecureForm:
       version === 'v2'
@@ -213,6 +213,8 @@ export const messageAnswer = z.object({
   traceId: z.string().optional(),
   /** With includeAsrMetaData: a voice turn's input as the speech recognizer gave it (confidence, Inputmode, interpretation, utterance). */
   asrMetaData: z.unknown().optional(),
+  /** With includeAsrMetaData: the IVR call the message belongs to (its id in the call inspector). */
+  callId: z.string().optional(),
 });
 export type MessageAnswer = z.infer<typeof messageAnswer>;
 

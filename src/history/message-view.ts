@@ -5,7 +5,7 @@ export interface MessageViewOptions {
   /** The message's traceId (already looked up) when includeTraceId; null when expired or none. */
   traceId?: string | null;
   includeTraceId: boolean;
-  /** Add the stored ASR metadata of voice messages. */
+  /** Add the stored ASR metadata of voice messages, and the callId of IVR messages. */
   includeAsrMetaData?: boolean;
   /** Show the text of messages that carry form input. */
   includeSecureForm: boolean;
@@ -50,5 +50,7 @@ export function messageView(row: Record<string, string>, opts: MessageViewOption
   if (opts.includeTraceId && opts.traceId) out.traceId = opts.traceId;
   const asr = masked || !opts.includeAsrMetaData ? undefined : parseAsr(row.asr);
   if (asr !== undefined) out.asrMetaData = asr;
+  // the voice extension also names the IVR call a message belongs to (the call inspector's key)
+  if (opts.includeAsrMetaData && row.callId) out.callId = row.callId;
   return out;
 }

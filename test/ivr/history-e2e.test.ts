@@ -144,7 +144,7 @@ describeEachStore('conversation history over recorded IVR calls', (factory) => {
     expect(incoming.every((m: any) => typeof m.traceId === 'string')).toBe(true);
   });
 
-  it('when includeAsrMetaData is true, then each caller turn carries its ASR confidence and input mode; without it, no message does', async () => {
+  it('when includeAsrMetaData is true, then each caller turn carries its ASR confidence and input mode and each message its callId; without it, no message does', async () => {
     const r = await history('getMessages', { userId: calls[0]!.callId, channelType: 'ivr', includeAsrMetaData: 'true', limit: '100', forward: 'true' });
     const incoming = r.body.messages.filter((m: any) => m.type === 'incoming' && m.components[0].data.text !== '');
     expect(incoming.map((m: any) => [m.components[0].data.text, m.asrMetaData?.Inputmode])).toEqual([
@@ -153,6 +153,7 @@ describeEachStore('conversation history over recorded IVR calls', (factory) => {
     expect(incoming.every((m: any) => /^\d\.\d{6}$/.test(m.asrMetaData.confidence))).toBe(true);
     expect(r.body.messages.filter((m: any) => m.type === 'outgoing').some((m: any) => 'asrMetaData' in m)).toBe(false);
     const plain = await history('getMessages', { userId: calls[0]!.callId, channelType: 'ivr', limit: '100' });
-    expect(plain.body.messages.some((m: any) => 'asrMetaData' in m)).toBe(false);
+    expect(r.body.messages.every((m: any) => m.callId === calls[0]!.callId)).toBe(true);
+    expect(plain.body.messages.some((m: any) => 'asrMetaData' in m || 'callId' in m)).toBe(false);
   });
 });

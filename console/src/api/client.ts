@@ -9,8 +9,10 @@ import type {
   AgentStatus, ApiAppListed, AppRecord, ChannelAnswer, ChannelState, ConnectionDetail, ConnectionSummary, HistoryAnswer, HistoryFilters, LockoutFilter, MintedToken, RunAccepted, RunStatus, SandboxAnswer,
   SandboxLockouts, SandboxLockout, SandboxStatus, SkillGroupReadBack, SuiteSummary, SuiteUtterance, TableDefinition,
 } from './types.js';
+import type { CallFilters, CallList, CallTimeline } from './inspector-types.js';
 
 export * from './types.js';
+export * from './inspector-types.js';
 export { ApiError, onSignedOut } from './http.js';
 
 const app = (streamId: string): string => `/api/admin/apps/${encodeURIComponent(streamId)}`;
@@ -112,6 +114,17 @@ export async function getMessages(streamId: string, filters: HistoryFilters): Pr
   for (const [k, v] of Object.entries(filters)) if (v !== undefined && v !== '') body[k] = v;
   return withAppToken(streamId, (auth) => request<HistoryAnswer>('POST', `/api/public/bot/${enc(streamId)}/getMessages`, { body, headers: { auth } }));
 }
+
+// ---- call inspector ----
+export function listCalls(streamId: string, filters: CallFilters, cursor?: string, limit = 20): Promise<CallList> {
+  const q = new URLSearchParams({ limit: String(limit) });
+  for (const [k, v] of Object.entries(filters)) if (typeof v === 'string' && v !== '') q.set(k, v);
+  if (cursor) q.set('cursor', cursor);
+  return request('GET', `${app(streamId)}/calls?${q}`);
+}
+export const getCall = (streamId: string, callId: string) => request<CallTimeline>('GET', `${app(streamId)}/calls/${enc(callId)}`);
+/** The live feed's URL (Server-Sent Events; the session cookie authorises it like any operator call). */
+export const callFeedUrl = (streamId: string, callId?: string): string => `${app(streamId)}/calls/feed${callId ? `?${new URLSearchParams({ callId })}` : ''}`;
 
 // ---- model connections ----
 export async function listConnections(): Promise<{ connections: ConnectionSummary[]; total: number }> {

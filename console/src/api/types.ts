@@ -150,6 +150,8 @@ export interface HistoryMessage {
   components: Array<{ cT: string; data: { text: string } }>;
   tags: Record<string, string>;
   asrMetaData?: AsrMeta;
+  /** With includeAsrMetaData: the IVR call the message belongs to. */
+  callId?: string;
 }
 
 export interface HistoryAnswer {

@@ -13,6 +13,8 @@ const TestRunsPage = lazy(() => import('./testruns/test-runs-page.js').then((m) 
 const HistoryPage = lazy(() => import('./history/history-page.js').then((m) => m.HistoryPage));
 /** The web caller (its own chunk: it bundles the VoiceXML interpreter); linked from the overview and the sandbox page. */
 const CallPage = lazy(() => import('./call/call-page.js').then((m) => m.CallPage));
+const CallsPage = lazy(() => import('./calls/calls-page.js').then((m) => m.CallsPage));
+const CallDetailPage = lazy(() => import('./calls/call-detail-page.js').then((m) => m.CallDetailPage));
 const SkillGroupsPage = lazy(() => import('./skill-groups-page.js').then((m) => m.SkillGroupsPage));
 
 const TABS = [
@@ -21,6 +23,7 @@ const TABS = [
   { slug: 'ivr-settings', label: 'IVR settings' },
   { slug: 'sandbox', label: 'Sandbox' },
   { slug: 'test-runs', label: 'Test runs' },
+  { slug: 'calls', label: 'Calls' },
   { slug: 'history', label: 'History' },
   { slug: 'skill-groups', label: 'Skill groups' },
 ] as const;
@@ -30,6 +33,8 @@ export function AppShell() {
   const { path } = useLocation();
   const streamId = params.streamId ?? '';
   const tab = path.split('/')[4] ?? '';
+  /** /console/apps/{streamId}/calls/{callId}: one call in the inspector */
+  const callId = tab === 'calls' ? decodeURIComponent(path.split('/')[5] ?? '') : '';
   const load = useLoad(() => getApp(streamId), [streamId]);
   const base = `/console/apps/${streamId}`;
   return (
@@ -52,6 +57,7 @@ export function AppShell() {
             {tab === 'ivr-settings' ? <SettingsPage app={app} /> : null}
             {tab === 'sandbox' ? <SandboxPage app={app} /> : null}
             {tab === 'test-runs' ? <TestRunsPage app={app} /> : null}
+            {tab === 'calls' ? callId ? <CallDetailPage key={callId} app={app} callId={callId} /> : <CallsPage app={app} /> : null}
             {tab === 'history' ? <HistoryPage app={app} /> : null}
             {tab === 'skill-groups' ? <SkillGroupsPage app={app} /> : null}
             {tab === 'call' ? <CallPage app={app} /> : null}

@@ -8,6 +8,22 @@ const confidenceText = (c: string | undefined): string => {
   return c === undefined || !Number.isFinite(n) ? '-' : `${Math.round(n * 100)}%`;
 };
 
+/** The IVR call (or calls) the conversation's messages belong to, each a link to its page in the call inspector. */
+function CallLinks({ app, callIds }: { app: AppRecord; callIds: string[] }) {
+  if (callIds.length === 0) return null;
+  return (
+    <ul class="call-links" data-testid="call-links">
+      {callIds.map((id) => (
+        <li key={id}>
+          <a href={`/console/apps/${encodeURIComponent(app.streamId)}/calls/${encodeURIComponent(id)}`}>
+            Open the call <code>{id}</code> in the inspector
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function Transcript({ app, sessionId, channelType, onClose }: { app: AppRecord; sessionId: string; channelType: string; onClose: () => void }) {
   const load = useLoad(() => getMessages(app.streamId, { sessionId, channelType, forward: true }), [app.streamId, sessionId, channelType]);
   return (
@@ -25,6 +41,8 @@ export function Transcript({ app, sessionId, channelType, onClose }: { app: AppR
           data.messages.length === 0 ? (
             <p class="empty">This conversation has no messages in the last seven days.</p>
           ) : (
+            <>
+            <CallLinks app={app} callIds={[...new Set(data.messages.map((m) => m.callId).filter((c): c is string => Boolean(c)))]} />
             <ol class="turns">
               {[...data.messages]
                 .sort((a, b) => a.createdOn.localeCompare(b.createdOn) || (a.type === 'incoming' ? -1 : 1))
@@ -46,6 +64,7 @@ export function Transcript({ app, sessionId, channelType, onClose }: { app: AppR
                   );
                 })}
             </ol>
+            </>
           )
         }
       </Loaded>
