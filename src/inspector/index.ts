@@ -12,6 +12,7 @@ import { InspectorService } from './inspector-service.js';
 
 export { InspectorService } from './inspector-service.js';
 export type { CallSummary, CallOutcome } from './inspector-schemas.js';
+export { vxmlSchemaCheck, type SchemaCheck } from './vxml-schema-check.js';
 
 export interface InspectorComponent {
   /** The turn loop's trace port; undefined when CALL_TRACE is off. */

@@ -1,18 +1,31 @@
 /**
  * The call inspector's operator routes (admin auth) under /api/admin/apps/:streamId/calls: the
- * app's calls, one call's timeline, and the live feed of traced turns (Server-Sent Events).
+ * app's calls, one call's timeline, and the live feed of traced turns (Server-Sent Events); and the
+ * schema check of a document (/api/admin/vxml/validate), the Call page's validity mark.
  */
 import { z } from 'zod';
 import { AppError, defineRoute, type RouteDef } from '../platform/index.js';
 import { callList, callParams, callTimeline, feedQuery, listQuery, streamIdParams } from './inspector-schemas.js';
 import type { InspectorService } from './inspector-service.js';
+import { vxmlSchemaCheck } from './vxml-schema-check.js';
 
 const tags = ['operator', 'call inspector'];
 const auth = { kind: 'admin' } as const;
 const EVENT_ID = /^\d{1,20}-\d{1,20}$/;
+const validateBody = z.object({
+  xml: z.string().min(1).max(1_000_000).meta({ description: 'the document: VoiceXML, or with schema srgs a standalone SRGS grammar' }),
+  schema: z.enum(['vxml', 'srgs']).default('vxml').meta({ description: 'vxml: against vxml.xsd (VoiceXML 2.1); srgs: against grammar.xsd (SRGS 1.0)' }),
+});
+const validateAnswer = z.object({ valid: z.boolean(), errors: z.array(z.string()).meta({ description: "libxml2's messages, one per problem" }) });
 
 export function inspectorRoutes(service: InspectorService, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {
   return [
+    defineRoute({
+      method: 'post', path: '/api/admin/vxml/validate', summary: 'Check a document against the W3C VoiceXML 2.1 schema (or SRGS 1.0 for a grammar)', tags, auth,
+      body: validateBody,
+      responses: { 200: { description: 'whether the document is valid, and why not (a document that is not XML at all is reported as invalid)', schema: validateAnswer }, 400: { description: 'no document, or more than 1,000,000 characters' } },
+      handler: async ({ body }) => ({ json: await vxmlSchemaCheck(body.xml, body.schema) }),
+    }),
     defineRoute({
       method: 'get', path: '/api/admin/apps/:streamId/calls', summary: "List an app's traced calls, newest first (filters, cursor paging)", tags, auth,
       params: streamIdParams, query: listQuery,

@@ -73,6 +73,8 @@ export interface DialectProfile {
   facts: Array<{ what: string; source: string; confidence: 'verified' | 'documented' | 'assumed' }>;
 }
 export const listDialects = () => request<{ dialects: DialectProfile[] }>('GET', '/api/admin/ivr/dialects');
+/** Checks a document against the W3C VoiceXML 2.1 schema (the service's libxml2). */
+export const validateVxml = (xml: string) => request<{ valid: boolean; errors: string[] }>('POST', '/api/admin/vxml/validate', { body: { xml } });
 /** The JSON Schema the service validates IVR settings with, as /openapi.json publishes it. */
 export async function settingsSchema(): Promise<Record<string, unknown>> {
   const doc = await request<{ paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>> }>('GET', '/openapi.json');
