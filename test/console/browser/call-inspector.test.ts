@@ -40,7 +40,7 @@ describe.skipIf(!run)('the call inspector in the console', () => {
     await caller.getByLabel('What you say').fill(text);
     await caller.getByRole('button', { name: 'Say it' }).click();
   };
-  /** Axe at both sizes, and a screenshot of each. */
+  /** Axe at both sizes and in the dark scheme, and a screenshot of each. */
   const checkBothSizes = async (name: string) => {
     for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       await page.setViewportSize(viewport);
@@ -50,6 +50,10 @@ describe.skipIf(!run)('the call inspector in the console', () => {
       await screenshot(page, `${name}-${size}`);
     }
     await page.setViewportSize(VIEWPORTS.desktop);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await seriousViolations(page), `${name} dark`).toEqual([]);
+    await screenshot(page, `${name}-desktop-dark`);
+    await page.emulateMedia({ colorScheme: 'light' });
   };
   /** Marks the inspector's document: a reload would lose the mark. */
   const markPage = () => page.evaluate('window.__sameDocument = true');

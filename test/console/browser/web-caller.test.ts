@@ -28,6 +28,24 @@ const RECORD_SPEECH = `
  * A stand-in for the browser's speech engine (an outside system; headless Chromium has no voices):
  * an utterance "plays" from speak() until cancel(), which is counted.
  */
+/** A stand-in for the browser's speech recognizer: hears window.__nextUtterance (empty: no speech). */
+const FAKE_RECOGNIZER = `
+  window.__nextUtterance = '';
+  window.SpeechRecognition = class {
+    constructor() { this.lang = ''; this.onresult = null; this.onerror = null; this.onend = null; }
+    start() {
+      window.__recognizerLang = this.lang;
+      setTimeout(() => {
+        const said = window.__nextUtterance;
+        if (said) this.onresult && this.onresult({ results: [[{ transcript: said, confidence: 0.77 }]] });
+        else this.onerror && this.onerror({ error: 'no-speech' });
+        this.onend && this.onend();
+      }, 30);
+    }
+    stop() {}
+  };
+`;
+
 const FAKE_SPEECH_ENGINE = `
   window.__spoken = [];
   window.__cancelled = 0;
@@ -250,6 +268,38 @@ describe.skipIf(!run)('the web caller in the console', () => {
     expect(prompts.length).toBeGreaterThanOrEqual(3);
     expect(spoken).toEqual(prompts);
     expect(problems).toEqual([]);
+  });
+
+  it('when the operator answers through the microphone, then what the recognizer heard goes to the webhook as speech with its confidence', async () => {
+    // headless Chromium's recognizer needs a network service: a stand-in for the browser's engine
+    // (outside the system) hears what the test puts in window.__nextUtterance
+    const own = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState: await context.storageState() });
+    await own.addInitScript(FAKE_RECOGNIZER);
+    const watched = await watchedPage(own);
+    const p = watched.page;
+    try {
+      await p.goto(callUrl());
+      await p.getByLabel('the webhook directly').check();
+      await p.getByLabel('Mode').selectOption('lenient');
+      await p.getByRole('button', { name: 'Call', exact: true }).click();
+      await p.getByTestId('last-prompt').filter({ hasText: "Welcome to Luigi's" }).waitFor();
+      await p.evaluate("window.__nextUtterance = 'book a table'");
+      await p.getByRole('button', { name: 'Speak into the microphone' }).click();
+      await p.getByTestId('last-prompt').filter({ hasText: 'For how many people?' }).waitFor();
+      // the recognizer listens in the app's language
+      expect(await p.evaluate<string>('window.__recognizerLang')).toBe((await gw.admin('GET', `/api/admin/apps/${app.streamId}`)).body.language);
+      const lines = await p.getByTestId('call-transcript').innerText();
+      expect(lines).toMatch(/book a table[\s\S]*voice, confidence 0\.77/);
+      // nothing heard: the panel says so, and the field still waits
+      await p.evaluate("window.__nextUtterance = ''");
+      await p.getByRole('button', { name: 'Speak into the microphone' }).click();
+      await p.getByText('Nothing was heard.').waitFor();
+      await p.getByRole('button', { name: 'Hang up' }).click();
+      await p.getByTestId('call-ended').waitFor();
+      expect(watched.problems).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('when the operator types while a prompt is spoken, then the prompt stops only where the documents allow barge-in', async () => {
