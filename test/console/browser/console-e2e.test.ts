@@ -313,7 +313,8 @@ describe.skipIf(!run)('operator console in Chromium', () => {
         for (const [name, url, heading] of pages) {
           await page.goto(url);
           await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-          await page.waitForFunction("!document.querySelector('.loading')"); // every part of the page has loaded
+          // every part of the page has loaded (a page may show several loading marks at once)
+          while ((await page.locator('.loading').count()) > 0) await page.locator('.loading').first().waitFor({ state: 'detached' });
           const violations = await seriousViolations(page);
           if (violations.length) found[`${name} ${size} ${scheme}`] = violations;
           // the page fits the screen: only marked regions (code, tables, diagrams) scroll sideways

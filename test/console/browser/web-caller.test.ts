@@ -227,7 +227,7 @@ describe.skipIf(!run)('the web caller in the console', () => {
       await say('book a table');
       await heard('For how many people?');
       await say('four');
-      await page.waitForFunction("!document.querySelector('[data-testid=\"last-prompt\"]').textContent.includes('For how many people?')");
+      await lastPrompt().filter({ hasText: 'For how many people?' }).waitFor({ state: 'detached' });
       expect(await transcript().innerText()).not.toContain('error.badfetch');
       await page.getByRole('button', { name: 'Hang up' }).click();
       await page.getByTestId('call-ended').waitFor();
