@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { AppError, defineRoute, type RouteDef } from '../platform/index.js';
 import { agentDefinitionSchema } from '../agent/index.js';
-import { agentStatusAnswer, apiAppAnswer, apiAppParams, apiAppRecord, apiKeyAnswer, appRecord, createApiAppBody, createApiKeyBody, createAppBody, streamIdParam } from './admin-schemas.js';
+import { agentStatusAnswer, apiAppAnswer, apiAppParams, apiAppRecord, apiKeyAnswer, apiKeyParams, apiKeyRecord, appRecord, createApiAppBody, createApiKeyBody, createAppBody, streamIdParam } from './admin-schemas.js';
 import type { AgentRegistry } from './agent-registry.js';
 import type { AppsService } from './apps-service.js';
 
@@ -73,6 +73,22 @@ export function adminRoutes(apps: AppsService, agents: AgentRegistry, opts: { ag
       method: 'post', path: '/api/admin/api-keys', summary: 'Create an API key for model connections', tags, auth: admin, body: createApiKeyBody,
       responses: { 201: { description: 'created; apiKey is shown once', schema: apiKeyAnswer } },
       handler: async ({ body }) => ({ status: 201, json: await apps.createApiKey(body) }),
+    }),
+    defineRoute({
+      method: 'get', path: '/api/admin/api-keys', summary: 'List the API keys (never the keys themselves)', tags, auth: admin,
+      responses: { 200: { description: 'every API key, oldest first; the operator console\'s own is named "Operator console". Keys made before this list existed are not in it', schema: z.object({ apiKeys: z.array(apiKeyRecord), total: z.number() }) } },
+      handler: async () => {
+        const list = await apps.listApiKeys();
+        return { json: { apiKeys: list, total: list.length } };
+      },
+    }),
+    defineRoute({
+      method: 'delete', path: '/api/admin/api-keys/:id', summary: 'Delete an API key: requests that send it are refused at once', tags, auth: admin, params: apiKeyParams,
+      responses: { 204: { description: 'deleted' }, 400: { description: 'the id is malformed' }, 404: { description: 'no API key has this id' } },
+      handler: async ({ params }) => {
+        await apps.deleteApiKey(params.id);
+        return { status: 204 };
+      },
     }),
     defineRoute({
       method: 'put', path: '/api/admin/apps/:streamId/agent', summary: 'Set the agent definition (validated at once, trained in the background)', tags, auth: admin,

@@ -45,6 +45,9 @@ export type ApiAppListed = z.infer<typeof apiAppRecord>;
 
 export const apiAppAnswer = z.object({ clientId: z.string(), clientSecret: z.string(), name: z.string(), scopes: z.array(z.string()), streamId: z.string() });
 export const apiKeyAnswer = z.object({ id: z.string(), apiKey: z.string(), name: z.string(), scopes: z.array(z.string()) });
+/** An API key as listed: never the key itself, which is shown only when it is made. */
+export const apiKeyRecord = z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()), createdOn: z.string().describe('ISO 8601 time it was made') });
+export const apiKeyParams = z.object({ id: z.string().regex(/^key-[0-9a-f-]{36}$/, 'must be an API key id key-<uuid>') });
 
 /** Which version of an app's agent answers turns, and how the training of the latest upload stands. */
 export const agentStatusAnswer = z.object({

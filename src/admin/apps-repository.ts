@@ -94,8 +94,33 @@ export class AppsRepository {
     await this.store.atomic([{ op: 'srem', key: storeKeys.appApiApps(streamId), member: clientId }]);
   }
 
+  /**
+   * Records an API key: first its place in the index of keys (id → hash), then the record the
+   * authenticator looks up by hash. A failure between the two leaves an index entry without a
+   * record, which the list leaves out and a delete removes; never a working key that is not listed.
+   */
   async createApiKey(hash: string, rec: { id: string; name: string; scopes: string[]; createdOn: string }): Promise<void> {
+    await this.store.hset(storeKeys.apiKeyIndex(), { [rec.id]: hash });
     await this.store.hset(storeKeys.apiKeyByHash(hash), { id: rec.id, name: rec.name, scopes: JSON.stringify(rec.scopes), createdOn: rec.createdOn });
+  }
+
+  /** Every listed API key (never the key itself, nor its hash), oldest first. */
+  async listApiKeys(): Promise<Array<{ id: string; name: string; scopes: string[]; createdOn: string }>> {
+    const index = Object.entries(await this.store.hgetall(storeKeys.apiKeyIndex()));
+    const records = await this.store.hgetallMany(index.map(([, hash]) => storeKeys.apiKeyByHash(hash)));
+    return records
+      .filter((r, i) => r.id === index[i]![0])
+      .map((r) => ({ id: r.id!, name: r.name ?? '', scopes: JSON.parse(r.scopes ?? '[]') as string[], createdOn: r.createdOn ?? '' }))
+      .sort((a, b) => a.createdOn.localeCompare(b.createdOn) || a.id.localeCompare(b.id));
+  }
+
+  /** Deletes an API key by id: its record first (the key is refused from then on), then its index entry; false when unknown. */
+  async deleteApiKey(id: string): Promise<boolean> {
+    const hash = await this.store.hget(storeKeys.apiKeyIndex(), id);
+    if (hash === null) return false;
+    await this.store.del([storeKeys.apiKeyByHash(hash)]);
+    await this.store.atomic([{ op: 'hdel', key: storeKeys.apiKeyIndex(), fields: [id] }]);
+    return true;
   }
 
   async findApiKey(hash: string): Promise<{ id: string; scopes: string[] } | null> {

@@ -76,6 +76,15 @@ export class AppsService implements CredentialLookup {
     return { id: rec.id, apiKey, name: rec.name, scopes: rec.scopes };
   }
 
+  listApiKeys() {
+    return this.repo.listApiKeys();
+  }
+
+  /** Deletes an API key: requests that send it are refused at once. 404 when there is none by that id. */
+  async deleteApiKey(id: string): Promise<void> {
+    if (!(await this.repo.deleteApiKey(id))) throw AppError.notFound('API key not found');
+  }
+
   // CredentialLookup for the authenticator
   async findApiApp(clientId: string) {
     const r = await this.repo.findApiApp(clientId);

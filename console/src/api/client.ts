@@ -4,9 +4,9 @@
  * When an endpoint changes, this is the file to adapt.
  */
 import { request } from './http.js';
-import { connectionsKey, forgetCredentials, withAppToken } from './public-credentials.js';
+import { forgetCredentials, withAppToken, withConnectionsKey } from './public-credentials.js';
 import type {
-  AgentStatus, ApiAppListed, AppRecord, ChannelAnswer, ChannelState, ConnectionDetail, ConnectionSummary, HistoryAnswer, HistoryFilters, LockoutFilter, MintedToken, RunAccepted, RunStatus, SandboxAnswer,
+  AgentStatus, ApiAppListed, ApiKeyListed, AppRecord, ChannelAnswer, ChannelState, ConnectionDetail, ConnectionSummary, HistoryAnswer, HistoryFilters, LockoutFilter, MintedToken, RunAccepted, RunStatus, SandboxAnswer,
   SandboxLockouts, SandboxLockout, SandboxStatus, SkillGroupReadBack, SuiteSummary, SuiteUtterance, TableDefinition,
 } from './types.js';
 import type { CallFilters, CallList, CallTimeline } from './inspector-types.js';
@@ -129,15 +129,19 @@ export const getCall = (streamId: string, callId: string) => request<CallTimelin
 export const callFeedUrl = (streamId: string, callId?: string): string => `${app(streamId)}/calls/feed${callId ? `?${new URLSearchParams({ callId })}` : ''}`;
 
 // ---- model connections ----
-export async function listConnections(): Promise<{ connections: ConnectionSummary[]; total: number }> {
-  return request('GET', '/api/public/connections?limit=1000', { headers: { 'x-api-key': await connectionsKey() } });
+export function listConnections(): Promise<{ connections: ConnectionSummary[]; total: number }> {
+  return withConnectionsKey((key) => request('GET', '/api/public/connections?limit=1000', { headers: { 'x-api-key': key } }));
 }
-export async function getConnection(id: string): Promise<ConnectionDetail> {
-  return request('GET', `/api/public/connections/${enc(id)}`, { headers: { 'x-api-key': await connectionsKey() } });
+export function getConnection(id: string): Promise<ConnectionDetail> {
+  return withConnectionsKey((key) => request('GET', `/api/public/connections/${enc(id)}`, { headers: { 'x-api-key': key } }));
 }
-export async function createConnection(body: unknown): Promise<ConnectionDetail> {
-  return request('POST', '/api/public/connections', { body, headers: { 'x-api-key': await connectionsKey() } });
+export function createConnection(body: unknown): Promise<ConnectionDetail> {
+  return withConnectionsKey((key) => request('POST', '/api/public/connections', { body, headers: { 'x-api-key': key } }));
 }
+
+// ---- API keys (of the model connections API) ----
+export const listApiKeys = () => request<{ apiKeys: ApiKeyListed[]; total: number }>('GET', '/api/admin/api-keys');
+export const deleteApiKey = (id: string) => request<void>('DELETE', `/api/admin/api-keys/${enc(id)}`);
 
 // ---- data tables (the API reads and defines one table by name; it has no list) ----
 export const getTable = (name: string) => request<TableDefinition>('GET', `/api/admin/tables/${enc(name)}`);

@@ -55,6 +55,20 @@ export function connectionsKey(): Promise<string> {
   return apiKey;
 }
 
+/**
+ * Calls the connections API with the console's API key; when it is refused (401: the key was
+ * deleted, on the Connections page or elsewhere), once more with the key made in its place.
+ */
+export async function withConnectionsKey<T>(call: (key: string) => Promise<T>): Promise<T> {
+  try {
+    return await call(await connectionsKey());
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 401) throw err;
+    apiKey = null;
+    return call(await connectionsKey());
+  }
+}
+
 /** Forgets the token of one app (its API app was deleted), or every credential (sign-out). */
 export function forgetCredentials(streamId?: string): void {
   if (streamId !== undefined) {

@@ -9,6 +9,14 @@ export interface AppRecord {
 }
 
 /** An API app of an app as the operator API lists it (never its secret). */
+/** An API key as the operator API lists it (never the key itself). */
+export interface ApiKeyListed {
+  id: string;
+  name: string;
+  scopes: string[];
+  createdOn: string;
+}
+
 export interface ApiAppListed {
   clientId: string;
   name: string;

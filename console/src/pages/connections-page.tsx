@@ -8,6 +8,7 @@ import { useRoute } from 'preact-iso';
 import { createConnection, getConnection, listConnections } from '../api/client.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
+import { ApiKeys } from './api-keys.js';
 
 const PROVIDERS = ['HostedModelA', 'HostedModelB', 'HostedModelC', 'API'] as const;
 const API_TEMPLATE = `{
@@ -170,6 +171,7 @@ export function ConnectionsPage() {
           load.reload();
         }}
       />
+      <ApiKeys />
     </section>
   );
 }

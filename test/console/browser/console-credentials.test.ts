@@ -233,4 +233,38 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     await page.getByTestId('api-apps').getByRole('row', { name: new RegExp(after[0]!.clientId) }).waitFor();
     expect(problems).toEqual([]);
   });
+
+  it("when the operator deletes an API key on the Connections page, then it is refused at once, and the console's own is made again on its next call", async () => {
+    const other = (await gw.admin('POST', '/api/admin/api-keys', { name: 'Integrator', scopes: ['connections:view'] })).body;
+    await page.goto(`${gw.url}/console/connections`);
+    const keys = page.getByTestId('api-keys');
+    await keys.getByRole('row', { name: /Integrator/ }).waitFor();
+    // the page's own call of the connections API made the console's key, listed beside the others
+    await page.getByRole('heading', { name: 'Model connections', level: 1 }).waitFor();
+    await page.reload();
+    await keys.getByRole('row', { name: /Operator console/ }).waitFor();
+    expect(await keys.innerText()).not.toContain(other.apiKey);
+
+    await keys.getByRole('button', { name: 'Delete the API key Integrator' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the API key “Integrator”?' });
+    expect(await dialog.innerText()).toContain('whoever uses it loses access');
+    await dialog.getByRole('button', { name: 'Delete Integrator' }).click();
+    await keys.getByText('Deleted the API key Integrator.').waitFor();
+    expect((await fetch(`${gw.url}/api/public/connections`, { headers: { 'x-api-key': other.apiKey } })).status).toBe(401);
+
+    const ownBefore = (await gw.admin('GET', '/api/admin/api-keys')).body.apiKeys.filter((k: { name: string }) => k.name === 'Operator console');
+    expect(ownBefore).toHaveLength(1);
+    await keys.getByRole('button', { name: 'Delete the API key Operator console' }).click();
+    await page.getByRole('dialog', { name: 'Delete the API key “Operator console”?' }).getByRole('button', { name: 'Delete Operator console' }).click();
+    await keys.getByText('Deleted the API key Operator console.').waitFor();
+    // the page's next call of the connections API is refused once, then goes through with a new key
+    await page.goto(`${gw.url}/console/connections`);
+    await page.getByRole('heading', { name: 'Model connections', level: 1 }).waitFor();
+    await page.getByRole('table', { name: 'Model connections' }).or(page.getByText('No model connections yet.')).waitFor();
+    const ownAfter = (await gw.admin('GET', '/api/admin/api-keys')).body.apiKeys.filter((k: { name: string }) => k.name === 'Operator console');
+    expect(ownAfter).toHaveLength(1);
+    expect(ownAfter[0].id).not.toBe(ownBefore[0].id);
+    // the one refused call before the new key is a 401 the page expects and recovers from
+    expect(problems.filter((p) => !p.includes('401'))).toEqual([]);
+  });
 });
