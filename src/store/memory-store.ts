@@ -1,31 +1,22 @@
 /**
  * The embedded store: every operation of the port on plain maps, with lazy expiry and a periodic
- * sweep. Single-threaded JavaScript makes each call atomic, which is what `atomic` promises. With
- * `calls`, the number of calls it keeps is bounded (memory-call-cap.ts).
+ * sweep (the keys: memory-keyspace.ts; each WriteOp: memory-write-ops.ts). Single-threaded
+ * JavaScript makes each call atomic, which is what `atomic` promises. With `calls`, the number of
+ * calls it keeps is bounded (memory-call-cap.ts).
  */
 import { EventEmitter } from 'node:events';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, WriteOp } from './store-port.js';
 import { toRateLimiter } from './rate-limiter-adapter.js';
 import { MemoryCallCap, type CallCapOptions } from './memory-call-cap.js';
-
-/** A stream: its entries in id order and the parts of the latest id. */
-interface MemoryStream {
-  entries: StreamEntry[];
-  ms: number;
-  seq: number;
-}
-type Value = string | Map<string, string> | Map<string, number> | Set<string> | string[] | MemoryStream;
-interface Entry {
-  kind: 'string' | 'hash' | 'zset' | 'set' | 'list' | 'stream';
-  value: Value;
-  expiresAt?: number;
-}
+import { MemoryKeyspace, type MemoryStream } from './memory-keyspace.js';
+import { MemoryWriteOps } from './memory-write-ops.js';
 
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
   readonly atomicAcrossSlots = true;
-  private readonly data = new Map<string, Entry>();
+  private readonly space: MemoryKeyspace;
+  private readonly writes: MemoryWriteOps;
   private readonly sweeper: NodeJS.Timeout;
   private readonly cap: MemoryCallCap | undefined;
   /** Emits a stream's key when an entry is added to it (wakes blocking reads). */
@@ -33,116 +24,64 @@ export class MemoryStore implements Store {
   private closed = false;
 
   constructor(private readonly prefix = '', options: { calls?: CallCapOptions } = {}) {
-    this.sweeper = setInterval(() => this.sweep(), 5_000);
+    this.space = new MemoryKeyspace(prefix);
+    this.sweeper = setInterval(() => this.space.sweep(), 5_000);
     this.sweeper.unref();
     this.cap = options.calls ? new MemoryCallCap(options.calls) : undefined;
-  }
-
-  private k(key: string): string {
-    return this.prefix + key;
-  }
-
-  private live(key: string): Entry | undefined {
-    const e = this.data.get(this.k(key));
-    if (!e) return undefined;
-    if (e.expiresAt !== undefined && e.expiresAt <= Date.now()) {
-      this.data.delete(this.k(key));
-      return undefined;
-    }
-    return e;
-  }
-
-  private typed(key: string, kind: Entry['kind']): Entry | undefined {
-    const e = this.live(key);
-    if (e && e.kind !== kind) throw new Error(`WRONGTYPE ${key} holds a ${e.kind}`);
-    return e;
-  }
-
-  private ensure(key: string, kind: 'hash' | 'zset' | 'set' | 'list' | 'stream'): Entry {
-    let e = this.typed(key, kind);
-    if (!e) {
-      e = { kind, value: kind === 'set' ? new Set<string>() : kind === 'list' ? [] : kind === 'stream' ? { entries: [], ms: 0, seq: 0 } : new Map() };
-      this.data.set(this.k(key), e);
-    }
-    return e;
-  }
-
-  private sweep(): void {
-    const now = Date.now();
-    for (const [k, e] of this.data) if (e.expiresAt !== undefined && e.expiresAt <= now) this.data.delete(k);
+    this.writes = new MemoryWriteOps(this.space, {
+      written: (key, value) => this.cap?.written(key, value),
+      added: (key) => this.added.emit(key),
+    });
   }
 
   async get(key: string): Promise<string | null> {
-    return (this.typed(key, 'string')?.value as string | undefined) ?? null;
+    return (this.space.typed(key, 'string')?.value as string | undefined) ?? null;
   }
 
   async mget(keys: string[]): Promise<Array<string | null>> {
-    return keys.map((key) => (this.typed(key, 'string')?.value as string | undefined) ?? null);
+    return keys.map((key) => (this.space.typed(key, 'string')?.value as string | undefined) ?? null);
   }
 
   async set(key: string, value: string, opts: { ttlMs?: number; nx?: boolean } = {}): Promise<boolean> {
-    if (opts.nx && this.live(key)) return false;
-    this.data.set(this.k(key), { kind: 'string', value, expiresAt: opts.ttlMs ? Date.now() + opts.ttlMs : undefined });
+    if (opts.nx && this.space.live(key)) return false;
+    this.space.setString(key, value, opts.ttlMs);
     this.cap?.written(key, value);
     return true;
   }
 
   async del(keys: string[]): Promise<number> {
     let n = 0;
-    for (const key of keys) if (this.live(key) && this.data.delete(this.k(key))) n++;
+    for (const key of keys) if (this.space.live(key) && this.space.delete(key)) n++;
     return n;
   }
 
   async deletePrefix(prefix: string): Promise<number> {
     if (prefix === '') throw new TypeError('deletePrefix: an empty prefix would delete everything');
-    const full = this.k(prefix);
-    let n = 0;
-    for (const key of [...this.data.keys()]) {
-      if (!key.startsWith(full)) continue;
-      const e = this.data.get(key)!;
-      this.data.delete(key);
-      if (e.expiresAt === undefined || e.expiresAt > Date.now()) n++;
-    }
-    return n;
+    return this.space.deletePrefix(prefix);
   }
 
   async exists(key: string): Promise<boolean> {
-    return this.live(key) !== undefined;
+    return this.space.live(key) !== undefined;
   }
 
   async pttl(key: string): Promise<number> {
-    const e = this.live(key);
+    const e = this.space.live(key);
     if (!e) return -2;
     return e.expiresAt === undefined ? -1 : Math.max(0, e.expiresAt - Date.now());
   }
 
   async incrby(key: string, by: number, ttlMs?: number): Promise<number> {
-    const next = this.incr(key, by);
-    if (ttlMs && next === by) this.expire(key, ttlMs);
+    const next = this.space.incr(key, by);
+    if (ttlMs && next === by) this.space.expire(key, ttlMs);
     return next;
-  }
-
-  private incr(key: string, by: number): number {
-    const e = this.typed(key, 'string');
-    const current = e ? Number(e.value) : 0;
-    if (!Number.isInteger(current)) throw new Error(`ERR value of ${key} is not an integer`);
-    const next = current + by;
-    if (e) e.value = String(next);
-    else this.data.set(this.k(key), { kind: 'string', value: String(next) });
-    return next;
-  }
-
-  private expire(key: string, ttlMs: number): void {
-    const e = this.live(key);
-    if (e) e.expiresAt = Date.now() + ttlMs;
   }
 
   async hget(key: string, field: string): Promise<string | null> {
-    return (this.typed(key, 'hash')?.value as Map<string, string> | undefined)?.get(field) ?? null;
+    return (this.space.typed(key, 'hash')?.value as Map<string, string> | undefined)?.get(field) ?? null;
   }
 
   async hgetall(key: string): Promise<Record<string, string>> {
-    const m = this.typed(key, 'hash')?.value as Map<string, string> | undefined;
+    const m = this.space.typed(key, 'hash')?.value as Map<string, string> | undefined;
     return m ? Object.fromEntries(m) : {};
   }
 
@@ -151,15 +90,15 @@ export class MemoryStore implements Store {
   }
 
   async hset(key: string, fields: Record<string, string>): Promise<void> {
-    this.apply({ op: 'hset', key, fields });
+    this.writes.apply({ op: 'hset', key, fields });
   }
 
   async smembers(key: string): Promise<string[]> {
-    return [...((this.typed(key, 'set')?.value as Set<string> | undefined) ?? [])];
+    return [...((this.space.typed(key, 'set')?.value as Set<string> | undefined) ?? [])];
   }
 
   private sorted(key: string): ScoredMember[] {
-    const m = this.typed(key, 'zset')?.value as Map<string, number> | undefined;
+    const m = this.space.typed(key, 'zset')?.value as Map<string, number> | undefined;
     if (!m) return [];
     return [...m].map(([member, score]) => ({ member, score })).sort((a, b) => a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0));
   }
@@ -185,11 +124,11 @@ export class MemoryStore implements Store {
   }
 
   async zcard(key: string): Promise<number> {
-    return (this.typed(key, 'zset')?.value as Map<string, number> | undefined)?.size ?? 0;
+    return (this.space.typed(key, 'zset')?.value as Map<string, number> | undefined)?.size ?? 0;
   }
 
   async zscore(key: string, member: string): Promise<number | null> {
-    return (this.typed(key, 'zset')?.value as Map<string, number> | undefined)?.get(member) ?? null;
+    return (this.space.typed(key, 'zset')?.value as Map<string, number> | undefined)?.get(member) ?? null;
   }
 
   async zrank(key: string, member: string, opts: { rev?: boolean } = {}): Promise<number | null> {
@@ -200,7 +139,7 @@ export class MemoryStore implements Store {
   }
 
   async lrange(key: string, start: number, stop: number): Promise<string[]> {
-    const list = (this.typed(key, 'list')?.value as string[] | undefined) ?? [];
+    const list = (this.space.typed(key, 'list')?.value as string[] | undefined) ?? [];
     const n = list.length;
     const s = start < 0 ? Math.max(0, n + start) : start;
     const e = stop < 0 ? n + stop : Math.min(stop, n - 1);
@@ -208,12 +147,12 @@ export class MemoryStore implements Store {
   }
 
   async lastStreamId(key: string): Promise<string | null> {
-    const st = this.typed(key, 'stream')?.value as MemoryStream | undefined;
+    const st = this.space.typed(key, 'stream')?.value as MemoryStream | undefined;
     return st?.entries.at(-1)?.id ?? null;
   }
 
   private after(key: string, afterId: string, count: number): StreamEntry[] {
-    const st = this.typed(key, 'stream')?.value as MemoryStream | undefined;
+    const st = this.space.typed(key, 'stream')?.value as MemoryStream | undefined;
     if (!st) return [];
     const [ms, seq] = afterId.split('-').map(Number) as [number, number];
     return st.entries.filter((x) => compareIds(x.id, ms, seq ?? 0) > 0).slice(0, count);
@@ -262,9 +201,9 @@ export class MemoryStore implements Store {
   private admitCall(sessionKey: string, lockKey: string): void {
     if (!this.cap) return;
     try {
-      for (const key of this.cap.admit(sessionKey, lockKey, (k) => this.live(k) !== undefined)) this.data.delete(this.k(key));
+      for (const key of this.cap.admit(sessionKey, lockKey, (k) => this.space.live(k) !== undefined)) this.space.delete(key);
     } catch (err) {
-      this.data.delete(this.k(lockKey));
+      this.space.delete(lockKey);
       throw err;
     }
   }
@@ -276,11 +215,11 @@ export class MemoryStore implements Store {
 
   private guardHolds(g: Guard): boolean {
     if ('hashField' in g) {
-      const m = this.typed(g.key, 'hash')?.value as Map<string, string> | undefined;
+      const m = this.space.typed(g.key, 'hash')?.value as Map<string, string> | undefined;
       const v = m?.get(g.hashField);
       return 'absent' in g ? v === undefined : v === g.equals;
     }
-    const e = this.live(g.key);
+    const e = this.space.live(g.key);
     if ('absent' in g) return e === undefined;
     if ('present' in g) return e !== undefined;
     return e?.kind === 'string' && e.value === g.equals;
@@ -289,107 +228,14 @@ export class MemoryStore implements Store {
   async atomic(ops: WriteOp[], guards: Guard[] = []): Promise<AtomicResult> {
     for (let i = 0; i < guards.length; i++) if (!this.guardHolds(guards[i]!)) return { ok: false, failedGuard: i };
     // validate types first so a failing op cannot leave earlier ones applied
-    for (const op of ops) this.check(op);
-    for (const op of ops) this.apply(op);
+    for (const op of ops) this.writes.check(op);
+    for (const op of ops) this.writes.apply(op);
     return { ok: true };
-  }
-
-  private check(op: WriteOp): void {
-    const kinds: Partial<Record<WriteOp['op'], Entry['kind']>> = {
-      hset: 'hash', hdel: 'hash', hincrby: 'hash', zadd: 'zset', zrem: 'zset', sadd: 'set', srem: 'set', incrby: 'string',
-      rpush: 'list', zremrangebyscore: 'zset', xadd: 'stream',
-    };
-    const kind = kinds[op.op];
-    if (kind) this.typed(op.key, kind);
-  }
-
-  private apply(op: WriteOp): void {
-    switch (op.op) {
-      case 'set':
-        this.data.set(this.k(op.key), { kind: 'string', value: op.value, expiresAt: op.ttlMs ? Date.now() + op.ttlMs : undefined });
-        this.cap?.written(op.key, op.value);
-        return;
-      case 'del':
-        this.data.delete(this.k(op.key));
-        return;
-      case 'hset': {
-        const m = this.ensure(op.key, 'hash').value as Map<string, string>;
-        for (const [f, v] of Object.entries(op.fields)) m.set(f, v);
-        return;
-      }
-      case 'hdel': {
-        const e = this.typed(op.key, 'hash');
-        if (!e) return;
-        const m = e.value as Map<string, string>;
-        for (const f of op.fields) m.delete(f);
-        if (m.size === 0) this.data.delete(this.k(op.key));
-        return;
-      }
-      case 'hincrby': {
-        const m = this.ensure(op.key, 'hash').value as Map<string, string>;
-        m.set(op.field, String(Number(m.get(op.field) ?? 0) + op.by));
-        return;
-      }
-      case 'zadd':
-        (this.ensure(op.key, 'zset').value as Map<string, number>).set(op.member, op.score);
-        return;
-      case 'zrem': {
-        const e = this.typed(op.key, 'zset');
-        if (!e) return;
-        (e.value as Map<string, number>).delete(op.member);
-        if ((e.value as Map<string, number>).size === 0) this.data.delete(this.k(op.key));
-        return;
-      }
-      case 'sadd':
-        (this.ensure(op.key, 'set').value as Set<string>).add(op.member);
-        return;
-      case 'srem': {
-        const e = this.typed(op.key, 'set');
-        if (!e) return;
-        (e.value as Set<string>).delete(op.member);
-        if ((e.value as Set<string>).size === 0) this.data.delete(this.k(op.key));
-        return;
-      }
-      case 'incrby':
-        this.incr(op.key, op.by);
-        return;
-      case 'pexpire':
-        this.expire(op.key, op.ttlMs);
-        return;
-      case 'rpush': {
-        const list = this.ensure(op.key, 'list').value as string[];
-        list.push(op.value);
-        const keep = Math.max(1, Math.floor(op.keepLast));
-        if (list.length > keep) list.splice(0, list.length - keep);
-        return;
-      }
-      case 'zremrangebyscore': {
-        const e = this.typed(op.key, 'zset');
-        if (!e) return;
-        const m = e.value as Map<string, number>;
-        for (const [member, score] of m) if (score >= op.min && score <= op.max) m.delete(member);
-        if (m.size === 0) this.data.delete(this.k(op.key));
-        return;
-      }
-      case 'xadd': {
-        const st = this.ensure(op.key, 'stream').value as MemoryStream;
-        const now = Date.now();
-        if (now > st.ms) {
-          st.ms = now;
-          st.seq = 0;
-        } else st.seq += 1;
-        st.entries.push({ id: `${st.ms}-${st.seq}`, fields: { ...op.fields } });
-        if (st.entries.length > op.maxLen) st.entries.splice(0, st.entries.length - Math.max(1, Math.floor(op.maxLen)));
-        // woken after the step that added it (a reader never sees half of an atomic step)
-        queueMicrotask(() => this.added.emit(op.key));
-        return;
-      }
-    }
   }
 
   async acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }> {
     const now = Date.now();
-    const e = this.ensure(key, 'zset');
+    const e = this.space.ensure(key, 'zset');
     const m = e.value as Map<string, number>;
     for (const [mem, exp] of m) if (exp <= now) m.delete(mem);
     if (m.has(member) || m.size < max) {
@@ -401,14 +247,14 @@ export class MemoryStore implements Store {
 
   async claimDue(key: string, nowMs: number, leaseUntilMs: number, max: number): Promise<string[]> {
     const due = this.sorted(key).filter((x) => x.score <= nowMs).slice(0, Math.max(1, Math.floor(max)));
-    const m = this.typed(key, 'zset')?.value as Map<string, number> | undefined;
+    const m = this.space.typed(key, 'zset')?.value as Map<string, number> | undefined;
     for (const { member } of due) m!.set(member, leaseUntilMs);
     return due.map((x) => x.member);
   }
 
   async releaseSlot(key: string, member: string): Promise<boolean> {
     const held = this.sorted(key).some((x) => x.member === member);
-    this.apply({ op: 'zrem', key, member });
+    this.writes.apply({ op: 'zrem', key, member });
     return held;
   }
 
@@ -437,7 +283,7 @@ export class MemoryStore implements Store {
   }
 
   async bulk(ops: WriteOp[]): Promise<void> {
-    for (const op of ops) this.apply(op);
+    for (const op of ops) this.writes.apply(op);
   }
 
   async ping(): Promise<boolean> {
@@ -447,7 +293,7 @@ export class MemoryStore implements Store {
   async memoryUsage(keys: string[]): Promise<number> {
     let bytes = 0;
     for (const key of keys) {
-      const e = this.live(key);
+      const e = this.space.live(key);
       if (!e) continue;
       bytes += key.length + 48;
       if (typeof e.value === 'string') bytes += e.value.length;
