@@ -232,7 +232,7 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     const apiKey = 'sk-console-test-0123456789abcdefXYZ';
     await page.getByLabel('Name', { exact: true }).fill('Support model');
     await page.getByLabel('Model', { exact: true }).fill('model-a-large');
-    await page.getByLabel('API key').fill(apiKey);
+    await page.getByLabel('API key', { exact: true }).fill(apiKey);
     await page.getByRole('button', { name: 'Create connection' }).click();
     await page.getByRole('link', { name: 'Support model' }).click();
     await page.getByRole('heading', { name: 'Support model', level: 2 }).waitFor();
