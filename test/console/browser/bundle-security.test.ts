@@ -2,13 +2,16 @@
  * The built console bundle and the pages the service serves hold no secret: not the admin token,
  * the master key, a channel's client secret, an API app's secret or a sandbox PIN, whatever the
  * service was asked to create; the page's style nonce is fresh on every load; the first page
- * (its HTML and what it loads before any route's own chunk) is at most 300 KB gzipped. Needs no
- * browser.
+ * (its HTML and what it loads before any route's own chunk) is at most 300 KB gzipped. A bundle
+ * built while the build's environment holds the service's secrets (as a careless CI job might) holds
+ * none of them either. Needs no browser.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from 'vite';
 import { MemoryStore } from '../../../src/store/index.js';
 import { startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
 
@@ -49,6 +52,34 @@ describe('the console bundle and pages hold no secret', () => {
       const text = readFileSync(file, 'utf8');
       for (const secret of secrets) expect(text.includes(secret), `${file} holds a secret`).toBe(false);
       expect(text, file).not.toMatch(/process\.env|import\.meta\.env\.(?!MODE|DEV|PROD|SSR|BASE_URL)|ADMIN_TOKEN=|MASTER_KEY=|-----BEGIN/);
+    }
+  });
+
+  it('when the console is built while the environment holds secrets, then the bundle holds none of them', { timeout: 180_000 }, async () => {
+    const planted = {
+      ADMIN_TOKEN: `planted-admin-${Date.now().toString(36)}-token`,
+      MASTER_KEY: `planted-master-${Date.now().toString(36)}-key`,
+      // Vite hands VITE_* variables to code that reads import.meta.env: none may reach the bundle
+      VITE_ADMIN_TOKEN: `planted-vite-${Date.now().toString(36)}-token`,
+      VITE_API_KEY: `planted-vite-${Date.now().toString(36)}-key`,
+    };
+    const before = Object.fromEntries(Object.keys(planted).map((k) => [k, process.env[k]]));
+    const outDir = mkdtempSync(join(tmpdir(), 'console-bundle-'));
+    Object.assign(process.env, planted);
+    try {
+      await build({ configFile: join(process.cwd(), 'console', 'vite.config.ts'), logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+      const files = filesUnder(outDir);
+      expect(files.some((f) => f.endsWith('.js'))).toBe(true);
+      for (const file of files) {
+        const text = readFileSync(file, 'utf8');
+        for (const [name, value] of Object.entries(planted)) expect(text.includes(value), `${file} holds ${name}`).toBe(false);
+      }
+    } finally {
+      for (const [k, v] of Object.entries(before)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      rmSync(outDir, { recursive: true, force: true });
     }
   });
 
