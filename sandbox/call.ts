@@ -10,11 +10,15 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { dialectNames, dialectProfiles, type DialectName } from '../src/vxml/index.js';
 import { CallScript } from './call-script.js';
-import { DEFAULT_FROM, runCall, type RunCallOptions } from './index.js';
+import { DEFAULT_FROM, runCall, type BrowserGrammars, type InterpreterMode, type RunCallOptions } from './index.js';
 import { InteractiveInput } from './interactive-input.js';
 import type { InputSource } from './input-source.js';
 import { maskedUrl } from './transcript.js';
+
+/** The mode that behaves most like each dialect's browsers, as the console's web caller picks it (grammar-based for w3c). */
+const MODE_OF: Record<DialectName, InterpreterMode> = { w3c: 'strict-w3c', jvoicexml: 'lenient', 'cisco-vvb': 'lenient', 'voxeo-prophecy': 'lenient' };
 
 const USAGE = `usage: npm run call -- <phone number | webhook URL> [options]
 
@@ -32,6 +36,10 @@ options
   --mode M            lenient (default: params in the subdialog's GET query, free text accepted by
                       transcription grammars) or strict-w3c (params only as form <var>s, grammar-based
                       recognition, digits/boolean builtins only)
+  --dialect NAME      emulate the browser of a dialect (src/vxml/dialects.ts): only the builtins and
+                      the transcription its profile lists exist, any other is error.badfetch as on
+                      that browser; without --mode, the dialect's mode (strict-w3c for w3c, else
+                      lenient). Dialects: ${dialectNames.join(', ')}
   --from NUMBER       the caller's number (default ${DEFAULT_FROM})
   --to ID             the callee (default: the streamId of the webhook, or the dialled number)
   --call-id ID        the callId (default a random UUID)
@@ -58,7 +66,8 @@ async function main(): Promise<number> {
         pin: { type: 'string' },
         secret: { type: 'string' },
         script: { type: 'string' },
-        mode: { type: 'string', default: 'lenient' },
+        mode: { type: 'string' },
+        dialect: { type: 'string' },
         from: { type: 'string', default: DEFAULT_FROM },
         to: { type: 'string' },
         'call-id': { type: 'string' },
@@ -80,7 +89,15 @@ async function main(): Promise<number> {
   }
   const target = positionals[0];
   if (!target || positionals.length > 1) fail(positionals.length > 1 ? `one target only, got: ${positionals.join(' ')}` : 'missing the phone number or webhook URL');
-  const mode = values.mode;
+  let dialect: DialectName | undefined;
+  let builtins: BrowserGrammars | undefined;
+  if (values.dialect !== undefined) {
+    if (!(dialectNames as string[]).includes(values.dialect)) fail(`--dialect must be one of ${dialectNames.join(', ')}, not "${values.dialect}"`);
+    dialect = values.dialect as DialectName;
+    const profile = dialectProfiles[dialect];
+    builtins = { voice: profile.builtins.voice, dtmf: profile.builtins.dtmf, transcription: profile.transcription !== null };
+  }
+  const mode = values.mode ?? (dialect ? MODE_OF[dialect] : 'lenient');
   if (mode !== 'lenient' && mode !== 'strict-w3c') fail(`--mode must be lenient or strict-w3c, not "${mode}"`);
   const confidence = Number(values.confidence);
   if (!Number.isFinite(confidence) || confidence < 0 || confidence > 1) fail(`--confidence must be a number between 0 and 1, not "${values.confidence}"`);
@@ -102,6 +119,7 @@ async function main(): Promise<number> {
   const callId = values['call-id'] ?? randomUUID();
   const common: Omit<RunCallOptions, 'inputs'> = {
     mode,
+    builtins,
     pin: values.pin,
     secret: values.secret,
     confidence,
@@ -114,10 +132,11 @@ async function main(): Promise<number> {
     hangupDelivery: hangupTo,
     onLine: (line) => process.stdout.write(`${line}\n`),
   };
+  const how = `${dialect ? `dialect ${dialect}, ` : ''}mode ${mode}, callId ${callId}`;
   let options: RunCallOptions;
   if (/^https?:\/\//i.test(target)) {
     options = { ...common, inputs: input, webhookUrl: target };
-    process.stdout.write(`☎ calling webhook ${maskedUrl(target)} as the customer's root (mode ${mode}, callId ${callId})\n`);
+    process.stdout.write(`☎ calling webhook ${maskedUrl(target)} as the customer's root (${how})\n`);
   } else if (/^\+?\d[\d\s().-]*$/.test(target)) {
     const number = target.replace(/[\s().-]/g, '');
     let startUrl: string;
@@ -127,7 +146,7 @@ async function main(): Promise<number> {
       fail(`--base is not a URL: "${values.base}"`);
     }
     options = { ...common, to: values.to ?? number, inputs: input, startUrl, startMethod: 'POST', startParams: { callId, from: values.from, to: values.to ?? number } };
-    process.stdout.write(`☎ dialling ${number} via ${startUrl} (mode ${mode}, callId ${callId})\n`);
+    process.stdout.write(`☎ dialling ${number} via ${startUrl} (${how})\n`);
   } else fail(`"${target}" is neither a phone number (+ or digits) nor an http(s) URL`);
 
   const result = await runCall(options);

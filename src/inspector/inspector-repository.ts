@@ -21,7 +21,7 @@ export interface TraceOptions {
 }
 
 /** A feed entry's fields: the call, the trace's turn and arrival (ms), the call's summary update (JSON). */
-export type FeedEntry = Record<'c' | 't' | 'r' | 's', string>;
+type FeedEntry = Record<'c' | 't' | 'r' | 's', string>;
 
 export interface ScoredCall {
   callId: string;

@@ -17,7 +17,7 @@ const SCAN_MAX = 2_000;
 export const HEARTBEAT_MS = 15_000;
 
 /** One event of the live feed. */
-export interface FeedEvent {
+interface FeedEvent {
   callId: string;
   trace: Omit<TurnTrace, 'document'> & { document: { kind: TurnTrace['document']['kind'] } } | { callId: string; turn: number; receivedAt: number };
   summary: CallSummaryUpdate;

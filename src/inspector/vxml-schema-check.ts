@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { validateXML } from 'xmllint-wasm';
 
 /** The repository's vxml-templates/xsd, from src/inspector or dist/inspector alike. */
-export const SCHEMA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../vxml-templates/xsd');
+const SCHEMA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../vxml-templates/xsd');
 
 export interface SchemaCheck {
   valid: boolean;

@@ -44,6 +44,10 @@ const A2: StubAnswer[] = [
   { file: 'end-return.vxml' },
 ];
 
+/** Run a: the entity document keeps builtin:grammar/number (voice), which W3C's browsers lack and Voxeo's have. */
+const A: StubAnswer[] = [{ file: 'bootstrap.vxml' }, { file: 'ask-intent.vxml' }, { file: 'ask-entity-dtmf.vxml' }, { file: 'say-continue.vxml' }, { file: 'end-return.vxml' }];
+const RUN_A_SCRIPT = ['expect: welcome to luigi', 'say: check my booking', 'expect: booking number', 'dtmf: 4567', 'expect: goodbye', 'expect-end: true'].join('\n');
+
 describe('the CLI in scripted mode', () => {
   it('when the script matches the call (run a2), then the transcript shows prompts, inputs, submits with timing, and the exit code is 0', async () => {
     stub = await startGatewayStub({ hooks: A2 });
@@ -87,6 +91,46 @@ describe('the CLI in scripted mode', () => {
     const r = await cli([stub.webhookUrl, '--script', join(dir, 'short.txt')]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/inputs ran out while field "userinput" waits for input/);
+  }, 60_000);
+
+  it("when a W3C browser is emulated, then a Voxeo-only builtin is error.badfetch even in lenient mode, and the exit code is 1", async () => {
+    stub = await startGatewayStub({ hooks: A });
+    writeFileSync(join(dir, 'run-a-w3c.txt'), ['expect: welcome to luigi', 'say: check my booking', 'expect-event: error.badfetch', 'expect: not available right now'].join('\n'));
+    const r = await cli([stub.webhookUrl, '--script', join(dir, 'run-a-w3c.txt'), '--dialect', 'w3c', '--mode', 'lenient']);
+    expect(r.stdout).toMatch(/\(dialect w3c, mode lenient, callId /);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("builtin:grammar/number is not supported: this browser's voice builtins are boolean, digits");
+    // the entity turn was never submitted
+    expect(stub.hookRequests().map((q) => q.body.turn)).not.toContain('2');
+  }, 60_000);
+
+  it('when Voxeo Prophecy is emulated, then the same builtin is taken even in strict-w3c mode, and the call ends normally', async () => {
+    stub = await startGatewayStub({ hooks: A });
+    writeFileSync(join(dir, 'run-a.txt'), RUN_A_SCRIPT);
+    const r = await cli([stub.webhookUrl, '--script', join(dir, 'run-a.txt'), '--dialect', 'voxeo-prophecy', '--mode', 'strict-w3c']);
+    expect(r.stderr).not.toMatch(/FAILED/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\(dialect voxeo-prophecy, mode strict-w3c, callId /);
+    expect(r.stdout).not.toContain('error.badfetch');
+    expect(stub.hookRequests().find((q) => q.body.turn === '2')?.body).toMatchObject({ message: '4567', inputmode: 'dtmf' });
+  }, 60_000);
+
+  it('when --dialect is given without --mode, then the call runs in the mode of that dialect', async () => {
+    writeFileSync(join(dir, 'hangup.txt'), ['expect: welcome to luigi', 'hangup'].join('\n'));
+    for (const [dialect, mode] of [['w3c', 'strict-w3c'], ['voxeo-prophecy', 'lenient']] as const) {
+      stub = await startGatewayStub({ hooks: A });
+      const r = await cli([stub.webhookUrl, '--script', join(dir, 'hangup.txt'), '--dialect', dialect]);
+      expect(r.stdout).toContain(`(dialect ${dialect}, mode ${mode}, callId `);
+      await stub.close();
+      stub = undefined;
+    }
+  }, 60_000);
+
+  it('when the dialect is unknown, then the CLI names the known ones and exits with 2', async () => {
+    const r = await cli(['http://127.0.0.1:1/ivr/hooks/st-1', '--dialect', 'genesys']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--dialect must be one of w3c, jvoicexml, cisco-vvb, voxeo-prophecy, not "genesys"');
+    expect(r.stderr).toMatch(/usage: npm run call --/);
   }, 60_000);
 
   it('when the arguments are wrong, then the CLI prints the usage and exits with 2', async () => {
