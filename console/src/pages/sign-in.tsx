@@ -25,7 +25,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     <main id="main" class="sign-in">
       <form onSubmit={(e) => void submit(e)} aria-labelledby="sign-in-title">
         <h1 id="sign-in-title">IVR gateway console</h1>
-        <p class="muted">Sign in with the admin token (ADMIN_TOKEN, or the token `npm start` printed).</p>
+        <p class="muted">Sign in with the admin token: <code>ADMIN_TOKEN</code>, or the one <code>npm start</code> printed.</p>
         <label for="admin-token">Admin token</label>
         <input id="admin-token" name="token" type="password" autoComplete="current-password" required value={token} onInput={(e) => setToken(e.currentTarget.value)} />
         {error ? <ErrorBox error={error} title="Sign-in failed" /> : null}

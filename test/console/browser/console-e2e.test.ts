@@ -29,6 +29,7 @@ describe.skipIf(!run)('operator console in Chromium', () => {
   let sandbox = { number: '', pin: '', secret: '' };
   let runPage = '';
   let transcriptPage = '';
+  let connectionPage = '';
 
   const appUrl = (tab = '') => `${gw.url}/console/apps/${streamId}${tab ? `/${tab}` : ''}`;
 
@@ -237,6 +238,7 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     await page.getByRole('button', { name: 'Create connection' }).click();
     await page.getByRole('link', { name: 'Support model' }).click();
     await page.getByRole('heading', { name: 'Support model', level: 2 }).waitFor();
+    connectionPage = page.url();
     const shownKey = await page.locator('dd code').last().innerText();
     expect(shownKey).toMatch(/^sk-\*+$/);
     expect(await page.content()).not.toContain(apiKey);
@@ -297,6 +299,9 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     const call = new IvrCall(gw, minted.body.webhookUrl, '+15550005555');
     await call.start();
     expect(await call.say('when are you open')).toContain('We are open from nine to five');
+    // the call's page says what the agent said, two messages read with a space between them
+    await page.goto(appUrl(`calls/${encodeURIComponent(call.callId)}`));
+    await expect.poll(async () => page.getByTestId('agent-bubble').allInnerTexts()).toContainEqual(expect.stringContaining('nine to five. Thank you for calling'));
     const pages: Array<[string, string, string]> = [
       ['apps', `${gw.url}/console/`, 'Apps'],
       ['overview', appUrl(), 'Front desk'],
@@ -310,6 +315,7 @@ describe.skipIf(!run)('operator console in Chromium', () => {
       ['call-page', appUrl(`calls/${encodeURIComponent(call.callId)}`), `Call ${call.callId}`],
       ['skill-groups', `${appUrl('skill-groups')}?accountId=acc-1&orgId=org-1`, 'Skill groups'],
       ['connections', `${gw.url}/console/connections`, 'Model connections'],
+      ['connection', connectionPage, 'Model connections'],
       ['tables', `${gw.url}/console/tables/bookings`, 'Data tables'],
       ['not-found', `${gw.url}/console/nowhere`, 'Page not found'],
     ];
@@ -333,14 +339,20 @@ describe.skipIf(!run)('operator console in Chromium', () => {
         }
       }
     }
-    // the sign-in page, signed out in a fresh context
-    const fresh = await browser.newContext({ viewport: VIEWPORTS.phone });
+    // the sign-in page, signed out in a fresh context, at both sizes, light and dark
+    const fresh = await browser.newContext();
     const signIn = await fresh.newPage();
-    await signIn.goto(`${gw.url}/console/`);
-    await signIn.getByLabel('Admin token').waitFor();
-    const signInViolations = await seriousViolations(signIn);
-    if (signInViolations.length) found['sign-in'] = signInViolations;
-    await screenshot(signIn, 'sign-in-phone');
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+        await signIn.setViewportSize(viewport);
+        await signIn.emulateMedia({ colorScheme: scheme });
+        await signIn.goto(`${gw.url}/console/`);
+        await signIn.getByLabel('Admin token').waitFor();
+        const signInViolations = await seriousViolations(signIn);
+        if (signInViolations.length) found[`sign-in ${size} ${scheme}`] = signInViolations;
+        await screenshot(signIn, `sign-in-${size}${scheme === 'dark' ? '-dark' : ''}`);
+      }
+    }
     await fresh.close();
     // the summary (rule, impact, where) reads better than the whole report
     const summary = Object.fromEntries(Object.entries(found).map(([k, vs]) => [k, vs.map((v) => `${v.id} (${v.impact}) at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)]));

@@ -62,6 +62,16 @@ export function highlightedLines(text: string): Token[][] {
   return lines;
 }
 
+/** A prompt's text, a `<break>` (the pause between two messages) read as a space. */
+function promptText(node: Node): string {
+  let text = '';
+  for (const child of [...node.childNodes]) {
+    if (child.nodeType === Node.TEXT_NODE || child.nodeType === Node.CDATA_SECTION_NODE) text += child.nodeValue ?? '';
+    else if (child.nodeType === Node.ELEMENT_NODE) text += (child as Element).localName === 'break' ? ' ' : promptText(child);
+  }
+  return text;
+}
+
 /** What the caller heard: the text of the document's prompts outside its event handlers (`<catch>`). */
 export function spokenText(xml: string): string {
   const doc = new DOMParser().parseFromString(xml, 'application/xml');
@@ -69,7 +79,7 @@ export function spokenText(xml: string): string {
   const said: string[] = [];
   for (const p of [...doc.getElementsByTagNameNS('*', 'prompt')]) {
     if (p.closest('catch')) continue;
-    const text = (p.textContent ?? '').replace(/\s+/g, ' ').trim();
+    const text = promptText(p).replace(/\s+/g, ' ').trim();
     if (text) said.push(text);
   }
   return said.join(' ');
