@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { MemoryStore } from '../../../src/store/index.js';
 import { startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
 import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, signIn } from './browser-kit.js';
+import { SUITE_CSV } from './console-fixtures.js';
 
 const run = browserAvailable();
 
@@ -24,6 +25,7 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
   let backOffice = '';
 
   const createApp = async (name: string) => (await gw.admin('POST', '/api/admin/apps', { name })).body.streamId as string;
+  const appUrl = (streamId: string, tab: string) => `${gw.url}/console/apps/${streamId}/${tab}`;
   const table = async (name: string) => (await gw.admin('GET', `/api/admin/tables/${name}`)).body;
 
   /** Fills the Define a table form: the name and one string column per name given. */
@@ -105,6 +107,47 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
     await page.getByRole('heading', { name: 'callbacks', level: 2 }).waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect(await table('callbacks')).toMatchObject({ columns: [{ name: 'phone', type: 'string' }], access: {} });
+    expect(problems).toEqual([]);
+  });
+
+  it('when a suite is uploaded under a name that exists, then a confirmation names it; Cancel keeps the old suite and confirming replaces it', async () => {
+    const old = [{ utterance: 'are you open', intent: 'Hours' }, { utterance: 'book a table', intent: 'Booking' }];
+    expect((await gw.admin('PUT', `/api/admin/apps/${frontDesk}/testsuites/smoke`, { utterances: old })).status).toBe(200);
+    const suite = async () => (await gw.admin('GET', `/api/admin/apps/${frontDesk}/testsuites/smoke`)).body;
+
+    await page.goto(appUrl(frontDesk, 'test-runs'));
+    expect(await page.getByLabel('Suite name').inputValue()).toBe('smoke');
+    await page.getByLabel('Suite file (CSV or JSON)').setInputFiles({ name: 'smoke.csv', mimeType: 'text/csv', buffer: Buffer.from(SUITE_CSV) });
+    await page.getByText('7 utterances read.').waitFor();
+    await page.getByRole('button', { name: 'Upload the suite' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Replace the suite “smoke”?' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toMatch(/“smoke” exists, with 2 utterances \(changed .+\)\. Uploading replaces them with the 7 of this file\./);
+    await screenshot(page, 'suite-replace-confirm-desktop');
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await suite()).toMatchObject({ utteranceCount: 2, utterances: old });
+    expect(await page.getByRole('button', { name: 'Start a run' }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Upload the suite' }).click();
+    await dialog.getByRole('button', { name: 'Replace the suite' }).click();
+    await page.getByRole('button', { name: 'Start a run' }).waitFor();
+    const replaced = await suite();
+    expect(replaced.utteranceCount).toBe(7);
+    expect(replaced.utterances[0]).toEqual({ utterance: 'when are you open', intent: 'Hours' });
+    expect(problems).toEqual([]);
+  });
+
+  it('when a suite is uploaded under a new name, then it is stored without a confirmation', async () => {
+    await page.goto(appUrl(frontDesk, 'test-runs'));
+    await page.getByLabel('Suite name').fill('regression');
+    await page.getByLabel('Suite file (CSV or JSON)').setInputFiles({ name: 'regression.csv', mimeType: 'text/csv', buffer: Buffer.from(SUITE_CSV) });
+    await page.getByText('7 utterances read.').waitFor();
+    await page.getByRole('button', { name: 'Upload the suite' }).click();
+    await page.getByRole('button', { name: 'Start a run' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect((await gw.admin('GET', `/api/admin/apps/${frontDesk}/testsuites/regression`)).body.utteranceCount).toBe(7);
     expect(problems).toEqual([]);
   });
 });
