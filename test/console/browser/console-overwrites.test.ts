@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MemoryStore } from '../../../src/store/index.js';
-import { startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
+import { importSkillGroup, startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
 import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, signIn } from './browser-kit.js';
 import { SUITE_CSV } from './console-fixtures.js';
 
@@ -148,6 +148,39 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
     await page.getByRole('button', { name: 'Start a run' }).waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect((await gw.admin('GET', `/api/admin/apps/${frontDesk}/testsuites/regression`)).body.utteranceCount).toBe(7);
+    expect(problems).toEqual([]);
+  });
+
+  it('when a skill group is added with an id that exists, then a confirmation names it; Cancel keeps it and confirming replaces it', async () => {
+    await importSkillGroup(gw, frontDesk, 'sg-front', 'Front office');
+    const groups = async () => (await gw.admin('GET', `/api/admin/apps/${frontDesk}/skill-groups?accountId=acc-1&orgId=org-1`)).body.skillGroups as Array<{ _id: string; name: string }>;
+
+    await page.goto(`${appUrl(frontDesk, 'skill-groups')}?accountId=acc-1&orgId=org-1`);
+    await page.getByRole('cell', { name: 'Front office' }).waitFor();
+    await page.getByLabel('Id', { exact: true }).fill('sg-front');
+    await page.getByLabel('Name', { exact: true }).fill('Reception');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Replace the skill group “sg-front”?' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('A skill group with this id exists: “Front office”, ACTIVE, with 0 skills. Adding replaces it with “Reception”, with no skills.');
+    await screenshot(page, 'skill-group-replace-confirm-desktop');
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await groups()).map((g) => [g._id, g.name])).toEqual([['sg-front', 'Front office']]);
+
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Replace the group' }).click();
+    await page.getByRole('cell', { name: 'Reception' }).waitFor();
+    expect((await groups()).map((g) => [g._id, g.name])).toEqual([['sg-front', 'Reception']]);
+
+    // a new id is added without a question
+    await page.getByLabel('Id', { exact: true }).fill('sg-back');
+    await page.getByLabel('Name', { exact: true }).fill('Back office');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('cell', { name: 'Back office' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect((await groups()).map((g) => g._id).sort()).toEqual(['sg-back', 'sg-front']);
     expect(problems).toEqual([]);
   });
 });
