@@ -15,6 +15,8 @@ import { SUITE_CSV } from './console-fixtures.js';
 
 const run = browserAvailable();
 
+const attemptOf = (xml: string) => /<var name="attempt" expr="'([^']+)'"/.exec(xml)?.[1] ?? '';
+
 describe.skipIf(!run)('the console asks before it replaces or ends something', () => {
   let gw: RunningGateway;
   let store: MemoryStore;
@@ -23,10 +25,24 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
   let problems: string[];
   let frontDesk = '';
   let backOffice = '';
+  let sandbox = { phoneNumber: '', pin: '', secret: '' };
 
   const createApp = async (name: string) => (await gw.admin('POST', '/api/admin/apps', { name })).body.streamId as string;
   const appUrl = (streamId: string, tab: string) => `${gw.url}/console/apps/${streamId}/${tab}`;
   const table = async (name: string) => (await gw.admin('GET', `/api/admin/tables/${name}`)).body;
+
+  /** One login through the sandbox entry, as a VXML browser posts it: what the second document says. */
+  async function login(from: string, creds: { pin: string; secret: string }): Promise<'checked' | 'locked' | 'connected' | 'other'> {
+    const path = `${gw.url}/ivr/sandbox/${encodeURIComponent(sandbox.phoneNumber)}`;
+    const callId = `sb-${Math.random().toString(36).slice(2)}`;
+    const post = async (url: string, params: Record<string, string>) =>
+      (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) })).text();
+    const entry = await post(path, { from, callId });
+    if (!entry.includes('<field')) return entry.includes('This line is locked') ? 'locked' : 'other';
+    const xml = await post(`${path}?step=login&callId=${callId}&from=${encodeURIComponent(from)}`, { attempt: attemptOf(entry), ...creds });
+    return xml.includes('<subdialog') ? 'connected' : xml.includes('did not match') ? 'checked' : xml.includes('This line is locked') ? 'locked' : 'other';
+  }
+  const wrong = { pin: '000000', secret: '00000000' };
 
   /** Fills the Define a table form: the name and one string column per name given. */
   async function fillTable(name: string, columns: string[]): Promise<void> {
@@ -40,7 +56,9 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
 
   beforeAll(async () => {
     store = new MemoryStore('console-overwrites:');
-    gw = await startGateway({ store });
+    // the number and the address stay open: only the callers' own lockouts are made here
+    const open = { points: 100, durationS: 60, blockDurationS: 60 };
+    gw = await startGateway({ store, options: { sandbox: { limits: { numberSlow: open, numberLock: open, address: open } } } });
     frontDesk = await createApp('Front desk');
     backOffice = await createApp('Back office');
     browser = await launchBrowser();
@@ -181,6 +199,36 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
     await page.getByRole('cell', { name: 'Back office' }).waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect((await groups()).map((g) => g._id).sort()).toEqual(['sg-back', 'sg-front']);
+    expect(problems).toEqual([]);
+  });
+
+  it('when one lockout is cleared, then a confirmation names the caller; Cancel keeps it and confirming ends it', async () => {
+    sandbox = (await gw.admin('PUT', `/api/admin/apps/${backOffice}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 5 })).body;
+    const from = '+15550907001';
+    for (let i = 0; i < 5; i++) await login(from, wrong);
+    expect(await login(from, { pin: sandbox.pin, secret: sandbox.secret })).toBe('locked');
+    const lockouts = async () => (await gw.admin('GET', `/api/admin/apps/${backOffice}/ivr-sandbox/lockouts`)).body.lockouts as unknown[];
+    expect(await lockouts()).toHaveLength(1);
+
+    await page.goto(appUrl(backOffice, 'sandbox'));
+    const list = page.getByTestId('sandbox-lockouts');
+    const row = list.getByRole('row', { name: new RegExp(`\\${from} at `) });
+    await row.getByRole('button', { name: /^Clear / }).click();
+    const dialog = page.getByRole('dialog', { name: new RegExp(`^Clear the lockout of \\${from} at \\S+\\?$`) });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toMatch(/Locked until .+ after 5 wrong entries\. Cleared, the PIN may be tried again from there at once .+ a cleared lockout cannot be put back\./);
+    await screenshot(page, 'lockout-clear-confirm-desktop');
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await lockouts()).toHaveLength(1);
+    expect(await row.count()).toBe(1);
+
+    await row.getByRole('button', { name: /^Clear / }).click();
+    await dialog.getByRole('button', { name: 'Clear', exact: true }).click();
+    await list.getByText('Cleared 1 lockout.').waitFor();
+    expect(await lockouts()).toEqual([]);
+    expect(await login(from, { pin: sandbox.pin, secret: sandbox.secret })).toBe('connected');
     expect(problems).toEqual([]);
   });
 });
