@@ -231,4 +231,51 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
     expect(await login(from, { pin: sandbox.pin, secret: sandbox.secret })).toBe('connected');
     expect(problems).toEqual([]);
   });
+
+  it('when the sandbox is switched on, then its PIN and secret are masked, the Show buttons reveal them and the revealed ones let a caller in', async () => {
+    await page.goto(appUrl(frontDesk, 'sandbox'));
+    await page.getByRole('switch', { name: 'Switch the sandbox on' }).click();
+    const region = page.getByRole('region', { name: 'PIN and secret' });
+    await region.waitFor();
+    const phoneNumber = await page.getByTestId('sandbox-number').innerText();
+    const showPin = region.getByRole('button', { name: 'Show PIN' });
+    const showSecret = region.getByRole('button', { name: 'Show secret' });
+    // masked, the length hidden too: both show the same mask
+    const masked = { pin: await page.getByTestId('sandbox-pin').innerText(), secret: await page.getByTestId('sandbox-secret').innerText() };
+    expect(masked.pin).toMatch(/^•{8}\s*hidden$/);
+    expect(masked.secret).toBe(masked.pin);
+    expect(await showPin.getAttribute('aria-pressed')).toBe('false');
+    expect(await showSecret.getAttribute('aria-pressed')).toBe('false');
+    expect(await region.innerText()).toContain('Once you hide them, the service cannot show them again.');
+    // the copy buttons copy the values without showing them
+    const copied = async (label: string) => {
+      await region.getByRole('button', { name: label }).click();
+      return String(await page.evaluate('navigator.clipboard.readText()'));
+    };
+    const pin = await copied('Copy PIN');
+    const secret = await copied('Copy secret');
+    expect(pin).toMatch(/^\d{6}$/);
+    expect(secret).toMatch(/^\d{8}$/);
+    expect(await region.innerText()).not.toContain(pin);
+    expect(await region.innerText()).not.toContain(secret);
+    await screenshot(page, 'sandbox-credentials-masked-desktop');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await showPin.click();
+    expect(await showPin.getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('sandbox-pin').innerText()).toBe(pin);
+    expect(await page.getByTestId('sandbox-secret').innerText()).toBe(masked.secret);
+    await showSecret.click();
+    expect(await page.getByTestId('sandbox-secret').innerText()).toBe(secret);
+    await screenshot(page, 'sandbox-credentials-shown-desktop');
+    expect(await seriousViolations(page)).toEqual([]);
+    await showPin.click();
+    expect(await showPin.getAttribute('aria-pressed')).toBe('false');
+    expect(await page.getByTestId('sandbox-pin').innerText()).toBe(masked.pin);
+
+    sandbox = { phoneNumber, pin, secret };
+    expect(await login('+15550907002', { pin, secret })).toBe('connected');
+    expect(await login('+15550907003', wrong)).toBe('checked');
+    expect(problems).toEqual([]);
+  });
 });
