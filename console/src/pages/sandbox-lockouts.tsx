@@ -1,7 +1,8 @@
 /**
  * The sandbox's lockouts: which number, client address or caller (address and `from`) is slowed or
  * locked after wrong PIN entries, with its wrong entries and until when; the operator ends one, or
- * all of them after a confirmation, so a tester gets in again at once.
+ * all of them, after a confirmation (an ended lockout cannot be put back), so a tester gets in
+ * again at once.
  */
 import { useState } from 'preact/hooks';
 import { clearSandboxLockouts, sandboxLockouts, type AppRecord, type LockoutFilter, type SandboxLockout } from '../api/client.js';
@@ -39,6 +40,20 @@ export function SandboxLockouts({ app }: { app: AppRecord }) {
     } finally {
       setBusy(false);
     }
+  };
+  const clearOne = async (l: SandboxLockout) => {
+    const ok = await ask({
+      title: `Clear the lockout of ${who(l).replace(/^The /, 'the ')}?`,
+      body: (
+        <p>
+          {l.state === 'locked' ? 'Locked' : 'Slowed'} until {new Date(l.until).toLocaleString()} after {l.wrongEntries} wrong entr{l.wrongEntries === 1 ? 'y' : 'ies'}.
+          Cleared, the PIN may be tried again from there at once and the wrong entries count from zero; a cleared lockout cannot be put back.
+        </p>
+      ),
+      confirmLabel: 'Clear',
+      danger: true,
+    });
+    if (ok) await clear(filterOf(l));
   };
   const clearAll = async () => {
     const ok = await ask({
@@ -83,7 +98,7 @@ export function SandboxLockouts({ app }: { app: AppRecord }) {
                           <time dateTime={l.until}>{new Date(l.until).toLocaleString()}</time>
                         </td>
                         <td class="actions-cell">
-                          <button type="button" disabled={busy} aria-label={`Clear ${who(l)}`} onClick={() => void clear(filterOf(l))}>
+                          <button type="button" disabled={busy} aria-label={`Clear ${who(l)}`} onClick={() => void clearOne(l)}>
                             Clear
                           </button>
                         </td>

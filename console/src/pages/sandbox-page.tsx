@@ -1,8 +1,8 @@
 /**
  * The test sandbox: switch it on or off, its number, the line limit and the lines calls hold now,
  * and its PIN and secret. Those are shown only when they are made (the answer that first switches
- * the sandbox on, or a rotation): the service cannot read them back, so the page offers to make new
- * ones instead of pretending to reveal the old. Below, the lockouts of those who typed wrong PINs
+ * the sandbox on, or a rotation), masked until the operator shows them: the service cannot read
+ * them back, so afterwards the page offers to make new ones instead of pretending to reveal the old. Below, the lockouts of those who typed wrong PINs
  * (sandbox-lockouts.tsx).
  */
 import { useState } from 'preact/hooks';
@@ -61,14 +61,15 @@ function Credentials({ app, fresh, onFresh }: CredentialsProps) {
         <SecretOnce
           title="PIN and secret"
           values={[
-            { label: 'PIN', value: fresh.pin, copyLabel: 'Copy PIN', testId: 'sandbox-pin' },
-            { label: 'Secret', value: fresh.secret, copyLabel: 'Copy secret', testId: 'sandbox-secret' },
+            { label: 'PIN', value: fresh.pin, copyLabel: 'Copy PIN', testId: 'sandbox-pin', revealLabel: 'Show PIN' },
+            { label: 'Secret', value: fresh.secret, copyLabel: 'Copy secret', testId: 'sandbox-secret', revealLabel: 'Show secret' },
           ]}
           doneLabel="I have noted them, hide them"
           onDone={() => onFresh(null)}
         >
           <strong>{fresh.rotated ? 'The new PIN and secret' : 'The PIN and secret'}</strong>, shown this once: give them to your testers.
-          {fresh.rotated ? ' The old ones no longer log in.' : ''}
+          {fresh.rotated ? ' The old ones no longer log in.' : ''} They are masked: show them to read them, or copy them as they are. Once you hide
+          them, the service cannot show them again.
         </SecretOnce>
       ) : (
         <>

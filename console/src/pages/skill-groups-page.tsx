@@ -1,10 +1,12 @@
 /**
  * Skill groups of an app: read back what the public import stored for an account and organisation,
- * and add a group through that same public import (which adds or replaces groups by id).
+ * and add a group through that same public import (which adds or replaces groups by id, so the page
+ * asks before it replaces one).
  */
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { importSkillGroups, readSkillGroups, type AppRecord } from '../api/client.js';
+import { useConfirm } from '../ui/confirm-dialog.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
@@ -12,17 +14,39 @@ function AddGroup({ app, accountId, orgId, onAdded }: { app: AppRecord; accountI
   const [id, setId] = useState('');
   const [name, setName] = useState('');
   const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirm, ask] = useConfirm();
   const submit = async (e: Event) => {
     e.preventDefault();
     setError(null);
+    setBusy(true);
     try {
       const group = { _id: id.trim(), name: name.trim(), status: 'ACTIVE', isDefault: false, iId: app.streamId, createdByAId: 'operator-console', skills: [] };
+      // read again, not from the list shown: another import may have stored the id since
+      const old = (await readSkillGroups(app.streamId, accountId, orgId)).skillGroups.find((g) => String(g._id) === group._id);
+      if (old) {
+        const skills = Array.isArray(old.skills) ? old.skills.length : 0;
+        const ok = await ask({
+          title: `Replace the skill group “${group._id}”?`,
+          body: (
+            <p>
+              A skill group with this id exists: “{String(old.name)}”, {String(old.status)}, with {skills} skill{skills === 1 ? '' : 's'}. Adding replaces it with “
+              {group.name}”, with no skills. To keep it, cancel and give another id.
+            </p>
+          ),
+          confirmLabel: 'Replace the group',
+          danger: true,
+        });
+        if (!ok) return;
+      }
       await importSkillGroups(app.streamId, accountId, orgId, [group]);
       setId('');
       setName('');
       onAdded();
     } catch (err) {
       setError(err);
+    } finally {
+      setBusy(false);
     }
   };
   return (
@@ -37,11 +61,12 @@ function AddGroup({ app, accountId, orgId, onAdded }: { app: AppRecord; accountI
           <label for="sg-name">Name</label>
           <input id="sg-name" required maxLength={500} value={name} onInput={(e) => setName(e.currentTarget.value)} />
         </div>
-        <button type="submit" class="primary">
+        <button type="submit" class="primary" disabled={busy}>
           Add
         </button>
       </div>
       {error ? <ErrorBox error={error} title="The skill group was not added" /> : null}
+      {confirm}
     </form>
   );
 }

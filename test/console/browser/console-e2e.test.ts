@@ -161,6 +161,8 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     await page.getByRole('switch', { name: 'Switch the sandbox on' }).click();
     const number = await page.getByTestId('sandbox-number').innerText();
     expect(number).toMatch(/^\+1555\d+$/);
+    await page.getByRole('button', { name: 'Show PIN' }).click();
+    await page.getByRole('button', { name: 'Show secret' }).click();
     sandbox = { number, pin: await page.getByTestId('sandbox-pin').innerText(), secret: await page.getByTestId('sandbox-secret').innerText() };
     expect(sandbox.pin).toMatch(/^\d{6}$/);
     expect(sandbox.secret).toMatch(/^\d{8}$/);

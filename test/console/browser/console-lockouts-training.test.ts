@@ -106,6 +106,7 @@ describe.skipIf(!run)('the console and sandbox lockouts and agent training', () 
     expect(await seriousViolations(page)).toEqual([]);
 
     await row.getByRole('button', { name: /^Clear / }).click();
+    await page.getByRole('dialog', { name: new RegExp(`^Clear the lockout of \\${from} at `) }).getByRole('button', { name: 'Clear', exact: true }).click();
     await lockouts.getByText('Cleared 1 lockout.').waitFor();
     await lockouts.getByText('No caller, address or number is slowed or locked out now.').waitFor();
     expect((await gw.admin('GET', `/api/admin/apps/${streamId}/ivr-sandbox/lockouts`)).body.lockouts).toEqual([]);

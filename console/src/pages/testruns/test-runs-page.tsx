@@ -6,7 +6,8 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { putSuite, resultCsv, runStatus, runSuite, type AppRecord, type RunStatus, type SuiteUtterance } from '../../api/client.js';
+import { ApiError, getSuite, putSuite, resultCsv, runStatus, runSuite, type AppRecord, type RunStatus, type SuiteSummary, type SuiteUtterance } from '../../api/client.js';
+import { useConfirm } from '../../ui/confirm-dialog.js';
 import { ErrorBox, Loading } from '../../ui/status.js';
 import { readRunResults, type RunResults } from './run-results.js';
 import { ConfusionMatrix } from './confusion-matrix.js';
@@ -15,11 +16,22 @@ import { readSuiteFile } from './suite-file.js';
 
 const POLL_MS = 1500;
 
+/** The suite stored under this name, or null when there is none. */
+async function storedSuite(streamId: string, name: string): Promise<SuiteSummary | null> {
+  try {
+    return await getSuite(streamId, name);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
 function UploadSuite({ app, suite, onSuite }: { app: AppRecord; suite: string; onSuite: (name: string, count: number) => void }) {
   const [name, setName] = useState(suite || 'smoke');
   const [parsed, setParsed] = useState<{ utterances: SuiteUtterance[] } | { problems: string[] } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [confirm, ask] = useConfirm();
   const readFile = async (file: File | undefined) => {
     setError(null);
     if (!file) return setParsed(null);
@@ -29,10 +41,27 @@ function UploadSuite({ app, suite, onSuite }: { app: AppRecord; suite: string; o
   const upload = async (e: Event) => {
     e.preventDefault();
     if (!parsed || !('utterances' in parsed)) return;
+    const suiteName = name.trim();
     setBusy(true);
     setError(null);
     try {
-      const stored = await putSuite(app.streamId, name.trim(), parsed.utterances);
+      // the API replaces a suite stored under the same name: ask first
+      const old = await storedSuite(app.streamId, suiteName);
+      if (old) {
+        const ok = await ask({
+          title: `Replace the suite “${suiteName}”?`,
+          body: (
+            <p>
+              “{suiteName}” exists, with {old.utteranceCount} utterance{old.utteranceCount === 1 ? '' : 's'} (changed {new Date(old.updatedOn).toLocaleString()}). Uploading
+              replaces them with the {parsed.utterances.length} of this file. To keep it, cancel and give another suite name.
+            </p>
+          ),
+          confirmLabel: 'Replace the suite',
+          danger: true,
+        });
+        if (!ok) return;
+      }
+      const stored = await putSuite(app.streamId, suiteName, parsed.utterances);
       onSuite(stored.name, stored.utteranceCount);
     } catch (err) {
       setError(err);
@@ -72,6 +101,7 @@ function UploadSuite({ app, suite, onSuite }: { app: AppRecord; suite: string; o
         {busy ? 'Uploading…' : 'Upload the suite'}
       </button>
       {error ? <ErrorBox error={error} title="The suite was not stored" /> : null}
+      {confirm}
     </form>
   );
 }
