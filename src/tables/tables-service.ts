@@ -28,17 +28,25 @@ export class TablesService {
     private readonly logger: Logger,
   ) {}
 
-  /** Creates or redefines a table. Existing rows are kept; unique indexes are rebuilt from them. */
+  /**
+   * Creates or redefines a table. Existing rows are kept; unique indexes are rebuilt from them.
+   * Access for an unknown app is refused, except a rule the table already had for an app deleted
+   * since: that one is dropped, so a table an app was deleted from can still be redefined.
+   */
   async define(tableName: string, input: TableDefinitionInput): Promise<TableDefinition> {
+    const had = (await this.repo.readDefinition(tableName))?.def.access ?? {};
     const unknownApps = [];
+    const access = { ...input.access };
     for (const streamId of Object.keys(input.access)) {
-      if (!(await this.apps.findApp(streamId))) unknownApps.push({ msg: 'unknown app', path: `body.access.${streamId}` });
+      if (await this.apps.findApp(streamId)) continue;
+      if (Object.hasOwn(had, streamId)) delete access[streamId];
+      else unknownApps.push({ msg: 'unknown app', path: `body.access.${streamId}` });
     }
     if (unknownApps.length) throw AppError.validation(unknownApps);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const prev = await this.repo.readDefinition(tableName);
       const now = isoNow();
-      const def: TableDefinition = { tableName, columns: input.columns, access: input.access, createdOn: prev?.def.createdOn ?? now, updatedOn: now };
+      const def: TableDefinition = { tableName, columns: input.columns, access, createdOn: prev?.def.createdOn ?? now, updatedOn: now };
       // indexes of columns unique before and after are kept; newly unique ones are built from the rows
       const wasUnique = new Set(prev?.def.columns.filter((c) => c.unique).map((c) => c.name) ?? []);
       const isUnique = new Set(def.columns.filter((c) => c.unique).map((c) => c.name));

@@ -164,6 +164,20 @@ describeEachStore('data table definitions', (factory) => {
   });
 
   describe('redefining', () => {
+    it('when an app named in its access was deleted, then the table is redefined without that rule, and a new rule for it is still refused', async () => {
+      const kept = await f.writer();
+      const gone = await f.writer();
+      const name = uniqueTable('shared');
+      const access = { [kept.streamId]: { read: true, write: true }, [gone.streamId]: { read: true, write: false } };
+      await f.define(name, { columns: [{ name: 'a', type: 'string' }], access });
+      await f.t.apps.deleteApp(gone.streamId);
+      const again = await f.define(name, { columns: [{ name: 'a', type: 'string' }, { name: 'b', type: 'string' }], access });
+      expect(again.access).toEqual({ [kept.streamId]: { read: true, write: true } });
+      const other = uniqueTable('fresh');
+      const refused = await put(other, { columns: [{ name: 'a', type: 'string' }], access }).expect(400);
+      expect(refused.body.errors[0]).toMatchObject({ path: `body.access.${gone.streamId}`, msg: 'unknown app' });
+    });
+
     it('when a table is redefined, then its rows are kept and the new columns apply', async () => {
       const w = await f.writer();
       const name = uniqueTable('evolving');
