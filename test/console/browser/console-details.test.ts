@@ -14,13 +14,23 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import { createHistoryComponent } from '../../../src/history/index.js';
 import { AppError } from '../../../src/platform/index.js';
+import { rateLimitersOf } from '../../../src/store/index.js';
 import { GatedStore } from '../../helpers/gated-store.js';
+import { IvrCall } from '../../helpers/ivr-call.js';
+import { ivrCall } from '../../history/ivr-call.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
 import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, signIn, watchedPage } from './browser-kit.js';
 import { FIXED_AGENT } from './console-fixtures.js';
 
 const run = browserAvailable();
+const DAY = 86_400_000;
+/** The UTC day of a time, as the history filters take it. */
+const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+/** Two callers, each with a call today. */
+const ANN = '+15550001001';
+const BEN = '+15550002002';
 
 describe.skipIf(!run)('the console in detail', () => {
   let gw: RunningGateway;
@@ -161,6 +171,94 @@ describe.skipIf(!run)('the console in detail', () => {
     await box.waitFor();
     expect(await box.innerText()).toMatch(/not found/i);
     expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+    expect(unexpected()).toEqual([]);
+  });
+
+  it('when the history is filtered by user, session, channel or dates, then each filter leaves out what the others show, and the filters are kept in the URL', async () => {
+    // Ann and Ben call today; Ann also chatted (rtm) an hour ago and called ten days ago (recorded as the webhook records)
+    for (const [from, said] of [[ANN, 'when are you open'], [BEN, 'book a table']] as const) {
+      const call = new IvrCall(gw, app.webhookUrl, from);
+      await call.start();
+      await call.say(said);
+    }
+    const recorder = createHistoryComponent({ store, apps: gw.gateway.apps, rateLimiters: rateLimitersOf(store) }).recorder;
+    const longAgo = Date.parse(`${dayOf(Date.now() - 10 * DAY)}T12:00:00Z`);
+    await recorder.record([
+      ...ivrCall({ botId: app.streamId, userId: 'u-ann', from: ANN, callId: 'chat-ann', channel: 'rtm', start: Date.now() - 3_600_000, turns: [{ caller: 'typed hello', bot: 'typed answer' }] }),
+      ...ivrCall({ botId: app.streamId, userId: 'u-ann', from: ANN, callId: 'call-ann-old', start: longAgo, turns: [{ caller: 'are you open at easter', bot: 'We are closed at easter.' }] }),
+    ]);
+
+    /** The sessions the list shows (the session of each "Open transcript" link), sorted. */
+    const listed = async (): Promise<string[]> => {
+      if ((await page.locator('.loading').count()) > 0) return ['(loading)'];
+      if ((await page.getByText('No conversations match these filters.').count()) > 0) return [];
+      const links = await page.getByTestId('history-calls').getByRole('link', { name: /^Open transcript/ }).all();
+      const hrefs = await Promise.all(links.map((l) => l.getAttribute('href')));
+      return hrefs.map((h) => new URL(h ?? '', gw.url).searchParams.get('call') ?? '').sort();
+    };
+    const search = async (f: { user?: string; session?: string; channel?: string; from?: string; to?: string }) => {
+      await page.getByLabel('User (caller number or id)').fill(f.user ?? '');
+      await page.getByLabel('Session id').fill(f.session ?? '');
+      await page.getByLabel('Channel').selectOption(f.channel ?? 'ivr');
+      await page.getByLabel('From (UTC day)').fill(f.from ?? '');
+      await page.getByLabel('To (UTC day)').fill(f.to ?? '');
+      await page.getByRole('button', { name: 'Search' }).click();
+    };
+    const query = () => Object.fromEntries(new URL(page.url()).searchParams);
+
+    await page.goto(appUrl('history'));
+    await expect.poll(listed).toHaveLength(2);
+    const today = await listed();
+
+    await search({ user: ANN });
+    await expect.poll(listed).toHaveLength(1);
+    const [ann] = await listed();
+    expect(query()).toEqual({ userId: ANN, channelType: 'ivr' });
+    await search({ user: BEN });
+    await expect.poll(listed).not.toEqual([ann]);
+    const [ben] = await listed();
+    expect(await listed()).toHaveLength(1);
+    expect([ann, ben].sort()).toEqual(today);
+    expect(await page.getByTestId('history-calls').innerText()).toContain(BEN);
+    expect(await page.getByTestId('history-calls').innerText()).not.toContain(ANN);
+
+    await search({ session: ben });
+    await expect.poll(listed).toEqual([ben]);
+    expect(query()).toEqual({ sessionId: ben, channelType: 'ivr' });
+    // Ann's calls and Ben's session: nothing is both
+    await search({ user: ANN, session: ben! });
+    await expect.poll(listed).toEqual([]);
+
+    await search({ channel: 'rtm' });
+    await expect.poll(listed).toEqual(['sess-chat-ann']);
+    expect(query()).toEqual({ channelType: 'rtm' });
+    await search({ channel: 'rtm', user: BEN });
+    await expect.poll(listed).toEqual([]);
+
+    const old = dayOf(longAgo);
+    await search({ from: old, to: old });
+    await expect.poll(listed).toEqual(['sess-call-ann-old']);
+    expect(query()).toEqual({ channelType: 'ivr', dateFrom: old, dateTo: old });
+    await search({ from: dayOf(Date.now()), to: dayOf(Date.now()) });
+    await expect.poll(listed).toEqual(today);
+    await search({ user: BEN, from: old, to: old });
+    await expect.poll(listed).toEqual([]);
+
+    // the URL alone brings the filters and their list back
+    await page.goto(`${appUrl('history')}?${new URLSearchParams({ userId: ANN, channelType: 'ivr', dateFrom: old, dateTo: old })}`);
+    await expect.poll(listed).toEqual(['sess-call-ann-old']);
+    expect(await page.getByLabel('User (caller number or id)').inputValue()).toBe(ANN);
+    expect(await page.getByLabel('From (UTC day)').inputValue()).toBe(old);
+    expect(await page.getByLabel('To (UTC day)').inputValue()).toBe(old);
+    expect(await page.getByLabel('Channel').inputValue()).toBe('ivr');
+    // a transcript opened from it keeps them, shows the conversation of that day, and leads back to the same list
+    await page.getByRole('link', { name: /^Open transcript/ }).click();
+    const transcript = page.getByTestId('transcript');
+    await transcript.getByText('We are closed at easter.').waitFor();
+    expect(query()).toEqual({ userId: ANN, channelType: 'ivr', dateFrom: old, dateTo: old, call: 'sess-call-ann-old' });
+    await transcript.getByRole('button', { name: 'Back to the list' }).click();
+    await expect.poll(listed).toEqual(['sess-call-ann-old']);
+    expect(query()).toEqual({ userId: ANN, channelType: 'ivr', dateFrom: old, dateTo: old });
     expect(unexpected()).toEqual([]);
   });
 });
