@@ -12,17 +12,19 @@
  * run is held part way through the store (GatedStore), as a slow Redis would.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import Papa from 'papaparse';
 import { createHistoryComponent } from '../../../src/history/index.js';
 import { AppError } from '../../../src/platform/index.js';
-import { rateLimitersOf } from '../../../src/store/index.js';
+import { rateLimitersOf, storeKeys, type WriteOp } from '../../../src/store/index.js';
 import { GatedStore } from '../../helpers/gated-store.js';
-import { IvrCall } from '../../helpers/ivr-call.js';
+import { IvrCall, spokenOf } from '../../helpers/ivr-call.js';
 import { ivrCall } from '../../history/ivr-call.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
 import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, signIn, watchedPage } from './browser-kit.js';
-import { FIXED_AGENT } from './console-fixtures.js';
+import { FIXED_AGENT, SUITE_CSV } from './console-fixtures.js';
 
 const run = browserAvailable();
 const DAY = 86_400_000;
@@ -31,6 +33,11 @@ const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 /** Two callers, each with a call today. */
 const ANN = '+15550001001';
 const BEN = '+15550002002';
+/** The smoke suite of console-fixtures.ts, as the JSON a suite file may hold. */
+const SUITE = SUITE_CSV.trim().split('\n').slice(1).map((line) => {
+  const [utterance, intent] = line.split(',');
+  return { utterance: utterance!, intent: intent! };
+});
 
 describe.skipIf(!run)('the console in detail', () => {
   let gw: RunningGateway;
@@ -66,6 +73,8 @@ describe.skipIf(!run)('the console in detail', () => {
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail') console.log('the page showed:', problems, await page.locator('main').innerText().catch(() => ''));
     problems.splice(0);
+    // a failed test leaves no request answered on purpose for the next ones
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
   });
   afterAll(async () => {
     await browser?.close();
@@ -152,9 +161,9 @@ describe.skipIf(!run)('the console in detail', () => {
     };
     await page.route(statusUrl, slow);
     await page.goto(appUrl('sandbox'));
-    const loading = page.locator('.loading');
+    // (the app's own record first, then the sandbox's status)
+    const loading = page.locator('.loading', { hasText: 'Loading the sandbox…' });
     await loading.waitFor();
-    expect(await loading.innerText()).toContain('Loading the sandbox…');
     expect(await loading.getAttribute('role')).toBe('status');
     expect(await page.getByRole('switch', { name: /Switch the sandbox/ }).count()).toBe(0);
     await screenshot(page, 'details-loading-desktop');
@@ -259,6 +268,215 @@ describe.skipIf(!run)('the console in detail', () => {
     await transcript.getByRole('button', { name: 'Back to the list' }).click();
     await expect.poll(listed).toEqual(['sess-call-ann-old']);
     expect(query()).toEqual({ userId: ANN, channelType: 'ivr', dateFrom: old, dateTo: old });
+    expect(unexpected()).toEqual([]);
+  });
+
+  it('when the IVR channel is switched off, then the operator confirms first: Cancel keeps it on, Switch off switches it off; and "Copy webhook URL" copies the URL', async () => {
+    const enabled = async () => (await gw.admin('GET', `/api/admin/apps/${app.streamId}/channels/ivr`)).body.enabled as boolean;
+    await page.goto(appUrl());
+    const off = page.getByRole('switch', { name: 'Switch the channel off' });
+    await off.waitFor();
+    expect(await off.getAttribute('aria-checked')).toBe('true');
+
+    await page.evaluate(`navigator.clipboard.writeText('nothing yet')`);
+    const webhookUrl = await page.getByTestId('webhook-url').innerText();
+    expect(webhookUrl).toBe(`${gw.url}/ivr/hooks/${app.streamId}`);
+    await page.getByRole('button', { name: 'Copy webhook URL' }).click();
+    await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(webhookUrl);
+
+    const dialog = page.getByRole('dialog', { name: 'Switch the IVR channel of “Front desk” off?' });
+    await off.click();
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('Calls through the webhook are refused until it is switched on again.');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await enabled()).toBe(true);
+    expect(await off.getAttribute('aria-checked')).toBe('true');
+    // Escape is a cancel too
+    await off.click();
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await enabled()).toBe(true);
+
+    await off.click();
+    await dialog.getByRole('button', { name: 'Switch off' }).click();
+    const on = page.getByRole('switch', { name: 'Switch the channel on' });
+    await on.waitFor();
+    expect(await on.getAttribute('aria-checked')).toBe('false');
+    expect(await enabled()).toBe(false);
+    // and on again (no confirmation needed) for the tests below
+    await on.click();
+    await off.waitFor();
+    expect(await enabled()).toBe(true);
+    expect(unexpected()).toEqual([]);
+  });
+
+  it('when the agent has a node no rule leads to, then the diagram flags that node unreachable; and the editor numbers its lines and highlights the JSON', async () => {
+    await page.goto(appUrl('agent'));
+    await page.locator('.cm-content').waitFor();
+    // line numbers: 1, 2, 3… beside the text, as many as the lines drawn
+    const numbers = (await page.locator('.cm-lineNumbers .cm-gutterElement').allInnerTexts()).filter((t) => t.trim() !== '');
+    const drawn = await page.locator('.cm-content .cm-line').count();
+    expect(drawn).toBeGreaterThan(10);
+    // (CodeMirror adds one hidden element sized for the widest number)
+    expect(numbers.slice(-drawn)).toEqual(Array.from({ length: drawn }, (_, i) => String(i + 1)));
+    // highlighting: string values and numbers are tokens, each of its own colour (the light theme leaves property names plain)
+    const tokens = await page.evaluate<Array<[string, string]>>(
+      `[...document.querySelectorAll('.cm-content .cm-line span')].map((s) => [s.textContent, getComputedStyle(s).color])`,
+    );
+    const colour = (text: string) => tokens.find(([t]) => t === text)?.[1];
+    const plain = await page.evaluate<string>(`getComputedStyle(document.querySelector('.cm-content')).color`);
+    expect(colour('"en"')).toBeDefined();
+    expect(colour('0.5')).toBeDefined();
+    expect(new Set([colour('"en"'), colour('0.5'), plain]).size).toBe(3);
+    expect(colour('"welcome"')).toBe(colour('"en"'));
+
+    const orphaned = structuredClone(FIXED_AGENT) as typeof FIXED_AGENT & { dialogs: { hours: { nodes: Record<string, unknown> } } };
+    orphaned.dialogs.hours.nodes.orphan = { type: 'message', text: 'Nobody is led here.' };
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText(JSON.stringify(orphaned, null, 2));
+    const diagram = page.getByTestId('diagram');
+    const orphan = diagram.locator('[data-node="orphan"]');
+    await orphan.waitFor();
+    expect(await orphan.getAttribute('class')).toMatch(/\bunreachable\b/);
+    expect(await orphan.locator('.node-type').textContent()).toBe('message · unreachable');
+    for (const id of ['hello', 'tell', 'bye', 'size', 'tooMany', 'done', 'sorry']) {
+      expect(await diagram.locator(`[data-node="${id}"]`).getAttribute('class'), id).not.toMatch(/unreachable/);
+    }
+    const hours = diagram.locator('figure').filter({ has: page.locator('[data-node="orphan"]') });
+    expect(await hours.locator('figcaption').innerText()).toContain('1 unreachable');
+    expect(await hours.locator('svg').getAttribute('aria-label')).toContain('unreachable: orphan');
+    expect(await hours.locator('.as-text li').filter({ hasText: 'orphan' }).textContent()).toContain('unreachable from the start');
+    expect(await diagram.locator('.node.unreachable').count()).toBe(1);
+    expect(unexpected()).toEqual([]);
+  });
+
+  it('when the IVR settings are opened, then a field shows its help and its default as /openapi.json describes them', async () => {
+    const doc = (await (await page.request.get(`${gw.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, { description?: string; default?: unknown }> } }> } }>>;
+    };
+    const fields = doc.paths['/api/admin/apps/{streamId}/ivr-settings']!.put!.requestBody.content['application/json']!.schema.properties;
+    await page.goto(appUrl('ivr-settings'));
+    for (const [name, label] of [['retries', 'Retries'], ['dialect', 'Dialect']] as const) {
+      const field = fields[name]!;
+      expect(field.description, name).toBeTruthy();
+      expect(field.default, name).toBeDefined();
+      const control = page.getByLabel(label, { exact: true });
+      const helpId = `f-${name}-help`;
+      expect(await control.getAttribute('aria-describedby')).toContain(helpId);
+      const help = (await page.locator(`#${helpId}`).innerText()).replace(/\s+/g, ' ');
+      expect(help).toContain(field.description!.replace(/\s+/g, ' '));
+      expect(help).toContain(`Default: ${String(field.default)}.`);
+    }
+    // the defaults are also what the fields hold before anything is chosen
+    expect(await page.getByLabel('Retries', { exact: true }).getAttribute('placeholder')).toBe(String(fields.retries!.default));
+    expect(unexpected()).toEqual([]);
+  });
+
+  it('when a sandbox call is connected, then the page shows the line in use; switching the sandbox off asks first: Cancel keeps it on, Switch off switches it off', async () => {
+    const sandbox = async () => (await gw.admin('GET', `/api/admin/apps/${app.streamId}/ivr-sandbox/status`)).body as { enabled: boolean; linesInUse: number };
+    const line = (await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 2 })).body as { phoneNumber: string; pin: string; secret: string };
+    await page.goto(appUrl('sandbox'));
+    const inUse = page.getByTestId('sandbox-lines-in-use');
+    expect(await inUse.innerText()).toBe('0 of 2');
+
+    // a tester dials in, keys the PIN and secret, hears the welcome and stays on the line
+    const from = '+15550003003';
+    const callId = `sandbox-${randomUUID()}`;
+    const sandboxUrl = `${gw.url}/ivr/sandbox/${encodeURIComponent(line.phoneNumber)}`;
+    const asked = await gw.submit(sandboxUrl, { from, callId });
+    const attempt = /<var name="attempt" expr="'([^']+)'"/.exec(asked.xml)?.[1] ?? '';
+    const connected = await gw.submit(`${sandboxUrl}?${new URLSearchParams({ step: 'login', callId, from })}`, { attempt, pin: line.pin, secret: line.secret });
+    const webhook = /<subdialog[^>]*src="([^"]+)"/.exec(connected.xml)?.[1]?.replace(/&amp;/g, '&') ?? '';
+    expect(webhook).toContain(`/ivr/hooks/${app.streamId}`);
+    const call = new IvrCall(gw, webhook, from, callId);
+    expect(spokenOf(await call.start())).toContain('Welcome to the front desk');
+    expect((await sandbox()).linesInUse).toBe(1);
+    await page.reload();
+    await inUse.filter({ hasText: '1 of 2' }).waitFor();
+    await screenshot(page, 'details-sandbox-line-in-use-desktop');
+
+    // the tester hangs up: the line is free again
+    await call.event('hangup');
+    await page.reload();
+    await inUse.filter({ hasText: '0 of 2' }).waitFor();
+
+    const off = page.getByRole('switch', { name: 'Switch the sandbox off' });
+    const dialog = page.getByRole('dialog', { name: 'Switch the sandbox of “Front desk” off?' });
+    await off.click();
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain(`Its number ${line.phoneNumber} is released`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await sandbox()).enabled).toBe(true);
+    expect(await off.getAttribute('aria-checked')).toBe('true');
+
+    await off.click();
+    await dialog.getByRole('button', { name: 'Switch off' }).click();
+    await page.getByRole('switch', { name: 'Switch the sandbox on' }).waitFor();
+    expect((await sandbox()).enabled).toBe(false);
+    expect(await page.getByText('The sandbox is off.').count()).toBe(1);
+    expect(await inUse.count()).toBe(0);
+    await gw.docs.validateAll();
+    expect(unexpected()).toEqual([]);
+  });
+
+  it('when a JSON suite is uploaded and run, then the progress shows a value part way, the results list each utterance with its expected and matched intent, and the CSV download holds the same rows', async () => {
+    await page.goto(appUrl('test-runs'));
+    await page.getByLabel('Suite name').fill('json-smoke');
+    await page.getByLabel('Suite file (CSV or JSON)').setInputFiles({ name: 'smoke.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ utterances: SUITE })) });
+    await page.getByText(`${SUITE.length} utterances read.`).waitFor();
+    await page.getByRole('button', { name: 'Upload the suite' }).click();
+    await page.getByRole('button', { name: 'Start a run' }).waitFor();
+    const stored = await gw.admin('GET', `/api/admin/apps/${app.streamId}/testsuites/json-smoke`);
+    expect(stored.body.utterances).toEqual(SUITE);
+
+    // the run's second checkpoint (four utterances scored) waits until the test lets it through: two are stored
+    const runKeys = storeKeys.testRun(app.streamId, '');
+    const checkpoint = store.hold((ops: WriteOp[]) => ops.some((op) => op.op === 'hset' && op.key.startsWith(runKeys) && op.fields.ran === '4' && op.fields.batches !== undefined));
+    await page.getByRole('button', { name: 'Start a run' }).click();
+    await checkpoint.reached;
+    const progress = page.getByTestId('run-progress');
+    await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 20_000 }).toBeGreaterThan(0);
+    const partWay = Number(await progress.getAttribute('value'));
+    expect(partWay).toBeLessThan(100);
+    // two of seven: the service's percentage (28, rounded down), not a guess of the page's
+    expect(partWay).toBe(Math.floor((2 * 100) / SUITE.length));
+    expect(await page.getByTestId('run-percent').innerText()).toBe(`${partWay}%`);
+    expect(await page.locator('label[for="run-progress"]').innerText()).toContain(`running · 2 of ${SUITE.length} utterances`);
+    await screenshot(page, 'details-run-part-way-desktop');
+    checkpoint.release();
+    await expect.poll(() => progress.getAttribute('value'), { timeout: 60_000 }).toBe('100');
+
+    // the results, one row per utterance, in the suite's order
+    const table = page.getByRole('group', { name: 'Results per utterance' });
+    await table.waitFor();
+    const rows = await table.locator('tbody tr').all();
+    expect(rows).toHaveLength(SUITE.length);
+    const shown = await Promise.all(rows.map(async (r) => (await r.locator('td').allInnerTexts()).map((c) => c.trim())));
+    expect(shown.map(([utterance, expected]) => ({ utterance, intent: expected }))).toEqual(SUITE);
+
+    // the download: the file the page read, with its header block, then the column row and the same rows
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the results (CSV)' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/\.csv$/);
+    const csv = readFileSync(await download.path(), 'utf8');
+    const lines = Papa.parse<string[]>(csv, { skipEmptyLines: false }).data;
+    const head = lines.findIndex((l) => l[0] === 'Utterance');
+    expect(head).toBeGreaterThan(0);
+    const columns = lines[head]!;
+    expect(columns.slice(0, 3)).toEqual(['Utterance', 'Expected Intent', 'Matched Intent']);
+    const fileRows = lines.slice(head + 1).filter((l) => l.length === columns.length);
+    expect(fileRows).toHaveLength(SUITE.length);
+    const col = (name: string) => columns.indexOf(name);
+    const noneIfEmpty = (s: string) => s.trim() || 'None';
+    expect(fileRows.map((r) => [r[col('Utterance')], r[col('Expected Intent')], noneIfEmpty(r[col('Matched Intent')]!), r[col('Result Type')]])).toEqual(
+      shown.map(([utterance, expected, matched, , result]) => [utterance, expected, matched, result]),
+    );
+    // the agent knows these: most are matched as expected
+    expect(fileRows.filter((r) => r[col('Result Type')] === 'TP').length).toBeGreaterThanOrEqual(4);
     expect(unexpected()).toEqual([]);
   });
 });
