@@ -4,16 +4,18 @@
  * page has its own URL under /console/.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { ErrorBoundary, LocationProvider, Route, Router, lazy, useLocation } from 'preact-iso';
+import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { currentSession, onSignedOut, signOut } from './api/client.js';
 import { SignIn } from './pages/sign-in.js';
 import { AppsPage } from './pages/apps-page.js';
 import { AppShell } from './pages/app-shell.js';
 import { NotFound } from './pages/not-found.js';
 import { Loading } from './ui/status.js';
+import { lazyPage } from './ui/lazy-page.js';
+import { PageBoundary } from './ui/page-boundary.js';
 
-const ConnectionsPage = lazy(() => import('./pages/connections-page.js').then((m) => m.ConnectionsPage));
-const TablesPage = lazy(() => import('./pages/tables-page.js').then((m) => m.TablesPage));
+const ConnectionsPage = lazyPage(() => import('./pages/connections-page.js').then((m) => m.ConnectionsPage));
+const TablesPage = lazyPage(() => import('./pages/tables-page.js').then((m) => m.TablesPage));
 
 type Auth = 'checking' | 'signed-in' | 'signed-out';
 
@@ -50,19 +52,23 @@ function Header({ onSignOut }: { onSignOut: () => void }) {
 }
 
 function Routes() {
+  const { path } = useLocation();
+  // a page that fails to render (or whose chunk did not load) shows an error box, not a blank page
   return (
-    <ErrorBoundary>
-      <Router>
-        <Route path="/console/" component={AppsPage} />
-        <Route path="/console/apps/:streamId/*" component={AppShell} />
-        <Route path="/console/apps/:streamId" component={AppShell} />
-        <Route path="/console/connections" component={ConnectionsPage} />
-        <Route path="/console/connections/:connectionId" component={ConnectionsPage} />
-        <Route path="/console/tables" component={TablesPage} />
-        <Route path="/console/tables/:tableName" component={TablesPage} />
-        <Route default component={NotFound} />
-      </Router>
-    </ErrorBoundary>
+    <PageBoundary resetKey={path}>
+      <ErrorBoundary>
+        <Router>
+          <Route path="/console/" component={AppsPage} />
+          <Route path="/console/apps/:streamId/*" component={AppShell} />
+          <Route path="/console/apps/:streamId" component={AppShell} />
+          <Route path="/console/connections" component={ConnectionsPage} />
+          <Route path="/console/connections/:connectionId" component={ConnectionsPage} />
+          <Route path="/console/tables" component={TablesPage} />
+          <Route path="/console/tables/:tableName" component={TablesPage} />
+          <Route default component={NotFound} />
+        </Router>
+      </ErrorBoundary>
+    </PageBoundary>
   );
 }
 

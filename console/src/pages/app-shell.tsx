@@ -1,21 +1,23 @@
 /** One app's pages: its name, the tabs (each a URL) and the page of the current tab. */
-import { lazy, useLocation, useRoute } from 'preact-iso';
+import { useLocation, useRoute } from 'preact-iso';
 import { getApp } from '../api/client.js';
+import { lazyPage } from '../ui/lazy-page.js';
+import { PageBoundary } from '../ui/page-boundary.js';
 import { Loaded } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 import { AppOverview } from './app-overview.js';
 import { NotFound } from './not-found.js';
 
-const AgentPage = lazy(() => import('./agent/agent-page.js').then((m) => m.AgentPage));
-const SettingsPage = lazy(() => import('./settings/settings-page.js').then((m) => m.SettingsPage));
-const SandboxPage = lazy(() => import('./sandbox-page.js').then((m) => m.SandboxPage));
-const TestRunsPage = lazy(() => import('./testruns/test-runs-page.js').then((m) => m.TestRunsPage));
-const HistoryPage = lazy(() => import('./history/history-page.js').then((m) => m.HistoryPage));
+const AgentPage = lazyPage(() => import('./agent/agent-page.js').then((m) => m.AgentPage));
+const SettingsPage = lazyPage(() => import('./settings/settings-page.js').then((m) => m.SettingsPage));
+const SandboxPage = lazyPage(() => import('./sandbox-page.js').then((m) => m.SandboxPage));
+const TestRunsPage = lazyPage(() => import('./testruns/test-runs-page.js').then((m) => m.TestRunsPage));
+const HistoryPage = lazyPage(() => import('./history/history-page.js').then((m) => m.HistoryPage));
 /** The web caller (its own chunk: it bundles the VoiceXML interpreter); linked from the overview and the sandbox page. */
-const CallPage = lazy(() => import('./call/call-page.js').then((m) => m.CallPage));
-const CallsPage = lazy(() => import('./calls/calls-page.js').then((m) => m.CallsPage));
-const CallDetailPage = lazy(() => import('./calls/call-detail-page.js').then((m) => m.CallDetailPage));
-const SkillGroupsPage = lazy(() => import('./skill-groups-page.js').then((m) => m.SkillGroupsPage));
+const CallPage = lazyPage(() => import('./call/call-page.js').then((m) => m.CallPage));
+const CallsPage = lazyPage(() => import('./calls/calls-page.js').then((m) => m.CallsPage));
+const CallDetailPage = lazyPage(() => import('./calls/call-detail-page.js').then((m) => m.CallDetailPage));
+const SkillGroupsPage = lazyPage(() => import('./skill-groups-page.js').then((m) => m.SkillGroupsPage));
 
 const TABS = [
   { slug: '', label: 'Overview' },
@@ -51,18 +53,21 @@ export function AppShell() {
               </a>
             ))}
           </nav>
-          <div class="tab-page">
-            {tab === '' ? <AppOverview app={app} /> : null}
-            {tab === 'agent' ? <AgentPage app={app} /> : null}
-            {tab === 'ivr-settings' ? <SettingsPage app={app} /> : null}
-            {tab === 'sandbox' ? <SandboxPage app={app} /> : null}
-            {tab === 'test-runs' ? <TestRunsPage app={app} /> : null}
-            {tab === 'calls' ? callId ? <CallDetailPage key={callId} app={app} callId={callId} /> : <CallsPage app={app} /> : null}
-            {tab === 'history' ? <HistoryPage app={app} /> : null}
-            {tab === 'skill-groups' ? <SkillGroupsPage app={app} /> : null}
-            {tab === 'call' ? <CallPage app={app} /> : null}
-            {!TABS.some((t) => t.slug === tab) && tab !== 'call' ? <NotFound /> : null}
-          </div>
+          {/* a tab that fails (its chunk did not load) says so below the tabs, which stay usable */}
+          <PageBoundary resetKey={tab}>
+            <div class="tab-page">
+              {tab === '' ? <AppOverview app={app} /> : null}
+              {tab === 'agent' ? <AgentPage app={app} /> : null}
+              {tab === 'ivr-settings' ? <SettingsPage app={app} /> : null}
+              {tab === 'sandbox' ? <SandboxPage app={app} /> : null}
+              {tab === 'test-runs' ? <TestRunsPage app={app} /> : null}
+              {tab === 'calls' ? callId ? <CallDetailPage key={callId} app={app} callId={callId} /> : <CallsPage app={app} /> : null}
+              {tab === 'history' ? <HistoryPage app={app} /> : null}
+              {tab === 'skill-groups' ? <SkillGroupsPage app={app} /> : null}
+              {tab === 'call' ? <CallPage app={app} /> : null}
+              {!TABS.some((t) => t.slug === tab) && tab !== 'call' ? <NotFound /> : null}
+            </div>
+          </PageBoundary>
         </div>
       )}
     </Loaded>

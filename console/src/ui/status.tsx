@@ -17,7 +17,15 @@ export function errorText(error: unknown): string {
   return String(error);
 }
 
-export function ErrorBox({ error, onRetry, title = 'Something went wrong' }: { error: unknown; onRetry?: () => void; title?: string }) {
+interface ErrorBoxProps {
+  error: unknown;
+  onRetry?: () => void;
+  /** The retry button's words (default "Try again"). */
+  retryLabel?: string;
+  title?: string;
+}
+
+export function ErrorBox({ error, onRetry, retryLabel = 'Try again', title = 'Something went wrong' }: ErrorBoxProps) {
   const details = error instanceof ApiError ? error.details : [];
   return (
     <div class="error-box" role="alert">
@@ -36,7 +44,7 @@ export function ErrorBox({ error, onRetry, title = 'Something went wrong' }: { e
       {error instanceof ApiError && error.requestId ? <p class="muted small">Request id {error.requestId}</p> : null}
       {onRetry ? (
         <button type="button" onClick={onRetry}>
-          Try again
+          {retryLabel}
         </button>
       ) : null}
     </div>

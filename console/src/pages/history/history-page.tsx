@@ -90,7 +90,7 @@ export function HistoryPage({ app }: { app: AppRecord }) {
       <h1 id="history-title">History</h1>
       <Filters initial={filters} onApply={(f) => go({ ...f })} />
       {open ? (
-        <Transcript app={app} sessionId={open} channelType={filters.channelType ?? 'ivr'} onClose={() => go({ ...filters, call: undefined })} />
+        <Transcript app={app} sessionId={open} channelType={filters.channelType ?? 'ivr'} dateFrom={filters.dateFrom} dateTo={filters.dateTo} onClose={() => go({ ...filters, call: undefined })} />
       ) : (
         <Loaded load={load} label="Searching the history…">
           {(data) => {

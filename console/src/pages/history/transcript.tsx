@@ -24,8 +24,18 @@ function CallLinks({ app, callIds }: { app: AppRecord; callIds: string[] }) {
   );
 }
 
-export function Transcript({ app, sessionId, channelType, onClose }: { app: AppRecord; sessionId: string; channelType: string; onClose: () => void }) {
-  const load = useLoad(() => getMessages(app.streamId, { sessionId, channelType, forward: true }), [app.streamId, sessionId, channelType]);
+interface TranscriptProps {
+  app: AppRecord;
+  sessionId: string;
+  channelType: string;
+  /** The days the list was searched in (else the last seven): a conversation found there is read there. */
+  dateFrom?: string | undefined;
+  dateTo?: string | undefined;
+  onClose: () => void;
+}
+
+export function Transcript({ app, sessionId, channelType, dateFrom, dateTo, onClose }: TranscriptProps) {
+  const load = useLoad(() => getMessages(app.streamId, { sessionId, channelType, dateFrom, dateTo, forward: true }), [app.streamId, sessionId, channelType, dateFrom, dateTo]);
   return (
     <section class="card transcript" aria-labelledby="transcript-title" data-testid="transcript">
       <div class="editor-head">
@@ -39,7 +49,7 @@ export function Transcript({ app, sessionId, channelType, onClose }: { app: AppR
       <Loaded load={load} label="Loading the transcript…">
         {(data) =>
           data.messages.length === 0 ? (
-            <p class="empty">This conversation has no messages in the last seven days.</p>
+            <p class="empty">This conversation has no messages {dateFrom || dateTo ? 'in the days searched' : 'in the last seven days'}.</p>
           ) : (
             <>
             <CallLinks app={app} callIds={[...new Set(data.messages.map((m) => m.callId).filter((c): c is string => Boolean(c)))]} />
