@@ -3,7 +3,8 @@ import { useLocation, useRoute } from 'preact-iso';
 import { getApp } from '../api/client.js';
 import { lazyPage } from '../ui/lazy-page.js';
 import { PageBoundary } from '../ui/page-boundary.js';
-import { Loaded } from '../ui/status.js';
+import { ApiError } from '../api/http.js';
+import { ErrorBox, Loaded } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 import { AppOverview } from './app-overview.js';
 import { NotFound } from './not-found.js';
@@ -39,6 +40,17 @@ export function AppShell() {
   const callId = tab === 'calls' ? decodeURIComponent(path.split('/')[5] ?? '') : '';
   const load = useLoad(() => getApp(streamId), [streamId]);
   const base = `/console/apps/${streamId}`;
+  if (load.state === 'error' && load.error instanceof ApiError && load.error.status === 404) {
+    // trying again cannot help: the app was deleted, or the link is wrong
+    return (
+      <>
+        <ErrorBox error={load.error} title="No such app" />
+        <p>
+          <a href="/console/">Back to the apps</a>
+        </p>
+      </>
+    );
+  }
   return (
     <Loaded load={load} label="Loading the app…">
       {(app) => (

@@ -189,7 +189,7 @@ export function SandboxPage({ app }: { app: AppRecord }) {
           <>
             <Sandbox app={app} status={status} onChange={load.reload} fresh={fresh} onFresh={setFresh} />
             <button type="button" class="subtle" onClick={load.reload}>
-              Refresh
+              Refresh the sandbox status
             </button>
           </>
         )}

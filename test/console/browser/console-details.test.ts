@@ -174,12 +174,14 @@ describe.skipIf(!run)('the console in detail', () => {
     expect(unexpected()).toEqual([]);
   });
 
-  it('when an app that does not exist is opened, then the error box says so and offers to try again', async () => {
+  it('when an app that does not exist is opened, then the error box says so and leads back to the apps', async () => {
     await page.goto(`${gw.url}/console/apps/st-${randomUUID()}/agent`);
     const box = page.getByRole('alert');
     await box.waitFor();
-    expect(await box.innerText()).toMatch(/not found/i);
-    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+    expect(await box.innerText()).toMatch(/No such app[\s\S]*not found/i);
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Back to the apps' }).click();
+    await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
     expect(unexpected()).toEqual([]);
   });
 
