@@ -13,12 +13,13 @@ import { parseArgs } from 'node:util';
 import { dialectNames, dialectProfiles, type DialectName } from '../src/vxml/index.js';
 import { CallScript } from './call-script.js';
 import { DEFAULT_FROM, runCall, type BrowserGrammars, type InterpreterMode, type RunCallOptions } from './index.js';
+import { dialectMode } from './dialect-mode.js';
 import { InteractiveInput } from './interactive-input.js';
 import type { InputSource } from './input-source.js';
 import { maskedUrl } from './transcript.js';
 
-/** The mode that behaves most like each dialect's browsers, as the console's web caller picks it (grammar-based for w3c). */
-const MODE_OF: Record<DialectName, InterpreterMode> = { w3c: 'strict-w3c', jvoicexml: 'lenient', 'cisco-vvb': 'lenient', 'voxeo-prophecy': 'lenient' };
+/** The mode that behaves most like each dialect's browsers (every dialect must have one). */
+const MODE_OF: Record<DialectName, InterpreterMode> = dialectMode;
 
 const USAGE = `usage: npm run call -- <phone number | webhook URL> [options]
 

@@ -4,16 +4,17 @@
  * transcription), the interpreter mode, and where a hang-up goes.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { dialectMode, type EmulatedDialect } from '../../../../sandbox/dialect-mode.js';
 import { getSettings, rotateSandboxSecret, type AppRecord, type DialectProfile, type SandboxStatus } from '../../api/client.js';
 import { useConfirm } from '../../ui/confirm-dialog.js';
 import { ErrorBox } from '../../ui/status.js';
 
 export type Target = 'sandbox' | 'webhook';
 export type Mode = 'lenient' | 'strict-w3c';
-const DIALECTS = ['w3c', 'jvoicexml', 'cisco-vvb', 'voxeo-prophecy'] as const;
-type Dialect = (typeof DIALECTS)[number];
+type Dialect = EmulatedDialect;
+const DIALECTS = Object.keys(dialectMode) as Dialect[];
 /** The interpreter mode that behaves most like each dialect's browsers (grammar-based for w3c). */
-const MODE_OF: Record<Dialect, Mode> = { w3c: 'strict-w3c', jvoicexml: 'lenient', 'cisco-vvb': 'lenient', 'voxeo-prophecy': 'lenient' };
+const MODE_OF: Record<Dialect, Mode> = dialectMode;
 const list = (xs: string[]): string => (xs.length ? xs.join(', ') : 'none');
 
 export interface Setup {
