@@ -315,6 +315,7 @@ describe.skipIf(!run)('operator console in Chromium', () => {
       ['history-transcript', transcriptPage, 'History'],
       ['calls', appUrl('calls'), 'Calls'],
       ['call-page', appUrl(`calls/${encodeURIComponent(call.callId)}`), `Call ${call.callId}`],
+      ['web-caller', appUrl('call'), 'Call'],
       ['skill-groups', `${appUrl('skill-groups')}?accountId=acc-1&orgId=org-1`, 'Skill groups'],
       ['connections', `${gw.url}/console/connections`, 'Model connections'],
       ['connection', connectionPage, 'Model connections'],
