@@ -344,13 +344,16 @@ describe.skipIf(!run)('the web caller in the console', () => {
     }
   });
 
-  it('when "Fill in for me" is confirmed, then new PIN and secret are made and keyed for the operator', async () => {
+  it('when "Fill in for me" is confirmed, then new PIN and secret are made and keyed for the operator, masked', async () => {
     await openPanel();
     await page.getByTestId('call-sandbox-number').waitFor();
     await page.getByRole('button', { name: 'Fill in for me' }).click();
     await page.getByRole('button', { name: 'Make new ones and fill them in' }).click();
     await expect.poll(() => page.getByLabel('PIN (optional)').inputValue()).toMatch(/^\d{6}$/);
     expect(await page.getByLabel('Secret (optional)').inputValue()).toMatch(/^\d{8}$/);
+    // the fields hold them masked, as the sandbox page does until asked
+    expect(await page.getByLabel('PIN (optional)').getAttribute('type')).toBe('password');
+    expect(await page.getByLabel('Secret (optional)').getAttribute('type')).toBe('password');
     await page.getByLabel('Mode').selectOption('lenient');
     await page.getByRole('button', { name: 'Call', exact: true }).click();
     await heard("Welcome to Luigi's");

@@ -90,11 +90,11 @@ function SandboxChoice({ app, setup, onChange, status }: ChoiceProps) {
       <div class="row">
         <div class="field narrow">
           <label for="call-pin">PIN (optional)</label>
-          <input id="call-pin" inputMode="numeric" autoComplete="off" value={setup.pin} onInput={(e) => onChange({ pin: e.currentTarget.value.trim() })} />
+          <input id="call-pin" type="password" inputMode="numeric" autoComplete="off" value={setup.pin} onInput={(e) => onChange({ pin: e.currentTarget.value.trim() })} />
         </div>
         <div class="field narrow">
           <label for="call-secret">Secret (optional)</label>
-          <input id="call-secret" inputMode="numeric" autoComplete="off" value={setup.secret} onInput={(e) => onChange({ secret: e.currentTarget.value.trim() })} />
+          <input id="call-secret" type="password" inputMode="numeric" autoComplete="off" value={setup.secret} onInput={(e) => onChange({ secret: e.currentTarget.value.trim() })} />
         </div>
         <button type="button" disabled={busy || !status?.enabled} onClick={() => void fillIn()}>
           Fill in for me
