@@ -11,10 +11,9 @@ import { MemoryStore } from '../../../src/store/index.js';
 import { startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
 import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, signIn } from './browser-kit.js';
 import { FIXED_AGENT } from './console-fixtures.js';
+import { WRONG_CREDENTIALS, sandboxLogin } from './sandbox-login.js';
 
 const run = browserAvailable();
-
-const attemptOf = (xml: string) => /<var name="attempt" expr="'([^']+)'"/.exec(xml)?.[1] ?? '';
 
 describe.skipIf(!run)('the console and sandbox lockouts and agent training', () => {
   let gw: RunningGateway;
@@ -27,19 +26,7 @@ describe.skipIf(!run)('the console and sandbox lockouts and agent training', () 
 
   const appUrl = (tab: string) => `${gw.url}/console/apps/${streamId}/${tab}`;
 
-  /** One login through the sandbox entry, as a VXML browser posts it: what the second document says. */
-  async function login(from: string, right: boolean): Promise<'checked' | 'locked' | 'connected' | 'other'> {
-    const path = `${gw.url}/ivr/sandbox/${encodeURIComponent(sandbox.phoneNumber)}`;
-    const callId = `sb-${Math.random().toString(36).slice(2)}`;
-    const post = async (url: string, params: Record<string, string>) =>
-      (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) })).text();
-    const entry = await post(path, { from, callId });
-    if (!entry.includes('<field')) return entry.includes('This line is locked') ? 'locked' : 'other';
-    const xml = await post(`${path}?step=login&callId=${callId}&from=${encodeURIComponent(from)}`, {
-      attempt: attemptOf(entry), pin: right ? sandbox.pin : '000000', secret: right ? sandbox.secret : '00000000',
-    });
-    return xml.includes('<subdialog') ? 'connected' : xml.includes('did not match') ? 'checked' : xml.includes('This line is locked') ? 'locked' : 'other';
-  }
+  const login = (from: string, right: boolean) => sandboxLogin(gw.url, sandbox.phoneNumber, from, right ? { pin: sandbox.pin, secret: sandbox.secret } : WRONG_CREDENTIALS);
 
   beforeAll(async () => {
     store = new MemoryStore('console-lockouts:');

@@ -12,10 +12,9 @@ import { MemoryStore } from '../../../src/store/index.js';
 import { importSkillGroup, startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
 import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, signIn } from './browser-kit.js';
 import { SUITE_CSV } from './console-fixtures.js';
+import { WRONG_CREDENTIALS, sandboxLogin } from './sandbox-login.js';
 
 const run = browserAvailable();
-
-const attemptOf = (xml: string) => /<var name="attempt" expr="'([^']+)'"/.exec(xml)?.[1] ?? '';
 
 describe.skipIf(!run)('the console asks before it replaces or ends something', () => {
   let gw: RunningGateway;
@@ -31,18 +30,8 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
   const appUrl = (streamId: string, tab: string) => `${gw.url}/console/apps/${streamId}/${tab}`;
   const table = async (name: string) => (await gw.admin('GET', `/api/admin/tables/${name}`)).body;
 
-  /** One login through the sandbox entry, as a VXML browser posts it: what the second document says. */
-  async function login(from: string, creds: { pin: string; secret: string }): Promise<'checked' | 'locked' | 'connected' | 'other'> {
-    const path = `${gw.url}/ivr/sandbox/${encodeURIComponent(sandbox.phoneNumber)}`;
-    const callId = `sb-${Math.random().toString(36).slice(2)}`;
-    const post = async (url: string, params: Record<string, string>) =>
-      (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) })).text();
-    const entry = await post(path, { from, callId });
-    if (!entry.includes('<field')) return entry.includes('This line is locked') ? 'locked' : 'other';
-    const xml = await post(`${path}?step=login&callId=${callId}&from=${encodeURIComponent(from)}`, { attempt: attemptOf(entry), ...creds });
-    return xml.includes('<subdialog') ? 'connected' : xml.includes('did not match') ? 'checked' : xml.includes('This line is locked') ? 'locked' : 'other';
-  }
-  const wrong = { pin: '000000', secret: '00000000' };
+  const login = (from: string, creds: { pin: string; secret: string }) => sandboxLogin(gw.url, sandbox.phoneNumber, from, creds);
+  const wrong = WRONG_CREDENTIALS;
 
   /** Fills the Define a table form: the name and one string column per name given. */
   async function fillTable(name: string, columns: string[]): Promise<void> {
