@@ -51,9 +51,13 @@ export function ErrorBox({ error, onRetry, retryLabel = 'Try again', title = 'So
   );
 }
 
-/** Renders `children(data)` when ready; a loading line or an error box with a retry otherwise. */
+/**
+ * Renders `children(data)` when ready; a loading line, or an error box otherwise: with a retry, or
+ * without one when the service answered 404 (trying again cannot bring back what is not there).
+ */
 export function Loaded<T>({ load, label, children }: { load: Load<T>; label?: string; children: (data: T) => ComponentChildren }) {
   if (load.state === 'loading') return <Loading label={label} />;
+  if (load.state === 'error' && load.error instanceof ApiError && load.error.status === 404) return <ErrorBox error={load.error} title="Not found" />;
   if (load.state === 'error') return <ErrorBox error={load.error} onRetry={load.reload} />;
   return <>{children(load.data)}</>;
 }

@@ -185,6 +185,17 @@ describe.skipIf(!run)('the console in detail', () => {
     expect(unexpected()).toEqual([]);
   });
 
+  it('when a connection, a call or a table that does not exist is opened, then the page says it is not found and offers no useless retry', async () => {
+    for (const url of [`${gw.url}/console/connections/cn-${randomUUID()}`, appUrl(`calls/call-${randomUUID()}`), `${gw.url}/console/tables/no_such_table`]) {
+      await page.goto(url);
+      const box = page.getByRole('alert');
+      await box.waitFor();
+      expect(await box.innerText(), url).toMatch(/^Not found/);
+      expect(await page.getByRole('button', { name: 'Try again' }).count(), url).toBe(0);
+    }
+    expect(unexpected(404)).toEqual([]);
+  });
+
   it('when the history is filtered by user, session, channel or dates, then each filter leaves out what the others show, and the filters are kept in the URL', async () => {
     // Ann and Ben call today; Ann also chatted (rtm) an hour ago and called ten days ago (recorded as the webhook records)
     const callDay = dayOf(Date.now()); // the day the calls start: the test may run past midnight UTC
