@@ -160,7 +160,8 @@ function TableView({ name, onSeen }: { name: string; onSeen: () => void }) {
     const t = await getTable(name);
     remember(t.tableName);
     onSeen();
-    return t;
+    const apps = Object.keys(t.access).length ? (await listApps()).apps : [];
+    return { ...t, appNames: new Map(apps.map((a) => [a.streamId, a.name])) };
   }, [name]);
   return (
     <Loaded load={load} label={`Loading table ${name}…`}>
@@ -193,7 +194,7 @@ function TableView({ name, onSeen }: { name: string; onSeen: () => void }) {
             <ul>
               {Object.entries(t.access).map(([who, a]) => (
                 <li key={who}>
-                  <code>{who}</code>: {a.read ? 'read' : ''} {a.write ? 'write' : ''}
+                  {t.appNames.get(who) ?? <em>a deleted app</em>} <code>{who}</code>: {[a.read && 'read', a.write && 'write'].filter(Boolean).join(' and ') || 'none'}
                 </li>
               ))}
             </ul>

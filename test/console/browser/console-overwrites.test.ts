@@ -89,6 +89,9 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
     const after = await table('bookings');
     expect(after.columns).toMatchObject([{ name: 'guest', type: 'string', required: false }, { name: 'party', type: 'string' }]);
     expect(after.access).toEqual(access);
+    // the table's view names the apps its rules are for
+    const rules = await page.locator('section[aria-labelledby="table-title"] li').allInnerTexts();
+    expect(rules).toEqual(expect.arrayContaining([`Front desk ${frontDesk}: read and write`, `Back office ${backOffice}: read`]));
     expect(problems).toEqual([]);
   });
 
