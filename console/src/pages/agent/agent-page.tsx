@@ -8,6 +8,7 @@ import { useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, getAgent, putAgent, type AppRecord } from '../../api/client.js';
 import { ErrorBox, Loaded } from '../../ui/status.js';
 import { useLoad } from '../../ui/use-load.js';
+import { useUnsavedGuard } from '../../ui/use-unsaved-guard.js';
 import { AgentEditor, type EditorHandle } from './agent-editor.js';
 import { AgentStatusView, useAgentStatus } from './agent-status.js';
 import { DialogDiagram } from './dialog-diagram.js';
@@ -32,6 +33,9 @@ function parsed(text: string): { ok: true; value: unknown } | { ok: false; messa
 
 function Editor({ app, initial, stored }: { app: AppRecord; initial: string; stored: boolean }) {
   const [text, setText] = useState(initial);
+  /** the text as last loaded or saved: the editor's text differs from it while there are unsaved edits */
+  const [savedText, setSavedText] = useState(initial);
+  const guard = useUnsavedGuard(text !== savedText, 'the agent definition');
   const [busy, setBusy] = useState(false);
   const [problems, setProblems] = useState<Located[]>([]);
   const [failure, setFailure] = useState<unknown>(null);
@@ -58,6 +62,7 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
     setSaved('');
     try {
       training.follow(await putAgent(app.streamId, body.value));
+      setSavedText(text);
     } catch (err) {
       if (err instanceof ApiError && err.status === 400 && err.details.some((d) => d.path)) {
         const located = err.details.map((d): Located => {
@@ -112,6 +117,7 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
         <h2 id="diagram-title">Dialogs</h2>
         <DialogDiagram graphs={graphs} />
       </section>
+      {guard}
     </>
   );
 }

@@ -9,6 +9,7 @@ import { Validator } from '@cfworker/json-schema';
 import { ApiError, getSettings, putSettings, settingsSchema, type AppRecord } from '../../api/client.js';
 import { ErrorBox, Loaded } from '../../ui/status.js';
 import { useLoad } from '../../ui/use-load.js';
+import { useUnsavedGuard } from '../../ui/use-unsaved-guard.js';
 import { diff, locationToKey, setAt, type Json, type JsonSchema, type Path } from './json-value.js';
 import { SchemaFields } from './schema-form.js';
 
@@ -43,6 +44,7 @@ function Form({ app, schema, stored }: { app: AppRecord; schema: JsonSchema; sto
     return local;
   }, [validator, value, serverErrors]);
   const changes = useMemo(() => diff(saved, value), [saved, value]);
+  const guard = useUnsavedGuard(changes.length > 0, 'the IVR settings');
 
   const onChange = (path: Path, next: Json | undefined) => {
     setValue((v) => setAt(v, path, next));
@@ -126,6 +128,7 @@ function Form({ app, schema, stored }: { app: AppRecord; schema: JsonSchema; sto
         </section>
       ) : null}
       {failure ? <ErrorBox error={failure} title="The settings were not saved" /> : null}
+      {guard}
     </form>
   );
 }
