@@ -76,9 +76,17 @@ export type AwaitSpec =
 
 export interface RecognitionResult {
   intent: string; // 'None' when nothing reached the threshold
+  /** The best intent's confidence: absolute (0..1), comparable across agents and utterances. */
   score: number;
+  /** Every intent's absolute confidence, best first (they need not sum to 1). */
   scores: Array<{ intent: string; score: number }>;
   source: 'grammar' | 'nlu';
+  /**
+   * Why the recognizer answered None: the utterance is nearest to the agent's out-of-scope examples
+   * or shares nothing with its intents ('out_of_scope'), or its best confidence is under the
+   * threshold ('below_threshold'). Absent when an intent was recognised.
+   */
+  rejection?: 'out_of_scope' | 'below_threshold';
 }
 
 /** The dialog position and memory that must survive to the next turn. Small: it is stored per call. */
