@@ -10,6 +10,15 @@ import type { RecognitionResult } from './turn-types.js';
 export interface IntentTrainingData {
   name: string;
   utterances: readonly string[];
+  /** Phrases that must not be taken for this intent (optional). */
+  negatives?: readonly string[];
+}
+
+export interface IntentTrainingOptions {
+  language: string;
+  threshold: number;
+  /** Phrases the agent must not take for any of its intents (optional). */
+  outOfScope?: readonly string[];
 }
 
 const MODEL_FORMAT = 'ivr-agent-intent-model';
@@ -115,7 +124,7 @@ export class IntentRecognizer {
   ) {}
 
   /** Trains from the utterances (the only place training happens). */
-  static async train(intents: readonly IntentTrainingData[], options: { language: string; threshold: number }): Promise<IntentRecognizer> {
+  static async train(intents: readonly IntentTrainingData[], options: IntentTrainingOptions): Promise<IntentRecognizer> {
     const nlp = createNlp();
     for (const intent of intents) {
       for (const utterance of intent.utterances) {
