@@ -68,7 +68,7 @@ describe('confirming an intent', () => {
     const results = await converse(agent, [start, voice('refill my prescription'), { kind: 'noinput' }, voice('purple'), voice('banana')], {
       settings: { ...settings, retries: 2, noInputPrompt: 'I did not hear you.' },
     });
-    const [, , silent, neither, exhausted] = results as TurnResult[];
+    const [, , silent, neither, exhausted] = results;
     expect(silent!.promptText).toBe('I did not hear you. Did you want to refill a prescription?');
     expect(silent!.failed).toEqual({ kind: 'noinput', reason: 'event' });
     expect(silent!.state.question).toEqual({ ask: 'confirm', intents: ['RefillPrescription'] });
