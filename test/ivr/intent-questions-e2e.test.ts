@@ -139,7 +139,7 @@ describeEachStore('confirmation and disambiguation of intents (caller)', (factor
   });
 
   it("when the browser's own grammar names the intent (transcription off, strict-w3c), then it starts its dialog without a question, as before", async () => {
-    const { r, history, traces } = await call('confirm', 'strict-w3c', ['refill my prescription'], lines.get('confirm grammar')!);
+    const { r, history, traces } = await call('confirm', 'strict-w3c', ['refill my prescription'], lines.get('confirm grammar'));
     expect(r.submits.find((s) => s.params.message === 'refill my prescription')?.params.interpretation).toBe('RefillPrescription');
     expect(r.spoken).not.toContain('Did you want to refill a prescription?');
     expect(r.spoken.join(' ')).toContain('Refilling your prescription.');
