@@ -1,6 +1,7 @@
 /** The agent format's recognition settings: validated strictly at their paths, defaults, and the compiled agent's view. */
-import { describe, expect, it } from 'vitest';
-import { compileAgent, validateAgentDefinition, type DefinitionProblem } from '../../src/agent/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { compileAgent, trainAgentModel, validateAgentDefinition, type DefinitionProblem } from '../../src/agent/index.js';
+import { IntentRecognizer } from '../../src/agent/intent-recognizer.js';
 
 const base = (extra: Record<string, unknown> = {}, intentExtra: Record<string, unknown> = {}) => ({
   language: 'en',
@@ -40,6 +41,25 @@ describe('the nlu block and the intents\' recognition settings', () => {
     expect(agent.nlu.intents.get('RefillPrescription')).toEqual({ label: 'get a refill', confirm: 'always', confirmAbove: 0.9 });
     expect(agent.nlu.intents.get('StoreHours')).toEqual({ label: 'store hours', confirm: 'auto', confirmAbove: 0.8 });
     expect(agent.recognizer.threshold).toBe(0.5);
+  });
+
+  it('when the agent has out-of-scope examples and negatives, then training (in process and for a worker) is given them with the threshold', async () => {
+    const train = vi.spyOn(IntentRecognizer, 'train');
+    try {
+      const def = base({ nlu: { threshold: 0.45, outOfScope: ['order a pizza'] } }, { negatives: ['refill my car'] });
+      await compileAgent(def);
+      await trainAgentModel(def);
+      expect(train).toHaveBeenCalledTimes(2);
+      for (const [intents, options] of train.mock.calls) {
+        expect(options).toEqual({ language: 'en', threshold: 0.45, outOfScope: ['order a pizza'] });
+        expect(intents).toEqual([
+          { name: 'RefillPrescription', utterances: ['refill my prescription', 'i need a refill'], negatives: ['refill my car'] },
+          { name: 'StoreHours', utterances: ['when are you open', 'opening hours'] },
+        ]);
+      }
+    } finally {
+      train.mockRestore();
+    }
   });
 
   it('when both intentThreshold and nlu.threshold are given, then nlu.threshold wins; intentThreshold alone still works', async () => {
