@@ -79,6 +79,24 @@ describe('confirming an intent', () => {
     expect(exhausted!.state.question).toBeUndefined();
   });
 
+  it("when the answer is under the IVR's confidence threshold, then it is a no match and the question is asked again", async () => {
+    const agent = await confirming();
+    const r = last(await converse(agent, [start, voice('refill my prescription'), voice('yes', '0.300000', { belowThreshold: true })]));
+    expect(r.failed).toEqual({ kind: 'nomatch', reason: 'below_threshold' });
+    expect(r.promptText).toBe("Sorry, I didn't get that. Did you want to refill a prescription?");
+    expect(r.decision).toBeUndefined();
+  });
+
+  it('when the browser says its retries at the question ran out, then the exceeding behaviour applies (a handler dialog here)', async () => {
+    const agent = await compileAgent({
+      ...pharmacy({}, { RefillPrescription: { confirm: 'always' } }),
+      dialogs: { ...(pharmacy({}).dialogs as object), bye: end('Goodbye from the handler.') },
+    });
+    const r = last(await converse(agent, [start, voice('refill my prescription'), { kind: 'maxretries' }], { settings: { ...settings, callTerminationHandler: 'bye' } }));
+    expect(r.promptText).toBe('Goodbye from the handler.');
+    expect(r.state.question).toBeUndefined();
+  });
+
   it('when the confidence is between the threshold and confirmAbove, then the agent asks; above it, it does not', async () => {
     const agent = await compileAgent(pharmacy({ threshold: 0.3, confirmAbove: 1, margin: 0 }));
     // a phrase that is no training phrase and mixes both intents' words: some confidence, under 1
