@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { semanticProblems, type DefinitionProblem } from './definition-checks.js';
+import { NLU_DEFAULTS } from './nlu-settings.js';
 import { nodeModules, nodeTypes, type AgentNode } from './node-registry.js';
 
 export type { DefinitionProblem } from './definition-checks.js';
@@ -23,11 +24,34 @@ export const dialogSchema = z.strictObject({
   nodes: z.record(nameSchema, nodeSchema),
 });
 
+const level = z.number().min(0).max(1);
+const phrases = z.array(z.string().trim().min(1, 'empty phrase').max(500)).max(1000);
+
 export const intentSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'an intent name starts with a letter (letters, digits, _ . -)'),
   utterances: z.array(z.string()),
   dialog: z.string().min(1),
+  negatives: phrases.optional().describe('Phrases that must not be taken for this intent (they teach the recognizer).'),
+  label: z.string().trim().min(1).max(100).optional().describe('How the confirmation and disambiguation prompts name the intent; derived from the name when absent (RefillPrescription: "refill a prescription").'),
+  confirm: z.enum(['auto', 'always', 'never']).optional().describe('auto (default): confirm below confirmAbove; always: confirm every recognition of this intent; never: never ask.'),
+  confirmAbove: level.optional().describe("This intent's own confirmAbove (default: the nlu block's)."),
 });
+
+export const nluSchema = z
+  .strictObject({
+    threshold: level.optional().describe(`The confidence an intent needs (default ${NLU_DEFAULTS.threshold}); below it the turn goes to the fallback dialog. Wins over intentThreshold.`),
+    margin: level.optional().describe(`When the two best intents are at most this far apart the caller is asked which they meant (default ${NLU_DEFAULTS.margin}; 0 turns it off).`),
+    confirmAbove: level.optional().describe('Confidences from the threshold up to this level are confirmed ("Did you want to …?"). Default: the threshold (no confirmation).'),
+    outOfScope: phrases.optional().describe('Example phrases the agent must not take for any of its intents (they go to the fallback).'),
+    prompts: z
+      .strictObject({
+        confirm: z.string().trim().min(1).max(500).optional().describe(`Default "${NLU_DEFAULTS.prompts.confirm}"; slot {label}.`),
+        choose: z.string().trim().min(1).max(500).optional().describe(`Default "${NLU_DEFAULTS.prompts.choose}"; slots {first} and {second}.`),
+        denied: z.string().trim().min(1).max(500).optional().describe(`Said after a "no", before the caller is heard again. Default "${NLU_DEFAULTS.prompts.denied}".`),
+      })
+      .optional(),
+  })
+  .describe('How intents are recognised, confirmed and told apart (every member optional).');
 
 export const agentDefinitionSchema = z.strictObject({
   language: z.string().min(2),
@@ -35,7 +59,8 @@ export const agentDefinitionSchema = z.strictObject({
   timeZone: z.string().optional(),
   welcomeDialog: z.string().min(1),
   fallbackDialog: z.string().min(1),
-  intentThreshold: z.number().min(0).max(1).default(0.6),
+  intentThreshold: level.optional().describe('Deprecated: nlu.threshold (which wins when both are given).'),
+  nlu: nluSchema.optional(),
   intents: z.array(intentSchema),
   dialogs: z.record(nameSchema, dialogSchema),
 });

@@ -5,7 +5,8 @@
 import { parseAgentDefinition, type AgentDefinition, type AgentNode } from './agent-definition.js';
 import type { CompiledNode, CompiledRule } from './define-node.js';
 import { compileExpression } from './expression.js';
-import { IntentRecognizer, intentFingerprint } from './intent-recognizer.js';
+import { IntentRecognizer, intentFingerprint, type IntentTrainingData, type IntentTrainingOptions } from './intent-recognizer.js';
+import { resolveNluSettings, type NluSettings } from './nlu-settings.js';
 import { nodeRegistry } from './node-registry.js';
 import { parsePromptTemplate, parseTextTemplate, type PromptTemplate, type TextTemplate } from './prompt-template.js';
 
@@ -21,6 +22,8 @@ export interface CompiledAgent {
   readonly dialogs: ReadonlyMap<string, CompiledDialog>;
   /** intent name → dialog name */
   readonly intentDialogs: ReadonlyMap<string, string>;
+  /** The recognition settings (threshold, margin, confirmation, labels, prompts), defaults applied. */
+  readonly nlu: NluSettings;
   /** The trained intent model as JSON, for loadCompiledAgent in another process. */
   exportModel(): string;
 }
@@ -68,14 +71,22 @@ function assemble(definition: AgentDefinition, recognizer: IntentRecognizer): Co
     recognizer,
     dialogs: compileDialogs(definition),
     intentDialogs: new Map(definition.intents.map((i) => [i.name, i.dialog])),
+    nlu: resolveNluSettings(definition),
     exportModel: () => recognizer.export(),
   };
+}
+
+/** What training takes from a definition: the intents with their negatives, the out-of-scope examples. */
+function trainingInput(def: AgentDefinition): [IntentTrainingData[], IntentTrainingOptions] {
+  const intents = def.intents.map((i) => ({ name: i.name, utterances: i.utterances, ...(i.negatives ? { negatives: i.negatives } : {}) }));
+  const outOfScope = def.nlu?.outOfScope;
+  return [intents, { language: def.language, threshold: resolveNluSettings(def).threshold, ...(outOfScope ? { outOfScope } : {}) }];
 }
 
 /** Validates (throws AgentDefinitionError listing every problem), compiles and trains. */
 export async function compileAgent(definition: unknown): Promise<CompiledAgent> {
   const def = parseAgentDefinition(definition);
-  const recognizer = await IntentRecognizer.train(def.intents, { language: def.language, threshold: def.intentThreshold });
+  const recognizer = await IntentRecognizer.train(...trainingInput(def));
   return assemble(def, recognizer);
 }
 
@@ -85,7 +96,7 @@ export async function compileAgent(definition: unknown): Promise<CompiledAgent> 
  */
 export async function trainAgentModel(definition: unknown): Promise<string> {
   const def = parseAgentDefinition(definition);
-  const recognizer = await IntentRecognizer.train(def.intents, { language: def.language, threshold: def.intentThreshold });
+  const recognizer = await IntentRecognizer.train(...trainingInput(def));
   return recognizer.export();
 }
 
@@ -104,7 +115,7 @@ export function loadCompiledAgent(definition: unknown, modelJson: string): Compi
  */
 export function loadValidatedAgent(def: AgentDefinition, modelJson: string, opts: { trainedFromIt?: boolean } = {}): CompiledAgent {
   const recognizer = IntentRecognizer.load(modelJson, {
-    threshold: def.intentThreshold,
+    threshold: resolveNluSettings(def).threshold,
     ...(opts.trainedFromIt ? {} : { expectedFingerprint: intentFingerprint(def.language, def.intents) }),
   });
   return assemble(def, recognizer);

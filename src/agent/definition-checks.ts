@@ -4,6 +4,7 @@
  */
 import { reservedContextKeys } from './evaluation-context.js';
 import { expressionProblem } from './expression.js';
+import { nluProblems } from './nlu-checks.js';
 import { nodeRegistry } from './node-registry.js';
 import { placeholderProblems } from './prompt-template.js';
 import { expressionNameProblems, knownNames, placeholderNameProblems, type KnownNames } from './name-checks.js';
@@ -166,6 +167,7 @@ export function semanticProblems(input: unknown): DefinitionProblem[] {
     if (typeof name === 'string' && name !== '' && !has(dialogs, name)) out.push({ path: key, msg: `dialog "${name}" does not exist` });
   }
   checkIntents(input, dialogs, out);
+  out.push(...nluProblems(input, normalizeUtterance));
   const known = knownNames(dialogs);
   for (const [name, dialog] of Object.entries(dialogs)) if (isObj(dialog)) checkDialog(name, dialog, dialogs, known, out);
   return out;

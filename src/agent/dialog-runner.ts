@@ -17,12 +17,17 @@ import type {
   AwaitSpec,
   CallContext,
   DialogState,
+  IntentDecision,
   IvrOverrides,
   PromptPart,
   RecognitionResult,
   TurnResult,
 } from './turn-types.js';
 
+/** Said before re-asking when the app gives no no-match prompt. */
+export const DEFAULT_NO_MATCH_PROMPT = "Sorry, I didn't get that.";
+/** Allowed retries when neither the node nor the app says (the platform's default). */
+export const DEFAULT_RETRIES = 3;
 /** Nodes one turn may visit before it is cut off as a loop (goto cycles without input). */
 export const MAX_NODES_PER_TURN = 50;
 export const MESSAGE_BREAK: PromptPart = { type: 'break', time: '300ms' };
@@ -48,6 +53,8 @@ export class DialogRunner implements NodeRuntime {
   readonly now: Date;
   readonly timeZone: string;
   recognition: RecognitionResult | undefined;
+  /** What was made of the recognition or of the answer to a question (see TurnResult.decision). */
+  decision: IntentDecision | undefined;
   /** The rules that chose a next node this turn (see TurnResult.rules). */
   readonly rules: NonNullable<TurnResult['rules']> = [];
   failed: TurnResult['failed'];
@@ -264,6 +271,14 @@ export class DialogRunner implements NodeRuntime {
     return this.result({ action: 'ask', awaitInput: true, endOfConversation: false, await: { kind: 'intent' } });
   }
 
+  /** Between dialogs, awaits the answer to a question about the intent (state.question says which). */
+  awaitAnswerResult(awaitSpec: AwaitSpec): TurnResult {
+    this.state.dialog = null;
+    this.state.node = null;
+    delete this.state.pending;
+    return this.result({ action: 'ask', awaitInput: true, endOfConversation: false, await: awaitSpec });
+  }
+
   continueResult(node: CompiledNode): TurnResult {
     this.state.dialog = node.dialog;
     this.state.node = node.id;
@@ -308,6 +323,7 @@ export class DialogRunner implements NodeRuntime {
     if (shape.transfer) result.transfer = shape.transfer;
     if (shape.error) result.error = shape.error;
     if (this.recognition) result.recognition = this.recognition;
+    if (this.decision) result.decision = this.decision;
     if (this.rules.length) result.rules = this.rules;
     if (this.failed) result.failed = this.failed;
     return result;

@@ -15,6 +15,8 @@ export {
 export { compileAgent, loadCompiledAgent, loadValidatedAgent, trainAgentModel, type CompiledAgent, type CompiledDialog } from './compile-agent.js';
 export { IntentModelError, type IntentRecognizer } from './intent-recognizer.js';
 export { runTurn, initialDialogState } from './run-turn.js';
+export { decideIntent, describeDecision } from './intent-decision.js';
+export { NLU_DEFAULTS, labelFromName, resolveNluSettings, type NluSettings } from './nlu-settings.js';
 export { demoAgentDefinition, demoAgentWith } from './demo-agent.js';
 export { promptToText } from './prompt-template.js';
 export { listIntentPhrases, type IntentPhrases } from './list-intent-phrases.js';

@@ -5,14 +5,12 @@
  */
 import type { CompiledAgent } from './compile-agent.js';
 import type { CompiledNode, UtteranceInput } from './define-node.js';
-import { DialogRunner } from './dialog-runner.js';
+import { DEFAULT_NO_MATCH_PROMPT, DEFAULT_RETRIES, DialogRunner } from './dialog-runner.js';
+import { answerQuestion, routeRecognition } from './intent-question.js';
 import { nodeRegistry } from './node-registry.js';
 import type { AgentPorts, AgentRuntimeSettings, AsrMeta, CallContext, DialogState, RecognitionResult, TurnInput, TurnResult } from './turn-types.js';
 
-/** Said before re-asking when the app gives no no-match prompt. */
-export const DEFAULT_NO_MATCH_PROMPT = "Sorry, I didn't get that.";
-/** Allowed retries when neither the node nor the app says (the platform's default). */
-export const DEFAULT_RETRIES = 3;
+export { DEFAULT_NO_MATCH_PROMPT, DEFAULT_RETRIES } from './dialog-runner.js';
 
 export function initialDialogState(): DialogState {
   return { dialog: null, node: null, entities: {}, vars: {}, retries: 0, turns: 0, ended: false };
@@ -73,9 +71,8 @@ async function onUtterance(run: DialogRunner, input: UtteranceInput, asking: Com
   const recognition = await recognize(run, input);
   run.recognition = recognition;
   run.trace.push(`#intent ${recognition.intent} ${recognition.score.toFixed(3)} (${recognition.source})`);
-  state.retries = 0;
-  const dialog = recognition.intent === 'None' ? undefined : run.agent.intentDialogs.get(recognition.intent);
-  return run.startDialog(dialog ?? run.agent.definition.fallbackDialog);
+  // a dialog it starts counts its retries afresh; a question about it counts on (a denial is a retry)
+  return routeRecognition(run, recognition);
 }
 
 async function dispatch(run: DialogRunner, input: TurnInput): Promise<TurnResult> {
@@ -97,6 +94,10 @@ async function dispatch(run: DialogRunner, input: TurnInput): Promise<TurnResult
     state.vars.transferResult = input.kind === 'transfer' ? input.result : 'unknown';
     delete state.pending;
     return node ? run.continueAfter(node) : run.finishDialog();
+  }
+  if (state.question) {
+    if (input.kind === 'utterance') rememberMessage(state, input);
+    return answerQuestion(run, input);
   }
   const asking = node && nodeRegistry.get(node.def.type)?.accept ? node : undefined;
   switch (input.kind) {

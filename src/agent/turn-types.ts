@@ -89,6 +89,20 @@ export interface RecognitionResult {
   rejection?: 'out_of_scope' | 'below_threshold';
 }
 
+/**
+ * What the agent made of a recognition, and why: accept the intent (`confident`; `grammar` when the
+ * browser's grammar named it; `confirmed` / `chosen` when the caller answered a question), ask
+ * (`confirm` one intent: its confidence is under confirmAbove, `unsure`, or the intent always asks;
+ * `choose` between two whose confidences are within the margin, `ambiguous`), or reject it
+ * (`out_of_scope`, `below_threshold`; `denied` when the caller said no to the question).
+ */
+export type IntentDecision =
+  | { outcome: 'accept'; intent: string; reason: 'confident' | 'grammar' | 'confirmed' | 'chosen' }
+  | { outcome: 'confirm'; intent: string; reason: 'unsure' | 'always' }
+  | { outcome: 'choose'; intents: [string, string]; reason: 'ambiguous' }
+  /** `intents`: for `denied`, the intents the caller said no to. */
+  | { outcome: 'reject'; reason: 'out_of_scope' | 'below_threshold' | 'denied'; intents?: string[] };
+
 /** The dialog position and memory that must survive to the next turn. Small: it is stored per call. */
 export interface DialogState {
   dialog: string | null; // null = between dialogs (awaiting an intent)
@@ -105,6 +119,11 @@ export interface DialogState {
    * whose `next` rules run when the transfer outcome arrives. Absent = `node` (if any) asked.
    */
   pending?: 'continue' | 'transfer';
+  /**
+   * A question about the caller's intent awaits its answer: `confirm` (yes or no about
+   * `intents[0]`) or `choose` (which of `intents[0]` and `intents[1]`). Absent otherwise.
+   */
+  question?: { ask: 'confirm' | 'choose'; intents: string[] };
 }
 
 export interface TurnResult {
@@ -123,6 +142,8 @@ export interface TurnResult {
   /** Set when the agent could not proceed (e.g. model failure without an error prompt). */
   error?: { code: string };
   recognition?: RecognitionResult;
+  /** What the agent made of the recognition (or of the answer to its question), with the reason. */
+  decision?: IntentDecision;
   /** The `next` rules that chose a following node this turn (node as `<dialog>.<node>`, rule index), in order. */
   rules?: Array<{ node: string; rule: number; goto: string }>;
   /**

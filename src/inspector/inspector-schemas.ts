@@ -73,7 +73,25 @@ export const turnTrace = z.object({
   marks: z.array(z.enum(['wait', 'late', 'delivered', 'resumed', 'store_retry', 'duplicate', 'idle'])),
   request: z.record(z.string(), z.union([z.string(), z.number()])),
   asr: z.object({ confidence: z.string(), Inputmode: z.string(), interpretation: z.string(), utterance: z.string(), belowThreshold: z.boolean().optional() }).optional(),
-  recognition: z.object({ intent: z.string(), score: z.number(), source: z.string(), top: z.array(z.object({ intent: z.string(), score: z.number() })) }).optional(),
+  recognition: z
+    .object({
+      intent: z.string(),
+      score: z.number(),
+      source: z.string(),
+      top: z.array(z.object({ intent: z.string(), score: z.number() })),
+      rejection: z.enum(['out_of_scope', 'below_threshold']).optional().describe('why the recognizer answered None'),
+    })
+    .optional(),
+  decision: z
+    .object({
+      outcome: z.enum(['accept', 'confirm', 'choose', 'reject']),
+      reason: z.enum(['confident', 'grammar', 'confirmed', 'chosen', 'unsure', 'always', 'ambiguous', 'out_of_scope', 'below_threshold', 'denied']),
+      intent: z.string().optional().describe('the intent accepted or asked about'),
+      intents: z.array(z.string()).optional().describe('the two intents asked between, or the intents denied'),
+      why: z.string().describe('the decision in words: "out of scope", "ambiguous between A and B", "denied A"…'),
+    })
+    .optional()
+    .describe('what the agent made of the recognition, or of the answer to its question'),
   nomatch: z.object({ kind: z.enum(['noinput', 'nomatch']), reason: z.enum(['below_threshold', 'no_match', 'event']) }).optional(),
   entities: z.record(z.string(), z.unknown()).optional(),
   before: z.object({ dialog: z.string().nullable(), node: z.string().nullable() }).optional(),

@@ -41,9 +41,33 @@ export function hungUpMessage(s: CallSession, turn: number, lang: string, at: nu
 }
 
 /**
+ * The recognition tags of what the caller said: `intent` (the intent taken, or the recognizer's
+ * answer, `None` when it rejected), `intentScore` (its confidence, 3 decimals), `nluDecision`
+ * (accept, confirm, choose, reject) and `nluReason` (confident, grammar, confirmed, chosen, unsure,
+ * always, ambiguous, out_of_scope, below_threshold, denied), `nluIntents` (the two asked between or
+ * the ones denied, comma-separated). Absent on a turn that recognised nothing.
+ */
+export function recognitionTags(result: TurnResult | null): Record<string, string> | undefined {
+  const r = result?.recognition;
+  const d = result?.decision;
+  if (!r && !d) return undefined;
+  const tags: Record<string, string> = {};
+  const taken = d && (d.outcome === 'accept' || d.outcome === 'confirm') ? d.intent : undefined;
+  const intent = taken ?? r?.intent;
+  if (intent !== undefined) tags.intent = intent;
+  if (r) tags.intentScore = r.score.toFixed(3);
+  if (d) {
+    tags.nluDecision = d.outcome;
+    tags.nluReason = d.reason;
+    if ('intents' in d && d.intents?.length) tags.nluIntents = d.intents.join(',');
+  }
+  return tags;
+}
+
+/**
  * A committed turn's history messages: the hang-up the browser reported, what the caller said (with
- * the turn's trace id: the OpenTelemetry trace's when there is one, else a `tr-<uuid>` of its own),
- * what the agent said.
+ * the turn's trace id: the OpenTelemetry trace's when there is one, else a `tr-<uuid>` of its own,
+ * and the recognition tags), what the agent said.
  */
 export function turnMessages(app: { streamId: string; lang: string }, s: CallSession, text: string, answer: AnswerSpec, result: TurnResult | null, now: number, traceId?: string): TurnMessage[] {
   const turn = s.last!.turn;
@@ -60,6 +84,8 @@ export function turnMessages(app: { streamId: string; lang: string }, s: CallSes
     m.traceId = traceId ?? `tr-${randomUUID()}`;
     const asr = s.state?.lastMessage?.asrMetaData;
     if (asr) m.asrMetaData = asr;
+    const tags = recognitionTags(result);
+    if (tags) m.tags = tags;
     out.push(m);
   }
   const said = result?.promptText ?? answer.prompt.map((p) => ('text' in p ? p.text : '')).join(' ');

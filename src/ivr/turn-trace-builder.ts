@@ -2,7 +2,7 @@
  * Builds a request's trace and its call-summary update from what the turn loop collected (pure:
  * the turn loop renders, writes and times; this only shapes). See docs/inspector.md.
  */
-import type { TurnResult } from '../agent/index.js';
+import { describeDecision, type TurnResult } from '../agent/index.js';
 import type { AnswerSpec, CallSession } from './call-session.js';
 import { redactedDocument, traceParams, type CallSummaryUpdate, type TraceDraft, type TraceMark, type TurnTrace } from './turn-trace.js';
 import type { WebhookRequest } from './webhook-input.js';
@@ -80,8 +80,9 @@ export function committedTrace(
   if (result) {
     if (result.recognition) {
       const r = result.recognition;
-      trace.recognition = { intent: r.intent, score: r.score, source: r.source, top: r.scores.slice(0, 3) };
+      trace.recognition = { intent: r.intent, score: r.score, source: r.source, top: r.scores.slice(0, 3), ...(r.rejection ? { rejection: r.rejection } : {}) };
     }
+    if (result.decision) trace.decision = { ...result.decision, why: describeDecision(result.decision) };
     if (result.failed) trace.nomatch = result.failed;
     if (Object.keys(result.state.entities).length) trace.entities = result.state.entities;
     trace.dialog = result.state.dialog;

@@ -5,7 +5,7 @@
  * (a wait document, a resumed turn, a retry after a store fault). Never the webhook token: the
  * request's parameters are copied field by field from the parsed request, without it.
  */
-import type { AsrMeta, RecognitionResult, TurnResult } from '../agent/index.js';
+import type { AsrMeta, IntentDecision, RecognitionResult, TurnResult } from '../agent/index.js';
 import type { WebhookRequest } from './webhook-input.js';
 
 /** What a request's trace is marked with besides its event. */
@@ -62,7 +62,12 @@ export interface TurnTrace {
   /** The webhook request's parameters as read (never the token). */
   request: Record<string, string | number>;
   asr?: AsrMeta & { belowThreshold?: boolean };
-  recognition?: Pick<RecognitionResult, 'intent' | 'score' | 'source'> & { top: RecognitionResult['scores'] };
+  recognition?: Pick<RecognitionResult, 'intent' | 'score' | 'source' | 'rejection'> & { top: RecognitionResult['scores'] };
+  /**
+   * What the agent made of the recognition or of the answer to its question, and why, also in words
+   * (`why`: "out of scope", "below threshold", "ambiguous between A and B", "A confirmed", "denied A").
+   */
+  decision?: IntentDecision & { why: string };
   /** A failed attempt and why (below the confidence threshold, no match, the browser's event). */
   nomatch?: NonNullable<TurnResult['failed']>;
   entities?: Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compileAgent, demoAgentDefinition, validateAgentDefinition, AgentDefinitionError } from '../../src/agent/index.js';
+import { compileAgent, demoAgentDefinition, validateAgentDefinition, AgentDefinitionError, NLU_DEFAULTS, resolveNluSettings } from '../../src/agent/index.js';
 import { normalizeUtterance } from '../../src/agent/definition-checks.js';
 
 const broken = {
@@ -39,10 +39,11 @@ describe('validateAgentDefinition', () => {
     if (r.ok) expect(r.definition.dialogs.ask?.nodes.answer).toMatchObject({ type: 'llm', saveAs: 'answer' });
   });
 
-  it('when the demo agent without its threshold is validated, then it is valid and the threshold defaults to 0.6', () => {
+  it('when the demo agent without its threshold is validated, then it is valid and the threshold is the default one', () => {
     const { intentThreshold: _drop, ...rest } = demoAgentDefinition;
     const r = validateAgentDefinition(rest);
-    expect(r.ok && r.definition.intentThreshold).toBe(0.6);
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(resolveNluSettings(r.definition).threshold).toBe(NLU_DEFAULTS.threshold);
   });
 
   it('when a definition has many problems, then every one is listed with its path', () => {

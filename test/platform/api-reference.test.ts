@@ -41,6 +41,19 @@ describe('API reference', () => {
     expect(types).toEqual(['end', 'entity', 'llm', 'message', 'table', 'transfer']);
   });
 
+  it('when the agent body is read, then the nlu block and the intents\' recognition members are there, described', () => {
+    const agent = spec.paths['/api/admin/apps/{streamId}/agent']!.put!.requestBody!.content['application/json']!.schema as any;
+    const nlu = agent.properties.nlu;
+    expect(Object.keys(nlu.properties).sort()).toEqual(['confirmAbove', 'margin', 'outOfScope', 'prompts', 'threshold']);
+    expect(nlu.additionalProperties).toBe(false);
+    expect(nlu.properties.threshold.description).toMatch(/default 0\.\d+/);
+    expect(Object.keys(nlu.properties.prompts.properties).sort()).toEqual(['choose', 'confirm', 'denied']);
+    const intent = agent.properties.intents.items;
+    expect(intent.properties.confirm.enum).toEqual(['auto', 'always', 'never']);
+    expect(Object.keys(intent.properties)).toEqual(expect.arrayContaining(['negatives', 'label', 'confirmAbove']));
+    expect(agent.properties.intentThreshold.description).toMatch(/Deprecated/);
+  });
+
   it('when the settings body is read, then each setting is described with its default', () => {
     const settings = spec.paths['/api/admin/apps/{streamId}/ivr-settings']!.put!.requestBody!.content['application/json']!.schema as any;
     expect(settings.additionalProperties).toBe(false);

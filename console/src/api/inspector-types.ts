@@ -65,7 +65,9 @@ export interface TurnTrace {
   marks: string[];
   request: Record<string, string | number>;
   asr?: { confidence: string; Inputmode: string; interpretation: string; utterance: string; belowThreshold?: boolean };
-  recognition?: { intent: string; score: number; source: string; top: Array<{ intent: string; score: number }> };
+  recognition?: { intent: string; score: number; source: string; top: Array<{ intent: string; score: number }>; rejection?: 'out_of_scope' | 'below_threshold' };
+  /** What the agent made of the recognition or of the answer to its question; `why` in words. */
+  decision?: { outcome: 'accept' | 'confirm' | 'choose' | 'reject'; reason: string; intent?: string; intents?: string[]; why: string };
   nomatch?: { kind: 'noinput' | 'nomatch'; reason: 'below_threshold' | 'no_match' | 'event' };
   entities?: Record<string, unknown>;
   before?: { dialog: string | null; node: string | null };

@@ -87,6 +87,7 @@ export function TurnPanel({ t, index }: { t: TurnTrace; index: number }) {
                   <code>{t.recognition.intent}</code> {t.recognition.score.toFixed(2)} ({t.recognition.source}); top: {t.recognition.top.map((x) => `${x.intent} ${x.score.toFixed(2)}`).join(', ')}
                 </span>,
               ],
+              t.decision && ['Decision', <span data-testid="decision"><code>{t.decision.outcome}</code>: {t.decision.why}</span>],
               t.nomatch && ['No match', <span data-testid="nomatch"><code>{t.nomatch.kind}</code>: {NOMATCH_REASON[t.nomatch.reason] ?? t.nomatch.reason} (<code>{t.nomatch.reason}</code>)</span>],
               t.entities && Object.keys(t.entities).length > 0 && ['Entities', <code>{JSON.stringify(t.entities)}</code>],
               ['Dialog and node', <span data-testid="node"><code>{position(t.before?.dialog, t.before?.node)}</code> → <code>{position(t.dialog, t.node)}</code></span>],
