@@ -125,6 +125,14 @@ describe.skipIf(!run)('the test-run page and rejection', () => {
     const noneRow = m.rows.find((r) => r.label === 'None')!;
     expect(noneRow.cells.slice(0, -1).reduce((a, b) => a + b, 0)).toBe(c.falseAcceptCount);
 
+    // per utterance, None as a class: the false accepts are the rows that say so
+    const perUtterance = page.getByRole('group', { name: 'Results per utterance' });
+    expect(await perUtterance.locator('thead th').allInnerTexts()).toContain('Outcome');
+    const outcomes = (await perUtterance.locator('tbody tr td:last-child').allInnerTexts()).map((t) => t.trim());
+    expect(outcomes).toHaveLength(SUITE.length);
+    expect(outcomes.filter((t) => t === 'False Accept')).toHaveLength(c.falseAcceptCount!);
+    expect(outcomes.filter((t) => t === 'False Reject')).toHaveLength(c.falseRejectCount!);
+
     // the reliability chart and its table: the ten bins of the status answer
     const chart = page.getByTestId('reliability-chart');
     expect(await page.getByTestId('run-ece').innerText()).toBe(result.calibration.ece === null ? '–' : result.calibration.ece.toFixed(3));

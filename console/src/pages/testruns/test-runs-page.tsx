@@ -153,6 +153,7 @@ function Results({ status, results }: { status: RunStatus; results: RunResults }
   const r = status.result;
   // the service's matrix always has None; a run stored before it had one is read from its file
   const matrix = r.confusionMatrix ?? { labels: results.labels, matrix: results.matrix };
+  const withOutcome = results.rows.some((row) => row.outcome !== '');
   return (
     <section class="card" aria-labelledby="results-title">
       <h2 id="results-title">3. Results</h2>
@@ -186,6 +187,7 @@ function Results({ status, results }: { status: RunStatus; results: RunResults }
                 <th scope="col">Matched</th>
                 <th scope="col">Score</th>
                 <th scope="col">Result</th>
+                {withOutcome ? <th scope="col">Outcome</th> : null}
               </tr>
             </thead>
             <tbody>
@@ -196,6 +198,7 @@ function Results({ status, results }: { status: RunStatus; results: RunResults }
                   <td>{row.matched}</td>
                   <td>{row.score}</td>
                   <td>{row.resultType}</td>
+                  {withOutcome ? <td>{row.outcome}</td> : null}
                 </tr>
               ))}
             </tbody>
