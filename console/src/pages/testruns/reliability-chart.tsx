@@ -6,9 +6,9 @@
  */
 import type { CalibrationBin } from '../../api/types.js';
 
-const W = 360;
+const W = 380;
 const H = 300;
-const PAD = { left: 44, right: 12, top: 12, bottom: 42 };
+const PAD = { left: 58, right: 22, top: 12, bottom: 42 };
 const PLOT_W = W - PAD.left - PAD.right;
 const PLOT_H = H - PAD.top - PAD.bottom;
 const x = (v: number): number => PAD.left + v * PLOT_W;
