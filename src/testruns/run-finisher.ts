@@ -5,6 +5,7 @@
  */
 import { isoNow, newId } from '../platform/index.js';
 import { resultCsv } from './result-csv.js';
+import type { RunAnalysis } from './run-analysis.js';
 import type { RunCounters } from './run-counters.js';
 import type { RunState, TestrunsRepository } from './testruns-repository.js';
 
@@ -17,6 +18,8 @@ export interface RunEnd {
   status: 'completed' | 'failed';
   ran: number;
   results: RunCounters;
+  /** Absent only for a run stored before the analysis existed. */
+  analysis?: RunAnalysis;
   /** CSV rows processed but not yet persisted. */
   pendingCsv?: string;
   reason?: string;
@@ -40,12 +43,13 @@ export function runFinisher(deps: { repo: TestrunsRepository; apps: AppsLookup }
       utteranceCount: run.meta.utterance_count,
       tested: end.ran,
       counters: end.results,
+      ...(end.analysis ? { analysis: end.analysis } : {}),
     });
     const fileId = newId('fl');
     // the reference first: a crash after it leaves a harmless dangling reference, never a file without one
     await deps.repo.setFileRef(fileId, ref);
     const ok = await deps.repo.finish(run, owner, {
-      status: end.status, endTime, ran: end.ran, results: end.results, fileId, csv: head + rows + (end.pendingCsv ?? ''),
+      status: end.status, endTime, ran: end.ran, results: end.results, ...(end.analysis ? { analysis: end.analysis } : {}), fileId, csv: head + rows + (end.pendingCsv ?? ''),
       ...(end.reason ? { reason: end.reason } : {}),
     });
     if (!ok) await deps.repo.dropFileRef(fileId);

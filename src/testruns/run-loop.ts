@@ -9,6 +9,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import type { TestRecognizer } from './recognizer-port.js';
 import { resultCsv } from './result-csv.js';
+import { addToAnalysis, emptyAnalysis } from './run-analysis.js';
 import { addOutcome, emptyCounters } from './run-counters.js';
 import type { FinishRun } from './run-finisher.js';
 import { scoreUtterance } from './score-utterance.js';
@@ -43,6 +44,7 @@ export async function runLoop(job: RunJob, deps: { repo: TestrunsRepository; fin
   const { repo, finish, options } = deps;
   const ref = { streamId: run.meta.streamId, runId: run.meta._id };
   const counters = emptyCounters();
+  const analysis = emptyAnalysis();
   let ran = 0;
   let batch = 0;
   let pending: string[][] = [];
@@ -51,7 +53,7 @@ export async function runLoop(job: RunJob, deps: { repo: TestrunsRepository; fin
   let sliceStart = performance.now();
 
   const end = async (status: 'completed' | 'failed', reason?: string): Promise<boolean> =>
-    finish(run, owner, { status, ran, results: counters, pendingCsv: resultCsv.body(pending), ...(reason ? { reason } : {}) });
+    finish(run, owner, { status, ran, results: counters, analysis, pendingCsv: resultCsv.body(pending), ...(reason ? { reason } : {}) });
 
   for (const u of utterances) {
     if (control.halted) return 'halted';
@@ -59,12 +61,13 @@ export async function runLoop(job: RunJob, deps: { repo: TestrunsRepository; fin
     const outcome = await scoreUtterance(recognizer, u, options.utteranceTimeoutMs);
     if (control.halted) return 'halted';
     addOutcome(counters, outcome);
+    addToAnalysis(analysis, u.intent, outcome);
     pending.push(...resultCsv.rowsFor(u, outcome, run.meta.runType));
     pendingCount++;
     ran++;
     deps.onUtterance?.();
     if (pendingCount >= options.chunkSize || Date.now() - lastPersist >= options.persistEveryMs) {
-      const ok = await repo.checkpoint(ref, owner, { ran, results: counters, batchIndex: batch, csv: resultCsv.body(pending) });
+      const ok = await repo.checkpoint(ref, owner, { ran, results: counters, analysis, batchIndex: batch, csv: resultCsv.body(pending) });
       if (!ok) return 'lost';
       batch++;
       pending = [];

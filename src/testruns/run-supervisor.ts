@@ -109,7 +109,7 @@ export class RunSupervisor {
         continue;
       }
       if (run.owner === this.instanceId ? this.live.has(keyOf(ref)) : await repo.isAlive(run.owner)) continue;
-      const ok = await finish(run, run.owner, { status: 'failed', ran: run.ran, results: run.results, reason: 'cut off: the instance running it stopped' });
+      const ok = await finish(run, run.owner, { status: 'failed', ran: run.ran, results: run.results, ...(run.analysis ? { analysis: run.analysis } : {}), reason: 'cut off: the instance running it stopped' });
       if (ok) logger.warn({ runId: ref.runId, streamId: ref.streamId, ran: run.ran, owner: run.owner }, 'testruns: run cut off, marked failed');
     }
   }
@@ -132,7 +132,7 @@ export class RunSupervisor {
       this.live.delete(keyOf(r.ref));
       const run = await this.deps.repo.getRun(r.ref.streamId, r.ref.runId);
       if (run?.status === 'running' && run.owner === this.instanceId) {
-        await this.deps.finish(run, this.instanceId, { status: 'failed', ran: run.ran, results: run.results, reason: 'stopped: the instance running it shut down' });
+        await this.deps.finish(run, this.instanceId, { status: 'failed', ran: run.ran, results: run.results, ...(run.analysis ? { analysis: run.analysis } : {}), reason: 'stopped: the instance running it shut down' });
       }
     }
     await this.deps.repo.dropBeat(this.instanceId);

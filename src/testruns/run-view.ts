@@ -2,8 +2,11 @@
  * The status answer of a run (GET …/testsuite/:name/:runId/status). Running form: progress members
  * at the top and `result` with the always-present members. Completed (and failed) form: no progress
  * members, `result` with every member, ratios as two-decimal strings and a fresh signed fileUrl. A
- * failed run also reports how far it got (`utterance_ran`) and why (`result.reason`).
+ * failed run also reports how far it got (`utterance_ran`) and why (`result.reason`). Both also
+ * carry the rejection figures, the confusion matrix with None and the calibration (run-analysis.ts),
+ * and `results` the counters of None as a class; a run stored before these existed has none of them.
  */
+import { analysisView } from './run-analysis.js';
 import { runRatios } from './run-counters.js';
 import type { RunState } from './testruns-repository.js';
 import type { StatusAnswer } from './testruns-schemas.js';
@@ -34,6 +37,7 @@ export function runView(run: RunState, fileUrl: string | undefined): StatusAnswe
       result: always,
     };
   }
+  const a = run.analysis ? analysisView(run.analysis) : undefined;
   return {
     ...top,
     ...(run.status === 'failed' ? { utterance_ran: run.ran } : {}),
@@ -44,7 +48,8 @@ export function runView(run: RunState, fileUrl: string | undefined): StatusAnswe
       ...runRatios(run.results),
       fileId: run.fileId ?? '',
       fileUrl: fileUrl ?? '',
-      results: { ...run.results },
+      results: { ...run.results, ...(a ? a.counters : {}) },
+      ...(a ? { falseAcceptRate: a.falseAcceptRate, inScopeAccuracy: a.inScopeAccuracy, confusionMatrix: a.confusionMatrix, calibration: a.calibration } : {}),
       ...(run.reason ? { reason: run.reason } : {}),
     },
   };

@@ -16,7 +16,7 @@ import type { SuiteUtterance } from './testruns-schemas.js';
 
 export const NONE = 'None';
 export const isNone = (intent: string): boolean => intent.trim() === '' || intent.trim().toLowerCase() === 'none';
-const sameIntent = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
+export const sameIntent = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 export interface EntityOutcome {
   name: string;
@@ -30,6 +30,8 @@ export interface UtteranceOutcome {
   matchedIntent: string;
   matchedScore: number | null;
   expectedScore: number | null;
+  /** The recognizer's `score` for the utterance, also when it answered None; null when it failed. */
+  confidence: number | null;
   tp: boolean;
   tn: boolean;
   fp: boolean;
@@ -95,6 +97,7 @@ export async function scoreUtterance(recognizer: TestRecognizer, u: SuiteUtteran
       matchedIntent,
       matchedScore: matchedNone ? null : r.score,
       expectedScore,
+      confidence: Number.isFinite(r.score) ? r.score : 0,
       tp, tn, fp, fn,
       error: false,
       entities,
@@ -105,6 +108,7 @@ export async function scoreUtterance(recognizer: TestRecognizer, u: SuiteUtteran
       matchedIntent: '',
       matchedScore: null,
       expectedScore: null,
+      confidence: null,
       tp: false, tn: false, fp: false, fn: false,
       error: true,
       entities: expectedEntities.map((e) => ({ name: e.name, expected: entityText(e.value), matched: '', ok: false })),

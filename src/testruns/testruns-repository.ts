@@ -3,14 +3,15 @@
  * store. The only file of this component that touches the store.
  *
  * Layout (all of one app in the app's slot): suite hash {id, name, streamId, utterances, createdOn,
- * updatedOn}; run hash {meta, status, owner, ran, results, batches, endTime, isPartialFailure,
- * fileId, reason}; rows hash {b<i>: CSV text of batch i} while running; the file (CSV) once
+ * updatedOn}; run hash {meta, status, owner, ran, results, analysis, batches, endTime,
+ * isPartialFailure, fileId, reason} (runs stored before `analysis` existed have none); rows hash {b<i>: CSV text of batch i} while running; the file (CSV) once
  * finished; a lock per suite holding the running run's id; the app's run index (by start time).
  * Outside the app's slot: the set of active runs ("<streamId>|<runId>"), fileId -> run, and one
  * heartbeat key (with TTL) per live instance.
  */
 import { newId } from '../platform/index.js';
 import { storeKeys, type Guard, type Store } from '../store/index.js';
+import { emptyAnalysis, parseAnalysis, type RunAnalysis } from './run-analysis.js';
 import { emptyCounters, parseCounters, type RunCounters } from './run-counters.js';
 import type { RunStatus, RunType, SuiteRecord, SuiteUtterance } from './testruns-schemas.js';
 
@@ -33,6 +34,8 @@ export interface RunState {
   owner: string;
   ran: number;
   results: RunCounters;
+  /** Rejection, confusion and calibration tallies; absent on runs stored before they existed. */
+  analysis?: RunAnalysis;
   batches: number;
   isPartialFailure: boolean;
   endTime?: string;
@@ -86,7 +89,7 @@ export class TestrunsRepository {
         {
           op: 'hset',
           key: storeKeys.testRun(meta.streamId, meta._id),
-          fields: { meta: JSON.stringify(meta), status: 'running', owner, ran: '0', results: JSON.stringify(emptyCounters()), batches: '0', isPartialFailure: 'false' },
+          fields: { meta: JSON.stringify(meta), status: 'running', owner, ran: '0', results: JSON.stringify(emptyCounters()), analysis: JSON.stringify(emptyAnalysis()), batches: '0', isPartialFailure: 'false' },
         },
         { op: 'zadd', key: storeKeys.testRunIndex(meta.streamId), score: Date.parse(meta.startTime), member: meta._id },
         { op: 'set', key: lock, value: meta._id },
@@ -110,12 +113,14 @@ export class TestrunsRepository {
   async getRun(streamId: string, runId: string): Promise<RunState | null> {
     const h = await this.store.hgetall(storeKeys.testRun(streamId, runId));
     if (!h.meta || !h.status) return null;
+    const analysis = parseAnalysis(h.analysis);
     return {
       meta: JSON.parse(h.meta) as RunMeta,
       status: h.status as RunStatus,
       owner: h.owner ?? '',
       ran: Number(h.ran ?? 0),
       results: parseCounters(h.results),
+      ...(analysis ? { analysis } : {}),
       batches: Number(h.batches ?? 0),
       isPartialFailure: h.isPartialFailure === 'true',
       ...(h.endTime ? { endTime: h.endTime } : {}),
@@ -133,10 +138,10 @@ export class TestrunsRepository {
   }
 
   /** Persists progress and one batch of rows; false when the run is no longer this owner's running run. */
-  async checkpoint(ref: RunRef, owner: string, p: { ran: number; results: RunCounters; batchIndex: number; csv: string }): Promise<boolean> {
+  async checkpoint(ref: RunRef, owner: string, p: { ran: number; results: RunCounters; analysis: RunAnalysis; batchIndex: number; csv: string }): Promise<boolean> {
     const r = await this.store.atomic(
       [
-        { op: 'hset', key: storeKeys.testRun(ref.streamId, ref.runId), fields: { ran: String(p.ran), results: JSON.stringify(p.results), batches: String(p.batchIndex + 1) } },
+        { op: 'hset', key: storeKeys.testRun(ref.streamId, ref.runId), fields: { ran: String(p.ran), results: JSON.stringify(p.results), analysis: JSON.stringify(p.analysis), batches: String(p.batchIndex + 1) } },
         { op: 'hset', key: storeKeys.testRunRows(ref.streamId, ref.runId), fields: { [`b${p.batchIndex}`]: p.csv } },
       ],
       this.ownedGuards(ref.streamId, ref.runId, owner),
@@ -158,7 +163,7 @@ export class TestrunsRepository {
   async finish(
     run: RunState,
     owner: string,
-    end: { status: 'completed' | 'failed'; endTime: string; ran: number; results: RunCounters; fileId: string; csv: string; reason?: string },
+    end: { status: 'completed' | 'failed'; endTime: string; ran: number; results: RunCounters; analysis?: RunAnalysis; fileId: string; csv: string; reason?: string },
   ): Promise<boolean> {
     const { streamId, _id: runId, testSuiteName } = run.meta;
     const r = await this.store.atomic(
@@ -168,6 +173,7 @@ export class TestrunsRepository {
           key: storeKeys.testRun(streamId, runId),
           fields: {
             status: end.status, endTime: end.endTime, ran: String(end.ran), results: JSON.stringify(end.results), fileId: end.fileId,
+            ...(end.analysis ? { analysis: JSON.stringify(end.analysis) } : {}),
             isPartialFailure: String(end.status === 'failed'), ...(end.reason ? { reason: end.reason } : {}),
           },
         },

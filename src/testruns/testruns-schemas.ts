@@ -61,12 +61,40 @@ export const acceptedAnswer = z.object({
   statusUrl: z.string(),
 });
 
-const counters = z.object(
-  Object.fromEntries(
+const counters = z.object({
+  ...Object.fromEntries(
     ['TP', 'TN', 'FP', 'FN', 'success', 'failure', 'traitSuccess', 'traitFailure', 'totalEntitiesCount', 'matchedEntitiesCount',
       'totalTraitsCount', 'matchedTraitsCount', 'failedUtteranceCount', 'failedEntitiesCount'].map((k) => [k, z.number()]),
   ),
-);
+  // None (the fallback) as a class; absent on runs stored before these counters existed
+  outOfScopeCount: z.number().optional().describe('utterances scored whose expected intent is None'),
+  falseAcceptCount: z.number().optional().describe('of those, routed to an intent'),
+  inScopeCount: z.number().optional().describe('utterances scored whose expected intent is an intent'),
+  inScopeCorrectCount: z.number().optional().describe('of those, routed to the expected intent'),
+  falseRejectCount: z.number().optional().describe('of those, routed to None (the fallback)'),
+});
+
+const rateOrNull = z.number().min(0).max(1).nullable();
+const confusionMatrix = z
+  .object({
+    labels: z.array(z.string()).describe('intents in alphabetical order, then None (always present, last)'),
+    matrix: z.array(z.array(z.number())).describe('matrix[i][j] = utterances expected labels[i] and matched labels[j]'),
+  })
+  .describe('expected (rows) against matched (columns) intent over the utterances scored, None included');
+const calibration = z
+  .object({
+    ece: rateOrNull.describe('expected calibration error over 10 equal-width bins; null when nothing was scored'),
+    bins: z.array(
+      z.object({
+        from: z.number(),
+        to: z.number(),
+        count: z.number(),
+        meanConfidence: rateOrNull.describe('mean score of the bin; null when empty'),
+        accuracy: rateOrNull.describe('share right (matched = expected, None included); null when empty'),
+      }),
+    ),
+  })
+  .describe("the recognizer's score as a confidence: per bin of score, how often the decision was right");
 
 export const runResult = z.object({
   _id: z.string(),
@@ -88,6 +116,11 @@ export const runResult = z.object({
   fileId: z.string().optional(),
   fileUrl: z.string().optional(),
   results: counters.optional(),
+  /** Finished runs (those stored before these figures existed have none): see run-analysis.ts. */
+  falseAcceptRate: rateOrNull.optional().describe('expected-None utterances routed to an intent / expected-None utterances; null when there are none'),
+  inScopeAccuracy: rateOrNull.optional().describe('expected-intent utterances routed to that intent / expected-intent utterances (a rejection is an error); null when there are none'),
+  confusionMatrix: confusionMatrix.optional(),
+  calibration: calibration.optional(),
   /** Failed runs only: why it ended early. */
   reason: z.string().optional(),
 });

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { AppError, isoNow, newId, type Logger, type Principal } from '../platform/index.js';
 import type { FileLinks } from './file-links.js';
 import type { RecognizerPort, TestRecognizer } from './recognizer-port.js';
+import { emptyAnalysis } from './run-analysis.js';
 import { emptyCounters } from './run-counters.js';
 import type { AppsLookup, FinishRun } from './run-finisher.js';
 import { runLoop, type LoopOptions, type RunControl } from './run-loop.js';
@@ -131,7 +132,7 @@ export class TestrunsService {
     const { repo, supervisor, finish, logger } = this.deps;
     const ref = { streamId: meta.streamId, runId: meta._id };
     const owner = supervisor.instanceId;
-    const run: RunState = { meta, status: 'running', owner, ran: 0, results: emptyCounters(), batches: 0, isPartialFailure: false };
+    const run: RunState = { meta, status: 'running', owner, ran: 0, results: emptyCounters(), analysis: emptyAnalysis(), batches: 0, isPartialFailure: false };
     logger.info({ runId: meta._id, streamId: meta.streamId, utterances: meta.utterance_count }, 'testruns: run started');
     const done = runLoop(
       { run, utterances, recognizer, owner, control },
@@ -146,7 +147,7 @@ export class TestrunsService {
         logger.error({ err, runId: meta._id, streamId: meta.streamId }, 'testruns: run failed');
         const now = await repo.getRun(ref.streamId, ref.runId).catch(() => null);
         if (now?.status === 'running' && now.owner === owner && !control.halted) {
-          await finish(now, owner, { status: 'failed', ran: now.ran, results: now.results, reason: 'error while running' }).catch(() => false);
+          await finish(now, owner, { status: 'failed', ran: now.ran, results: now.results, ...(now.analysis ? { analysis: now.analysis } : {}), reason: 'error while running' }).catch(() => false);
         }
       });
     supervisor.attach(ref, done);

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachStore } from '../helpers/test-stores.js';
-import type { Store } from '../../src/store/index.js';
+import { storeKeys, type Store } from '../../src/store/index.js';
 import { gatedRecognizer, keywordRecognizer } from './keyword-recognizer.js';
 import { admin, launch, makeHarness, putSuite, statusPath, waitForStatus, type Harness } from './testruns-harness.js';
 
@@ -29,9 +29,36 @@ const SUITE = [
 // Worked by hand: TP = {1,2,3,8,9,10} = 6; TN = {5,13} = 2; FP = {4,6} = 2; FN = {4,7,11} = 3.
 // success = right intent outcome and all entities matched = {1,2,3,5,8,10,13} = 7; failure = 13 - 7 = 6.
 // precision = 6/(6+2) = 0.75; recall = 6/(6+3) = 0.666… → "0.67"; f1 = 2·0.75·0.667/(0.75+0.667) = 0.7059 → "0.71".
-const EXPECTED_RESULTS = {
+const PLATFORM_RESULTS = {
   TP: 6, TN: 2, FP: 2, FN: 3, success: 7, failure: 6, traitSuccess: 0, traitFailure: 0, totalEntitiesCount: 2, matchedEntitiesCount: 1,
   totalTraitsCount: 0, matchedTraitsCount: 0, failedUtteranceCount: 1, failedEntitiesCount: 1,
+};
+// None as a class, over the 12 utterances scored (12 failed, so it is in none of these):
+// expected None = {5,6,13} = 3, of which routed to an intent (false accepts) = {6} = 1;
+// expected an intent = {1,2,3,4,7,8,9,10,11} = 9, right = {1,2,3,8,9,10} = 6, routed to None (false rejects) = {7,11} = 2.
+const EXPECTED_RESULTS = { ...PLATFORM_RESULTS, outOfScopeCount: 3, falseAcceptCount: 1, inScopeCount: 9, inScopeCorrectCount: 6, falseRejectCount: 2 };
+// Expected (rows) against matched (columns), intents alphabetically then None:
+//   BookFlight {1,2,8,9} → BookFlight; CancelFlight {4} → BookFlight; Weather {3,10} → Weather, {7,11} → None;
+//   None {5,13} → None, {6} → Weather.
+const EXPECTED_MATRIX = {
+  labels: ['BookFlight', 'CancelFlight', 'Weather', 'None'],
+  matrix: [
+    [4, 0, 0, 0],
+    [1, 0, 0, 0],
+    [0, 0, 2, 2],
+    [0, 0, 1, 2],
+  ],
+};
+// Calibration, confidence = the recognizer's score (hits/(hits+1)), right = matched = expected (None included):
+//   score 0   (bin 0): {5 right, 7 wrong, 11 wrong, 13 right}  n=4, mean confidence 0,   accuracy 1/2
+//   score 1/2 (bin 5): {2 right, 3 right, 4 wrong, 6 wrong}    n=4, mean confidence 1/2, accuracy 1/2
+//   score 2/3 (bin 6): {1, 8, 9, 10} all right                 n=4, mean confidence 2/3, accuracy 1
+//   ECE = 4/12·|1/2 − 0| + 4/12·|1/2 − 1/2| + 4/12·|1 − 2/3| = 1/6 + 1/9 = 5/18.
+const EXPECTED_ECE = 5 / 18;
+const EXPECTED_BINS: Record<number, { count: number; meanConfidence: number; accuracy: number }> = {
+  0: { count: 4, meanConfidence: 0, accuracy: 0.5 },
+  5: { count: 4, meanConfidence: 0.5, accuracy: 0.5 },
+  6: { count: 4, meanConfidence: 2 / 3, accuracy: 1 },
 };
 
 describeEachStore('batch test runs', (factory) => {
@@ -128,6 +155,34 @@ describeEachStore('batch test runs', (factory) => {
       expect(done.result.f1_score).toBe('0.71');
     });
 
+    it('when None is expected for some utterances, then the result carries the false-accept rate, in-scope accuracy and a confusion matrix with None', () => {
+      expect(done.result.falseAcceptRate).toBeCloseTo(1 / 3, 10);
+      expect(done.result.inScopeAccuracy).toBeCloseTo(6 / 9, 10);
+      expect(done.result.confusionMatrix).toEqual(EXPECTED_MATRIX);
+    });
+
+    it('when the calibration is read, then the ECE and every bin match the hand-worked figures', () => {
+      const cal = done.result.calibration as { ece: number; bins: Array<{ from: number; to: number; count: number; meanConfidence: number | null; accuracy: number | null }> };
+      expect(cal.ece).toBeCloseTo(EXPECTED_ECE, 10);
+      expect(cal.bins).toHaveLength(10);
+      cal.bins.forEach((b, i) => {
+        expect(b.from).toBeCloseTo(i / 10, 10);
+        expect(b.to).toBeCloseTo((i + 1) / 10, 10);
+        const want = EXPECTED_BINS[i];
+        if (!want) return expect(b, `bin ${i}`).toMatchObject({ count: 0, meanConfidence: null, accuracy: null });
+        expect(b.count, `bin ${i}`).toBe(want.count);
+        expect(b.meanConfidence).toBeCloseTo(want.meanConfidence, 10);
+        expect(b.accuracy).toBeCloseTo(want.accuracy, 10);
+      });
+    });
+
+    it('when the OpenAPI document is read, then the result schema shows the new figures', async () => {
+      const doc = await request(h.t.app).get('/openapi.json');
+      expect(doc.status).toBe(200);
+      const text = JSON.stringify(doc.body);
+      for (const name of ['falseAcceptRate', 'inScopeAccuracy', 'confusionMatrix', 'calibration', 'meanConfidence', 'falseAcceptCount']) expect(text).toContain(`"${name}"`);
+    });
+
     it('when the stream form is asked, then it answers the same run', async () => {
       const res = await request(h.t.app).get(`/api/public/stream/${app.streamId}/testsuite/regression/${runId}/status`).set('auth', app.token()).set('bot-language', 'en');
       expect(res.status).toBe(200);
@@ -146,21 +201,25 @@ describeEachStore('batch test runs', (factory) => {
       expect(res.headers['content-type']).toMatch(/^text\/csv/);
       expect(res.headers['content-disposition']).toMatch(/^attachment; filename="regression-tr-.+\.csv"$/);
       const rows = parse(res.body as string, { relax_column_count: true });
-      const head = Object.fromEntries(rows.slice(0, 14).map((r) => [r[0], r[1]]));
+      const columnsAt = rows.findIndex((r) => r[0] === 'Utterance');
+      const head = Object.fromEntries(rows.slice(0, columnsAt).map((r) => [r[0], r[1]]));
       expect(head).toMatchObject({
         'App Name': 'Test app', 'Report Name': 'regression', Language: 'en', 'Run Type': 'published', 'Utterance Count': '13',
         'Success/Failure Ratio': '53.85% / 46.15%', 'True Positive (TP)': '46.15%', 'True Negative (TN)': '15.38%',
         'False Positive (FP)': '15.38%', 'False Negative (FN)': '23.08%',
+        'False Accept Rate': '33.33% (1 of 3 expected None)', 'In-Scope Accuracy': '66.67% (6 of 9 expected an intent)',
+        'Expected Calibration Error': (5 / 18).toFixed(4),
       });
+      // the platform's rows keep their places: the new ones come after them
+      expect(rows.slice(10, 14).map((r) => r[0])).toEqual(['True Positive (TP)', 'True Negative (TN)', 'False Positive (FP)', 'False Negative (FN)']);
       expect(head.Thresholds).toContain('0.50');
       expect(head['Last Tested']).toBe(done.result.endTime);
-      const columnsAt = rows.findIndex((r) => r[0] === 'Utterance');
       expect(rows[columnsAt]).toEqual(['Utterance', 'Expected Intent', 'Matched Intent', 'Parent Intent', 'Task State', 'Result Type', 'Entity Name',
-        'Expected Entity Value', 'Matched Entity Value', 'Entity Result', "Matched Intent's Score", "Expected Intent's Score"]);
+        'Expected Entity Value', 'Matched Entity Value', 'Entity Result', "Matched Intent's Score", "Expected Intent's Score", 'Intent Outcome', 'Confidence']);
       const data = rows.slice(columnsAt + 1);
       expect(data).toHaveLength(13);
       const byText = new Map(data.map((r) => [r[0], r]));
-      expect(byText.get(TRICKY)).toEqual([TRICKY, 'BookFlight', 'BookFlight', '', 'Published', 'TP', 'city', 'Paris', 'Paris', 'Matched', '0.67', '0.67']);
+      expect(byText.get(TRICKY)).toEqual([TRICKY, 'BookFlight', 'BookFlight', '', 'Published', 'TP', 'city', 'Paris', 'Paris', 'Matched', '0.67', '0.67', 'Correct', '0.6667']);
       expect(byText.get('book a flight to Rome')?.slice(5, 10)).toEqual(['TP', 'city', 'London', 'Rome', 'Not Matched']);
       expect(byText.get('cancel my flight')?.slice(1, 6)).toEqual(['CancelFlight', 'BookFlight', '', 'Published', 'FP+FN']);
       expect(byText.get('tell me a joke')?.[5]).toBe('FP');
@@ -168,6 +227,14 @@ describeEachStore('batch test runs', (factory) => {
       expect(byText.get('hello there')?.[5]).toBe('TN');
       expect(byText.get('explode now')?.[5]).toBe('Error');
       expect(byText.get(`'${FORMULA}`)?.[5]).toBe('TN');
+      // None as a class: each utterance says which way the routing went, with the score behind it
+      const outcome = (text: string) => byText.get(text)?.slice(12);
+      expect(outcome('tell me a joke')).toEqual(['False Accept', '0.5000']);
+      expect(outcome('will it rain')).toEqual(['False Reject', '0.0000']);
+      expect(outcome('cancel my flight')).toEqual(['Wrong Intent', '0.5000']);
+      expect(outcome('hello there')).toEqual(['Correct', '0.0000']);
+      expect(outcome('explode now')).toEqual(['Error', '']);
+      expect(data.filter((r) => r[12] === 'False Accept')).toHaveLength(done.result.results.falseAcceptCount);
     });
 
     it('when the link is tampered with, then 403; without its signature, 403', async () => {
@@ -220,6 +287,23 @@ describeEachStore('batch test runs', (factory) => {
       expect(ownPath.status).toBe(404);
       const noToken = await request(h.t.app).get(statusPath(app.streamId, 'regression', runId));
       expect(noToken.status).toBe(401);
+    });
+  });
+
+  describe('a run stored before the rejection figures existed', () => {
+    it('when its status is read, then it answers the platform members as before and none of the new ones', async () => {
+      await putSuite(h.t, other.streamId, 'older', [{ utterance: 'fly', intent: 'BookFlight' }, { utterance: 'hello', intent: 'None' }]);
+      const runId = await launch(h.t, other.streamId, 'older', other.token());
+      await waitForStatus(h.t, statusPath(other.streamId, 'older', runId), other.token());
+      // what an older version stored: no analysis beside the counters
+      await store.atomic([{ op: 'hdel', key: storeKeys.testRun(other.streamId, runId), fields: ['analysis'] }]);
+      const res = await request(h.t.app).get(statusPath(other.streamId, 'older', runId)).set('auth', other.token());
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('completed');
+      expect(res.body.result).toMatchObject({ status: 'completed', isAvailable: true, precision: '1.00', recall: '1.00', f1_score: '1.00' });
+      expect(Object.keys(res.body.result.results).sort()).toEqual(Object.keys(PLATFORM_RESULTS).sort());
+      expect(res.body.result.results).toMatchObject({ TP: 1, TN: 1, FP: 0, FN: 0 });
+      for (const name of ['falseAcceptRate', 'inScopeAccuracy', 'confusionMatrix', 'calibration']) expect(res.body.result).not.toHaveProperty(name);
     });
   });
 

@@ -73,7 +73,11 @@ describeEachStore('batch test runs across restarts', (factory) => {
     expect(res.body.status).toBe('failed');
     expect(res.body.utterance_ran).toBe(4);
     expect(res.body.result).toMatchObject({ status: 'failed', isPartialFailure: true, isAvailable: true, precision: '1.00', recall: '1.00' });
-    expect(res.body.result.results).toMatchObject({ TP: 4, success: 4, failure: 0 });
+    expect(res.body.result.results).toMatchObject({ TP: 4, success: 4, failure: 0, inScopeCount: 4, inScopeCorrectCount: 4, outOfScopeCount: 0 });
+    // the rejection figures persisted with the checkpoint: four in-scope, none expected None
+    expect(res.body.result).toMatchObject({ inScopeAccuracy: 1, falseAcceptRate: null });
+    expect(res.body.result.confusionMatrix).toEqual({ labels: ['BookFlight', 'Weather', 'None'], matrix: [[2, 0, 0], [0, 2, 0], [0, 0, 0]] });
+    expect(res.body.result.calibration.bins.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(4);
     expect(Date.parse(res.body.result.endTime)).toBeGreaterThanOrEqual(Date.parse(res.body.result.startTime));
     expect(await store.smembers(storeKeys.testRunsActive())).not.toContain(`${app.streamId}|${runId}`);
 

@@ -128,7 +128,34 @@ export interface RunStatus {
     fileUrl?: string;
     reason?: string;
     endTime?: string;
+    results?: RunCounters;
+    /** Absent on runs stored before the service reported them. */
+    falseAcceptRate?: number | null;
+    inScopeAccuracy?: number | null;
+    confusionMatrix?: { labels: string[]; matrix: number[][] };
+    calibration?: { ece: number | null; bins: CalibrationBin[] };
   };
+}
+
+/** The run's counters: the platform's, and (newer runs) None as a class. */
+export interface RunCounters {
+  TP: number;
+  TN: number;
+  FP: number;
+  FN: number;
+  outOfScopeCount?: number;
+  falseAcceptCount?: number;
+  inScopeCount?: number;
+  inScopeCorrectCount?: number;
+  falseRejectCount?: number;
+}
+
+export interface CalibrationBin {
+  from: number;
+  to: number;
+  count: number;
+  meanConfidence: number | null;
+  accuracy: number | null;
 }
 
 export interface HistoryFilters {

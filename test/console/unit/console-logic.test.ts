@@ -116,6 +116,18 @@ describe('run result files', () => {
     expect([b.precision, b.recall]).toEqual([0.5, 1]);
   });
 
+  it('when a newer file has the outcome and confidence columns, then each row carries its outcome and its confidence as the score', () => {
+    const newer = stringify([
+      [...columns, 'Intent Outcome', 'Confidence'],
+      [...row('in', 'A', 'A', 'TP'), 'Correct', '0.9123'],
+      ['off', 'None', 'B', '', '', 'FP', '', '', '', '', '0.61', '', 'False Accept', '0.6100'],
+      ['lost', 'B', 'None', '', '', 'FN', '', '', '', '', '', '0.20', 'False Reject', '0.2000'],
+    ]);
+    const r = readRunResults(newer);
+    expect(r.rows.map((x) => [x.utterance, x.outcome, x.score])).toEqual([['in', 'Correct', '0.91'], ['off', 'False Accept', '0.61'], ['lost', 'False Reject', '0.20']]);
+    expect(readRunResults(csv).rows.every((x) => x.outcome === '' && x.score === '0.90')).toBe(true);
+  });
+
   it('when the text is not a result file, then nothing is read', () => {
     expect(readRunResults('a,b\n1,2\n')).toEqual({ rows: [], intents: [], labels: [], matrix: [] });
   });

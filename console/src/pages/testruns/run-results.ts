@@ -2,6 +2,10 @@
  * A run's result file (the platform's batch-test CSV: a header block, an empty line, the column
  * row, one row per utterance and one more per further entity) read into per-utterance results,
  * precision, recall and F1 per intent, and the confusion matrix of expected against matched intent.
+ * Newer files end each row with "Intent Outcome" (None as a class: Correct, False Accept, False
+ * Reject, Wrong Intent, Error) and "Confidence" (the recognizer's score, also for a rejection); the
+ * score shown is then that confidence. Older files have neither: outcome is '' and the score is the
+ * matched intent's.
  */
 import Papa from 'papaparse';
 
@@ -11,6 +15,7 @@ export interface UtteranceResult {
   matched: string;
   resultType: string;
   score: string;
+  outcome: string;
 }
 
 export interface IntentScore {
@@ -39,11 +44,15 @@ export function readRunResults(csv: string): RunResults {
   if (head < 0) return { rows: [], intents: [], labels: [], matrix: [] };
   const cols = table[head]!;
   const at = (name: string) => cols.indexOf(name);
-  const [u, e, m, t, s] = [at('Utterance'), at('Expected Intent'), at('Matched Intent'), at('Result Type'), at("Matched Intent's Score")];
+  const [u, e, m, t, s, o, c] = [at('Utterance'), at('Expected Intent'), at('Matched Intent'), at('Result Type'), at("Matched Intent's Score"), at('Intent Outcome'), at('Confidence')];
+  const scoreOf = (r: string[]): string => {
+    const confidence = c >= 0 ? Number.parseFloat(r[c] ?? '') : Number.NaN;
+    return Number.isFinite(confidence) ? confidence.toFixed(2) : (r[s] ?? '');
+  };
   const rows: UtteranceResult[] = [];
   for (const r of table.slice(head + 1)) {
     if (!r[t] || r.length < cols.length) continue; // further entities of the utterance above, or the last empty line
-    rows.push({ utterance: cell(r[u]), expected: intentOf(cell(r[e])), matched: intentOf(cell(r[m])), resultType: r[t] ?? '', score: r[s] ?? '' });
+    rows.push({ utterance: cell(r[u]), expected: intentOf(cell(r[e])), matched: intentOf(cell(r[m])), resultType: r[t] ?? '', score: scoreOf(r), outcome: o >= 0 ? (r[o] ?? '') : '' });
   }
   const labels = [...new Set(rows.flatMap((r) => [r.expected, r.matched]))].sort((a, b) => (a === 'None' ? 1 : b === 'None' ? -1 : a.localeCompare(b)));
   const index = new Map(labels.map((l, i) => [l, i]));

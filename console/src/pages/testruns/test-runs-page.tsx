@@ -1,7 +1,9 @@
 /**
  * Batch tests: upload a suite (CSV or JSON) with the operator API, start a run and follow it with
  * the public batch-test API (a progress bar), then read its result file: results per utterance,
- * precision/recall/F1 per intent as a chart, the confusion matrix, and the CSV to download. The
+ * precision/recall/F1 per intent as a chart, the confusion matrix (None, the fallback, included),
+ * and the CSV to download. From the run's result: in-scope accuracy beside the false-accept rate
+ * (out-of-scope utterances routed to an intent) and the reliability chart of the scores. The
  * suite and run are in the URL (?suite=…&run=…), so a run's page can be opened again.
  */
 import { useEffect, useState } from 'preact/hooks';
@@ -11,6 +13,7 @@ import { useConfirm } from '../../ui/confirm-dialog.js';
 import { ErrorBox, Loading } from '../../ui/status.js';
 import { readRunResults, type RunResults } from './run-results.js';
 import { ConfusionMatrix } from './confusion-matrix.js';
+import { ReliabilityChart } from './reliability-chart.js';
 import { ScoreChart, pct } from './score-chart.js';
 import { readSuiteFile } from './suite-file.js';
 
@@ -122,11 +125,39 @@ function Progress({ status }: { status: RunStatus }) {
   );
 }
 
+const share = (v: number | null | undefined): string => (v === null || v === undefined ? 'n/a' : `${(v * 100).toFixed(1)}%`);
+
+/** In-scope accuracy beside the false-accept rate, each with the counts behind it; absent for older runs. */
+function Rejection({ result }: { result: RunStatus['result'] }) {
+  const c = result.results;
+  if (result.falseAcceptRate === undefined || !c) return <p class="muted">This run was stored before runs reported out-of-scope figures: run it again to see them.</p>;
+  return (
+    <dl class="facts" data-testid="rejection-facts">
+      <dt>In-scope accuracy</dt>
+      <dd data-testid="in-scope-accuracy">
+        {share(result.inScopeAccuracy)} <span class="muted">({c.inScopeCorrectCount ?? 0} of {c.inScopeCount ?? 0} expecting an intent routed to it)</span>
+      </dd>
+      <dt>False-accept rate</dt>
+      <dd data-testid="false-accept-rate">
+        {share(result.falseAcceptRate)} <span class="muted">({c.falseAcceptCount ?? 0} of {c.outOfScopeCount ?? 0} expecting None routed to an intent)</span>
+      </dd>
+      <dt>False rejects</dt>
+      <dd>
+        {c.falseRejectCount ?? 0} <span class="muted">(expecting an intent, sent to the fallback)</span>
+      </dd>
+    </dl>
+  );
+}
+
 function Results({ status, results }: { status: RunStatus; results: RunResults }) {
   const r = status.result;
+  // the service's matrix always has None; a run stored before it had one is read from its file
+  const matrix = r.confusionMatrix ?? { labels: results.labels, matrix: results.matrix };
+  const withOutcome = results.rows.some((row) => row.outcome !== '');
   return (
     <section class="card" aria-labelledby="results-title">
       <h2 id="results-title">3. Results</h2>
+      <Rejection result={r} />
       <dl class="facts">
         <dt>Precision</dt>
         <dd>{r.precision ?? '-'}</dd>
@@ -143,7 +174,8 @@ function Results({ status, results }: { status: RunStatus; results: RunResults }
         </p>
       ) : null}
       {results.intents.length ? <ScoreChart intents={results.intents} /> : <p class="empty">No intent was expected or matched.</p>}
-      <ConfusionMatrix labels={results.labels} matrix={results.matrix} />
+      <ConfusionMatrix labels={matrix.labels} matrix={matrix.matrix} />
+      {r.calibration ? <ReliabilityChart ece={r.calibration.ece} bins={r.calibration.bins} /> : null}
       <details open={results.rows.length <= 50}>
         <summary>Results per utterance ({results.rows.length})</summary>
         <div class="table-scroll" tabIndex={0} role="group" aria-label="Results per utterance">
@@ -155,6 +187,7 @@ function Results({ status, results }: { status: RunStatus; results: RunResults }
                 <th scope="col">Matched</th>
                 <th scope="col">Score</th>
                 <th scope="col">Result</th>
+                {withOutcome ? <th scope="col">Outcome</th> : null}
               </tr>
             </thead>
             <tbody>
@@ -165,6 +198,7 @@ function Results({ status, results }: { status: RunStatus; results: RunResults }
                   <td>{row.matched}</td>
                   <td>{row.score}</td>
                   <td>{row.resultType}</td>
+                  {withOutcome ? <td>{row.outcome}</td> : null}
                 </tr>
               ))}
             </tbody>

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { MATRIX_INTENTS, OTHER, addToAnalysis, analysisView, emptyAnalysis, parseAnalysis } from '../../src/testruns/run-analysis.js';
+import type { UtteranceOutcome } from '../../src/testruns/score-utterance.js';
+
+/** An outcome as score-utterance makes it (only the members the analysis reads matter). */
+function outcome(matchedIntent: string, confidence: number | null, error = false): UtteranceOutcome {
+  return { matchedIntent, matchedScore: null, expectedScore: null, confidence, tp: false, tn: false, fp: false, fn: false, error, entities: [], success: false };
+}
+
+describe('the analysis of a run', () => {
+  it('when nothing expected or matched None, then the matrix still has None, last, and the false-accept rate is null', () => {
+    const a = emptyAnalysis();
+    addToAnalysis(a, 'Hours', outcome('Hours', 0.9));
+    const v = analysisView(a);
+    expect(v.confusionMatrix).toEqual({ labels: ['Hours', 'None'], matrix: [[1, 0], [0, 0]] });
+    expect(v.falseAcceptRate).toBeNull();
+    expect(v.inScopeAccuracy).toBe(1);
+  });
+
+  it('when intent names differ only in case, then they share one label, the recognizer spelling', () => {
+    const a = emptyAnalysis();
+    addToAnalysis(a, 'hours', outcome('Hours', 0.8));
+    addToAnalysis(a, 'HOURS', outcome('None', 0.2));
+    addToAnalysis(a, 'none', outcome('Hours', 0.7));
+    const v = analysisView(a);
+    expect(v.confusionMatrix).toEqual({ labels: ['Hours', 'None'], matrix: [[1, 1], [1, 0]] });
+    expect(v.counters).toEqual({ outOfScopeCount: 1, falseAcceptCount: 1, inScopeCount: 2, inScopeCorrectCount: 1, falseRejectCount: 1 });
+  });
+
+  it('when the recognizer failed on an utterance, then it is in none of the figures', () => {
+    const a = emptyAnalysis();
+    addToAnalysis(a, 'None', outcome('', null, true));
+    const v = analysisView(a);
+    expect(v.counters.outOfScopeCount).toBe(0);
+    expect(v.calibration.ece).toBeNull();
+    expect(v.calibration.bins.every((b) => b.count === 0 && b.accuracy === null)).toBe(true);
+  });
+
+  it('when scores sit on bin edges or outside [0, 1], then 1 falls in the last bin, 0.1 in the second, and the rest are clamped', () => {
+    const a = emptyAnalysis();
+    addToAnalysis(a, 'A', outcome('A', 1)); // bin 9, right
+    addToAnalysis(a, 'A', outcome('A', 1.5)); // clamped to 1: bin 9, right
+    addToAnalysis(a, 'A', outcome('B', 0.1)); // bin 1, wrong
+    addToAnalysis(a, 'None', outcome('None', -0.2)); // clamped to 0: bin 0, right
+    const v = analysisView(a);
+    expect(v.calibration.bins.map((b) => b.count)).toEqual([1, 1, 0, 0, 0, 0, 0, 0, 0, 2]);
+    // ECE = 2/4·|1 − 1| + 1/4·|0 − 0.1| + 1/4·|1 − 0| = 0.275
+    expect(v.calibration.ece).toBeCloseTo(0.275, 10);
+  });
+
+  it('when a suite names more intents than the matrix keeps, then the rarest are summed under OTHER and no utterance is lost', () => {
+    const a = emptyAnalysis();
+    for (let i = 0; i < MATRIX_INTENTS + 10; i++) for (let k = 0; k <= (i < 5 ? 3 : 0); k++) addToAnalysis(a, `Intent${String(i).padStart(3, '0')}`, outcome('None', 0.1));
+    const v = analysisView(a);
+    expect(v.confusionMatrix.labels).toHaveLength(MATRIX_INTENTS + 1);
+    expect(v.confusionMatrix.labels.slice(-2)).toEqual([OTHER, 'None']);
+    expect(v.confusionMatrix.labels).toContain('Intent000'); // among the most used
+    const total = v.confusionMatrix.matrix.flat().reduce((s, n) => s + n, 0);
+    expect(total).toBe(MATRIX_INTENTS + 10 + 5 * 3);
+  });
+
+  it('when the tally is stored and read back, then it gives the same view; an absent one reads as undefined', () => {
+    const a = emptyAnalysis();
+    addToAnalysis(a, 'A', outcome('A', 0.55));
+    addToAnalysis(a, 'None', outcome('A', 0.65));
+    expect(analysisView(parseAnalysis(JSON.stringify(a))!)).toEqual(analysisView(a));
+    expect(parseAnalysis(undefined)).toBeUndefined();
+  });
+});
