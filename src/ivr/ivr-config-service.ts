@@ -122,13 +122,17 @@ export class IvrConfigService {
     return readThrough(this.caches.settings, streamId, async () => (await this.repo.findSettings(streamId)) ?? defaultIvrSettings());
   }
 
-  /** Replaces the whole settings: what `input` leaves out takes its default. */
+  /**
+   * Replaces the whole settings: what `input` leaves out takes its default, except `enabled`, which
+   * only an explicit value changes (a PUT that leaves it out keeps the app on or off as it was).
+   * Written guarded on the settings read, so a concurrent switch-off is never undone.
+   */
   async putSettings(streamId: string, input: unknown): Promise<IvrSettings> {
     const parsed = ivrSettingsSchema.safeParse(input);
     if (!parsed.success) throw AppError.validation(settingsProblems(parsed.error));
-    await this.repo.saveSettings(streamId, parsed.data);
-    this.caches.settings.delete(streamId);
-    return parsed.data;
+    const given = typeof input === 'object' && input !== null && Object.hasOwn(input, 'enabled');
+    const { after } = await this.changeSettings(streamId, (current) => (given ? parsed.data : { ...parsed.data, enabled: current.enabled }));
+    return after;
   }
 
   /** Applies a JSON merge patch to the effective settings, atomically; the settings it made. */
