@@ -45,6 +45,16 @@ const errorDoc = (error: string, text = 'Sorry, something went wrong on our side
   error,
 });
 
+/**
+ * The node a turn's answer came from: the last node the agent ran for it, else the node the call
+ * stands at (an answer delivered again, a wait).
+ */
+function nodeOfTurn(outcome: TurnOutcome): string | undefined {
+  if (outcome.kind === 'answer' && outcome.answer.node) return outcome.answer.node;
+  const state = outcome.session.state;
+  return state?.dialog && state.node ? `${state.dialog}.${state.node}` : undefined;
+}
+
 const vxml = (doc: VxmlDocument, dialect: DialectName = 'w3c', status = 200) => ({ status, xml: renderDocument(doc, { dialect }) });
 
 const SERVICE_DISABLED_TEXT = 'Sorry, this service is not available. Goodbye.';
@@ -114,10 +124,8 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       };
       const outcome = await turns.handle({ streamId, req, settings, agent, lang, deadlineAt: startedAt + config.turnDeadlineMs, render });
       if (settings.log) logTurnTranscript(logger, streamId, req, outcome);
-      const state = outcome.session.state;
-      const node = state?.dialog && state.node ? `${state.dialog}.${state.node}` : undefined;
       const rendered = outcome.rendered ?? render(outcome);
-      return { kind: rendered.kind, node, status: 200, xml: rendered.xml };
+      return { kind: rendered.kind, node: nodeOfTurn(outcome), status: 200, xml: rendered.xml };
     } catch (err) {
       if (err instanceof AppError && (err.status < 500 || err.code === 'at_capacity')) throw err;
       if (isStoreFault(err)) return storeFault(req, url, settings);
@@ -147,9 +155,13 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
         end({ kind: out.kind });
         metrics.turns.inc({ kind: out.kind });
         metrics.appTurns.inc({ app: metrics.appLabel(params.streamId), outcome: out.kind });
-        // one line per turn: what an operator greps for first (never the token or the caller's words)
+        // one line per turn: what an operator greps for first (never the token or the caller's words);
+        // turn 0 is the call's start, node null where no node ran (a bootstrap, a wait, a fault)
         logger.info(
-          { callId: req.callId, streamId: params.streamId, turn: req.turn, event: req.event, node: 'node' in out ? out.node : undefined, outcome: out.kind, latencyMs: Date.now() - startedAt },
+          {
+            callId: req.callId, streamId: params.streamId, turn: req.turn ?? 0, event: req.event,
+            node: ('node' in out ? out.node : undefined) ?? null, outcome: out.kind, latencyMs: Date.now() - startedAt,
+          },
           'turn answered',
         );
         return { status: out.status, xml: out.xml };
