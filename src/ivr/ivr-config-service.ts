@@ -1,6 +1,6 @@
 /** Operator use cases of the IVR channel and settings, and the cached reads the webhook needs. */
 import { randomInt } from 'node:crypto';
-import { AppError, CREDENTIALS, isoNow, newId, randomSecret, signHs256, verifyHs256, type Sealer } from '../platform/index.js';
+import { AppError, CREDENTIALS, isoNow, newId, randomSecret, signHs256, verifyHs256, type Sealer, type TokenRefusalReason } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { IvrRepository, type IvrChannel } from './ivr-repository.js';
 import { defaultIvrSettings, ivrSettingsSchema, type IvrSettings } from './ivr-settings-schema.js';
@@ -178,12 +178,13 @@ export class IvrConfigService {
   }
 
   private async checkToken(streamId: string, token: string | undefined): Promise<{ sub?: string; claims: Record<string, unknown> }> {
-    if (!token) throw AppError.unauthorized('Missing token');
+    if (!token) throw AppError.unauthorized('Missing token').because('missing_token' satisfies TokenRefusalReason);
     const ch = await this.channel(streamId);
     if (!ch) throw AppError.notFound('IVR channel is not set up for this app');
     const verified = await verifyHs256(token, async (clientId) => (clientId === ch.clientId ? ch.secret : null), this.caches.verifiedTokens);
     if (verified.claims.exp === undefined && !ch.allowTokensWithoutExpiry) {
-      throw AppError.unauthorized('Invalid SDK credentials: the token has no expiry (exp); mint one with POST /api/admin/apps/{streamId}/channels/ivr/tokens');
+      throw AppError.unauthorized('Invalid SDK credentials: the token has no expiry (exp); mint one with POST /api/admin/apps/{streamId}/channels/ivr/tokens')
+        .because('missing_claim' satisfies TokenRefusalReason);
     }
     if (!ch.enabled) throw AppError.notFound('IVR channel is disabled');
     return { sub: verified.sub, claims: verified.claims };
