@@ -8,7 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCall, type CallResult, type RunCallOptions } from '../../sandbox/index.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
-import { runShellBlock, shellBlocks } from '../helpers/shell-blocks.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, runShellBlock, shellBlocks } from '../helpers/shell-blocks.js';
 import { assertValidVxml } from '../helpers/vxml-schema.js';
 import { startGatewayStub, STREAM_ID, TOKEN, type GatewayStub, type StubAnswer } from './gateway-stub.js';
 
@@ -261,6 +263,12 @@ describe('README.md: its shell blocks, run as written against a started service'
     expect(found, part).toHaveLength(1);
     return found[0]!;
   };
+
+  it('when the README is counted, then it is at most 1,500 words, read in ten minutes', () => {
+    const words = readFileSync(join(repoRoot, 'README.md'), 'utf8').split(/\s+/).filter(Boolean).length;
+    expect(words).toBeGreaterThan(500);
+    expect(words).toBeLessThanOrEqual(1500);
+  });
 
   it('when the README is read, then every shell block but the one that starts the service is one this test runs', () => {
     expect(blocks.filter((b) => b.text === START)).toHaveLength(1);
