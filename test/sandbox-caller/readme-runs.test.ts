@@ -289,6 +289,9 @@ describe('README.md: its shell blocks, run as written against a started service'
     expect(run.stdout).toContain(`Now open ${gw.url}/console/apps/${app}`);
     const calls = gw.log.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'turn answered' && l.streamId === app);
     expect(calls.map((l) => [l.callId, l.outcome])).toEqual([['first-call-1', 'ask']]);
+    // what the README says the console's Calls page then shows
+    const listed = await gw.admin('GET', `/api/admin/apps/${app}/calls`);
+    expect(JSON.stringify(listed.body)).toContain('first-call-1');
   });
 
   it('when the first call is pasted without ADMIN set, then it stops at once and says what to set', async () => {
