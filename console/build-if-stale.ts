@@ -29,6 +29,7 @@ export function consoleIsStale(): boolean {
 
 export async function buildConsole(force = false): Promise<boolean> {
   if (!force && !consoleIsStale()) return false;
+  process.stdout.write('building the operator console into dist/console-client (Vite)...\n');
   await build({ configFile: join(here, 'vite.config.ts') });
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
   return true;

@@ -6,7 +6,7 @@
  * the root (some browsers deliver connection.disconnect.hangup to the top-level document only, so
  * the agent's own hangup catch never runs) is sent to the webhook with `<data>` (callId and
  * event=hangup; `<data>` fetches without leaving the document), and the root exits; not after the
- * agent returned (`returned`), when the call with the agent is over. This is the snippet README.md
+ * agent returned (`returned`), when the call with the agent is over. This is the snippet docs/voicexml.md
  * documents ("The customer's root document").
  */
 

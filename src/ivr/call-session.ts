@@ -12,6 +12,8 @@ export interface AnswerSpec {
   overrides?: IvrOverrides;
   transfer?: { destination: string; skillGroupId?: string; skillGroupName?: string };
   error?: string;
+  /** The last node the agent ran for this answer (`<dialog>.<node>`), for the turn's log line. */
+  node?: string;
 }
 
 export interface CallSession {

@@ -24,9 +24,13 @@ export type { RenderedDocument, TurnContext, TurnOutcome } from './turn-context.
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The last node a turn ran: its trace lists nodes as `<dialog>.<node>`, with marks (`!…`, `#…`) between them. */
+const lastNode = (trace: readonly string[]): string | undefined => trace.findLast((t) => !t.startsWith('!') && !t.startsWith('#'));
+
 const toAnswer = (r: TurnResult): AnswerSpec => ({
   action: r.error ? 'error' : r.action,
   prompt: r.prompt,
+  ...(lastNode(r.trace) ? { node: lastNode(r.trace) } : {}),
   ...(r.await ? { await: r.await } : {}),
   ...(r.overrides ? { overrides: r.overrides } : {}),
   ...(r.transfer ? { transfer: r.transfer } : {}),

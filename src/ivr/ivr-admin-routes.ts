@@ -100,7 +100,7 @@ export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: str
       },
     }),
     defineRoute({
-      method: 'put', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Replace the IVR settings (what the body leaves out takes its default)', tags, auth: admin,
+      method: 'put', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Replace the IVR settings (what the body leaves out takes its default; enabled, left out, stays as it was)', tags, auth: admin,
       params, body: z.unknown(), documentedBody: describedIvrSettings(),
       responses: { 200: { description: 'the stored settings', schema: ivrSettingsSchema }, 400: { description: 'every problem with its path' } },
       handler: async ({ params: p, body }) => {

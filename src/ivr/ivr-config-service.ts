@@ -1,6 +1,6 @@
 /** Operator use cases of the IVR channel and settings, and the cached reads the webhook needs. */
 import { randomInt } from 'node:crypto';
-import { AppError, CREDENTIALS, isoNow, newId, randomSecret, signHs256, verifyHs256, type Sealer } from '../platform/index.js';
+import { AppError, CREDENTIALS, isoNow, newId, randomSecret, signHs256, verifyHs256, type Sealer, type TokenRefusalReason } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { IvrRepository, type IvrChannel } from './ivr-repository.js';
 import { defaultIvrSettings, ivrSettingsSchema, type IvrSettings } from './ivr-settings-schema.js';
@@ -122,13 +122,17 @@ export class IvrConfigService {
     return readThrough(this.caches.settings, streamId, async () => (await this.repo.findSettings(streamId)) ?? defaultIvrSettings());
   }
 
-  /** Replaces the whole settings: what `input` leaves out takes its default. */
+  /**
+   * Replaces the whole settings: what `input` leaves out takes its default, except `enabled`, which
+   * only an explicit value changes (a PUT that leaves it out keeps the app on or off as it was).
+   * Written guarded on the settings read, so a concurrent switch-off is never undone.
+   */
   async putSettings(streamId: string, input: unknown): Promise<IvrSettings> {
     const parsed = ivrSettingsSchema.safeParse(input);
     if (!parsed.success) throw AppError.validation(settingsProblems(parsed.error));
-    await this.repo.saveSettings(streamId, parsed.data);
-    this.caches.settings.delete(streamId);
-    return parsed.data;
+    const given = typeof input === 'object' && input !== null && Object.hasOwn(input, 'enabled');
+    const { after } = await this.changeSettings(streamId, (current) => (given ? parsed.data : { ...parsed.data, enabled: current.enabled }));
+    return after;
   }
 
   /** Applies a JSON merge patch to the effective settings, atomically; the settings it made. */
@@ -174,12 +178,13 @@ export class IvrConfigService {
   }
 
   private async checkToken(streamId: string, token: string | undefined): Promise<{ sub?: string; claims: Record<string, unknown> }> {
-    if (!token) throw AppError.unauthorized('Missing token');
+    if (!token) throw AppError.unauthorized('Missing token').because('missing_token' satisfies TokenRefusalReason);
     const ch = await this.channel(streamId);
     if (!ch) throw AppError.notFound('IVR channel is not set up for this app');
     const verified = await verifyHs256(token, async (clientId) => (clientId === ch.clientId ? ch.secret : null), this.caches.verifiedTokens);
     if (verified.claims.exp === undefined && !ch.allowTokensWithoutExpiry) {
-      throw AppError.unauthorized('Invalid SDK credentials: the token has no expiry (exp); mint one with POST /api/admin/apps/{streamId}/channels/ivr/tokens');
+      throw AppError.unauthorized('Invalid SDK credentials: the token has no expiry (exp); mint one with POST /api/admin/apps/{streamId}/channels/ivr/tokens')
+        .because('missing_claim' satisfies TokenRefusalReason);
     }
     if (!ch.enabled) throw AppError.notFound('IVR channel is disabled');
     return { sub: verified.sub, claims: verified.claims };

@@ -6,12 +6,14 @@
  */
 import { z, type ZodType } from 'zod';
 import { dialectNames, dialectProfiles } from '../vxml/index.js';
-import { ivrSettingsSchema } from './ivr-settings-schema.js';
+import { ivrSettingsSchema, LOG_SETTING_HELP } from './ivr-settings-schema.js';
 
 type Described = Record<string, string | { text: string; fields: Record<string, string> }>;
 
 const HELP: Described = {
-  enabled: 'Whether these settings are in force for the app (enabling the test sandbox turns them on).',
+  enabled:
+    'false switches the voice service off: the webhook answers every request with 503 and a VoiceXML document saying the service is not available. '
+    + 'A PUT that leaves it out keeps the current value; switching the test sandbox on turns it on.',
   transcription: {
     text: 'Free-form speech recognition, for questions that have no grammar of their own.',
     fields: {
@@ -50,7 +52,7 @@ const HELP: Described = {
   confidenceKey: 'The name of the recognition confidence the agent reads.',
   confidenceThreshold: 'Input recognised with a lower confidence (0 to 100) counts as not understood; 0 turns the check off.',
   dialect: 'The VoiceXML browser the documents are written for; each profile keeps the documents valid VoiceXML 2.1.',
-  log: 'Kept for compatibility with the platform; the gateway does not read it.',
+  log: LOG_SETTING_HELP,
 };
 
 const inner = (s: ZodType): ZodType => {

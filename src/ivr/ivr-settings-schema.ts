@@ -32,10 +32,22 @@ const W3C_PROPERTIES = new Set([
   'recordutterancetype',
 ]);
 
+/**
+ * What the `log` setting does, the one text the OpenAPI document and the console's form show
+ * (ivr-settings-help.ts); turn-transcript.ts writes the lines it describes.
+ */
+export const LOG_SETTING_HELP =
+  "true writes a `turn transcript` line for each turn to the service log at info level, with the caller's words (`heard`) and the prompt text answered (`said`). "
+  + 'They are personal data, so it is off by default.';
+
+/** A platform's own property: a dotted name, e.g. com.vendor.asr.mode. */
+const DOTTED_NAME = '\\.';
+const isPropertyName = (name: string): boolean => W3C_PROPERTIES.has(name) || new RegExp(DOTTED_NAME).test(name);
+
 export const DIALECTS = dialectNames as unknown as readonly [string, ...string[]];
 
 export const ivrSettingsSchema = z.strictObject({
-  enabled: z.boolean().default(true).meta({ description: 'false stops calls: the webhook answers 503 with a VoiceXML document saying the service is not available' }),
+  enabled: z.boolean().default(true),
   transcription: z
     .strictObject({
       enabled: z.boolean().default(false),
@@ -70,11 +82,13 @@ export const ivrSettingsSchema = z.strictObject({
     .catchall(z.union([z.string().max(200), z.number(), z.boolean()]))
     .superRefine((props, ctx) => {
       for (const name of Object.keys(props)) {
-        if (!W3C_PROPERTIES.has(name) && !name.includes('.')) {
+        if (!isPropertyName(name)) {
           ctx.addIssue({ code: 'custom', path: [name], message: `unknown VoiceXML property "${name}": a platform's own property goes under its dotted name (e.g. com.vendor.${name})` });
         }
       }
     })
+    // the same rule as the check above, for the OpenAPI document (JSON Schema cannot run it)
+    .meta({ propertyNames: { anyOf: [{ enum: [...W3C_PROPERTIES] }, { pattern: DOTTED_NAME }] } })
     .default({ timeout: '5s', bargein: false, fetchtimeout: '10s' }),
   retries: z.number().int().min(1).max(10).default(3),
   onExceedingRetries: exceedBehaviourSchema.default({ action: 'terminationHandler' }),
@@ -85,9 +99,7 @@ export const ivrSettingsSchema = z.strictObject({
   confidenceKey: z.string().trim().min(1).max(80).default('userinput confidence'),
   confidenceThreshold: z.number().min(0).max(100).default(0),
   dialect: z.enum(DIALECTS).default('w3c'),
-  log: z.boolean().default(false).meta({
-    description: "true writes each turn's caller words and prompt text to the service log at info level (personal data: off by default)",
-  }),
+  log: z.boolean().default(false),
 });
 
 export type IvrSettings = z.infer<typeof ivrSettingsSchema>;

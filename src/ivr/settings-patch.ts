@@ -8,6 +8,7 @@
 import { z, type ZodType } from 'zod';
 import mergePatch from 'json-merge-patch';
 import { ivrSettingsSchema, type IvrSettings } from './ivr-settings-schema.js';
+import { describedIvrSettings } from './ivr-settings-help.js';
 
 /** The member schema without its default or optionality (a patch says nothing of defaults). */
 function bare(schema: ZodType): ZodType {
@@ -34,8 +35,11 @@ function patchOf(schema: ZodType): ZodType {
     const { catchall, checks } = schema._zod.def;
     const open = catchall !== undefined && !(catchall instanceof z.ZodNever);
     const out = open ? z.object(shape).catchall((catchall as ZodType).nullable()) : z.strictObject(shape);
-    // the object's own rules (e.g. the names of VoiceXML properties) apply to a patch's names too
-    return checks?.length ? out.check(...(checks as Array<z.core.$ZodCheck<Record<string, unknown>>>)) : out;
+    // the object's own rules (e.g. the names of VoiceXML properties) apply to a patch's names too,
+    // and so does what the document says of them (propertyNames)
+    const checked = checks?.length ? out.check(...(checks as Array<z.core.$ZodCheck<Record<string, unknown>>>)) : out;
+    const meta = z.globalRegistry.get(schema);
+    return meta ? checked.meta(meta) : checked;
   }
   if (schema instanceof z.ZodDiscriminatedUnion && (schema.options as ZodType[]).every((o) => o instanceof z.ZodObject)) {
     const byName = new Map<string, ZodType[]>();
@@ -51,7 +55,8 @@ function patchOf(schema: ZodType): ZodType {
 }
 
 /** A JSON merge patch of the IVR settings (the body of `PATCH …/ivr-settings`). */
-export const ivrSettingsPatchSchema = patchOf(ivrSettingsSchema).meta({
+// from the described settings, so each member's help (one text per setting) is the patch's too
+export const ivrSettingsPatchSchema = patchOf(describedIvrSettings()).meta({
   description: 'A JSON merge patch (RFC 7386) of the IVR settings: members given replace theirs (objects merge member by member, arrays are replaced), null puts a member back to its default, members left out stay as they are',
 });
 

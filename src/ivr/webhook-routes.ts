@@ -45,19 +45,35 @@ const errorDoc = (error: string, text = 'Sorry, something went wrong on our side
   error,
 });
 
+/**
+ * The node a turn's answer came from: the last node the agent ran for it, else the node the call
+ * stands at (an answer delivered again, a wait).
+ */
+function nodeOfTurn(outcome: TurnOutcome): string | undefined {
+  if (outcome.kind === 'answer' && outcome.answer.node) return outcome.answer.node;
+  const state = outcome.session.state;
+  return state?.dialog && state.node ? `${state.dialog}.${state.node}` : undefined;
+}
+
 const vxml = (doc: VxmlDocument, dialect: DialectName = 'w3c', status = 200) => ({ status, xml: renderDocument(doc, { dialect }) });
 
 const SERVICE_DISABLED_TEXT = 'Sorry, this service is not available. Goodbye.';
+/** A refused token is the line's configuration, not a fault of ours: said so, for whoever reads or hears it. */
+const NOT_CONFIGURED_TEXT = 'Sorry, this line is not configured correctly, so the assistant cannot take the call. Please tell the company you called.';
 
-/** Errors before a call is under way (bad token, unknown app, bad request) as VXML with their status. */
-export function renderWebhookError(err: AppError) {
+/**
+ * Errors before a call is under way (bad token, unknown app, bad request) as VXML with their
+ * status, in the dialect given (the app's settings are not read for a refused request: w3c).
+ */
+export function renderWebhookError(err: AppError, dialect: DialectName = 'w3c') {
   // a full memory store refuses a new call with a plain 503 (and Retry-After), not an apology;
   // so does an app whose operator switched its IVR settings off, with a document that says so
-  if (err.code === 'service_disabled') return vxml(errorDoc('service_disabled', SERVICE_DISABLED_TEXT), 'w3c', err.status);
+  if (err.code === 'service_disabled') return vxml(errorDoc('service_disabled', SERVICE_DISABLED_TEXT), dialect, err.status);
+  if (err.status === 401) return vxml(errorDoc('unauthorized', NOT_CONFIGURED_TEXT), dialect, err.status);
   const atCapacity = err.code === 'at_capacity';
   const status = err.status >= 500 && !atCapacity ? 200 : err.status;
   const name = atCapacity ? 'at_capacity' : err.status === 401 ? 'unauthorized' : err.status === 404 ? 'not_found' : err.status === 400 ? 'bad_request' : err.status === 413 ? 'too_large' : err.status === 415 ? 'unsupported_media_type' : err.status === 405 ? 'method_not_allowed' : err.status === 409 ? 'conflict' : err.status === 429 ? 'rate_limited' : err.status === 503 ? 'store_unavailable' : 'internal_error';
-  return vxml(errorDoc(name), 'w3c', status);
+  return vxml(errorDoc(name), dialect, status);
 }
 
 export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
@@ -81,6 +97,13 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
     return { kind: 'retry', ...vxml(retryDocument(req, url, since, settings.standardResponses), dialect) };
   }
 
+  /** A refused token: a line with its reason (never the token) and the count by reason. */
+  function tokenRefused(streamId: string, req: WebhookRequest, err: AppError): void {
+    const reason = err.reason ?? 'unknown';
+    metrics.webhookTokenRefusals.inc({ reason });
+    logger.warn({ streamId, callId: req.callId, reason }, 'webhook token refused');
+  }
+
   async function answer(streamId: string, req: WebhookRequest, baseUrl: string, startedAt: number) {
     const url = submitUrl(baseUrl, streamId, req.token);
     let settings: IvrSettings;
@@ -90,6 +113,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
     } catch (err) {
       // a call under way keeps retrying through a store outage; anything else is refused as usual
       if (req.callId && req.token && isStoreFault(err)) return storeFault(req, url, defaultIvrSettings());
+      if (err instanceof AppError && err.status === 401) tokenRefused(streamId, req, err);
       throw err;
     }
     // switched off by the operator: no call starts or goes on (a hang-up report still ends one)
@@ -114,10 +138,8 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       };
       const outcome = await turns.handle({ streamId, req, settings, agent, lang, deadlineAt: startedAt + config.turnDeadlineMs, render });
       if (settings.log) logTurnTranscript(logger, streamId, req, outcome);
-      const state = outcome.session.state;
-      const node = state?.dialog && state.node ? `${state.dialog}.${state.node}` : undefined;
       const rendered = outcome.rendered ?? render(outcome);
-      return { kind: rendered.kind, node, status: 200, xml: rendered.xml };
+      return { kind: rendered.kind, node: nodeOfTurn(outcome), status: 200, xml: rendered.xml };
     } catch (err) {
       if (err instanceof AppError && (err.status < 500 || err.code === 'at_capacity')) throw err;
       if (isStoreFault(err)) return storeFault(req, url, settings);
@@ -147,9 +169,13 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
         end({ kind: out.kind });
         metrics.turns.inc({ kind: out.kind });
         metrics.appTurns.inc({ app: metrics.appLabel(params.streamId), outcome: out.kind });
-        // one line per turn: what an operator greps for first (never the token or the caller's words)
+        // one line per turn: what an operator greps for first (never the token or the caller's words);
+        // turn 0 is the call's start, node null where no node ran (a bootstrap, a wait, a fault)
         logger.info(
-          { callId: req.callId, streamId: params.streamId, turn: req.turn, event: req.event, node: 'node' in out ? out.node : undefined, outcome: out.kind, latencyMs: Date.now() - startedAt },
+          {
+            callId: req.callId, streamId: params.streamId, turn: req.turn ?? 0, event: req.event,
+            node: ('node' in out ? out.node : undefined) ?? null, outcome: out.kind, latencyMs: Date.now() - startedAt,
+          },
           'turn answered',
         );
         return { status: out.status, xml: out.xml };

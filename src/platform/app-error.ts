@@ -21,16 +21,29 @@ export class AppError extends Error {
   }
 
   /**
+   * Why a credential was refused, for the log and the metrics (never the client's answer, whose
+   * message stays the contract's): e.g. `expired`, `bad_signature` (token-refusal.ts).
+   */
+  reason?: string;
+
+  /** This error with the reason it was refused (see `reason`). */
+  because(reason: string): this {
+    this.reason = reason;
+    return this;
+  }
+
+  /**
    * A 401 that names the credential it expected: the `WWW-Authenticate` challenge, and the
    * credential's place as the error entry's `path`; the message stays as it was. Any other error
    * is answered as it is.
    */
   expecting(credential: { challenge: string; path: string }): AppError {
     if (this.status !== 401) return this;
-    return new AppError(401, this.code, this.message, [{ msg: this.message, code: this.code, path: credential.path }], {
+    const named = new AppError(401, this.code, this.message, [{ msg: this.message, code: this.code, path: credential.path }], {
       ...this.headers,
       'WWW-Authenticate': credential.challenge,
     });
+    return this.reason ? named.because(this.reason) : named;
   }
 
   /** The contract body: {"errors":[{msg, code, path?}]}. */

@@ -3,7 +3,7 @@ export { loadConfig, testConfig, ConfigError, type Config } from './config.js';
 export { AppError, type ErrorDetail } from './app-error.js';
 export { createSealer, type Sealer } from './seal.js';
 export { sha256, safeEqual, randomSecret, randomDigits } from './secrets.js';
-export { verifyHs256, signHs256, type VerifiedToken, type VerifiedTokenCache } from './jwt.js';
+export { verifyHs256, signHs256, TOKEN_REFUSAL_REASONS, type TokenRefusalReason, type VerifiedToken, type VerifiedTokenCache } from './jwt.js';
 export { createAuthenticator, CREDENTIALS, type Authenticator, type AuthenticatorOptions, type AuthRequirement, type Principal, type CredentialLookup } from './auth.js';
 export {
   CONSOLE_SESSION_COOKIE, assertSameOrigin, clearedConsoleSessionCookie, consoleSessionCookie, consoleSessionIdOf, isConsoleSessionId,

@@ -29,36 +29,57 @@ export interface VerifiedTokenCache {
   delete(token: string): unknown;
 }
 
+/**
+ * Why a token was refused, carried as the AppError's `reason` (the answer's message stays the
+ * contract's): not a JWT at all, not HS256, a claim missing (`appId`, or `exp` where required), a
+ * client id no secret is kept for here (another app's token), a signature that does not match,
+ * past its `exp`, before its `nbf`.
+ */
+export const TOKEN_REFUSAL_REASONS = ['missing_token', 'malformed', 'wrong_algorithm', 'missing_claim', 'wrong_app', 'bad_signature', 'expired', 'not_yet_valid'] as const;
+export type TokenRefusalReason = (typeof TOKEN_REFUSAL_REASONS)[number];
+
+const refused = (reason: TokenRefusalReason): AppError => AppError.invalidJwt().because(reason);
+const unknownClient = (): AppError => AppError.unauthorized().because('wrong_app' satisfies TokenRefusalReason);
+
+/** The reason jsonwebtoken gave for refusing a token that decoded. */
+function reasonOf(err: unknown): TokenRefusalReason {
+  if (err instanceof jwt.TokenExpiredError) return 'expired';
+  if (err instanceof jwt.NotBeforeError) return 'not_yet_valid';
+  if (err instanceof jwt.JsonWebTokenError && /signature/.test(err.message)) return 'bad_signature';
+  return 'malformed';
+}
+
 const MAX_TOKEN_LENGTH = 8192;
 const CLOCK_TOLERANCE_S = 5;
 
 export async function verifyHs256(token: string, secretFor: (clientId: string) => Promise<string | null>, cache?: VerifiedTokenCache): Promise<VerifiedToken> {
-  if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) throw AppError.invalidJwt();
+  if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) throw refused('malformed');
   const known = cache?.get(token);
   if (known) {
     const secret = await secretFor(known.result.clientId);
-    if (!secret) throw AppError.unauthorized();
+    if (!secret) throw unknownClient();
     const exp = known.result.claims.exp;
     if (typeof exp === 'number' && Date.now() / 1000 >= exp + CLOCK_TOLERANCE_S) {
       cache?.delete(token);
-      throw AppError.invalidJwt();
+      throw refused('expired');
     }
     if (safeEqual(secret, known.secret)) return known.result;
     cache?.delete(token);
   }
   const unverified = jwt.decode(token, { complete: true });
-  if (!unverified || unverified.header.alg !== 'HS256' || typeof unverified.payload !== 'object') throw AppError.invalidJwt();
+  if (!unverified || typeof unverified.payload !== 'object') throw refused('malformed');
+  if (unverified.header.alg !== 'HS256') throw refused('wrong_algorithm');
   const clientId: unknown = unverified.payload.appId;
-  if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 200) throw AppError.invalidJwt();
+  if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 200) throw refused('missing_claim');
   const secret = await secretFor(clientId);
-  if (!secret) throw AppError.unauthorized();
+  if (!secret) throw unknownClient();
   let claims: jwt.JwtPayload;
   try {
     // a secret KeyObject, not the string: given a string, jsonwebtoken first tries to read it as a
     // public key, which costs more than the whole HMAC check (docs/benchmarks.md)
     claims = jwt.verify(token, createSecretKey(Buffer.from(secret, 'utf8')), { algorithms: ['HS256'], clockTolerance: CLOCK_TOLERANCE_S }) as jwt.JwtPayload;
-  } catch {
-    throw AppError.invalidJwt();
+  } catch (err) {
+    throw refused(reasonOf(err));
   }
   const result: VerifiedToken = Object.freeze({ clientId, sub: typeof claims.sub === 'string' ? claims.sub : undefined, claims: Object.freeze(claims) });
   if (cache && (claims.nbf === undefined || claims.nbf <= Date.now() / 1000)) {

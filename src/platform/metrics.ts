@@ -16,6 +16,8 @@ export interface Metrics {
   storeErrors: Counter<'operation'>;
   sandboxLinesInUse: Gauge<'app'>;
   rateLimited: Counter<'limiter'>;
+  /** Webhook tokens refused, by reason (jwt.ts TOKEN_REFUSAL_REASONS): a platform with a stale or wrong token. */
+  webhookTokenRefusals: Counter<'reason'>;
   cacheHits: Counter<'cache'>;
   cacheMisses: Counter<'cache'>;
   /**
@@ -54,6 +56,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     storeErrors: new Counter({ name: 'ivr_store_errors_total', help: 'Store operations that failed', labelNames: ['operation'], registers: [registry] }),
     sandboxLinesInUse: new Gauge({ name: 'ivr_sandbox_lines_in_use', help: 'Sandbox lines in use, by app', labelNames: ['app'], registers: [registry] }),
     rateLimited: new Counter({ name: 'ivr_rate_limited_total', help: 'Requests refused by a rate limit', labelNames: ['limiter'], registers: [registry] }),
+    webhookTokenRefusals: new Counter({ name: 'ivr_webhook_token_refusals_total', help: 'Webhook tokens refused, by reason (expired, bad_signature, wrong_app, missing_claim, not_yet_valid…)', labelNames: ['reason'], registers: [registry] }),
     cacheHits,
     cacheMisses,
     meteredCache: (name, options) => meteredCache(cacheHits, cacheMisses, name, options),

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModelConnection, startGateway, type RunningGateway } from '../helpers/test-gateway.js';
+import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
+import { runShellBlock, shellBlocks } from '../helpers/shell-blocks.js';
 import { MemoryStore } from '../../src/store/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -23,7 +24,10 @@ function agentsIn(file: string): Array<{ name: string; agent: unknown }> {
   return out;
 }
 
-/** The documented model nodes name an example connection id: they are pointed at a connection that exists. */
+/**
+ * The documented model nodes name an example connection id; the page says to put the id of a
+ * connection made with its commands in its place, which is what this does.
+ */
 function onConnection(agent: unknown, connectionId: string): unknown {
   const copy = structuredClone(agent) as { dialogs: Record<string, { nodes: Record<string, { type: string; connectionId?: string }> }> };
   for (const dialog of Object.values(copy.dialogs)) for (const node of Object.values(dialog.nodes)) if (node.type === 'llm') node.connectionId = connectionId;
@@ -35,7 +39,12 @@ describe('agents in examples/ and docs/', () => {
   let connectionId: string;
   beforeAll(async () => {
     gw = await startGateway({ store: new MemoryStore(`agent-examples-${Date.now()}:`) });
-    connectionId = await createModelConnection(gw);
+    // the connection the page says how to make, made by running the page's own commands
+    const blocks = shellBlocks('docs/agent.md').filter((b) => b.text.includes('/api/public/connections'));
+    expect(blocks).toHaveLength(1);
+    const run = await runShellBlock(blocks[0]!, { BASE: gw.url, ADMIN: gw.config.adminToken });
+    expect(run.code, run.stderr).toBe(0);
+    connectionId = (JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { connectionId: string }).connectionId;
   });
   afterAll(async () => {
     await gw.close();
@@ -65,6 +74,20 @@ describe('agents in examples/ and docs/', () => {
       if (put.status !== 202) refused.push(`${name}: ${JSON.stringify(put.body)}`);
     }
     expect(refused).toEqual([]);
+  });
+
+  it('when the documented llm agent names the connection its page made, then it is accepted, and with the placeholder id it is refused', async () => {
+    expect(connectionId).toMatch(/^cn-/);
+    const conn = await gw.admin('GET', '/api/admin/api-keys');
+    expect(conn.body.apiKeys.some((k: { name: string }) => k.name === 'models')).toBe(true);
+    const llm = docFiles.flatMap(agentsIn).filter(({ agent }) => JSON.stringify(agent).includes('"type":"llm"'));
+    expect(llm.length).toBeGreaterThanOrEqual(1);
+    for (const { name, agent } of llm) {
+      const asWritten = await gw.admin('PUT', `/api/admin/apps/${await freshApp()}/agent`, agent);
+      expect(asWritten.status, name).toBe(400);
+      expect(JSON.stringify(asWritten.body)).toContain('connectionId');
+      expect((await gw.admin('PUT', `/api/admin/apps/${await freshApp()}/agent`, onConnection(agent, connectionId))).status, name).toBe(202);
+    }
   });
 
   it('when a documented agent is broken on purpose, then the check notices', async () => {

@@ -92,14 +92,29 @@ describeEachStore('IVR settings that do what they say', (factory) => {
   const newApp = async (name: string) => (await gw.admin('POST', '/api/admin/apps', { name })).body.streamId as string;
   const get = async (streamId: string) => (await gw.admin('GET', `/api/admin/apps/${streamId}/ivr-settings`)).body;
 
-  it('when a partial PUT is sent, then it replaces the whole settings: what it leaves out takes its default, enabled included', async () => {
+  it('when a partial PUT is sent, then what it leaves out takes its default, except enabled, which stays as it was', async () => {
     const id = await newApp('Put replaces');
     await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, { enabled: false, welcomeMessage: 'Hello', retries: 5 });
     const put = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, { retries: 2 });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ enabled: true, retries: 2 });
+    expect(put.body).toMatchObject({ enabled: false, retries: 2 });
     expect(put.body.welcomeMessage).toBeUndefined();
     expect(await get(id)).toEqual(put.body);
+    const on = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, { enabled: true });
+    expect(on.body).toMatchObject({ enabled: true, retries: 3 });
+  });
+
+  it('when an app is switched off by PATCH and then sent a PUT without enabled, then it stays off and calls are still refused', async () => {
+    const app = await setupIvrApp(gw, { name: 'Stays off' });
+    expect((await patch(app.streamId, { enabled: false })).body.enabled).toBe(false);
+    const put = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-settings`, { retries: 3 });
+    expect(put.status).toBe(200);
+    expect(put.body.enabled).toBe(false);
+    expect((await get(app.streamId)).enabled).toBe(false);
+    const call = new IvrCall(gw, app.webhookUrl);
+    const refused = await call.start();
+    expect(call.lastStatus).toBe(503);
+    expect(refused).toContain("'service_disabled'");
   });
 
   it('when a merge patch is sent (merge-patch+json or json), then only its members change, nested groups merge, and GET shows the effective values', async () => {

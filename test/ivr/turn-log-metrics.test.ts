@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/store/index.js';
 import { APP_LABELS_MAX, createMetrics } from '../../src/platform/metrics.js';
-import { IvrCall } from '../helpers/ivr-call.js';
+import { IvrCall, kindOf } from '../helpers/ivr-call.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
 import { testPrefix } from '../helpers/test-stores.js';
 
@@ -31,6 +31,19 @@ describe('what an operator sees of each turn', () => {
     expect(lines[1]).toMatchObject({ node: 'book.size' });
     expect(JSON.stringify(lines)).not.toContain(app.token.slice(20));
     expect(JSON.stringify(lines)).not.toContain('book a table');
+  });
+
+  it('when a call runs from its first turn to its last, then every turn answered line has its turn number and the node that answered', async () => {
+    const call = new IvrCall(gw, app.webhookUrl);
+    const kinds = [kindOf(await call.start())];
+    for (const words of ['book a table', 'four', 'march third', 'yes']) kinds.push(kindOf(await call.say(words)));
+    while (kinds.at(-1) === 'continue' && kinds.length < 12) kinds.push(kindOf(await call.event('continue')));
+    expect(kinds.at(-1)).toBe('end');
+    const lines = gw.log.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'turn answered' && l.callId === call.callId);
+    expect(lines.map((l) => l.outcome)).toEqual(kinds);
+    expect(lines.map((l) => l.turn)).toEqual(lines.map((_, i) => i));
+    for (const l of lines) expect(l.node, JSON.stringify(l)).toMatch(/^[\w-]+\.[\w-]+$/);
+    expect(lines[1]!.node).toBe('book.size');
   });
 
   it('when turns are answered, then /metrics counts them by app and outcome', async () => {

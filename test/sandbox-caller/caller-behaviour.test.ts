@@ -271,8 +271,8 @@ describe('a grammar-based browser, hang-ups at the top and failed fetches', () =
 });
 
 describe('the customer root snippet', () => {
-  it('when README.md\'s snippet is compared with the root the caller generates, then they are the same, valid document', async () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('when docs/voicexml.md\'s snippet is compared with the root the caller generates, then they are the same, valid document', async () => {
+    const readme = readFileSync(new URL('../../docs/voicexml.md', import.meta.url), 'utf8');
     const block = /<!-- customer-root:start -->\n```xml\n([\s\S]*?)```\n<!-- customer-root:end -->/.exec(readme)?.[1];
     const generated = customerRootDocument({
       webhookUrl: 'https://ivr.example.com/ivr/hooks/st-1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d?token=TOKEN',

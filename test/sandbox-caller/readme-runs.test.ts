@@ -1,9 +1,17 @@
 /**
  * The README's runs (a, a2, b, b2, b3, c, d, e, f, f2, f3, g, h, i) replayed against a real local
  * HTTP server that serves the spec example documents in scenario order, in both browser modes.
+ * And README.md's own shell blocks, run exactly as written (bash, the first failing command fails
+ * the block) against a started service, as a newcomer pastes them into a second terminal.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCall, type CallResult, type RunCallOptions } from '../../sandbox/index.js';
+import { MemoryStore } from '../../src/store/index.js';
+import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, runShellBlock, shellBlocks } from '../helpers/shell-blocks.js';
+import { assertValidVxml } from '../helpers/vxml-schema.js';
 import { startGatewayStub, STREAM_ID, TOKEN, type GatewayStub, type StubAnswer } from './gateway-stub.js';
 
 const CALL_ID = 'c0a8012e-7d41-4b6a-9f3e-5e2d1c0b9a87';
@@ -233,5 +241,72 @@ describe('runs h and i: where the params go', () => {
     expect(hooks()[0]).toMatchObject({ method: 'POST', query: { token: TOKEN }, body: {} });
     expect(hooks()[1]?.body).toEqual({ callId: CALL_ID, message: '', from: FROM, to: STREAM_ID });
     expect(strict.ended).toBe('return');
+  });
+});
+
+describe('README.md: its shell blocks, run as written against a started service', () => {
+  /** The blocks that start the service itself: the test starts it instead (it is what they make). */
+  const START = 'npm install && npm start\n';
+  let gw: RunningGateway;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    gw = await startGateway({ store: new MemoryStore(`readme-${Date.now()}:`) });
+    env = { BASE: gw.url, ADMIN: gw.config.adminToken };
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  const blocks = shellBlocks('README.md');
+  const byText = (part: string) => {
+    const found = blocks.filter((b) => b.text.includes(part));
+    expect(found, part).toHaveLength(1);
+    return found[0]!;
+  };
+
+  it('when the README is counted, then it is at most 1,500 words, read in ten minutes', () => {
+    const words = readFileSync(join(repoRoot, 'README.md'), 'utf8').split(/\s+/).filter(Boolean).length;
+    expect(words).toBeGreaterThan(500);
+    expect(words).toBeLessThanOrEqual(1500);
+  });
+
+  it('when the README is read, then every shell block but the one that starts the service is one this test runs', () => {
+    expect(blocks.filter((b) => b.text === START)).toHaveLength(1);
+    const others = blocks.filter((b) => b.text !== START);
+    // each of these is run below; a new block fails here until it is run too
+    expect(others.map((b) => b.index)).toEqual([byText('/api/admin/apps').index, byText('npm run demo:setup').index]);
+  });
+
+  it('when the first call is pasted, then it makes an app, its agent, channel and token, and the webhook answers the welcome in valid VoiceXML', async () => {
+    const run = await runShellBlock(byText('/api/admin/apps'), env, 120_000);
+    expect(run.code, `${run.stderr}\n${run.stdout}`).toBe(0);
+    const xml = /<\?xml[\s\S]*?<\/vxml>/.exec(run.stdout)?.[0];
+    expect(xml, run.stdout).toBeDefined();
+    expect(xml).toContain('Hello. Ask me about our opening hours.');
+    expect(xml).toMatch(/<var name="turn" expr="'1'"\s*\/>/);
+    await assertValidVxml(xml!);
+    const app = /console\/apps\/(st-[\w-]+)/.exec(run.stdout)?.[1];
+    expect(run.stdout).toContain(`Now open ${gw.url}/console/apps/${app}`);
+    const calls = gw.log.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'turn answered' && l.streamId === app);
+    expect(calls.map((l) => [l.callId, l.outcome])).toEqual([['first-call-1', 'ask']]);
+    // what the README says the console's Calls page then shows
+    const listed = await gw.admin('GET', `/api/admin/apps/${app}/calls`);
+    expect(JSON.stringify(listed.body)).toContain('first-call-1');
+  });
+
+  it('when the first call is pasted without ADMIN set, then it stops at once and says what to set', async () => {
+    const run = await runShellBlock(byText('/api/admin/apps'), { BASE: gw.url, ADMIN: '' });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('export ADMIN=');
+  });
+
+  it('when the demo block is pasted, then it sets up the demo and the call line it prints runs the call to its end', async () => {
+    const run = await runShellBlock(byText('npm run demo:setup'), env, 120_000);
+    expect(run.code, run.stderr).toBe(0);
+    const line = /^\s*(npm run call -- .*)$/m.exec(run.stdout)?.[1];
+    expect(line, run.stdout).toBeDefined();
+    const call = await runShellBlock({ index: 0, line: 0, text: `${line} --plain\n` }, env, 120_000);
+    expect(call.code, call.stderr).toBe(0);
+    expect(call.stdout).toMatch(/call ended/);
   });
 });

@@ -153,6 +153,15 @@ function Sandbox({ app, status, onChange, fresh, onFresh }: SandboxProps) {
             <dt>Number</dt>
             <dd>
               <code data-testid="sandbox-number">{status.phoneNumber}</code> <CopyButton text={status.phoneNumber} label="Copy number" />
+              <p class="muted small">A key that names this sandbox, not a number a phone can dial.</p>
+            </dd>
+            <dt>Entry URL</dt>
+            <dd>
+              <code data-testid="sandbox-entry-url">{sandboxEntryUrl(status.phoneNumber)}</code> <CopyButton text={sandboxEntryUrl(status.phoneNumber)} label="Copy entry URL" />
+              <p class="muted small">
+                What a VoiceXML browser (or your telephony platform&apos;s application for the test line) fetches first, with GET or POST and the
+                parameters callId, from and to; it asks for the PIN and the secret, then runs the agent.
+              </p>
             </dd>
             <dt>Lines in use</dt>
             <dd data-testid="sandbox-lines-in-use">
@@ -170,6 +179,9 @@ function Sandbox({ app, status, onChange, fresh, onFresh }: SandboxProps) {
     </>
   );
 }
+
+/** The URL a VoiceXML browser calls to enter the sandbox: the number is its key, not something to dial. */
+const sandboxEntryUrl = (phoneNumber: string): string => `${location.origin}/ivr/sandbox/${encodeURIComponent(phoneNumber).replace(/^%2B/, '+')}`;
 
 export function SandboxPage({ app }: { app: AppRecord }) {
   const load = useLoad(() => sandboxStatus(app.streamId), [app.streamId]);

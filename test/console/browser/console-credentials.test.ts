@@ -144,6 +144,9 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     await page.goto(appUrl('sandbox'));
     await page.getByRole('switch', { name: 'Switch the sandbox on' }).click();
     const number = await page.getByTestId('sandbox-number').innerText();
+    // the number is a key; what a VoiceXML browser calls is the entry URL beside it
+    expect(await page.getByTestId('sandbox-entry-url').innerText()).toBe(`${new URL(page.url()).origin}/ivr/sandbox/${number}`);
+    expect(await page.getByRole('button', { name: 'Copy entry URL' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Show PIN' }).click();
     await page.getByRole('button', { name: 'Show secret' }).click();
     sandbox = { number, pin: await page.getByTestId('sandbox-pin').innerText(), secret: await page.getByTestId('sandbox-secret').innerText() };
