@@ -107,7 +107,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const history = createHistoryComponent({ store, apps, metrics, rateLimiters, sessionMetas: caches.historySessions, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
   const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents), ...(options.testRuns ? { options: options.testRuns } : {}) });
 
-  const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId) });
+  const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId), sessions: consoleSessions, logger });
   const ivrComponent = createIvrComponent({
     ...base,
     caches: caches.ivr,
@@ -159,7 +159,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     },
     stop: async () => {
       await ivrComponent.idleCalls.stop();
-      await Promise.all([testRuns.stop(), agents.stop()]);
+      await Promise.all([testRuns.stop(), agents.stop(), inspector.feeds.close()]);
     },
   };
 }
