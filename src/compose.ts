@@ -97,7 +97,8 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const agents = new AgentRegistry({
     store,
     cache: caches.agents,
-    trainer: createTrainingPool({ threads: config.agentTrainingThreads }),
+    trainer: createTrainingPool({ threads: config.agentTrainingThreads, maxQueued: config.abuseLimits.trainingQueueMax }),
+    uploadLimiter: rateLimiters({ name: 'agent-uploads', points: config.abuseLimits.agentUploadsPerMinute, durationS: 60 }),
     logger,
     limits: { maxIntents: config.agentMaxIntents, maxUtterances: config.agentMaxUtterances, maxNodes: config.agentMaxNodes },
     checks: [assist.definitionCheck, connections.definitionCheck, tables.recordCheck],
