@@ -2,21 +2,22 @@
  * A slowloris client, forked by haproxy-slowloris.test.ts so that its sockets cost the measured
  * callers' process nothing: from `localAddress` it keeps `count` connections to host:port, each
  * sending a request's header lines one byte a second and never finishing them; a connection the
- * server closes is opened again after a short pause (as an attacker would). Answers `stats` with
- * how many are open now, how many were opened in all and how many the server closed.
+ * server closes (or refuses) is opened again after a short pause (as an attacker would). Answers
+ * `stats` with how many are open now, how many were tried and opened in all, and how many ended.
  */
 import { connect, type Socket } from 'node:net';
 
 const [host, portArg, countArg, localAddress] = process.argv.slice(2);
 const port = Number(portArg);
 const count = Number(countArg);
-const stats = { open: 0, opened: 0, closedByServer: 0 };
+const stats = { open: 0, tried: 0, opened: 0, ended: 0 };
 const sockets = new Set<Socket>();
 let stopping = false;
 const HEAD = 'GET /readyz HTTP/1.1\r\nHost: victim\r\nX-Slow: ';
 
 function hold(): void {
   if (stopping) return;
+  stats.tried++;
   const s = connect({ host, port, localAddress });
   let sent = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -33,10 +34,8 @@ function hold(): void {
   s.on('error', () => undefined);
   s.on('close', () => {
     clearInterval(timer);
-    if (sockets.delete(s)) {
-      stats.open--;
-      stats.closedByServer++;
-    }
+    stats.ended++;
+    if (sockets.delete(s)) stats.open--;
     setTimeout(hold, 500 + Math.random() * 500);
   });
 }
