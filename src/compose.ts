@@ -97,7 +97,8 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const agents = new AgentRegistry({
     store,
     cache: caches.agents,
-    trainer: createTrainingPool({ threads: config.agentTrainingThreads }),
+    trainer: createTrainingPool({ threads: config.agentTrainingThreads, maxQueued: config.abuseLimits.trainingQueueMax }),
+    uploadLimiter: rateLimiters({ name: 'agent-uploads', points: config.abuseLimits.agentUploadsPerMinute, durationS: 60 }),
     logger,
     limits: { maxIntents: config.agentMaxIntents, maxUtterances: config.agentMaxUtterances, maxNodes: config.agentMaxNodes },
     checks: [assist.definitionCheck, connections.definitionCheck, tables.recordCheck],
@@ -107,7 +108,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const history = createHistoryComponent({ store, apps, metrics, rateLimiters, sessionMetas: caches.historySessions, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
   const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents), ...(options.testRuns ? { options: options.testRuns } : {}) });
 
-  const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId) });
+  const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId), sessions: consoleSessions, logger });
   const ivrComponent = createIvrComponent({
     ...base,
     caches: caches.ivr,
@@ -159,7 +160,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     },
     stop: async () => {
       await ivrComponent.idleCalls.stop();
-      await Promise.all([testRuns.stop(), agents.stop()]);
+      await Promise.all([testRuns.stop(), agents.stop(), inspector.feeds.close()]);
     },
   };
 }

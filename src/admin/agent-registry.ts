@@ -9,11 +9,11 @@
  */
 import type { LRUCache } from 'lru-cache';
 import { IntentModelError, loadCompiledAgent, validateAgentDefinition, type AgentDefinition, type CompiledAgent } from '../agent/index.js';
-import { AppError, isoNow, newId, type Logger } from '../platform/index.js';
+import { AppError, isoNow, newId, type Logger, type RateLimiter } from '../platform/index.js';
 import { storeKeys, type Store } from '../store/index.js';
 import type { AgentStatus } from './admin-schemas.js';
 import { checkAgentLimits, type AgentLimits } from './agent-limits.js';
-import { AgentTrainer, versionOf } from './agent-training.js';
+import { AgentTrainer, rawHashOf, versionOf } from './agent-training.js';
 import type { TrainingPool } from './training-pool.js';
 
 /** A compiled agent as kept, with the version it was compiled from and when that was last checked. */
@@ -38,6 +38,8 @@ export interface AgentRegistryOptions {
   recheckMs?: number;
   /** How long a training lock lives unless its instance renews it. */
   trainingLockMs?: number;
+  /** Uploads per app (AGENT_UPLOADS_PER_MINUTE): past it, 429 with Retry-After. */
+  uploadLimiter?: RateLimiter;
 }
 
 const TRAINING_LOCK_MS = 15_000;
@@ -58,41 +60,70 @@ export class AgentRegistry {
   }
 
   /**
-   * Checks the limits (400 naming each), validates (400 listing every problem), stores the upload and
-   * starts its training; answers the status at once. The live agent answers turns until the new one is trained.
+   * Counts the upload against its app's rate (429 past it); knows a definition sent again unchanged
+   * by the hash of what was sent, before validating it (answers the live agent's status, or the
+   * training one's); else checks the limits (400 naming each), validates (400 listing every
+   * problem), makes room in the training queue (429 when full), stores the upload and starts its
+   * training; answers the status at once. The live agent answers turns until the new one is trained.
    */
   async put(streamId: string, input: unknown): Promise<AgentStatus> {
+    if (this.opts.uploadLimiter) {
+      const r = await this.opts.uploadLimiter.consume(streamId);
+      if (!r.allowed) throw AppError.rateLimited(r.msBeforeNext / 1000);
+    }
+    const raw = rawHashOf(input);
+    const keys = this.keys(streamId);
+    const [[live, liveRaw], upload, trainingHeld] = await Promise.all([this.store.hgetall(keys.definition).then((d) => [d.version, d.raw] as const), this.store.hgetall(keys.upload), this.store.exists(keys.lock)]);
+    const unchanged = await this.unchanged(streamId, raw, { live, liveRaw, upload, trainingHeld });
+    if (unchanged) return unchanged;
+
     checkAgentLimits(input, this.opts.limits);
     const checked = validateAgentDefinition(input);
     const problems = checked.ok ? (await Promise.all((this.opts.checks ?? []).map((c) => c(streamId, checked.definition)))).flat() : checked.problems;
     if (!checked.ok || problems.length) throw AppError.validation(problems.map((p) => ({ msg: p.msg, path: `body${p.path ? `.${p.path}` : ''}` })));
     const json = JSON.stringify(checked.definition);
     const version = versionOf(json);
-    const keys = this.keys(streamId);
-    const [live, upload, trainingHeld] = await Promise.all([this.store.hget(keys.definition, 'version'), this.store.hgetall(keys.upload), this.store.exists(keys.lock)]);
     if (live === version) {
       // the live agent again: nothing to train, and an upload still training is dropped
-      if (upload.version) {
-        this.training.abort(streamId);
-        // only the upload read here (a newer one stored meanwhile stays)
-        const drop = [keys.upload, keys.uploadDefinition, keys.lock].map((key) => ({ op: 'del' as const, key }));
-        await this.store.atomic(drop, [{ key: keys.upload, hashField: 'version', equals: upload.version }]);
-      }
+      await this.dropUpload(streamId, upload);
       return (await this.status(streamId)) ?? { state: 'ready', liveVersion: live, latestVersion: live };
     }
     if (upload.version === version && upload.state === 'training' && trainingHeld) {
-      return { state: 'training', liveVersion: live, latestVersion: version, ...(upload.since ? { trainingSince: upload.since } : {}) };
+      return { state: 'training', liveVersion: live ?? null, latestVersion: version, ...(upload.since ? { trainingSince: upload.since } : {}) };
     }
+    this.opts.trainer.admit(streamId);
     const token = newId('tr');
     const since = isoNow();
     await this.store.atomic([
       { op: 'del', key: keys.upload },
-      { op: 'hset', key: keys.upload, fields: { version, state: 'training', since } },
+      { op: 'hset', key: keys.upload, fields: { version, state: 'training', since, raw } },
       { op: 'set', key: keys.uploadDefinition, value: json },
       { op: 'set', key: keys.lock, value: token, ttlMs: this.training.lockMs },
     ]);
-    this.training.start({ streamId, version, json, definition: checked.definition, token });
-    return { state: 'training', liveVersion: live, latestVersion: version, trainingSince: since };
+    this.training.start({ streamId, version, json, definition: checked.definition, token, raw });
+    return { state: 'training', liveVersion: live ?? null, latestVersion: version, trainingSince: since };
+  }
+
+  /** The status of an upload sent again exactly as before (the live agent, or the one training); null when it is new. */
+  private async unchanged(streamId: string, raw: string, seen: { live: string | undefined; liveRaw: string | undefined; upload: Record<string, string>; trainingHeld: boolean }): Promise<AgentStatus | null> {
+    const { live, liveRaw, upload, trainingHeld } = seen;
+    if (live && liveRaw === raw) {
+      await this.dropUpload(streamId, upload);
+      return (await this.status(streamId)) ?? { state: 'ready', liveVersion: live, latestVersion: live };
+    }
+    if (upload.raw === raw && upload.version && upload.state === 'training' && trainingHeld) {
+      return { state: 'training', liveVersion: live ?? null, latestVersion: upload.version, ...(upload.since ? { trainingSince: upload.since } : {}) };
+    }
+    return null;
+  }
+
+  /** Drops an upload still training (the live agent was sent again); only the upload read (a newer one stored meanwhile stays). */
+  private async dropUpload(streamId: string, upload: Record<string, string>): Promise<void> {
+    if (!upload.version) return;
+    const keys = this.keys(streamId);
+    this.training.abort(streamId);
+    const drop = [keys.upload, keys.uploadDefinition, keys.lock].map((key) => ({ op: 'del' as const, key }));
+    await this.store.atomic(drop, [{ key: keys.upload, hashField: 'version', equals: upload.version }]);
   }
 
   /** The latest accepted definition (the one training, or that failed to train, else the live one). */
@@ -203,7 +234,7 @@ export class AgentRegistry {
         // a model trained from other utterances (written by an older version, or read across a commit)
       }
     }
-    const trained = await this.opts.trainer.train(def.json);
+    const trained = await this.opts.trainer.train(def.json, undefined, streamId);
     await this.store.atomic([{ op: 'set', key: keys.model, value: trained }], [{ key: keys.definition, hashField: 'version', equals: def.version }]);
     return { version: def.version, agent: loadCompiledAgent(definition, trained) };
   }

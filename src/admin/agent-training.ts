@@ -20,12 +20,20 @@ export interface TrainingJob {
   definition?: AgentDefinition;
   /** The lock token this job holds. */
   token: string;
+  /** The hash of the upload as it was sent (before validation), kept with the live definition. */
+  raw?: string;
 }
 
 export const TRAINING_FAILED = 'The intent model could not be trained; the previous agent stays live';
 
 /** The version of a stored definition: a hash of its JSON. */
 export const versionOf = (json: string): string => createHash('sha256').update(json).digest('hex').slice(0, 16);
+
+/**
+ * The hash of an upload as sent, before validation: a definition sent again unchanged is known by
+ * it without validating it again (its JSON text is made once; validating costs far more).
+ */
+export const rawHashOf = (input: unknown): string => createHash('sha256').update(JSON.stringify(input) ?? '').digest('hex');
 
 export class AgentTrainer {
   private readonly running = new Map<string, { controller: AbortController; token: string }>();
@@ -65,7 +73,7 @@ export class AgentTrainer {
     // the version of what is stored now (a newer upload may have come meanwhile: the commit's guard tells)
     const version = versionOf(json);
     this.logger.warn({ streamId, version }, 'training an agent upload whose trainer stopped');
-    this.start({ streamId, version, json, token });
+    this.start({ streamId, version, json, token, ...(upload.raw ? { raw: upload.raw } : {}) });
   }
 
   abort(streamId: string): void {
@@ -102,13 +110,13 @@ export class AgentTrainer {
     }, Math.max(1, Math.floor(this.lockMs / 3)));
     renew.unref();
     try {
-      const model = await this.pool.train(job.json, controller.signal);
+      const model = await this.pool.train(job.json, controller.signal, streamId);
       if (controller.signal.aborted) return;
       // the thread trained from job.json itself: no fingerprint check (one pass over every utterance less)
       const agent = job.definition ? loadValidatedAgent(job.definition, model, { trainedFromIt: true }) : loadCompiledAgent(JSON.parse(job.json) as unknown, model);
       const committed = await this.store.atomic(
         [
-          { op: 'hset', key: storeKeys.agentDefinition(streamId), fields: { version, json: job.json, since: isoNow() } },
+          { op: 'hset', key: storeKeys.agentDefinition(streamId), fields: { version, json: job.json, since: isoNow(), raw: job.raw ?? '' } },
           { op: 'set', key: storeKeys.agentModel(streamId), value: model },
           { op: 'del', key: upload },
           { op: 'del', key: storeKeys.agentUploadDefinition(streamId) },

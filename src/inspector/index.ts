@@ -3,14 +3,16 @@
  * TurnTracePort, which this component implements), an app's calls and one call's timeline, and a
  * live feed of turns across instances. See docs/inspector.md.
  */
-import type { Config, RouteDef } from '../platform/index.js';
+import type { Config, ConsoleSessionLookup, Logger, RouteDef } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import type { TurnTracePort } from '../ivr/index.js';
+import { FeedHub } from './feed-hub.js';
 import { InspectorRepository } from './inspector-repository.js';
 import { inspectorRoutes } from './inspector-routes.js';
 import { InspectorService } from './inspector-service.js';
 
 export { InspectorService } from './inspector-service.js';
+export { FeedHub, HEARTBEAT_MS } from './feed-hub.js';
 export type { CallSummary, CallOutcome } from './inspector-schemas.js';
 export { vxmlSchemaCheck, type SchemaCheck } from './vxml-schema-check.js';
 
@@ -18,10 +20,19 @@ export interface InspectorComponent {
   /** The turn loop's trace port; undefined when CALL_TRACE is off. */
   traces: TurnTracePort | undefined;
   service: InspectorService;
+  /** This instance's live feeds (end a console session's feeds on sign-out; close on stop). */
+  feeds: FeedHub;
   routes: RouteDef[];
 }
 
-export function createInspectorComponent(deps: { config: Config; store: Store; requireApp: (streamId: string) => Promise<unknown> }): InspectorComponent {
+export function createInspectorComponent(deps: {
+  config: Config;
+  store: Store;
+  requireApp: (streamId: string) => Promise<unknown>;
+  /** Console sessions, re-checked by the feeds opened with one. */
+  sessions?: ConsoleSessionLookup;
+  logger?: Logger;
+}): InspectorComponent {
   const { config } = deps;
   const repo = new InspectorRepository(deps.store, {
     ttlMs: config.callTraceTtlS * 1000,
@@ -30,5 +41,7 @@ export function createInspectorComponent(deps: { config: Config; store: Store; r
     instanceId: config.instanceId,
   });
   const service = new InspectorService(repo);
-  return { traces: config.callTrace ? repo : undefined, service, routes: inspectorRoutes(service, deps.requireApp) };
+  const { feedsPerSession, feedsPerInstance } = config.abuseLimits;
+  const feeds = new FeedHub(repo, { perSession: feedsPerSession, perInstance: feedsPerInstance }, deps.sessions, deps.logger);
+  return { traces: config.callTrace ? repo : undefined, service, feeds, routes: inspectorRoutes(service, feeds, deps.requireApp) };
 }

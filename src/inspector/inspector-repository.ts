@@ -123,6 +123,12 @@ export class InspectorRepository implements TurnTracePort {
     return raw.map((r) => JSON.parse(r) as TurnTrace);
   }
 
+  /** The last `count` traces of a call, oldest first. */
+  async traceTail(streamId: string, callId: string, count: number): Promise<TurnTrace[]> {
+    const raw = await this.store.lrange(storeKeys.callTrace(streamId, callId), -count, -1);
+    return raw.map((r) => JSON.parse(r) as TurnTrace);
+  }
+
   /** The id of the feed's newest event (`0-0` when it has none). */
   async feedHead(streamId: string): Promise<string> {
     return (await this.store.lastStreamId(storeKeys.callFeed(streamId))) ?? '0-0';
@@ -132,7 +138,7 @@ export class InspectorRepository implements TurnTracePort {
     return this.store.streamReader();
   }
 
-  readFeed(reader: StreamReader, streamId: string, afterId: string, blockMs: number): Promise<StreamEntry[]> {
-    return reader.read(storeKeys.callFeed(streamId), afterId, 100, blockMs);
+  readFeed(reader: StreamReader, streamId: string, afterId: string, blockMs: number, count = 100): Promise<StreamEntry[]> {
+    return reader.read(storeKeys.callFeed(streamId), afterId, count, blockMs);
   }
 }

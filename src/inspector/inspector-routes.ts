@@ -4,7 +4,8 @@
  * schema check of a document (/api/admin/vxml/validate), the Call page's validity mark.
  */
 import { z } from 'zod';
-import { AppError, defineRoute, type RouteDef } from '../platform/index.js';
+import { AppError, consoleSessionIdOf, defineRoute, type RouteDef } from '../platform/index.js';
+import type { FeedHub } from './feed-hub.js';
 import { callList, callParams, callTimeline, feedQuery, listQuery, streamIdParams } from './inspector-schemas.js';
 import type { InspectorService } from './inspector-service.js';
 import { vxmlSchemaCheck } from './vxml-schema-check.js';
@@ -18,7 +19,7 @@ const validateBody = z.object({
 });
 const validateAnswer = z.object({ valid: z.boolean(), errors: z.array(z.string()).meta({ description: "libxml2's messages, one per problem" }) });
 
-export function inspectorRoutes(service: InspectorService, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {
+export function inspectorRoutes(service: InspectorService, feeds: FeedHub, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {
   return [
     defineRoute({
       method: 'post', path: '/api/admin/vxml/validate', summary: 'Check a document against the W3C VoiceXML 2.1 schema (or SRGS 1.0 for a grammar)', tags, auth,
@@ -41,18 +42,29 @@ export function inspectorRoutes(service: InspectorService, requireApp: (streamId
       params: streamIdParams, query: feedQuery,
       responses: {
         200: {
-          description: 'text/event-stream: per traced turn `id: <event id>`, `event: turn`, `data: {callId, trace, summary}` (the trace without its document XML); a `: heartbeat` comment every 15 s while idle. A Last-Event-ID header (or lastEventId) resumes after that event.',
+          description: 'text/event-stream: per traced turn `id: <event id>`, `event: turn`, `data: {callId, trace, summary}` (the trace without its document XML); a `: heartbeat` comment every 15 s while idle. A Last-Event-ID header (or lastEventId) resumes after that event, with nothing missed. A feed opened with the console cookie ends (`event: end`, data `{"reason":"session_ended"}`) when its session does; a client that reads too slowly gets `{"reason":"too_slow"}` and resumes by Last-Event-ID.',
           contentType: 'text/event-stream',
         },
         400: { description: 'a bad Last-Event-ID' },
         404: { description: 'unknown app' },
+        429: { description: 'too many live feeds: FEEDS_MAX_PER_SESSION for this console session (or Bearer caller address), or FEEDS_MAX_PER_INSTANCE on this instance; Retry-After says when to try again' },
       },
-      handler: async ({ params, query, headers, signal }) => {
+      handler: async ({ params, query, headers, signal, ip }) => {
         await requireApp(params.streamId);
         const header = headers['last-event-id'];
         const lastEventId = (Array.isArray(header) ? header[0] : header)?.trim() || query.lastEventId;
         if (lastEventId !== undefined && !EVENT_ID.test(lastEventId)) throw AppError.badRequest('Last-Event-ID must be an event id of this feed (<ms>-<seq>)', 'headers.last-event-id');
-        return { events: service.feed(params.streamId, { signal, ...(lastEventId ? { lastEventId } : {}), ...(query.callId ? { callId: query.callId } : {}) }) };
+        // a feed opened with the console cookie (no Authorization header: see auth.ts) lives as long as its session
+        const sessionId = headers.authorization === undefined ? consoleSessionIdOf(headers) : undefined;
+        const events = await feeds.feed({
+          streamId: params.streamId,
+          signal,
+          owner: sessionId ? `session:${sessionId}` : `address:${ip}`,
+          ...(sessionId ? { sessionId } : {}),
+          ...(lastEventId ? { lastEventId } : {}),
+          ...(query.callId ? { callId: query.callId } : {}),
+        });
+        return { events };
       },
     }),
     defineRoute({

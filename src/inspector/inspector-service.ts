@@ -1,27 +1,15 @@
 /**
  * The call inspector's reads: an app's calls newest first (filtered, paged by a cursor), one call's
- * timeline (its summary and every turn's trace) and the live feed of traced turns as Server-Sent
- * Events, resumable from the last event id a client saw (the feed is in the store: any instance
- * serves it, and it outlives an instance's restart).
+ * timeline (its summary and every turn's trace). The live feed is the FeedHub's (feed-hub.ts).
  */
 import { AppError } from '../platform/index.js';
-import type { CallSummaryUpdate, TurnTrace } from '../ivr/index.js';
-import type { StreamEntry } from '../store/index.js';
+import type { TurnTrace } from '../ivr/index.js';
 import type { InspectorRepository } from './inspector-repository.js';
 import type { CallOutcome, CallSummary, ListQuery } from './inspector-schemas.js';
 
 /** Index entries read per step while filling a page, and at most per request (then a cursor to go on). */
 const SCAN_BATCH = 200;
 const SCAN_MAX = 2_000;
-/** A feed with nothing to send writes a comment this often (keeps proxies from closing it). */
-export const HEARTBEAT_MS = 15_000;
-
-/** One event of the live feed. */
-interface FeedEvent {
-  callId: string;
-  trace: Omit<TurnTrace, 'document'> & { document: { kind: TurnTrace['document']['kind'] } } | { callId: string; turn: number; receivedAt: number };
-  summary: CallSummaryUpdate;
-}
 
 /** Where a page ends: the score (start ms) of its last call and how many calls of that score were read. */
 interface Position {
@@ -103,60 +91,5 @@ export class InspectorService {
     const call = toSummary(hash ?? {});
     if (!call) throw AppError.notFound('No trace of this call (unknown, or older than CALL_TRACE_TTL_S)');
     return { call, turns };
-  }
-
-  /**
-   * The feed as SSE text: every traced turn after `lastEventId` (none: from now on), as
-   * `id: <stream id>` / `event: turn` / `data: <json>`, with a heartbeat comment when nothing came
-   * for HEARTBEAT_MS. Ends when `signal` aborts.
-   */
-  async *feed(streamId: string, opts: { lastEventId?: string; callId?: string; signal: AbortSignal; heartbeatMs?: number }): AsyncGenerator<string> {
-    const reader = await this.repo.feedReader();
-    const stop = () => void reader.close();
-    opts.signal.addEventListener('abort', stop);
-    try {
-      let after = opts.lastEventId ?? (await this.repo.feedHead(streamId));
-      yield `retry: 2000\n: feed of ${streamId} after ${after}\n\n`;
-      while (!opts.signal.aborted) {
-        let entries;
-        try {
-          entries = await this.repo.readFeed(reader, streamId, after, opts.heartbeatMs ?? HEARTBEAT_MS);
-        } catch (err) {
-          if (opts.signal.aborted) return;
-          throw err;
-        }
-        if (entries.length === 0) {
-          yield ': heartbeat\n\n';
-          continue;
-        }
-        after = entries.at(-1)!.id;
-        const wanted = opts.callId === undefined ? entries : entries.filter((e) => e.fields.c === opts.callId);
-        let out = '';
-        for (const { id, data } of await this.feedEvents(streamId, wanted)) out += `id: ${id}\nevent: turn\ndata: ${JSON.stringify(data)}\n\n`;
-        if (out) yield out;
-      }
-    } finally {
-      opts.signal.removeEventListener('abort', stop);
-      await reader.close();
-    }
-  }
-
-  /**
-   * Feed entries as events: `{callId, trace, summary}`, the trace without its document's XML, taken
-   * from the call's trace list (an entry names its trace by turn and arrival). A trace no longer
-   * there (past CALL_TRACE_MAX_TURNS, or expired) leaves only its turn and arrival.
-   */
-  private async feedEvents(streamId: string, entries: StreamEntry[]): Promise<Array<{ id: string; data: FeedEvent }>> {
-    const callIds = [...new Set(entries.map((e) => e.fields.c).filter((c): c is string => c !== undefined))];
-    const lists = await Promise.all(callIds.map((c) => this.repo.traces(streamId, c)));
-    const byCall = new Map(callIds.map((c, i) => [c, lists[i]!]));
-    return entries.map((e) => {
-      const { c: callId = '', t, r, s } = e.fields;
-      const turn = Number(t);
-      const receivedAt = Number(r);
-      const found = byCall.get(callId)?.find((x) => x.turn === turn && x.receivedAt === receivedAt);
-      const trace = found ? { ...found, document: { kind: found.document.kind } } : { callId, turn, receivedAt };
-      return { id: e.id, data: { callId, trace, summary: JSON.parse(s ?? '{}') as CallSummaryUpdate } };
-    });
   }
 }

@@ -91,6 +91,11 @@ const envSchema = z.object({
   CALL_TRACE_TTL_S: z.coerce.number().int().min(60).max(90 * 24 * 3600).default(7 * 24 * 3600),
   CALL_TRACE_MAX_TURNS: z.coerce.number().int().min(1).max(10_000).default(200),
   CALL_TRACE_DOCUMENTS: bool.default(true),
+  // feeds, uploads and training that one client or app must not take from the others (issue 38)
+  FEEDS_MAX_PER_SESSION: z.coerce.number().int().min(1).max(1_000).default(8),
+  FEEDS_MAX_PER_INSTANCE: z.coerce.number().int().min(1).max(100_000).default(1_000),
+  AGENT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+  AGENT_TRAINING_QUEUE_MAX: z.coerce.number().int().min(1).max(10_000).default(50),
   INSTANCE_ID: z.string().trim().min(1).max(100).optional(),
   // OpenTelemetry: spans exported with OTLP/HTTP when an endpoint is set (off by default)
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
@@ -158,6 +163,12 @@ export interface Config {
   callTraceDocuments: boolean;
   /** This instance's name in traces (default: host name and process id). */
   instanceId: string;
+  /**
+   * What one client or app may take (429 with Retry-After past it): live feeds per operator session
+   * (a console cookie, or a Bearer caller's address) and per instance, agent uploads per app a
+   * minute, and training jobs waiting on this instance (all apps together).
+   */
+  abuseLimits: { feedsPerSession: number; feedsPerInstance: number; agentUploadsPerMinute: number; trainingQueueMax: number };
   /**
    * OpenTelemetry export (absent: off, the API's no-op only): where spans go (OTLP/HTTP, the
    * traces URL: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces)
@@ -235,6 +246,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     callTraceMaxTurns: e.CALL_TRACE_MAX_TURNS,
     callTraceDocuments: e.CALL_TRACE_DOCUMENTS,
     instanceId: e.INSTANCE_ID ?? `${hostname()}-${process.pid}`,
+    abuseLimits: { feedsPerSession: e.FEEDS_MAX_PER_SESSION, feedsPerInstance: e.FEEDS_MAX_PER_INSTANCE, agentUploadsPerMinute: e.AGENT_UPLOADS_PER_MINUTE, trainingQueueMax: e.AGENT_TRAINING_QUEUE_MAX },
     ...telemetryOf(e),
   };
 }

@@ -140,8 +140,11 @@ export class RedisStore implements Store {
   }
 
   /**
-   * A reader on a connection of its own (a copy of the client's), whose command timeout outlasts
-   * its blocking reads: XREAD BLOCK holds its connection until an entry comes or the wait ends.
+   * A reader on a connection of its own (a copy of the client's), whose command timeout and socket
+   * timeout both outlast its blocking reads: XREAD BLOCK holds its connection silent until an entry
+   * comes or the wait ends, and the client's own socket timeout (shorter than a feed's wait) would
+   * drop the connection mid-wait. A dead peer is still noticed: the socket timeout is the wait plus
+   * a margin, not off.
    */
   async streamReader(): Promise<StreamReader> {
     const conn = this.client.duplicate();
@@ -150,10 +153,11 @@ export class RedisStore implements Store {
     const setTimeoutFor = (blockMs: number) => {
       if (blockMs + 2_000 <= timeoutMs) return;
       timeoutMs = blockMs + 2_000;
-      if (conn instanceof Cluster) conn.options.redisOptions = { ...conn.options.redisOptions, commandTimeout: timeoutMs };
-      else conn.options.commandTimeout = timeoutMs;
+      const socketTimeout = timeoutMs + 2_000;
+      if (conn instanceof Cluster) conn.options.redisOptions = { ...conn.options.redisOptions, commandTimeout: timeoutMs, socketTimeout };
+      else Object.assign(conn.options, { commandTimeout: timeoutMs, socketTimeout });
     };
-    setTimeoutFor(10_000);
+    setTimeoutFor(20_000); // a feed's wait (HEARTBEAT_MS) and more, set before connecting (a Cluster's nodes take it then)
     await conn.connect();
     const k = (key: string) => this.k(key);
     return {

@@ -12,12 +12,23 @@ export class SseClient {
   private reader!: ReadableStreamDefaultReader<Uint8Array>;
   status = 0;
   contentType = '';
+  /** Comment lines as they came (heartbeats), with when (performance.now()). */
+  readonly comments: Array<{ at: number; text: string }> = [];
+
+  /** The answer's body when it was not a feed (an error's JSON). */
+  body: unknown;
+  retryAfter: string | null = null;
 
   static async open(url: string, headers: Record<string, string>): Promise<SseClient> {
     const c = new SseClient();
     const res = await fetch(url, { headers, signal: c.controller.signal });
     c.status = res.status;
     c.contentType = res.headers.get('content-type') ?? '';
+    c.retryAfter = res.headers.get('retry-after');
+    if (!c.contentType.includes('text/event-stream')) {
+      c.body = await res.json().catch(() => undefined);
+      return c;
+    }
     c.reader = res.body!.getReader();
     return c;
   }
@@ -38,7 +49,10 @@ export class SseClient {
         const ev: SseEvent = { data: '' };
         let hasData = false;
         for (const line of block.split('\n')) {
-          if (line.startsWith(':')) continue;
+          if (line.startsWith(':')) {
+            this.comments.push({ at: performance.now(), text: line.slice(1).trim() });
+            continue;
+          }
           const [field, ...rest] = line.split(':');
           const value = rest.join(':').replace(/^ /, '');
           if (field === 'id') ev.id = value;
