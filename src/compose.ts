@@ -81,9 +81,11 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const rateLimiters: RateLimiterFactory = rateLimitersOf(store);
   const base = { config, store, sealer, logger, metrics, rateLimiters };
   const apps = new AppsService(store, sealer);
-  const consoleSessions = new ConsoleService(store, { adminToken: config.adminToken, ttlS: config.consoleSessionTtlS, rateLimiters });
+  const consoleSessions = new ConsoleService(store, {
+    adminToken: config.adminToken, ttlS: config.consoleSessionTtlS, rateLimiters, credentialKey: config.masterKey, metrics, trustedNetworks: config.adminTrustedNetworks,
+  });
   const authenticator = createAuthenticator({
-    adminToken: config.adminToken, lookup: apps, rateLimiters, verifiedTokens, consoleSessions,
+    adminToken: config.adminToken, lookup: apps, rateLimiters, verifiedTokens, consoleSessions, metrics, adminTrustedNetworks: config.adminTrustedNetworks,
     ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}),
   });
 

@@ -16,6 +16,8 @@ export interface Metrics {
   storeErrors: Counter<'operation'>;
   sandboxLinesInUse: Gauge<'app'>;
   rateLimited: Counter<'limiter'>;
+  /** Attempts at a credential refused without a comparison, their address being limited. */
+  refusedGuesses: Counter<'credential'>;
   cacheHits: Counter<'cache'>;
   cacheMisses: Counter<'cache'>;
   /**
@@ -54,6 +56,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     storeErrors: new Counter({ name: 'ivr_store_errors_total', help: 'Store operations that failed', labelNames: ['operation'], registers: [registry] }),
     sandboxLinesInUse: new Gauge({ name: 'ivr_sandbox_lines_in_use', help: 'Sandbox lines in use, by app', labelNames: ['app'], registers: [registry] }),
     rateLimited: new Counter({ name: 'ivr_rate_limited_total', help: 'Requests refused by a rate limit', labelNames: ['limiter'], registers: [registry] }),
+    refusedGuesses: new Counter({ name: 'ivr_refused_guesses_total', help: 'Attempts at a credential refused without a comparison (the address was limited), by credential', labelNames: ['credential'], registers: [registry] }),
     cacheHits,
     cacheMisses,
     meteredCache: (name, options) => meteredCache(cacheHits, cacheMisses, name, options),
