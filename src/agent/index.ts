@@ -18,4 +18,5 @@ export { runTurn, initialDialogState } from './run-turn.js';
 export { demoAgentDefinition, demoAgentWith } from './demo-agent.js';
 export { promptToText } from './prompt-template.js';
 export { listIntentPhrases, type IntentPhrases } from './list-intent-phrases.js';
+export { grammarSourceSchema, isGrammarSource } from './node-schema-parts.js';
 export type * from './turn-types.js';

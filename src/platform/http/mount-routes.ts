@@ -70,6 +70,16 @@ async function streamReply(res: Response, reply: RouteReply & { events: AsyncIte
   }
 }
 
+/**
+ * Every answer of a route is `Cache-Control: no-store` unless the route says otherwise (a public
+ * grammar may be cached): API answers carry secrets (a rotated PIN, a minted token, a new API
+ * key), tokens in submit URLs and tenants' data, none of which a shared or browser cache may keep.
+ */
+function withNoStore(reply: RouteReply): RouteReply {
+  if (reply.events || Object.keys(reply.headers ?? {}).some((k) => k.toLowerCase() === 'cache-control')) return reply;
+  return { ...reply, headers: { ...reply.headers, 'Cache-Control': 'no-store' } };
+}
+
 const originOf = (req: Request): string => `${req.protocol}://${req.get('host') ?? ''}`;
 
 /**
@@ -116,7 +126,7 @@ function handle(def: RouteDef, opts: MountOptions): RequestHandler {
         method: req.method,
         signal: controller.signal,
       };
-      const reply = await def.handler(ctx);
+      const reply = withNoStore(await def.handler(ctx));
       if (reply.events) await streamReply(res, { ...reply, events: reply.events });
       else sendReply(res, reply);
     } catch (err) {
