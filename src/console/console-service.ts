@@ -10,7 +10,7 @@
  */
 import {
   AppError, createCredentialGuesses, hmacSha256, isConsoleSessionId, isoNow, randomSecret, safeEqual,
-  type ConsoleSessionLookup, type CredentialGuesses, type Metrics, type RateLimiterFactory,
+  type ConsoleSessionLookup, type CredentialGuesses, type RateLimiterFactory,
 } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { ConsoleRepository } from './console-repository.js';
@@ -21,9 +21,8 @@ export interface ConsoleServiceOptions {
   rateLimiters: RateLimiterFactory;
   /** The key of the admin token's fingerprint (the master key); a random one per process without it. */
   credentialKey?: Buffer;
-  metrics?: Metrics;
-  /** ADMIN_TRUSTED_NETWORKS: addresses whose wrong tokens are not limited. */
-  trustedNetworks?: string[];
+  /** The count of attempts at the admin token, shared with the operator API's Bearer check (one is made without it). */
+  guesses?: CredentialGuesses;
 }
 
 export class ConsoleService implements ConsoleSessionLookup {
@@ -36,11 +35,7 @@ export class ConsoleService implements ConsoleSessionLookup {
     private readonly opts: ConsoleServiceOptions,
   ) {
     this.repo = new ConsoleRepository(store);
-    this.guesses = createCredentialGuesses({
-      rateLimiters: opts.rateLimiters,
-      ...(opts.metrics ? { metrics: opts.metrics } : {}),
-      ...(opts.trustedNetworks ? { trustedNetworks: opts.trustedNetworks } : {}),
-    });
+    this.guesses = opts.guesses ?? createCredentialGuesses({ rateLimiters: opts.rateLimiters });
     this.credential = hmacSha256(opts.credentialKey ?? Buffer.from(randomSecret(32)), `console-session:${opts.adminToken}`);
   }
 

@@ -17,7 +17,7 @@ import { safeEqual, sha256 } from './secrets.js';
 const KEY_PREFIX_LENGTH = 11;
 import type { RateLimiterFactory } from './rate-limiter.js';
 import type { Metrics } from './metrics.js';
-import { createCredentialGuesses } from './credential-guesses.js';
+import { createCredentialGuesses, type CredentialGuesses } from './credential-guesses.js';
 import { assertSameOrigin, consoleSessionIdOf, type ConsoleSessionLookup } from './console-session.js';
 
 export type AuthRequirement =
@@ -77,21 +77,17 @@ export interface AuthenticatorOptions {
   consoleSessions?: ConsoleSessionLookup;
   /** PUBLIC_BASE_URL, an origin console requests may also come from. */
   publicBaseUrl?: string;
-  /** Where refused guesses at the admin token are counted. */
+  /** The count of attempts at the admin token, shared with the console's sign-in (one is made without it). */
+  adminGuesses?: CredentialGuesses;
+  /** Where refused guesses are counted, when no `adminGuesses` is given. */
   metrics?: Metrics;
-  /** ADMIN_TRUSTED_NETWORKS: addresses whose wrong admin tokens are not limited. */
-  adminTrustedNetworks?: string[];
 }
 
 export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
   const { adminToken, lookup } = opts;
   const addressFailures = opts.rateLimiters({ name: 'api-key-failures', points: 20, durationS: 60, blockDurationS: 60 });
   const prefixFailures = opts.rateLimiters({ name: 'api-key-prefix-failures', points: 10, durationS: 60, blockDurationS: 60 });
-  const guesses = createCredentialGuesses({
-    rateLimiters: opts.rateLimiters,
-    ...(opts.metrics ? { metrics: opts.metrics } : {}),
-    ...(opts.adminTrustedNetworks ? { trustedNetworks: opts.adminTrustedNetworks } : {}),
-  });
+  const guesses = opts.adminGuesses ?? createCredentialGuesses({ rateLimiters: opts.rateLimiters, ...(opts.metrics ? { metrics: opts.metrics } : {}) });
 
   async function admin(req: AuthRequest): Promise<Principal> {
     const h = header(req, 'authorization');
