@@ -24,6 +24,7 @@ const unit = [
   'test/ivr/store-retry-pause.test.ts',
   'test/platform/config.test.ts',
   'test/platform/jwt-verify.test.ts',
+  'test/platform/json-shape-scan.test.ts',
   'test/sandbox-caller/expressions-and-grammars.test.ts',
   'test/sandbox-caller/transcript.test.ts',
   'test/console/unit/**/*.test.ts',
