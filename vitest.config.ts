@@ -39,7 +39,7 @@ const e2e = [
   'test/security/secrets-leak.test.ts',
 ];
 
-const reliability = ['test/reliability/**/*.test.ts', 'test/bench/bench-smoke.test.ts'];
+const reliability = ['test/reliability/**/*.test.ts', 'test/bench/bench-smoke.test.ts', 'test/security/edge-flood.test.ts'];
 
 const consoleBrowser = ['test/console/browser/**/*.test.ts'];
 
