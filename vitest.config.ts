@@ -24,6 +24,8 @@ const unit = [
   'test/ivr/store-retry-pause.test.ts',
   'test/platform/config.test.ts',
   'test/platform/jwt-verify.test.ts',
+  'test/platform/json-shape-scan.test.ts',
+  'test/platform/edge-config.test.ts',
   'test/sandbox-caller/expressions-and-grammars.test.ts',
   'test/sandbox-caller/transcript.test.ts',
   'test/console/unit/**/*.test.ts',
@@ -37,7 +39,7 @@ const e2e = [
   'test/security/secrets-leak.test.ts',
 ];
 
-const reliability = ['test/reliability/**/*.test.ts', 'test/bench/bench-smoke.test.ts'];
+const reliability = ['test/reliability/**/*.test.ts', 'test/bench/bench-smoke.test.ts', 'test/security/edge-flood.test.ts'];
 
 const consoleBrowser = ['test/console/browser/**/*.test.ts'];
 

@@ -1,15 +1,16 @@
 /**
  * Builds the Express app from injected dependencies; never reads the environment. Health,
  * readiness, OpenAPI (and its reader at /docs), the operator console (/console/) and metrics
- * routes, the request's span (telemetry on), request ids and logging, compression, the component
- * routes, 404/405, and the one error handler.
+ * routes (metrics with METRICS_TOKEN or from METRICS_NETWORKS only), the request's span
+ * (telemetry on), request ids and logging, compression, the component routes, 404/405, and the
+ * one error handler.
  */
 import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import compression from 'compression';
 import { pinoHttp } from 'pino-http';
 import type { Config, Logger, Metrics, Authenticator, RouteDef, StoreOutageCheck } from './platform/index.js';
-import { AppError, apiDocs, buildOpenApi, consolePages, errorHandler, mountRoutes, notFoundHandler, scrubUrl, traceContext } from './platform/index.js';
+import { AppError, apiDocs, buildOpenApi, consolePages, errorHandler, metricsGate, mountRoutes, notFoundHandler, scrubUrl, traceContext } from './platform/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -72,7 +73,7 @@ export function buildApp(deps: AppDeps): Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
-  app.get('/metrics', async (_req, res) => {
+  app.get('/metrics', metricsGate({ networks: config.metricsNetworks, ...(config.metricsToken ? { token: config.metricsToken } : {}) }), async (_req, res) => {
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });
 

@@ -3,7 +3,7 @@
  * the authenticator and every component's routes. main.ts and the tests both start here.
  */
 import { buildApp } from './app.js';
-import { createAuthenticator, createMetrics, createSealer, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type VerifiedToken } from './platform/index.js';
+import { createAuthenticator, createCredentialGuesses, createMetrics, createSealer, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type VerifiedToken } from './platform/index.js';
 import { TracedStore, isStoreUnavailable, rateLimitersOf, type Store } from './store/index.js';
 import { AgentRegistry, AppsService, adminRoutes, agentRecognizers, benchFloorRoute, createTrainingPool, type AgentCacheEntry } from './admin/index.js';
 import { createConnectionsComponent, type ProviderBaseUrls } from './connections/index.js';
@@ -81,9 +81,13 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const rateLimiters: RateLimiterFactory = rateLimitersOf(store);
   const base = { config, store, sealer, logger, metrics, rateLimiters };
   const apps = new AppsService(store, sealer);
-  const consoleSessions = new ConsoleService(store, { adminToken: config.adminToken, ttlS: config.consoleSessionTtlS, rateLimiters });
+  // one count of attempts at the admin token, for the Bearer header and the console's sign-in
+  const adminGuesses = createCredentialGuesses({ rateLimiters, metrics, trustedNetworks: config.adminTrustedNetworks });
+  const consoleSessions = new ConsoleService(store, {
+    adminToken: config.adminToken, ttlS: config.consoleSessionTtlS, rateLimiters, credentialKey: config.masterKey, guesses: adminGuesses,
+  });
   const authenticator = createAuthenticator({
-    adminToken: config.adminToken, lookup: apps, rateLimiters, verifiedTokens, consoleSessions,
+    adminToken: config.adminToken, lookup: apps, rateLimiters, verifiedTokens, consoleSessions, adminGuesses,
     ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}),
   });
 

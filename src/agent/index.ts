@@ -20,4 +20,5 @@ export { NLU_DEFAULTS, labelFromName, resolveNluSettings, type NluSettings } fro
 export { demoAgentDefinition, demoAgentWith } from './demo-agent.js';
 export { promptToText } from './prompt-template.js';
 export { listIntentPhrases, type IntentPhrases } from './list-intent-phrases.js';
+export { grammarSourceSchema, isGrammarSource } from './node-schema-parts.js';
 export type * from './turn-types.js';

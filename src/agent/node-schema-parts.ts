@@ -21,10 +21,26 @@ export const durationSchema = z.string().refine(
   { message: 'expected a duration between 1ms and 60s such as "4s" or "500ms"' },
 );
 
+/**
+ * Where a browser fetches a grammar from: an absolute http or https URL, or a `builtin:` grammar.
+ * Any other scheme (`javascript:`, `data:`, `file:`…) or a relative reference is refused where the
+ * source is stored: the document carries it to the caller's browser as it is.
+ */
+export function isGrammarSource(value: string): boolean {
+  const v = value.trim();
+  if (/^builtin:[a-z]+\/[A-Za-z0-9_-]+(\?[^\s]*)?$/i.test(v)) return true;
+  if (!/^https?:\/\//i.test(v)) return false;
+  return URL.canParse(v);
+}
+
+export const GRAMMAR_SOURCE_MESSAGE = 'a grammar source must be an http or https URL or a builtin: grammar';
+
+export const grammarSourceSchema = z.string().min(1).max(2000).refine(isGrammarSource, { message: GRAMMAR_SOURCE_MESSAGE });
+
 export const grammarSpecSchema = z
   .strictObject({
     mode: z.enum(['voice', 'dtmf']),
-    src: z.string().min(1).optional(),
+    src: grammarSourceSchema.optional(),
     inline: z.string().min(1).optional(),
   })
   .refine((g) => (g.src === undefined) !== (g.inline === undefined), { message: 'a grammar has either src or inline (one of them)' })

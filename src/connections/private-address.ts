@@ -1,7 +1,10 @@
 /**
  * Private, loopback, link-local and otherwise non-public addresses that a model endpoint given by a
  * user must not reach (unless ALLOW_PRIVATE_MODEL_ENDPOINTS): IPv4, IPv6 and IPv4 embedded in IPv6
- * (mapped `::ffff:a.b.c.d` in either notation, compatible `::a.b.c.d`, NAT64 `64:ff9b::/96`).
+ * (mapped `::ffff:a.b.c.d` in either notation, compatible `::a.b.c.d`, translated
+ * `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002:aabb:ccdd::/48`, Teredo `2001:0::/32`
+ * with its server and its obfuscated client address). The local-use NAT64 prefix `64:ff9b:1::/48`
+ * (RFC 8215) translates to whatever the operator's NAT64 reaches, so all of it is refused.
  */
 import { BlockList, isIP } from 'node:net';
 
@@ -25,6 +28,7 @@ const V6_RANGES: Array<[string, number]> = [
   ['fe80::', 10], // link-local
   ['fec0::', 10], // old site-local
   ['ff00::', 8], // multicast
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215)
 ];
 
 const v4 = new BlockList();
@@ -49,16 +53,23 @@ function ipv6Groups(ip: string): number[] | null {
   return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
 }
 
-/** The IPv4 address an IPv6 address embeds (mapped, compatible or NAT64), if any. */
-function embeddedV4(ip: string): string | null {
+const v4Of = (hi: number, lo: number): string => [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join('.');
+
+/** The IPv4 addresses an IPv6 address embeds (mapped, compatible, translated, NAT64, 6to4, Teredo): none for a plain one. */
+function embeddedV4(ip: string): string[] | null {
   const g = ipv6Groups(ip);
   if (!g) return null;
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   const mapped = zeros(0, 5) && g[5] === 0xffff;
   const compatible = zeros(0, 6) && (g[6]! !== 0 || g[7]! > 1);
+  const translated = zeros(0, 4) && g[4] === 0xffff && g[5] === 0;
   const nat64 = g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6);
-  if (!mapped && !compatible && !nat64) return null;
-  return [g[6]! >> 8, g[6]! & 0xff, g[7]! >> 8, g[7]! & 0xff].join('.');
+  if (mapped || compatible || translated || nat64) return [v4Of(g[6]!, g[7]!)];
+  // 6to4: 2002:AABB:CCDD::/48 is the site behind IPv4 AA.BB.CC.DD
+  if (g[0] === 0x2002) return [v4Of(g[1]!, g[2]!)];
+  // Teredo: 2001:0:SSSS:SSSS:flags:port:CCCC:CCCC, the server, then the client with every bit flipped
+  if (g[0] === 0x2001 && g[1] === 0) return [v4Of(g[2]!, g[3]!), v4Of(g[6]! ^ 0xffff, g[7]! ^ 0xffff)];
+  return null;
 }
 
 /** true for an address a user-given endpoint must not reach; also true for anything unparsable. */
@@ -68,7 +79,7 @@ export function isPrivateAddress(address: string): boolean {
   if (kind === 4) return v4.check(ip, 'ipv4');
   if (kind === 6) {
     const inner = embeddedV4(ip);
-    if (inner !== null) return v4.check(inner, 'ipv4');
+    if (inner !== null) return inner.some((a) => v4.check(a, 'ipv4'));
     return v6.check(ip.split('%')[0]!, 'ipv6');
   }
   return true;

@@ -21,6 +21,8 @@ export function consoleRoutes(service: ConsoleService, credentials: ConsoleCrede
   return [
     defineRoute({
       method: 'post', path: PATH, summary: 'Sign in to the operator console with the admin token', tags, auth: { kind: 'none' }, body: signInBody,
+      // {"token": …} of at most 500 characters: anything much larger is not a sign-in
+      bodyLimit: { size: '2kb', name: 'a sign-in', maxKeys: 4 },
       responses: {
         201: { description: 'signed in; the session cookie is set', schema: sessionAnswer },
         401: { description: 'wrong admin token' },

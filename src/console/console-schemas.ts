@@ -15,6 +15,8 @@ export const sessionAnswer = z.object({
 export interface ConsoleSessionRecord {
   createdOn: string;
   expiresAt: string;
+  /** The fingerprint of the admin token the session was made with (absent in records of older versions: not valid). */
+  credential?: string;
 }
 
 export const consoleTokenAnswer = z.object({

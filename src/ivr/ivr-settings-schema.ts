@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { dialectNames } from '../vxml/index.js';
+import { grammarSourceSchema } from '../agent/index.js';
 
 const duration = z.string().regex(/^\d+(\.\d+)?(ms|s)$/, 'a VoiceXML time like 5s or 500ms');
 const durationBetween = (minS: number, maxS: number) =>
@@ -51,7 +52,8 @@ export const ivrSettingsSchema = z.strictObject({
   transcription: z
     .strictObject({
       enabled: z.boolean().default(false),
-      engine: z.string().min(1).max(300).default('builtin:speech/transcribe'),
+      // the transcription grammar's source: http(s) or builtin: only, like every grammar source
+      engine: grammarSourceSchema.max(300).default('builtin:speech/transcribe'),
     })
     .default({ enabled: false, engine: 'builtin:speech/transcribe' }),
   welcomeMessage: z.string().max(2000).optional(),
@@ -84,6 +86,11 @@ export const ivrSettingsSchema = z.strictObject({
       for (const name of Object.keys(props)) {
         if (!isPropertyName(name)) {
           ctx.addIssue({ code: 'custom', path: [name], message: `unknown VoiceXML property "${name}": a platform's own property goes under its dotted name (e.g. com.vendor.${name})` });
+        }
+        // the one W3C property that names something to fetch: an audio file, over http(s) only
+        const value = props[name];
+        if (name === 'fetchaudio' && typeof value === 'string' && value !== '' && !/^https?:\/\/[^\s]+$/i.test(value.trim())) {
+          ctx.addIssue({ code: 'custom', path: [name], message: 'fetchaudio must be an http or https URL' });
         }
       }
     })

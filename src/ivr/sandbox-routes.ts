@@ -5,7 +5,7 @@ import { renderDocument, type VxmlDocument } from '../vxml/index.js';
 import { textPrompt } from './document-mapper.js';
 import { param } from './webhook-input.js';
 import type { SandboxService, SandboxStep } from './sandbox-service.js';
-import { renderWebhookError, submitUrl } from './webhook-routes.js';
+import { WEBHOOK_BODY_LIMIT, renderWebhookError, submitUrl } from './webhook-routes.js';
 
 const streamIdParams = z.object({ streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>') });
 const sandboxBody = z.strictObject({ enabled: z.boolean(), maxConcurrentCalls: z.number().int().min(1).max(100).optional() });
@@ -90,6 +90,8 @@ export function sandboxRoutes(sandbox: SandboxService, requireApp: (streamId: st
       method: ['get', 'post'], path: '/ivr/sandbox/:phoneNumber', summary: 'Sandbox number: PIN and secret, then the app as a subdialog', tags: ['ivr'],
       auth: { kind: 'none' }, params: z.object({ phoneNumber: z.string().regex(/^\+?\d{4,16}$/, 'an E.164 number') }),
       body: z.record(z.string(), z.unknown()), bodyTypes: ['json', 'urlencoded', 'multipart'], mergeQueryIntoBody: true,
+      // the webhook's parameters and the login's few: the same small limits, before any parsing
+      bodyLimit: WEBHOOK_BODY_LIMIT,
       responses: { 200: { description: 'a VoiceXML 2.1 document', contentType: 'application/voicexml+xml' } },
       renderError: (err) => renderWebhookError(err),
       handler: async ({ params, body, baseUrl, ip }) => {

@@ -76,6 +76,15 @@ export function renderWebhookError(err: AppError, dialect: DialectName = 'w3c') 
   return vxml(errorDoc(name), dialect, status);
 }
 
+/**
+ * The webhook's body: the parameters our documents submit (about twenty, each read up to a cap:
+ * message, interpretation and utterance 4,000 characters, the token 8 KB, an NLSML result 20,000)
+ * fit in 64 KB even percent-encoded, and a browser adds a few shadow variables at most. A turn is
+ * unauthenticated until its token is checked, so anything larger, or with more than 100 fields, is
+ * refused before it is parsed.
+ */
+export const WEBHOOK_BODY_LIMIT = { size: '64kb', name: 'the webhook parameters', maxKeys: 100 };
+
 export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
   const { ivr, turns, ports, config, logger, metrics, caches } = deps;
 
@@ -158,6 +167,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       params: z.object({ streamId: z.string().min(1).max(100) }),
       body: z.record(z.string(), z.unknown()),
       bodyTypes: ['json', 'urlencoded', 'multipart'],
+      bodyLimit: WEBHOOK_BODY_LIMIT,
       mergeQueryIntoBody: true,
       responses: { 200: { description: 'a VoiceXML 2.1 document', contentType: 'application/voicexml+xml' } },
       renderError: (err) => renderWebhookError(err),

@@ -6,7 +6,8 @@
  * characters, its public part: 10 a minute, then that prefix is refused for a minute, so one key
  * cannot be guessed at) and per client address (20 a minute, then that address's wrong keys are
  * answered 429 for a minute). A valid key is never refused for its address's failures: behind one
- * NAT, another caller's bad keys do not lock it out.
+ * NAT, another caller's bad keys do not lock it out. A Bearer admin token is counted before it is
+ * compared, per address (credential-guesses.ts): a limited address is refused without a comparison.
  */
 import { AppError } from './app-error.js';
 import { verifyHs256, type VerifiedTokenCache } from './jwt.js';
@@ -15,6 +16,8 @@ import { safeEqual, sha256 } from './secrets.js';
 /** How much of an API key is its public part: `ak-` and 8 characters of the random part. */
 const KEY_PREFIX_LENGTH = 11;
 import type { RateLimiterFactory } from './rate-limiter.js';
+import type { Metrics } from './metrics.js';
+import { createCredentialGuesses, type CredentialGuesses } from './credential-guesses.js';
 import { assertSameOrigin, consoleSessionIdOf, type ConsoleSessionLookup } from './console-session.js';
 
 export type AuthRequirement =
@@ -74,12 +77,17 @@ export interface AuthenticatorOptions {
   consoleSessions?: ConsoleSessionLookup;
   /** PUBLIC_BASE_URL, an origin console requests may also come from. */
   publicBaseUrl?: string;
+  /** The count of attempts at the admin token, shared with the console's sign-in (one is made without it). */
+  adminGuesses?: CredentialGuesses;
+  /** Where refused guesses are counted, when no `adminGuesses` is given. */
+  metrics?: Metrics;
 }
 
 export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
   const { adminToken, lookup } = opts;
   const addressFailures = opts.rateLimiters({ name: 'api-key-failures', points: 20, durationS: 60, blockDurationS: 60 });
   const prefixFailures = opts.rateLimiters({ name: 'api-key-prefix-failures', points: 10, durationS: 60, blockDurationS: 60 });
+  const guesses = opts.adminGuesses ?? createCredentialGuesses({ rateLimiters: opts.rateLimiters, ...(opts.metrics ? { metrics: opts.metrics } : {}) });
 
   async function admin(req: AuthRequest): Promise<Principal> {
     const h = header(req, 'authorization');
@@ -89,7 +97,10 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
       return { kind: 'admin' };
     }
     const m = /^Bearer\s+(.+)$/i.exec(h ?? '');
-    if (!m || !safeEqual(m[1]!.trim(), adminToken)) throw AppError.unauthorized('Invalid or missing admin token');
+    // no credential at all is no guess: refused without counting
+    if (!m) throw AppError.unauthorized('Invalid or missing admin token');
+    const given = m[1]!.trim();
+    if (!(await guesses.attempt(req.ip, () => safeEqual(given, adminToken)))) throw AppError.unauthorized('Invalid or missing admin token');
     return { kind: 'admin' };
   }
 

@@ -38,7 +38,35 @@ const trustProxy = z
     return z.NEVER;
   });
 
+// --- the edge's security settings (sec-edge): who may guess, who may read /metrics ---
+const isSubnet = (entry: string): boolean => !PROXY_NAMES.has(entry) && isProxyAddress(entry);
+const subnets = z
+  .string()
+  .trim()
+  .transform((v, ctx): string[] => {
+    const list = v.split(',').map((e) => e.trim()).filter(Boolean);
+    const bad = list.filter((e) => !isSubnet(e));
+    if (!bad.length) return list;
+    ctx.addIssue({ code: 'custom', message: `comma-separated addresses or subnets (10.0.0.0/8, fd00::/8, 192.0.2.7); not ${bad.join(', ')}` });
+    return z.NEVER;
+  });
+const edgeSecurityEnv = {
+  /** Addresses whose wrong admin tokens are never limited (the owner's way in past a neighbour's lockout). */
+  ADMIN_TRUSTED_NETWORKS: subnets.default([]),
+  /** A token /metrics asks for (Bearer); without one, /metrics answers only METRICS_NETWORKS. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Addresses that read /metrics without a token (loopback by default). */
+  METRICS_NETWORKS: subnets.default(['127.0.0.0/8', '::1/128']),
+};
+const edgeSecurityOf = (e: { ADMIN_TRUSTED_NETWORKS: string[]; METRICS_TOKEN?: string | undefined; METRICS_NETWORKS: string[] }) => ({
+  adminTrustedNetworks: e.ADMIN_TRUSTED_NETWORKS,
+  metricsNetworks: e.METRICS_NETWORKS,
+  ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
+});
+// --- end of the edge's security settings ---
+
 const envSchema = z.object({
+  ...edgeSecurityEnv,
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -104,6 +132,12 @@ const envSchema = z.object({
 });
 
 export interface Config {
+  /** Subnets whose wrong admin tokens are not limited (ADMIN_TRUSTED_NETWORKS). */
+  adminTrustedNetworks: string[];
+  /** The Bearer token /metrics asks for (METRICS_TOKEN); absent: only metricsNetworks read it. */
+  metricsToken?: string;
+  /** Subnets that read /metrics without a token (METRICS_NETWORKS, loopback by default). */
+  metricsNetworks: string[];
   port: number;
   host: string;
   publicBaseUrl?: string;
@@ -248,6 +282,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     instanceId: e.INSTANCE_ID ?? `${hostname()}-${process.pid}`,
     abuseLimits: { feedsPerSession: e.FEEDS_MAX_PER_SESSION, feedsPerInstance: e.FEEDS_MAX_PER_INSTANCE, agentUploadsPerMinute: e.AGENT_UPLOADS_PER_MINUTE, trainingQueueMax: e.AGENT_TRAINING_QUEUE_MAX },
     ...telemetryOf(e),
+    ...edgeSecurityOf(e),
   };
 }
 

@@ -2,8 +2,8 @@
 export { loadConfig, testConfig, ConfigError, type Config } from './config.js';
 export { AppError, type ErrorDetail } from './app-error.js';
 export { createSealer, type Sealer } from './seal.js';
-export { sha256, safeEqual, randomSecret, randomDigits } from './secrets.js';
 export { verifyHs256, signHs256, TOKEN_REFUSAL_REASONS, type TokenRefusalReason, type VerifiedToken, type VerifiedTokenCache } from './jwt.js';
+export { sha256, safeEqual, randomSecret, randomDigits, hmacSha256 } from './secrets.js';
 export { createAuthenticator, CREDENTIALS, type Authenticator, type AuthenticatorOptions, type AuthRequirement, type Principal, type CredentialLookup } from './auth.js';
 export {
   CONSOLE_SESSION_COOKIE, assertSameOrigin, clearedConsoleSessionCookie, consoleSessionCookie, consoleSessionIdOf, isConsoleSessionId,
@@ -13,10 +13,11 @@ export { createLogger, scrubUrl, type Logger } from './logger.js';
 export { activeTraceId, annotate, inSpan, startTelemetry, traceFields, type Telemetry, type TelemetryOptions } from './telemetry.js';
 export { createMetrics, type Metrics } from './metrics.js';
 export {
-  defineRoute, buildOpenApi, apiDocs, consolePages, errorHandler, mountRoutes, notFoundHandler, traceContext,
+  defineRoute, buildOpenApi, apiDocs, consolePages, errorHandler, metricsGate, mountRoutes, notFoundHandler, traceContext,
   type RouteDef, type RouteContext, type RouteReply, type StoreOutageCheck,
 } from './http/index.js';
 export { newId, isoNow } from './ids.js';
 export { createRateLimitGate, RATE_LIMITS, type RateLimitGate } from './rate-limits.js';
 export type { RateLimiter, RateLimiterFactory, RateLimitRule, RateLimitOutcome, RateLimitEntry } from './rate-limiter.js';
 export { wellFormed } from './well-formed.js';
+export { createCredentialGuesses, ADMIN_GUESS_WINDOWS, type CredentialGuesses, type CredentialGuessesOptions } from './credential-guesses.js';

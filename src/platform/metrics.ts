@@ -18,6 +18,8 @@ export interface Metrics {
   rateLimited: Counter<'limiter'>;
   /** Webhook tokens refused, by reason (jwt.ts TOKEN_REFUSAL_REASONS): a platform with a stale or wrong token. */
   webhookTokenRefusals: Counter<'reason'>;
+  /** Attempts at a credential refused without a comparison, their address being limited. */
+  refusedGuesses: Counter<'credential'>;
   cacheHits: Counter<'cache'>;
   cacheMisses: Counter<'cache'>;
   /**
@@ -57,6 +59,7 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     sandboxLinesInUse: new Gauge({ name: 'ivr_sandbox_lines_in_use', help: 'Sandbox lines in use, by app', labelNames: ['app'], registers: [registry] }),
     rateLimited: new Counter({ name: 'ivr_rate_limited_total', help: 'Requests refused by a rate limit', labelNames: ['limiter'], registers: [registry] }),
     webhookTokenRefusals: new Counter({ name: 'ivr_webhook_token_refusals_total', help: 'Webhook tokens refused, by reason (expired, bad_signature, wrong_app, missing_claim, not_yet_valid…)', labelNames: ['reason'], registers: [registry] }),
+    refusedGuesses: new Counter({ name: 'ivr_refused_guesses_total', help: 'Attempts at a credential refused without a comparison (the address was limited), by credential', labelNames: ['credential'], registers: [registry] }),
     cacheHits,
     cacheMisses,
     meteredCache: (name, options) => meteredCache(cacheHits, cacheMisses, name, options),

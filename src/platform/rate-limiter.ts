@@ -31,6 +31,8 @@ export interface RateLimiter {
   /** Current state without consuming. */
   peek(key: string): Promise<RateLimitOutcome>;
   reset(key: string): Promise<void>;
+  /** Gives `points` (default 1) back to the key's window: a consumed attempt that turned out right. */
+  refund(key: string, points?: number): Promise<void>;
   /**
    * The keys this limiter counts now whose names start with `keyPrefix` (every key with ''), each
    * with its state; at most `max` of them, `truncated` when there were more. Meant for operators:

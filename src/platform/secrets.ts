@@ -1,5 +1,5 @@
 /** Secret generation, hashing and constant-time comparison: the only place these are done. */
-import { hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 export const sha256 = (value: string): string => hash('sha256', value, 'hex');
 
@@ -9,6 +9,9 @@ export function safeEqual(a: string, b: string): boolean {
   const hb = hash('sha256', b, 'buffer') as unknown as Buffer;
   return timingSafeEqual(ha, hb) && a.length === b.length;
 }
+
+/** HMAC-SHA-256 of `value` under `key`, hex: a fingerprint of a secret that a copy of the store cannot test guesses against. */
+export const hmacSha256 = (key: Buffer, value: string): string => createHmac('sha256', key).update(value).digest('hex');
 
 export const randomSecret = (bytes = 32): string => randomBytes(bytes).toString('base64url');
 

@@ -33,6 +33,9 @@ export function toRateLimiter(limiter: RateLimiterAbstract, points: number, keys
     async reset(key) {
       await limiter.delete(key);
     },
+    async refund(key, n = 1) {
+      await limiter.reward(key, n);
+    },
     async list(keyPrefix, max) {
       const keys = await keysOf(keyPrefix, max);
       const entries: RateLimitEntry[] = [];

@@ -131,6 +131,7 @@ export class TracedStore implements Store {
       consume: (key, points) => this.traced('rateLimit.consume', () => limiter.consume(key, points)),
       peek: (key) => this.traced('rateLimit.peek', () => limiter.peek(key)),
       reset: (key) => this.traced('rateLimit.reset', () => limiter.reset(key)),
+      refund: (key, points) => this.traced('rateLimit.refund', () => limiter.refund(key, points)),
       list: (keyPrefix, max) => this.traced('rateLimit.list', () => limiter.list(keyPrefix, max)),
     };
   }

@@ -19,7 +19,9 @@ describeEachStore('operator console sessions', (factory) => {
   beforeAll(async () => {
     store = await factory.make();
     gw = await startGateway({ store });
-    other = await startGateway({ store });
+    // instances that share a store share MASTER_KEY (required with Redis): a session's binding to
+    // the admin token is keyed with it
+    other = await startGateway({ store, config: { masterKey: gw.config.masterKey } });
   });
   afterAll(async () => {
     await gw.close();

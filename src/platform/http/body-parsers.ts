@@ -2,6 +2,7 @@
 import express, { type RequestHandler } from 'express';
 import multer from 'multer';
 import { AppError } from '../app-error.js';
+import { jsonShapeScan } from './json-shape-scan.js';
 import { MEDIA, type BodyType } from './route-def.js';
 
 
@@ -18,16 +19,21 @@ const parseLimit = (limit: string): number => {
  */
 export const MAX_BODY_DEPTH = 64;
 
-/** Whether arrays/objects nest deeper than `max` levels; iterative, so a deep body cannot overflow it. */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth > max) return true;
-    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-  }
-  return false;
+/**
+ * Most entries (object keys and array elements, together) of a JSON body, and most fields of a
+ * form, when the route declares none: one per 10 bytes of its size limit, at least 1,000. A route
+ * whose body is small and known declares its own (`bodyLimit.maxKeys`).
+ */
+export const defaultMaxKeys = (bytes: number): number => Math.max(1000, Math.floor(bytes / 10));
+
+/** Most fields of a urlencoded or multipart body on any route. */
+const MAX_FORM_FIELDS = 200;
+
+/** A route's body limits: its size (like 64kb), the setting or reason named in a 413, and its key count. */
+export interface BodyLimits {
+  size: string;
+  name?: string;
+  maxKeys?: number;
 }
 
 const hasBody = (req: express.Request): boolean => {
@@ -69,8 +75,16 @@ function streamingLimit(bytes: number, tooLarge: () => AppError, parsers: Reques
   };
 }
 
-export function bodyParsers(types: BodyType[], limit: string, limitName?: string): RequestHandler[] {
+/**
+ * The parsers of a route. Their limits hold while the body is read and parsed, never after: the
+ * size by Content-Length before a byte is read (and by counting, for a chunked body); the JSON
+ * entries and depth by a linear pre-scan of the raw bytes before JSON.parse (json-shape-scan.ts);
+ * the fields of a form by the parsers' own counts.
+ */
+export function bodyParsers(types: BodyType[], limits: BodyLimits): RequestHandler[] {
+  const { size: limit, name: limitName } = limits;
   const bytes = parseLimit(limit);
+  const maxKeys = limits.maxKeys ?? defaultMaxKeys(bytes);
   const tooLarge = (): AppError => AppError.tooLarge(limit, limitName);
   const accepted = types.map((t) => MEDIA[t]);
   const guard: RequestHandler = (req, _res, next) => {
@@ -81,12 +95,20 @@ export function bodyParsers(types: BodyType[], limit: string, limitName?: string
     if (!accepted.includes(ct)) return next(AppError.unsupportedMediaType(accepted));
     next();
   };
+  const shape = { maxEntries: maxKeys, maxDepth: MAX_BODY_DEPTH };
+  // runs on the raw bytes before JSON.parse; what it throws answers the request
+  const verify = (_req: unknown, _res: unknown, buf: Buffer): void => {
+    const problem = jsonShapeScan(buf, shape);
+    if (problem?.kind === 'depth') throw AppError.badRequest(`The body is nested too deeply (at most ${MAX_BODY_DEPTH} levels)`, 'body');
+    if (problem) throw AppError.limitExceeded([{ msg: `The body has too many keys and array elements (at most ${maxKeys} on this route)`, path: 'body' }]);
+  };
   const parsers: RequestHandler[] = [];
   const jsonTypes = types.filter((t) => t === 'json' || t === 'mergePatch').map((t) => MEDIA[t]);
-  if (jsonTypes.length) parsers.push(express.json({ limit, strict: false, type: jsonTypes }));
-  if (types.includes('urlencoded')) parsers.push(express.urlencoded({ limit, extended: false, parameterLimit: 200 }));
+  if (jsonTypes.length) parsers.push(express.json({ limit, strict: false, type: jsonTypes, verify }));
+  if (types.includes('urlencoded')) parsers.push(express.urlencoded({ limit, extended: false, parameterLimit: Math.min(maxKeys, MAX_FORM_FIELDS) }));
   if (types.includes('multipart')) {
-    const upload = multer({ limits: { fieldSize: bytes, fields: 200, files: 0, parts: 200 } }).none();
+    const fields = Math.min(maxKeys, MAX_FORM_FIELDS);
+    const upload = multer({ limits: { fieldSize: bytes, fields, files: 0, parts: fields } }).none();
     parsers.push((req, res, next) => {
       if (!req.is('multipart/form-data')) return next();
       upload(req, res, (err: unknown) => {
@@ -99,11 +121,5 @@ export function bodyParsers(types: BodyType[], limit: string, limitName?: string
   }
   const list: RequestHandler[] = [guard];
   if (parsers.length) list.push(streamingLimit(bytes, tooLarge, parsers));
-  if (types.length) {
-    list.push((req, _res, next) => {
-      if (nestedDeeperThan(req.body, MAX_BODY_DEPTH)) return next(AppError.badRequest(`The body is nested too deeply (at most ${MAX_BODY_DEPTH} levels)`, 'body'));
-      next();
-    });
-  }
   return list;
 }

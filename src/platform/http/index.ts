@@ -5,3 +5,4 @@ export { buildOpenApi } from './openapi.js';
 export { apiDocs } from './api-docs.js';
 export { consolePages, type ConsolePagesOptions } from './console-pages.js';
 export { traceContext } from './trace-context.js';
+export { metricsGate } from './metrics-gate.js';

@@ -1,11 +1,13 @@
 /**
- * Mounts route definitions on an Express app: per-route parsers, authentication, zod validation of
- * params/query/body, the handler, and the reply. 405 for a known path with another method.
+ * Mounts route definitions on an Express app: authentication first (before a byte of the body is
+ * read, so an anonymous flood costs no parsing), then the route's own body parsers and limits, zod
+ * validation of params/query/body, the handler, and the reply. 405 for a known path with another
+ * method.
  */
 import type { Application, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ZodType } from 'zod';
 import { AppError } from '../app-error.js';
-import type { Authenticator } from '../auth.js';
+import type { Authenticator, Principal } from '../auth.js';
 import { bodyParsers } from './body-parsers.js';
 import { hostGuard } from './host-guard.js';
 import type { RouteContext, RouteDef, RouteReply } from './route-def.js';
@@ -68,12 +70,39 @@ async function streamReply(res: Response, reply: RouteReply & { events: AsyncIte
   }
 }
 
+/**
+ * Every answer of a route is `Cache-Control: no-store` unless the route says otherwise (a public
+ * grammar may be cached): API answers carry secrets (a rotated PIN, a minted token, a new API
+ * key), tokens in submit URLs and tenants' data, none of which a shared or browser cache may keep.
+ */
+function withNoStore(reply: RouteReply): RouteReply {
+  if (reply.events || Object.keys(reply.headers ?? {}).some((k) => k.toLowerCase() === 'cache-control')) return reply;
+  return { ...reply, headers: { ...reply.headers, 'Cache-Control': 'no-store' } };
+}
+
+const originOf = (req: Request): string => `${req.protocol}://${req.get('host') ?? ''}`;
+
+/**
+ * Authenticates the request from its headers, path and address alone, before the body parsers run:
+ * a refused request is answered without its body being parsed (Node discards the unread rest).
+ */
+function authenticateFirst(def: RouteDef, opts: MountOptions): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    opts.authenticator
+      .authenticate({ headers: req.headers, params: req.params as Record<string, string>, ip: req.ip ?? '', method: req.method, origin: originOf(req) }, def.auth)
+      .then((principal) => {
+        res.locals.principal = principal;
+        next();
+      }, next);
+  };
+}
+
 function handle(def: RouteDef, opts: MountOptions): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const params = def.params ? issuesToDetails('params', def.params, req.params) : req.params;
-      const origin = `${req.protocol}://${req.get('host') ?? ''}`;
-      const principal = await opts.authenticator.authenticate({ headers: req.headers, params: req.params as Record<string, string>, ip: req.ip ?? '', method: req.method, origin }, def.auth);
+      const origin = originOf(req);
+      const principal = res.locals.principal as Principal;
       const rawQuery = { ...(req.query as Record<string, unknown>) };
       // no body at all reads as {}; a JSON `null` stays null, for the route's schema to refuse
       const rawBody: unknown = req.body === undefined ? {} : req.body;
@@ -97,7 +126,7 @@ function handle(def: RouteDef, opts: MountOptions): RequestHandler {
         method: req.method,
         signal: controller.signal,
       };
-      const reply = await def.handler(ctx);
+      const reply = withNoStore(await def.handler(ctx));
       if (reply.events) await streamReply(res, { ...reply, events: reply.events });
       else sendReply(res, reply);
     } catch (err) {
@@ -125,14 +154,13 @@ export function mountRoutes(app: Application, routes: RouteDef[], opts: MountOpt
   const methodsByPath = new Map<string, Set<string>>();
   for (const def of routes) {
     const methods = Array.isArray(def.method) ? def.method : [def.method];
-    const limit = def.bodyLimit?.size ?? opts.bodyLimit;
-    const parsers = bodyParsers(def.body || def.bodyTypes ? (def.bodyTypes ?? ['json']) : [], limit, def.bodyLimit?.name);
+    const parsers = bodyParsers(def.body || def.bodyTypes ? (def.bodyTypes ?? ['json']) : [], def.bodyLimit ?? { size: opts.bodyLimit });
     const tag: RequestHandler = (_req, res, next) => {
       res.locals.routeDef = def;
       next();
     };
     for (const m of methods) {
-      app[m](def.path, tag, ...parsers, handle(def, opts));
+      app[m](def.path, tag, authenticateFirst(def, opts), ...parsers, handle(def, opts));
       const set = methodsByPath.get(def.path) ?? new Set<string>();
       set.add(m.toUpperCase());
       if (m === 'get') set.add('HEAD');

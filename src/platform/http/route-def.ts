@@ -71,8 +71,12 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   documentedBody?: ZodType;
   /** Accepted request body encodings (default json when a body schema is given). */
   bodyTypes?: BodyType[];
-  /** A body limit of this route instead of the service's (`size` like 1mb; `name` is the setting's, for the 413). */
-  bodyLimit?: { size: string; name: string };
+  /**
+   * This route's body limits instead of the service's, declared beside the route: `size` like 64kb;
+   * `name` is the setting's or the reason's, for the 413; `maxKeys` the most object keys and array
+   * elements of a JSON body (and fields of a form), checked before the body is parsed.
+   */
+  bodyLimit?: { size: string; name: string; maxKeys?: number };
   /** Merge query parameters into the body before validation (the body wins on a clash). */
   mergeQueryIntoBody?: boolean;
   responses: Record<number, { description: string; schema?: ZodType; contentType?: string }>;
