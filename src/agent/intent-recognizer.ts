@@ -152,7 +152,10 @@ export class IntentRecognizer {
     if (options.expectedFingerprint !== undefined && parsed.fingerprint !== options.expectedFingerprint) {
       throw new IntentModelError('the intent model was trained from other intents or utterances: retrain it');
     }
-    return new IntentRecognizer(parsed, options.threshold);
+    const recognizer = new IntentRecognizer(parsed, options.threshold);
+    // start reading the word vectors now (the first load of the process) rather than on the first turn
+    recognizer.prepare().catch(() => undefined);
+    return recognizer;
   }
 
   /** The model as a JSON string (for `load` in another process). */
