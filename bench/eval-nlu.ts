@@ -11,7 +11,8 @@
  *     agent, answered with any intent instead of None;
  *   - ECE (10 equal-width bins) of the best intent's score against "the best intent is the right
  *     answer" (None being the right answer for the out-of-scope and held-out utterances);
- *   - training time per agent and recognition time per utterance (median, p99).
+ *   - training time per agent (compiling, then encoding its phrases: `ready()`) and recognition time
+ *     per utterance (median, p99).
  *
  *   npm run eval:nlu                       report part, 8/6/4 draws for 5/10/20 intents
  *   npm run eval:nlu -- --part=tune        the intents the method was chosen and fitted on
@@ -142,6 +143,7 @@ async function evaluateSize(size: number, draws: number): Promise<SizeResult> {
     const drawn = drawAgent(data, part, size, random);
     const started = performance.now();
     const agent = await compileAgent(definitionOf(drawn));
+    await agent.recognizer.ready();
     result.trainMs.push(performance.now() - started);
     const recognize = async (text: string) => {
       const t0 = performance.now();

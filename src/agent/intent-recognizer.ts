@@ -114,7 +114,11 @@ export class IntentRecognizer {
     return this.model.fingerprint;
   }
 
-  /** Trains from the phrases (the only place training happens): the word vectors are read and every phrase encoded. */
+  /**
+   * Trains from the phrases (the only place training happens): reads the word vectors (once per
+   * process or worker thread) and encodes every phrase, so that a phrase the vectors cannot encode
+   * shows here and the first `recognize` is fast. The exported model is the cleaned phrases.
+   */
   static async train(intents: readonly IntentTrainingData[], options: IntentTrainingOptions): Promise<IntentRecognizer> {
     const model: ModelEnvelope = {
       format: MODEL_FORMAT,
@@ -156,6 +160,11 @@ export class IntentRecognizer {
     // start reading the word vectors now (the first load of the process) rather than on the first turn
     recognizer.prepare().catch(() => undefined);
     return recognizer;
+  }
+
+  /** Resolves once the word vectors are read and the phrases encoded (the first `recognize` waits for it too). */
+  async ready(): Promise<void> {
+    await this.prepare();
   }
 
   /** The model as a JSON string (for `load` in another process). */
