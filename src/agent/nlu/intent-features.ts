@@ -34,6 +34,8 @@ export interface IntentFeatureRow {
 
 /** Words lighter than this (SIF weight: "the", "to", "my") are not compared word by word: they weigh next to nothing. */
 const LIGHT_WORD = 0.05;
+/** Words whose cosines to the agent's words are kept for the next utterances (callers repeat words). */
+const CACHED_WORDS = 128;
 
 function nearest(vector: Float32Array, among: readonly Float32Array[]): number {
   let best = -1;
@@ -81,6 +83,7 @@ export class AgentIndex {
   private readonly table: Float32Array;
   private readonly rowsOf: Int32Array[];
   private readonly size: number;
+  private readonly cache = new Map<string, Float32Array>();
 
   constructor(
     private readonly encoder: PhraseEncoder,
@@ -95,23 +98,29 @@ export class AgentIndex {
     this.rowsOf = profiles.map((p) => Int32Array.from(p.words.map((w) => rows.get(w) as number)));
   }
 
+  /** Cosines of a word to every word of the agent (undefined without a vector), from the cache when it can. */
+  private cosines(word: string, dims: number): Float32Array | undefined {
+    const cached = this.cache.get(word);
+    if (cached) return cached;
+    const v = this.encoder.vectors.vector(word);
+    if (!v) return undefined;
+    const table = this.table;
+    const out = new Float32Array(this.size);
+    for (let r = 0, base = 0; r < this.size; r += 1, base += dims) {
+      let sum = 0;
+      for (let i = 0; i < dims; i += 1) sum += (v[i] as number) * (table[base + i] as number);
+      out[r] = sum;
+    }
+    if (this.cache.size >= CACHED_WORDS) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(word, out);
+    return out;
+  }
+
   features(utterance: EncodedPhrase): IntentFeatureRow[] {
     const dims = this.encoder.vectors.dimensions;
     const totalWeight = utterance.terms.reduce((s, t) => s + t.weight, 0) || 1;
     // cosine of each weighty word of the utterance to each word of the agent
-    const table = this.table;
-    const size = this.size;
-    const sims = utterance.terms.map((t) => {
-      const v = t.weight < LIGHT_WORD ? undefined : this.encoder.vectors.vector(t.word);
-      if (!v) return undefined;
-      const out = new Float32Array(size);
-      for (let r = 0, base = 0; r < size; r += 1, base += dims) {
-        let sum = 0;
-        for (let i = 0; i < dims; i += 1) sum += (v[i] as number) * (table[base + i] as number);
-        out[r] = sum;
-      }
-      return out;
-    });
+    const sims = utterance.terms.map((t) => (t.weight < LIGHT_WORD ? undefined : this.cosines(t.word, dims)));
     const rows = this.profiles.map((p, k) => {
       const intentRows = this.rowsOf[k] as Int32Array;
       let covered = 0;
