@@ -1,5 +1,5 @@
 /**
- * Typed handles on the CommonJS libraries that ship without type declarations (jexl, @nlpjs/*).
+ * Typed handles on the CommonJS libraries that ship without type declarations (jexl, @nlpjs/lang-en-min).
  * Loaded through createRequire so no ambient `declare module` leaks into the rest of the project.
  * Only the members the agent uses are described.
  */
@@ -34,38 +34,30 @@ export interface JexlInstance {
   addTransform(name: string, fn: (value: unknown, ...args: unknown[]) => unknown): void;
 }
 
-export interface NlpClassification {
-  intent: string;
-  score: number;
+/** nlp.js's English word tools (only these: its classifier is not used, docs/nlu.md). */
+export interface NlpTokenizer {
+  tokenize(text: string, normalize?: boolean): string[];
 }
-
-export interface NlpInstance {
-  addDocument(locale: string, utterance: string, intent: string): void;
-  train(): Promise<unknown>;
-  classify(locale: string, utterance: string): Promise<{ classifications?: NlpClassification[]; intent?: string; score?: number }>;
-  export(minified?: boolean): string;
-  import(data: string | object): void;
+export interface NlpStemmer {
+  stemWord(word: string): string;
 }
-
-export interface NlpContainer {
-  use(plugin: unknown): unknown;
+export interface NlpNormalizer {
+  normalize(text: string): string;
 }
 
 interface VendorModules {
   Jexl: new () => JexlInstance;
-  Nlp: new (settings: Record<string, unknown>, container: NlpContainer) => NlpInstance;
-  LangEn: unknown;
-  containerBootstrap: () => NlpContainer;
+  TokenizerEn: new () => NlpTokenizer;
+  StemmerEn: new () => NlpStemmer;
+  NormalizerEn: new () => NlpNormalizer;
 }
 
 const jexlModule = require('jexl') as { Jexl: VendorModules['Jexl'] };
-const nlpModule = require('@nlpjs/nlp') as { Nlp: VendorModules['Nlp'] };
-const coreModule = require('@nlpjs/core') as { containerBootstrap: VendorModules['containerBootstrap'] };
-const langEnModule = require('@nlpjs/lang-en-min') as { LangEn: unknown };
+const langEnModule = require('@nlpjs/lang-en-min') as Pick<VendorModules, 'TokenizerEn' | 'StemmerEn' | 'NormalizerEn'>;
 
 export const vendorModules: VendorModules = {
   Jexl: jexlModule.Jexl,
-  Nlp: nlpModule.Nlp,
-  LangEn: langEnModule.LangEn,
-  containerBootstrap: coreModule.containerBootstrap,
+  TokenizerEn: langEnModule.TokenizerEn,
+  StemmerEn: langEnModule.StemmerEn,
+  NormalizerEn: langEnModule.NormalizerEn,
 };

@@ -25,11 +25,14 @@ function agentWithPizza(bytes: number, marker: string): Record<string, any> {
   return agent;
 }
 
-/** One fresh call that asks for a pizza: which agent answered it ('old', 'new', or what it said otherwise). */
+/**
+ * One fresh call that asks for a pizza: which agent answered it ('old', 'new', or what it said otherwise).
+ * The phrase is one the demo agent rejects: "order a pizza" is near its "how much is a pizza" (AskQuestion).
+ */
 async function probe(gw: RunningGateway, webhookUrl: string): Promise<string> {
   const call = new IvrCall(gw, webhookUrl);
   await call.start();
-  const spoken = spokenOf(await call.say('order a pizza'));
+  const spoken = spokenOf(await call.say('pizza for delivery please'));
   if (call.lastStatus !== 200) throw new Error(`turn answered ${call.lastStatus}`);
   return spoken.includes(PIZZA) ? 'new' : spoken.includes(FALLBACK) ? 'old' : spoken;
 }
