@@ -116,7 +116,7 @@ export function loadCompiledAgent(definition: unknown, modelJson: string): Compi
 export function loadValidatedAgent(def: AgentDefinition, modelJson: string, opts: { trainedFromIt?: boolean } = {}): CompiledAgent {
   const recognizer = IntentRecognizer.load(modelJson, {
     threshold: resolveNluSettings(def).threshold,
-    ...(opts.trainedFromIt ? {} : { expectedFingerprint: intentFingerprint(def.language, def.intents) }),
+    ...(opts.trainedFromIt ? {} : { expectedFingerprint: intentFingerprint(def.language, def.intents, def.nlu?.outOfScope) }),
   });
   return assemble(def, recognizer);
 }
