@@ -10,7 +10,7 @@ export type ConfirmMode = 'auto' | 'always' | 'never';
 /** Every default of the recognition settings (the only place they are written). */
 export const NLU_DEFAULTS = {
   /** The absolute confidence an intent needs; below it the turn goes to the fallback dialog. */
-  threshold: 0.6,
+  threshold: 0.4,
   /** Two intents whose confidences are at most this far apart are asked about ("X, or Y?"). */
   margin: 0.1,
   /**
