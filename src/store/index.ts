@@ -7,3 +7,4 @@ export { NewerDataError, SCHEMA_VERSION, DATABASE_FILE } from './sqlite-database
 export { isStoreUnavailable } from './store-errors.js';
 export { rateLimitersOf } from './rate-limiters-of.js';
 export { TracedStore } from './traced-store.js';
+export { keptMasterKey, keptAdminToken, readAdminToken, MASTER_KEY_FILE } from './data-dir.js';

@@ -339,6 +339,17 @@ export class SqliteStore implements Store {
     return bytes;
   }
 
+  /** A value of the data directory itself (not a key of the port), e.g. the sealed admin token. */
+  readMeta(name: string): string | null {
+    return (this.space.db.prepare('SELECT v FROM meta WHERE name = ?').pluck().get(name) as string | undefined) ?? null;
+  }
+
+  /** Keeps `value` under `name` unless one is kept already; answers the one kept. */
+  keepMeta(name: string, value: string): string {
+    this.space.db.prepare('INSERT INTO meta (name, v) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, value);
+    return this.readMeta(name)!;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
