@@ -8,3 +8,4 @@ export { isStoreUnavailable } from './store-errors.js';
 export { rateLimitersOf } from './rate-limiters-of.js';
 export { TracedStore } from './traced-store.js';
 export { keptMasterKey, keptAdminToken, readAdminToken, MASTER_KEY_FILE } from './data-dir.js';
+export { exportData, importData, parseExport, isConfigurationKey, DataFileError, EXPORT_VERSION, type DataExport, type ListableStore } from './store-dump.js';

@@ -339,6 +339,13 @@ export class SqliteStore implements Store {
     return bytes;
   }
 
+  /** The live keys (logical names) under `prefix` and what each holds (data export). */
+  async listKeys(prefix: string): Promise<Array<{ key: string; kind: string }>> {
+    const full = this.space.k(prefix);
+    const rows = this.space.db.prepare('SELECT k, kind FROM keys WHERE k >= ? AND k < ? AND (exp IS NULL OR exp > ?)').all(full, `${full}\u{10FFFF}`, Date.now()) as Array<{ k: string; kind: string }>;
+    return rows.map((r) => ({ key: r.k.slice(this.prefix.length), kind: r.kind }));
+  }
+
   /** A value of the data directory itself (not a key of the port), e.g. the sealed admin token. */
   readMeta(name: string): string | null {
     return (this.space.db.prepare('SELECT v FROM meta WHERE name = ?').pluck().get(name) as string | undefined) ?? null;
