@@ -34,7 +34,7 @@
  *                                      is the noise of the turn's ratios.
  * Env: REDIS_URL (default redis://127.0.0.1:6379), BENCH_DURATION_S (10), BENCH_CONNECTIONS (64),
  * BENCH_WARMUP_S (3; 0 = none), BENCH_ROUNDS (5: each round runs each measure for duration/rounds),
- * BENCH_PROFILE_DIR (where --cpu-prof writes; default a temp dir), BENCH_ENTRY (run the service from
+ * BENCH_KEEP_DATA (with --store embedded: keep each run's DATA_DIR to inspect), BENCH_PROFILE_DIR (where --cpu-prof writes; default a temp dir), BENCH_ENTRY (run the service from
  * a compiled entry, e.g. dist/main.js after `npm run build`: its profile keeps source lines, which
  * tsx's one-line output does not).
  * Exit code 0 when the run completed (targets met or not), 1 when it could not run.
@@ -250,7 +250,7 @@ async function oneRun(run: number, profileDir: string | undefined): Promise<RunR
   if (dataDir) {
     const files = readdirSync(dataDir).map((f) => ({ f, bytes: statSync(join(dataDir, f)).size }));
     line({ run, store: STORE, dataDir, dataDirBytes: files.reduce((a, x) => a + x.bytes, 0), files, turnRequests: results.turn?.requests });
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!process.env.BENCH_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
   }
   line({ phase: 'cleanup', run, prefix, keysRemoved: await removePrefix(redis!, prefix) });
 
