@@ -30,6 +30,8 @@ export class SqliteStore implements Store {
   private readonly sweeper: NodeJS.Timeout;
   private readonly added = new EventEmitter().setMaxListeners(0);
   private closed = false;
+  /** The steps of the open group, answered when it commits. */
+  private readonly grouped: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
 
   private constructor(
     readonly database: OpenedDatabase,
@@ -73,8 +75,33 @@ export class SqliteStore implements Store {
     return new SqliteStore(database, opts.prefix ?? '');
   }
 
-  private tx<T>(fn: () => T): T {
-    return this.space.db.transaction(fn)();
+  /**
+   * Runs one step of writes in the current group: the steps of one turn of the event loop share one
+   * SQLite transaction, committed on the next turn (one write to the log for all of them). Each step
+   * is a savepoint inside it, so a failing step undoes only itself. A step is answered once its
+   * group is committed: nothing is acknowledged before it is in the log.
+   */
+  private async tx<T>(fn: () => T): Promise<T> {
+    const db = this.space.db;
+    if (!db.inTransaction) {
+      db.exec('BEGIN');
+      setImmediate(() => this.commitGroup());
+    }
+    const result = db.transaction(fn)();
+    await new Promise<void>((resolve, reject) => this.grouped.push({ resolve, reject }));
+    return result;
+  }
+
+  private commitGroup(): void {
+    const waiting = this.grouped.splice(0);
+    const db = this.space.db;
+    try {
+      if (db.inTransaction) db.exec('COMMIT');
+      for (const w of waiting) w.resolve();
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      for (const w of waiting) w.reject(err);
+    }
   }
 
   async get(key: string): Promise<string | null> {
@@ -135,7 +162,7 @@ export class SqliteStore implements Store {
   }
 
   async hset(key: string, fields: Record<string, string>): Promise<void> {
-    this.tx(() => this.space.apply({ op: 'hset', key, fields }));
+    await this.tx(() => this.space.apply({ op: 'hset', key, fields }));
   }
 
   async smembers(key: string): Promise<string[]> {
@@ -324,7 +351,7 @@ export class SqliteStore implements Store {
   }
 
   async bulk(ops: WriteOp[]): Promise<void> {
-    this.tx(() => {
+    await this.tx(() => {
       for (const op of ops) this.space.apply(op);
     });
   }
@@ -361,6 +388,7 @@ export class SqliteStore implements Store {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.sweeper);
+    this.commitGroup();
     await this.database.close();
   }
 }
