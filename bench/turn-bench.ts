@@ -25,6 +25,8 @@
  *   npm run bench -- --runs 5          5 runs
  *   npm run bench -- --smoke           1 run, 4 connections, 1 s, no warm-up (CI)
  *   npm run bench -- --cpu-prof        also profiles the service (node --cpu-prof) and summarises it
+ *   npm run bench -- --store embedded  the service on the embedded store (SQLite, a fresh DATA_DIR per run;
+ *                                      its size is printed); --store memory: the memory store (default redis)
  *   npm run bench -- --only=turn       skips the floor (e.g. with --cpu-prof, to profile the turn alone)
  *   npm run bench -- --aa              an A/A run: the floor against itself ('floor' and 'floor-again', in
  *                                      the same interleaved rounds). Its ratios would be 1 on a quiet
@@ -32,13 +34,13 @@
  *                                      is the noise of the turn's ratios.
  * Env: REDIS_URL (default redis://127.0.0.1:6379), BENCH_DURATION_S (10), BENCH_CONNECTIONS (64),
  * BENCH_WARMUP_S (3; 0 = none), BENCH_ROUNDS (5: each round runs each measure for duration/rounds),
- * BENCH_PROFILE_DIR (where --cpu-prof writes; default a temp dir), BENCH_ENTRY (run the service from
+ * BENCH_KEEP_DATA (with --store embedded: keep each run's DATA_DIR to inspect), BENCH_PROFILE_DIR (where --cpu-prof writes; default a temp dir), BENCH_ENTRY (run the service from
  * a compiled entry, e.g. dist/main.js after `npm run build`: its profile keeps source lines, which
  * tsx's one-line output does not).
  * Exit code 0 when the run completed (targets met or not), 1 when it could not run.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
@@ -61,6 +63,9 @@ const WARMUP_S = envNumber('BENCH_WARMUP_S', 3, 0, true);
 const ROUNDS = Math.round(envNumber('BENCH_ROUNDS', 5, 1));
 const RUNS = flagCount('runs', 3, 1);
 const ONLY = flagValue('only');
+/** The service's store: redis (default), embedded (SQLite in a fresh DATA_DIR per run) or memory. */
+const STORE = flagValue('store') ?? (process.argv.includes('--store') ? process.argv[process.argv.indexOf('--store') + 1] : undefined) ?? 'redis';
+if (!['redis', 'embedded', 'memory'].includes(STORE)) throw new Error(`--store must be redis, embedded or memory, not ${STORE}`);
 const AA = process.argv.includes('--aa');
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const REDIS_URL = redisUrl();
@@ -184,12 +189,14 @@ const ratio = (a: number | null | undefined, b: number | null | undefined): numb
 async function oneRun(run: number, profileDir: string | undefined): Promise<RunRatios> {
   prefix = randomPrefix('turn');
   const adminToken = randomBytes(24).toString('base64url');
+  const dataDir = STORE === 'embedded' ? mkdtempSync(join(tmpdir(), 'ivr-bench-data-')) : undefined;
   service = await startChildService({
     env: {
       PORT: '0',
       HOST: '127.0.0.1',
-      STORE: 'redis',
-      REDIS_URL,
+      STORE,
+      ...(STORE === 'redis' ? { REDIS_URL } : {}),
+      ...(dataDir ? { DATA_DIR: dataDir } : {}),
       KEY_PREFIX: prefix,
       MASTER_KEY: randomBytes(32).toString('base64'),
       ADMIN_TOKEN: adminToken,
@@ -239,6 +246,11 @@ async function oneRun(run: number, profileDir: string | undefined): Promise<RunR
       const s = summarizeProfile(readProfile(join(profileDir, file)), 12, loadWindowMs);
       line({ run, profile: join(profileDir, file), window: 'warm-ups and measures (start-up and app set-up excluded)', windowMs: round(loadWindowMs, 0), busyMs: s.busyMs, idleMs: s.idleMs, requests: requestsUnderLoad, busyMsPerRequest: round(s.busyMs / requestsUnderLoad, 3), selfByArea: s.selfByArea, selfByFunction: s.selfByFunction, inclusiveOwnCode: s.inclusiveOwnCode });
     } else note(`no main-thread .cpuprofile in ${profileDir}`);
+  }
+  if (dataDir) {
+    const files = readdirSync(dataDir).map((f) => ({ f, bytes: statSync(join(dataDir, f)).size }));
+    line({ run, store: STORE, dataDir, dataDirBytes: files.reduce((a, x) => a + x.bytes, 0), files, turnRequests: results.turn?.requests });
+    if (!process.env.BENCH_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
   }
   line({ phase: 'cleanup', run, prefix, keysRemoved: await removePrefix(redis!, prefix) });
 
@@ -305,7 +317,7 @@ async function oneRun(run: number, profileDir: string | undefined): Promise<RunR
 
 async function main(): Promise<void> {
   const profileDir = CPU_PROF ? (process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'ivr-bench-prof-'))) : undefined;
-  line({ bench: 'turn', phase: 'config', ...machine(), runs: RUNS, connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, warmupS: WARMUP_S, smoke, redis: REDIS_URL, serviceNodeFlags: serviceNodeFlags(), entry: process.env.BENCH_ENTRY ?? 'src/main.ts (tsx)', ...(profileDir ? { profileDir } : {}), ...(ONLY ? { only: ONLY } : {}), ...(AA ? { aa: true } : {}) });
+  line({ bench: 'turn', phase: 'config', ...machine(), runs: RUNS, connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, warmupS: WARMUP_S, smoke, store: STORE, redis: REDIS_URL, serviceNodeFlags: serviceNodeFlags(), entry: process.env.BENCH_ENTRY ?? 'src/main.ts (tsx)', ...(profileDir ? { profileDir } : {}), ...(ONLY ? { only: ONLY } : {}), ...(AA ? { aa: true } : {}) });
   redis = await connectRedis(REDIS_URL);
   const perRun: RunRatios[] = [];
   for (let run = 1; run <= RUNS; run++) perRun.push(await oneRun(run, profileDir));

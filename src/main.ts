@@ -4,9 +4,10 @@
  * SHUTDOWN_GRACE_MS), stop background work, close the store, export the spans still queued.
  */
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import { composeGateway } from './compose.js';
 import { ConfigError, createLogger, createMetrics, loadConfig, startTelemetry, type Config, type Logger } from './platform/index.js';
-import { MemoryStore, RedisStore, type Store } from './store/index.js';
+import { MemoryStore, RedisStore, SqliteStore, keptAdminToken, keptMasterKey, type Store } from './store/index.js';
 import { callEnded } from './ivr/index.js';
 
 /** The Redis URLs for a message: passwords masked. */
@@ -23,6 +24,27 @@ const shownRedisUrl = (urls: string): string =>
       }
     })
     .join(',');
+
+/**
+ * The embedded store of DATA_DIR, and the config with what it keeps: the sealing key (unless
+ * MASTER_KEY is set) and the admin token made on first start (unless ADMIN_TOKEN is set).
+ */
+async function openEmbedded(config: Config, logger: Logger): Promise<{ store: SqliteStore; config: Config; tokenNote: string }> {
+  const store = await SqliteStore.open({ dir: config.dataDir, prefix: config.keyPrefix, syncMs: config.dataSyncMs });
+  const { backup, foundVersion } = store.database;
+  if (backup) logger.warn({ file: store.database.file, from: foundVersion, copy: backup }, 'data directory migrated to this version; the copy keeps the old one');
+  const masterKey = config.masterKeyGenerated ? keptMasterKey(config.dataDir) : config.masterKey;
+  let next: Config = { ...config, masterKey, masterKeyGenerated: false };
+  let tokenNote = ' admin token: from ADMIN_TOKEN';
+  if (config.adminTokenGenerated) {
+    const kept = keptAdminToken(store, masterKey, config.adminToken);
+    next = { ...next, adminToken: kept.token };
+    tokenNote = kept.created
+      ? ` admin token (shown this once; \`npm run data -- admin-token\` shows it again): ${kept.token}`
+      : ' admin token: the one made on first start (`npm run data -- admin-token` shows it)';
+  }
+  return { store, config: next, tokenNote };
+}
 
 async function openStore(config: Config, logger: Logger): Promise<Store> {
   if (config.store === 'memory') return new MemoryStore(config.keyPrefix, { calls: { maxCalls: config.memoryStoreMaxCalls, isFinished: callEnded } });
@@ -59,8 +81,15 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   // off by default: without an endpoint the SDK is not even loaded, and the API stays a no-op
   const telemetry = config.telemetry ? await startTelemetry({ ...config.telemetry, instanceId: config.instanceId }) : undefined;
-  if (config.masterKeyGenerated) logger.warn('MASTER_KEY is not set: a random key is used, so sealed secrets will not survive a restart');
-  const store = await openStore(config, logger);
+  let store: Store;
+  let tokenNote = config.adminTokenGenerated ? ` admin token: ${config.adminToken}` : ' admin token: from ADMIN_TOKEN';
+  if (config.store === 'embedded') {
+    const opened = await openEmbedded(config, logger);
+    ({ store, config, tokenNote } = opened);
+  } else {
+    if (config.masterKeyGenerated) logger.warn('MASTER_KEY is not set: a random key is used, so sealed secrets will not survive a restart');
+    store = await openStore(config, logger);
+  }
   const gateway = composeGateway({ config, store, logger, metrics: createMetrics({ defaultMetrics: true }) });
   await gateway.start();
 
@@ -71,8 +100,12 @@ async function main(): Promise<void> {
   });
   const addr = server.address() as AddressInfo;
   const shown = config.publicBaseUrl ?? `http://${addr.address === '0.0.0.0' || addr.address === '::' ? '127.0.0.1' : addr.address}:${addr.port}`;
-  const tokenNote = config.adminTokenGenerated ? ` admin token: ${config.adminToken}` : ' admin token: from ADMIN_TOKEN';
-  process.stdout.write(`IVR gateway listening on ${shown} (store: ${config.store}).${tokenNote}\n`);
+  const where = {
+    embedded: `store: embedded, data kept in ${resolve(config.dataDir)}`,
+    memory: 'store: memory, NOTHING IS KEPT when the process ends (STORE=memory: tests and throwaway runs)',
+    redis: 'store: redis',
+  }[config.store];
+  process.stdout.write(`IVR gateway listening on ${shown} (${where}).${tokenNote}\n`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -71,7 +71,11 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   TRUST_PROXY: trustProxy.default(false),
-  STORE: z.enum(['memory', 'redis']).optional(),
+  // --- storage (issue 40): embedded SQLite under DATA_DIR unless REDIS_URL (or STORE) says otherwise ---
+  STORE: z.enum(['embedded', 'memory', 'redis']).optional(),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  DATA_SYNC_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  // --- end of storage ---
   REDIS_URL: z
     .string()
     .refine((v) => v.split(',').every((u) => /^rediss?:\/\/[^\s]+$/.test(u.trim())), 'must be redis:// URLs, comma-separated for cluster seeds')
@@ -146,7 +150,12 @@ export interface Config {
    * proxies' addresses make the client address the one the trusted proxy saw; `true` trusts any.
    */
   trustProxy: TrustProxy;
-  store: 'memory' | 'redis';
+  /** embedded: SQLite under `dataDir` (the default); memory: nothing kept; redis: REDIS_URL. */
+  store: 'embedded' | 'memory' | 'redis';
+  /** Where the embedded store keeps its data (created on first start). */
+  dataDir: string;
+  /** How often the embedded store flushes its log to the disk: the most a power cut can lose. */
+  dataSyncMs: number;
   redisUrl: string;
   redisCluster: boolean;
   keyPrefix: string;
@@ -233,7 +242,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
-  const store = e.STORE ?? (e.REDIS_URL ? 'redis' : 'memory');
+  const store = e.STORE ?? (e.REDIS_URL ? 'redis' : 'embedded');
   if (store === 'redis' && e.MASTER_KEY === undefined) {
     throw new ConfigError(['MASTER_KEY: required with the Redis store (secrets sealed at rest must survive restarts)']);
   }
@@ -246,6 +255,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     trustProxy: e.TRUST_PROXY,
     store,
+    dataDir: e.DATA_DIR,
+    dataSyncMs: e.DATA_SYNC_MS,
     redisUrl: e.REDIS_URL ?? 'redis://127.0.0.1:6379',
     redisCluster: e.REDIS_CLUSTER,
     keyPrefix: e.KEY_PREFIX,

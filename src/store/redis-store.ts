@@ -95,6 +95,18 @@ export class RedisStore implements Store {
     }
   }
 
+  /** The keys (logical names) under `prefix` and what each holds, by SCAN and TYPE (data export). */
+  async listKeys(prefix: string): Promise<Array<{ key: string; kind: string }>> {
+    const out: Array<{ key: string; kind: string }> = [];
+    for await (const { node, keys } of this.scanPrefix(this.k(prefix))) {
+      const pipe = node.pipeline();
+      for (const key of keys) pipe.type(key);
+      const types = (await pipe.exec()) ?? [];
+      keys.forEach((key, i) => out.push({ key: key.slice(this.prefix.length), kind: String(types[i]?.[1]) }));
+    }
+    return out;
+  }
+
   async deletePrefix(prefix: string): Promise<number> {
     if (prefix === '') throw new TypeError('deletePrefix: an empty prefix would delete everything');
     let deleted = 0;

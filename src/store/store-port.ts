@@ -68,7 +68,7 @@ export interface StreamReader {
 }
 
 export interface Store {
-  readonly kind: 'memory' | 'redis';
+  readonly kind: 'memory' | 'redis' | 'embedded';
   /**
    * Whether one `atomic` call may hold keys of different hash tags: true in memory and on a single
    * Redis node (a script may touch any key there), false on a Redis Cluster (a script runs on the

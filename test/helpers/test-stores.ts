@@ -1,12 +1,15 @@
 /**
- * Real stores for tests: the memory adapter, the Redis adapter on a real Redis, and the Redis
+ * Real stores for tests: the memory adapter, the embedded SQLite adapter (a temp data directory), the Redis adapter on a real Redis, and the Redis
  * adapter on a local three-master Redis Cluster (started by global setup), each with a random key
  * prefix per store under the run's prefix (so files run in parallel without seeing each other's
  * keys, and the run can remove its keys at the end).
  */
 import { inject, describe } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { MemoryStore, RedisStore, type Store } from '../../src/store/index.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryStore, RedisStore, SqliteStore, type Store } from '../../src/store/index.js';
 
 export const redisAvailable = (): boolean => inject('redisAvailable');
 export const redisUrl = (): string => inject('redisUrl');
@@ -24,8 +27,13 @@ export async function makeRedisClusterStore(prefix = testPrefix()): Promise<Redi
   return RedisStore.connect({ url: redisClusterUrl(), cluster: true, prefix });
 }
 
+/** The embedded (SQLite) store in a fresh data directory of its own, under the system's temp dir. */
+export async function makeEmbeddedStore(dir = mkdtempSync(join(tmpdir(), 'ivr-data-'))): Promise<SqliteStore> {
+  return SqliteStore.open({ dir, prefix: testPrefix() });
+}
+
 export interface StoreFactory {
-  name: 'memory' | 'redis' | 'redis-cluster';
+  name: 'memory' | 'embedded' | 'redis' | 'redis-cluster';
   available: boolean;
   make: () => Promise<Store>;
 }
@@ -34,6 +42,7 @@ export interface StoreFactory {
 export function storeFactories(): StoreFactory[] {
   return [
     { name: 'memory', available: true, make: async () => new MemoryStore(testPrefix()) },
+    { name: 'embedded', available: true, make: () => makeEmbeddedStore() },
     { name: 'redis', available: redisAvailable(), make: () => makeRedisStore() },
     { name: 'redis-cluster', available: redisClusterUrl() !== '', make: () => makeRedisClusterStore() },
   ];

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../../src/platform/index.js';
 describe('configuration', () => {
   it('when nothing is set, then the defaults apply and an admin token is generated', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, store: 'memory', keyPrefix: 'ivr:', turnDeadlineMs: 2500, storeRetryBudgetMs: 12_000, sessionTtlS: 3600, deployment: 'cloud', allowPrivateModelEndpoints: false });
+    expect(c).toMatchObject({ port: 3000, store: 'embedded', dataDir: './data', dataSyncMs: 1000, keyPrefix: 'ivr:', turnDeadlineMs: 2500, storeRetryBudgetMs: 12_000, sessionTtlS: 3600, deployment: 'cloud', allowPrivateModelEndpoints: false });
     expect(c.adminTokenGenerated).toBe(true);
     expect(c.adminToken.length).toBeGreaterThanOrEqual(24);
   });

@@ -1,0 +1,394 @@
+/**
+ * The embedded durable store: every operation of the port on SQLite (better-sqlite3) under a data
+ * directory (the file and its durability: sqlite-database.ts; the keys and each WriteOp:
+ * sqlite-keyspace.ts). better-sqlite3 is synchronous, so each call of the port runs whole between
+ * two turns of the event loop, and each multi-step operation is one SQLite transaction: it lands
+ * whole on disk or not at all. One process owns a data directory.
+ */
+import { EventEmitter } from 'node:events';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, WriteOp } from './store-port.js';
+import { toRateLimiter } from './rate-limiter-adapter.js';
+import { openDatabase, type OpenedDatabase } from './sqlite-database.js';
+import { SqliteKeyspace } from './sqlite-keyspace.js';
+
+export interface SqliteStoreOptions {
+  /** The data directory (created when absent). */
+  dir: string;
+  prefix?: string;
+  /** How often the WAL is flushed to the disk (the most a power cut can lose). */
+  syncMs?: number;
+}
+
+const finite = (n: number): number => Math.min(Math.max(n, -Number.MAX_VALUE), Number.MAX_VALUE);
+
+export class SqliteStore implements Store {
+  readonly kind = 'embedded' as const;
+  readonly atomicAcrossSlots = true;
+  private readonly space: SqliteKeyspace;
+  private readonly q;
+  private readonly sweeper: NodeJS.Timeout;
+  private readonly added = new EventEmitter().setMaxListeners(0);
+  private closed = false;
+  /** The steps of the open group, answered when it commits. */
+  private readonly grouped: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
+
+  private constructor(
+    readonly database: OpenedDatabase,
+    private readonly prefix: string,
+  ) {
+    const db = database.db;
+    this.space = new SqliteKeyspace(db, prefix, (key) => this.added.emit(key));
+    const p = (sql: string) => db.prepare(sql);
+    this.q = {
+      hall: p('SELECT f, v FROM hash WHERE k = ?').raw(),
+      members: p('SELECT m FROM sset WHERE k = ? ORDER BY m').pluck(),
+      zasc: p('SELECT m AS member, s AS score FROM zset WHERE k = ? AND s >= ? AND s <= ? ORDER BY s, m LIMIT ? OFFSET ?'),
+      zdesc: p('SELECT m AS member, s AS score FROM zset WHERE k = ? AND s >= ? AND s <= ? ORDER BY s DESC, m DESC LIMIT ? OFFSET ?'),
+      zcount: p('SELECT count(*) FROM zset WHERE k = ? AND s >= ? AND s <= ?').pluck(),
+      zcard: p('SELECT count(*) FROM zset WHERE k = ?').pluck(),
+      zscore: p('SELECT s FROM zset WHERE k = ? AND m = ?').pluck(),
+      zbelow: p('SELECT count(*) FROM zset WHERE k = ? AND (s < ? OR (s = ? AND m < ?))').pluck(),
+      zdelBelow: p('DELETE FROM zset WHERE k = ? AND s <= ?'),
+      zput: p('INSERT INTO zset (k, m, s) VALUES (?, ?, ?) ON CONFLICT (k, m) DO UPDATE SET s = excluded.s'),
+      zdel: p('DELETE FROM zset WHERE k = ? AND m = ?'),
+      zfrom: p('SELECT count(*) FROM zset WHERE k = ? AND s > ?').pluck(),
+      lall: p('SELECT v FROM list WHERE k = ? ORDER BY i').pluck(),
+      xafter: p('SELECT ms, seq, f FROM stream WHERE k = ? AND (ms > ? OR (ms = ? AND seq > ?)) ORDER BY ms, seq LIMIT ?'),
+      size: p(`SELECT coalesce((SELECT length(v) FROM keys WHERE k = @k), 0)
+        + coalesce((SELECT sum(length(f) + length(v) + 32) FROM hash WHERE k = @k), 0)
+        + coalesce((SELECT sum(length(m) + 40) FROM zset WHERE k = @k), 0)
+        + coalesce((SELECT sum(length(m) + 16) FROM sset WHERE k = @k), 0)
+        + coalesce((SELECT sum(length(v) + 16) FROM list WHERE k = @k), 0)
+        + coalesce((SELECT sum(length(f) + 32) FROM stream WHERE k = @k), 0)`).pluck(),
+    };
+    this.sweeper = setInterval(() => {
+      if (!this.closed) this.space.sweep();
+    }, 5_000);
+    this.sweeper.unref();
+  }
+
+  /** Opens (or creates) the store of a data directory; see sqlite-database.ts for what it checks. */
+  static async open(opts: SqliteStoreOptions): Promise<SqliteStore> {
+    const database = await openDatabase(opts.dir);
+    database.startSync(opts.syncMs ?? 1_000);
+    return new SqliteStore(database, opts.prefix ?? '');
+  }
+
+  /**
+   * Runs one step of writes in the current group: the steps of one turn of the event loop share one
+   * SQLite transaction, committed on the next turn (one write to the log for all of them). Each step
+   * is a savepoint inside it, so a failing step undoes only itself. A step is answered once its
+   * group is committed: nothing is acknowledged before it is in the log.
+   */
+  private async tx<T>(fn: () => T): Promise<T> {
+    const db = this.space.db;
+    if (!db.inTransaction) {
+      db.exec('BEGIN');
+      setImmediate(() => this.commitGroup());
+    }
+    const result = db.transaction(fn)();
+    await new Promise<void>((resolve, reject) => this.grouped.push({ resolve, reject }));
+    return result;
+  }
+
+  private commitGroup(): void {
+    const waiting = this.grouped.splice(0);
+    const db = this.space.db;
+    try {
+      if (db.inTransaction) db.exec('COMMIT');
+      for (const w of waiting) w.resolve();
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      for (const w of waiting) w.reject(err);
+    }
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.space.typed(key, 'string')?.v ?? null;
+  }
+
+  async mget(keys: string[]): Promise<Array<string | null>> {
+    return keys.map((key) => this.space.typed(key, 'string')?.v ?? null);
+  }
+
+  async set(key: string, value: string, opts: { ttlMs?: number; nx?: boolean } = {}): Promise<boolean> {
+    return this.tx(() => {
+      if (opts.nx && this.space.live(key)) return false;
+      this.space.setString(key, value, opts.ttlMs);
+      return true;
+    });
+  }
+
+  async del(keys: string[]): Promise<number> {
+    return this.tx(() => keys.filter((key) => this.space.live(key) && this.space.drop(key)).length);
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    if (prefix === '') throw new TypeError('deletePrefix: an empty prefix would delete everything');
+    return this.tx(() => this.space.deletePrefix(prefix));
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return this.space.live(key) !== undefined;
+  }
+
+  async pttl(key: string): Promise<number> {
+    const row = this.space.live(key);
+    if (!row) return -2;
+    return row.exp === null ? -1 : Math.max(0, row.exp - Date.now());
+  }
+
+  async incrby(key: string, by: number, ttlMs?: number): Promise<number> {
+    return this.tx(() => {
+      const next = this.space.incr(key, by);
+      if (ttlMs && next === by) this.space.expire(key, ttlMs);
+      return next;
+    });
+  }
+
+  async hget(key: string, field: string): Promise<string | null> {
+    if (!this.space.typed(key, 'hash')) return null;
+    return (this.space.sql.hget.get(this.space.k(key), field) as string | undefined) ?? null;
+  }
+
+  async hgetall(key: string): Promise<Record<string, string>> {
+    if (!this.space.typed(key, 'hash')) return {};
+    return Object.fromEntries(this.q.hall.all(this.space.k(key)) as Array<[string, string]>);
+  }
+
+  async hgetallMany(keys: string[]): Promise<Array<Record<string, string>>> {
+    return Promise.all(keys.map((k) => this.hgetall(k)));
+  }
+
+  async hset(key: string, fields: Record<string, string>): Promise<void> {
+    await this.tx(() => this.space.apply({ op: 'hset', key, fields }));
+  }
+
+  async smembers(key: string): Promise<string[]> {
+    if (!this.space.typed(key, 'set')) return [];
+    return this.q.members.all(this.space.k(key)) as string[];
+  }
+
+  private range(key: string, min: number, max: number, rev: boolean, offset: number, count: number): ScoredMember[] {
+    if (!this.space.typed(key, 'zset')) return [];
+    return (rev ? this.q.zdesc : this.q.zasc).all(this.space.k(key), finite(min), finite(max), count, offset) as ScoredMember[];
+  }
+
+  async zrangeByScore(key: string, min: number, max: number, opts: RangeOptions = {}): Promise<ScoredMember[]> {
+    return this.range(key, min, max, opts.rev ?? false, opts.offset ?? 0, opts.count ?? -1);
+  }
+
+  async zrange(key: string, start: number, stop: number, opts: { rev?: boolean } = {}): Promise<ScoredMember[]> {
+    const n = await this.zcard(key);
+    const s = start < 0 ? Math.max(0, n + start) : start;
+    const e = stop < 0 ? n + stop : Math.min(stop, n - 1);
+    return s > e ? [] : this.range(key, -Infinity, Infinity, opts.rev ?? false, s, e - s + 1);
+  }
+
+  async zcount(key: string, min: number, max: number): Promise<number> {
+    if (!this.space.typed(key, 'zset')) return 0;
+    return this.q.zcount.get(this.space.k(key), finite(min), finite(max)) as number;
+  }
+
+  async zcard(key: string): Promise<number> {
+    if (!this.space.typed(key, 'zset')) return 0;
+    return this.q.zcard.get(this.space.k(key)) as number;
+  }
+
+  async zscore(key: string, member: string): Promise<number | null> {
+    if (!this.space.typed(key, 'zset')) return null;
+    return (this.q.zscore.get(this.space.k(key), member) as number | undefined) ?? null;
+  }
+
+  async zrank(key: string, member: string, opts: { rev?: boolean } = {}): Promise<number | null> {
+    const score = await this.zscore(key, member);
+    if (score === null) return null;
+    const below = this.q.zbelow.get(this.space.k(key), score, score, member) as number;
+    return opts.rev ? (await this.zcard(key)) - 1 - below : below;
+  }
+
+  async lrange(key: string, start: number, stop: number): Promise<string[]> {
+    if (!this.space.typed(key, 'list')) return [];
+    const list = this.q.lall.all(this.space.k(key)) as string[];
+    const n = list.length;
+    const s = start < 0 ? Math.max(0, n + start) : start;
+    const e = stop < 0 ? n + stop : Math.min(stop, n - 1);
+    return s > e ? [] : list.slice(s, e + 1);
+  }
+
+  async lastStreamId(key: string): Promise<string | null> {
+    return this.space.typed(key, 'stream')?.v ?? null;
+  }
+
+  private after(key: string, afterId: string, count: number): StreamEntry[] {
+    if (!this.space.typed(key, 'stream')) return [];
+    const [ms, seq] = afterId.split('-').map(Number) as [number, number];
+    const rows = this.q.xafter.all(this.space.k(key), ms, ms, seq ?? 0, count) as Array<{ ms: number; seq: number; f: string }>;
+    return rows.map((r) => ({ id: `${r.ms}-${r.seq}`, fields: JSON.parse(r.f) as Record<string, string> }));
+  }
+
+  async streamReader(): Promise<StreamReader> {
+    let closed = false;
+    const waiting = new Set<() => void>();
+    return {
+      read: async (key, afterId, count, blockMs) => {
+        const from = afterId === '$' ? ((await this.lastStreamId(key)) ?? '0-0') : afterId;
+        const now = this.after(key, from, count);
+        if (now.length || closed) return now;
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            this.added.off(key, done);
+            waiting.delete(done);
+            resolve();
+          };
+          const timer = setTimeout(done, blockMs);
+          this.added.on(key, done);
+          waiting.add(done);
+        });
+        return this.after(key, from, count);
+      },
+      close: async () => {
+        closed = true;
+        for (const done of [...waiting]) done();
+      },
+    };
+  }
+
+  async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string, create?: { value: string; ttlMs: number }): Promise<{ acquired: boolean; value: string | null; created?: boolean }> {
+    return this.tx(() => {
+      const acquired = !this.space.live(lockKey);
+      if (acquired) this.space.setString(lockKey, token, ttlMs);
+      const value = this.space.typed(readKey, 'string')?.v ?? null;
+      if (acquired && value === null && create) {
+        this.space.setString(readKey, create.value, create.ttlMs);
+        return { acquired, value: create.value, created: true };
+      }
+      return { acquired, value };
+    });
+  }
+
+  async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {
+    const lockOp: WriteOp = 'release' in then ? { op: 'del', key: lockKey } : { op: 'pexpire', key: lockKey, ttlMs: then.extendMs };
+    return (await this.atomic([{ op: 'set', key, value, ttlMs }, lockOp], [{ key: lockKey, equals: token }])).ok;
+  }
+
+  private guardHolds(g: Guard): boolean {
+    if ('hashField' in g) {
+      const v = this.space.typed(g.key, 'hash') ? (this.space.sql.hget.get(this.space.k(g.key), g.hashField) as string | undefined) : undefined;
+      return 'absent' in g ? v === undefined : v === g.equals;
+    }
+    const row = this.space.live(g.key);
+    if ('absent' in g) return row === undefined;
+    if ('present' in g) return row !== undefined;
+    return row?.kind === 'string' && row.v === g.equals;
+  }
+
+  async atomic(ops: WriteOp[], guards: Guard[] = []): Promise<AtomicResult> {
+    return this.tx((): AtomicResult => {
+      for (let i = 0; i < guards.length; i++) if (!this.guardHolds(guards[i]!)) return { ok: false, failedGuard: i };
+      // a failing op throws, and the transaction undoes the ones before it
+      for (const op of ops) this.space.apply(op);
+      return { ok: true };
+    });
+  }
+
+  async acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }> {
+    return this.tx(() => {
+      this.space.ensure(key, 'zset');
+      const full = this.space.k(key);
+      this.q.zdelBelow.run(full, Date.now());
+      const held = this.q.zscore.get(full, member) !== undefined;
+      let inUse = this.q.zcard.get(full) as number;
+      if (held || inUse < max) {
+        this.q.zput.run(full, member, expiresAtMs);
+        if (!held) inUse++;
+        return { acquired: true, inUse };
+      }
+      return { acquired: false, inUse };
+    });
+  }
+
+  async claimDue(key: string, nowMs: number, leaseUntilMs: number, max: number): Promise<string[]> {
+    return this.tx(() => {
+      const due = this.range(key, -Infinity, nowMs, false, 0, Math.max(1, Math.floor(max)));
+      for (const { member } of due) this.q.zput.run(this.space.k(key), member, leaseUntilMs);
+      return due.map((x) => x.member);
+    });
+  }
+
+  async releaseSlot(key: string, member: string): Promise<boolean> {
+    return this.tx(() => {
+      const held = this.space.typed(key, 'zset') !== undefined && this.q.zscore.get(this.space.k(key), member) !== undefined;
+      this.space.apply({ op: 'zrem', key, member });
+      return held;
+    });
+  }
+
+  async countSlots(key: string): Promise<number> {
+    if (!this.space.typed(key, 'zset')) return 0;
+    return this.q.zfrom.get(this.space.k(key), Date.now()) as number;
+  }
+
+  /** Rate windows are kept in memory: they start afresh after a restart (docs/storage.md). */
+  rateLimiter(rule: RateLimitRule): RateLimiter {
+    const limiter = new RateLimiterMemory({
+      keyPrefix: this.prefix + rule.name,
+      points: rule.points,
+      duration: rule.durationS,
+      blockDuration: rule.blockDurationS ?? 0,
+    });
+    const keysOf = async (keyPrefix: string, max: number): Promise<string[]> => {
+      const keys: string[] = [];
+      for (const { key } of limiter.dump().storage) {
+        if (String(key).startsWith(keyPrefix)) keys.push(String(key));
+        if (keys.length > max) break;
+      }
+      return keys;
+    };
+    return toRateLimiter(limiter, rule.points, keysOf);
+  }
+
+  async bulk(ops: WriteOp[]): Promise<void> {
+    await this.tx(() => {
+      for (const op of ops) this.space.apply(op);
+    });
+  }
+
+  async ping(): Promise<boolean> {
+    return !this.closed && this.space.db.open;
+  }
+
+  async memoryUsage(keys: string[]): Promise<number> {
+    let bytes = 0;
+    for (const key of keys) if (this.space.live(key)) bytes += key.length + 48 + (this.q.size.get({ k: this.space.k(key) }) as number);
+    return bytes;
+  }
+
+  /** The live keys (logical names) under `prefix` and what each holds (data export). */
+  async listKeys(prefix: string): Promise<Array<{ key: string; kind: string }>> {
+    const full = this.space.k(prefix);
+    const rows = this.space.db.prepare('SELECT k, kind FROM keys WHERE k >= ? AND k < ? AND (exp IS NULL OR exp > ?)').all(full, `${full}\u{10FFFF}`, Date.now()) as Array<{ k: string; kind: string }>;
+    return rows.map((r) => ({ key: r.k.slice(this.prefix.length), kind: r.kind }));
+  }
+
+  /** A value of the data directory itself (not a key of the port), e.g. the sealed admin token. */
+  readMeta(name: string): string | null {
+    return (this.space.db.prepare('SELECT v FROM meta WHERE name = ?').pluck().get(name) as string | undefined) ?? null;
+  }
+
+  /** Keeps `value` under `name` unless one is kept already; answers the one kept. */
+  keepMeta(name: string, value: string): string {
+    this.space.db.prepare('INSERT INTO meta (name, v) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, value);
+    return this.readMeta(name)!;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.sweeper);
+    this.commitGroup();
+    await this.database.close();
+  }
+}
