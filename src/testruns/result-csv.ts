@@ -97,7 +97,7 @@ function head(info: CsvHeadInfo): string {
   ];
   if (info.analysis) {
     const a = analysisView(info.analysis);
-    const ece = a.calibration.ece;
+    const ece = a.calibration?.ece ?? null;
     rows.push(
       ['False Accept Rate', `${pctOrNa(a.falseAcceptRate)} (${info.analysis.falseAccepts} of ${info.analysis.outOfScope} expected None)`],
       ['In-Scope Accuracy', `${pctOrNa(a.inScopeAccuracy)} (${info.analysis.inScopeCorrect} of ${info.analysis.inScope} expected an intent)`],

@@ -12,9 +12,14 @@
  *   utterance is an error); null when there are none.
  *   confusion matrix: expected (rows) against matched (columns), None always included (last).
  *   calibration: the expected calibration error over every scored utterance in 10 equal-width bins
- *   of confidence ([0, 0.1), …, [0.9, 1.0]); confidence = the recognizer's `score` (clamped to
- *   [0, 1]), correct = (M = E, None included). ECE = Σ_b (n_b / N) · |accuracy_b − meanConfidence_b|;
- *   null when nothing was scored.
+ *   of confidence ([0, 0.1), …, [0.9, 1.0]), as the recognizer's evaluation has it (bench/eval-nlu.ts,
+ *   docs/nlu.md): confidence = the recognizer's `score` (clamped to [0, 1]), the probability that the
+ *   best-scoring intent B (its `scores[0]`, whatever the threshold decided) is the right one; correct
+ *   = (B = E); when E is None no intent is right, so correct is false. A correct rejection at a low
+ *   score is thus a low confidence that was rightly low, not a right answer at that confidence.
+ *   ECE = Σ_b (n_b / N) · |accuracy_b − meanConfidence_b|; null when nothing was scored.
+ *   A tally stored before this definition (no `bestIntentCalibration`) has bins of another meaning
+ *   (correct = (M = E, None included)): its view has no calibration, its other figures are kept.
  */
 import { NONE, isNone, sameIntent, type UtteranceOutcome } from './score-utterance.js';
 
@@ -28,8 +33,10 @@ export const OTHER = '(other intents)';
 export interface RunAnalysis {
   /** Cells of the confusion matrix, keyed by the JSON of [expected, matched]. */
   cells: Record<string, number>;
-  /** Per calibration bin: utterances, sum of their confidences, how many were right. */
+  /** Per calibration bin: utterances, sum of their confidences, how many had the best-scoring intent right. */
   bins: Array<{ n: number; conf: number; right: number }>;
+  /** The bins count right as the header says; false for a tally stored under the older definition. */
+  bestIntentCalibration: boolean;
   outOfScope: number;
   falseAccepts: number;
   inScope: number;
@@ -51,12 +58,14 @@ export interface AnalysisView {
   falseAcceptRate: number | null;
   inScopeAccuracy: number | null;
   confusionMatrix: { labels: string[]; matrix: number[][] };
-  calibration: { ece: number | null; bins: CalibrationBin[] };
+  /** Absent when the stored bins are of the older definition (bestIntentCalibration false). */
+  calibration?: { ece: number | null; bins: CalibrationBin[] };
 }
 
 export const emptyAnalysis = (): RunAnalysis => ({
   cells: {},
   bins: Array.from({ length: CALIBRATION_BINS }, () => ({ n: 0, conf: 0, right: 0 })),
+  bestIntentCalibration: true,
   outOfScope: 0, falseAccepts: 0, inScope: 0, inScopeCorrect: 0, falseRejects: 0,
 });
 
@@ -68,6 +77,7 @@ export function parseAnalysis(json: string | undefined): RunAnalysis | undefined
   if (raw.cells && typeof raw.cells === 'object') for (const [k, v] of Object.entries(raw.cells)) if (typeof v === 'number') a.cells[k] = v;
   raw.bins?.slice(0, CALIBRATION_BINS).forEach((b, i) => (a.bins[i] = { n: Number(b.n) || 0, conf: Number(b.conf) || 0, right: Number(b.right) || 0 }));
   for (const k of ['outOfScope', 'falseAccepts', 'inScope', 'inScopeCorrect', 'falseRejects'] as const) if (typeof raw[k] === 'number') a[k] = raw[k];
+  a.bestIntentCalibration = raw.bestIntentCalibration === true;
   return a;
 }
 
@@ -80,6 +90,8 @@ export function addToAnalysis(a: RunAnalysis, expectedIntent: string, o: Utteran
   const expectedNone = isNone(expectedIntent);
   const matchedNone = o.matchedIntent === NONE;
   const correct = expectedNone ? matchedNone : !matchedNone && sameIntent(expectedIntent, o.matchedIntent);
+  // calibration: is the best-scoring intent (the one `score` is about) the expected one? Never when None was expected.
+  const bestRight = !expectedNone && o.bestIntent !== '' && sameIntent(expectedIntent, o.bestIntent);
   let key = JSON.stringify([expectedNone ? NONE : expectedIntent.trim(), o.matchedIntent]);
   if (a.cells[key] === undefined && Object.keys(a.cells).length >= MAX_CELLS) key = JSON.stringify([expectedNone ? NONE : OTHER, matchedNone ? NONE : OTHER]);
   a.cells[key] = (a.cells[key] ?? 0) + 1;
@@ -95,7 +107,7 @@ export function addToAnalysis(a: RunAnalysis, expectedIntent: string, o: Utteran
   const bin = a.bins[binOf(confidence)]!;
   bin.n++;
   bin.conf += confidence;
-  if (correct) bin.right++;
+  if (bestRight) bin.right++;
 }
 
 const rate = (n: number, of: number): number | null => (of > 0 ? n / of : null);
@@ -140,6 +152,6 @@ export function analysisView(a: RunAnalysis): AnalysisView {
     falseAcceptRate: rate(a.falseAccepts, a.outOfScope),
     inScopeAccuracy: rate(a.inScopeCorrect, a.inScope),
     confusionMatrix: { labels, matrix },
-    calibration: { ece, bins },
+    ...(a.bestIntentCalibration ? { calibration: { ece, bins } } : {}),
   };
 }

@@ -32,6 +32,11 @@ export interface UtteranceOutcome {
   expectedScore: number | null;
   /** The recognizer's `score` for the utterance, also when it answered None; null when it failed. */
   confidence: number | null;
+  /**
+   * The best-scoring intent (the recognizer's `scores[0]`), whatever the threshold decided: the
+   * intent `score` is the confidence of. '' when the recognizer gave no scores or failed.
+   */
+  bestIntent: string;
   tp: boolean;
   tn: boolean;
   fp: boolean;
@@ -93,11 +98,13 @@ export async function scoreUtterance(recognizer: TestRecognizer, u: SuiteUtteran
       return { name: e.name, expected, matched, ok: matched !== '' && matched.toLowerCase() === expected.toLowerCase() };
     });
     const expectedScore = expectedNone ? null : (r.scores.find((s) => sameIntent(s.intent, u.intent))?.score ?? 0);
+    const top = r.scores[0]?.intent ?? (matchedNone ? '' : matchedIntent);
     return {
       matchedIntent,
       matchedScore: matchedNone ? null : r.score,
       expectedScore,
       confidence: Number.isFinite(r.score) ? r.score : 0,
+      bestIntent: isNone(top) ? '' : top,
       tp, tn, fp, fn,
       error: false,
       entities,
@@ -109,6 +116,7 @@ export async function scoreUtterance(recognizer: TestRecognizer, u: SuiteUtteran
       matchedScore: null,
       expectedScore: null,
       confidence: null,
+      bestIntent: '',
       tp: false, tn: false, fp: false, fn: false,
       error: true,
       entities: expectedEntities.map((e) => ({ name: e.name, expected: entityText(e.value), matched: '', ok: false })),

@@ -83,18 +83,20 @@ const confusionMatrix = z
   .describe('expected (rows) against matched (columns) intent over the utterances scored, None included');
 const calibration = z
   .object({
-    ece: rateOrNull.describe('expected calibration error over 10 equal-width bins; null when nothing was scored'),
+    ece: rateOrNull.describe('expected calibration error over 10 equal-width bins of score against "the best-scoring intent is the expected one"; null when nothing was scored'),
     bins: z.array(
       z.object({
         from: z.number(),
         to: z.number(),
         count: z.number(),
         meanConfidence: rateOrNull.describe('mean score of the bin; null when empty'),
-        accuracy: rateOrNull.describe('share right (matched = expected, None included); null when empty'),
+        accuracy: rateOrNull.describe('share whose best-scoring intent (whatever the threshold decided) is the expected one; never right when None is expected; null when empty'),
       }),
     ),
   })
-  .describe("the recognizer's score as a confidence: per bin of score, how often the decision was right");
+  .describe(
+    "the recognizer's score as the probability that the best-scoring intent is the right one: per bin of score, how often it was (an utterance expected None never is); absent for a run whose tally predates this definition",
+  );
 
 export const runResult = z.object({
   _id: z.string(),

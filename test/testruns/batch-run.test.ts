@@ -49,14 +49,20 @@ const EXPECTED_MATRIX = {
     [0, 0, 1, 2],
   ],
 };
-// Calibration, confidence = the recognizer's score (hits/(hits+1)), right = matched = expected (None included):
-//   score 0   (bin 0): {5 right, 7 wrong, 11 wrong, 13 right}  n=4, mean confidence 0,   accuracy 1/2
-//   score 1/2 (bin 5): {2 right, 3 right, 4 wrong, 6 wrong}    n=4, mean confidence 1/2, accuracy 1/2
-//   score 2/3 (bin 6): {1, 8, 9, 10} all right                 n=4, mean confidence 2/3, accuracy 1
-//   ECE = 4/12·|1/2 − 0| + 4/12·|1/2 − 1/2| + 4/12·|1 − 2/3| = 1/6 + 1/9 = 5/18.
-const EXPECTED_ECE = 5 / 18;
+// Calibration, as the recognizer's evaluation has it: confidence = the recognizer's score (hits/(hits+1)
+// of its best-scoring intent B, scores[0]; ties keep INTENTS order, so B = BookFlight when nothing hits),
+// right = (B = expected), never right when None is expected (no intent is right), whatever the threshold decided:
+//   score 0   (bin 0): {5 B=BookFlight, None expected: wrong; 7 B=BookFlight ≠ Weather: wrong;
+//                       11 likewise wrong; 13 None expected: wrong}            n=4, mean confidence 0,   accuracy 0
+//   score 1/2 (bin 5): {2 right, 3 right, 4 B=BookFlight ≠ CancelFlight: wrong,
+//                       6 B=Weather, None expected: wrong}                     n=4, mean confidence 1/2, accuracy 1/2
+//   score 2/3 (bin 6): {1, 8, 9, 10} B = expected, all right                   n=4, mean confidence 2/3, accuracy 1
+//   ECE = 4/12·|0 − 0| + 4/12·|1/2 − 1/2| + 4/12·|1 − 2/3| = 1/9.
+//   (Under the older definition, correct = matched = expected with None included, the correct
+//   rejections 5 and 13 made bin 0 right at 1/2 and the ECE 5/18.)
+const EXPECTED_ECE = 1 / 9;
 const EXPECTED_BINS: Record<number, { count: number; meanConfidence: number; accuracy: number }> = {
-  0: { count: 4, meanConfidence: 0, accuracy: 0.5 },
+  0: { count: 4, meanConfidence: 0, accuracy: 0 },
   5: { count: 4, meanConfidence: 0.5, accuracy: 0.5 },
   6: { count: 4, meanConfidence: 2 / 3, accuracy: 1 },
 };
@@ -208,7 +214,7 @@ describeEachStore('batch test runs', (factory) => {
         'Success/Failure Ratio': '53.85% / 46.15%', 'True Positive (TP)': '46.15%', 'True Negative (TN)': '15.38%',
         'False Positive (FP)': '15.38%', 'False Negative (FN)': '23.08%',
         'False Accept Rate': '33.33% (1 of 3 expected None)', 'In-Scope Accuracy': '66.67% (6 of 9 expected an intent)',
-        'Expected Calibration Error': (5 / 18).toFixed(4),
+        'Expected Calibration Error': (1 / 9).toFixed(4),
       });
       // the platform's rows keep their places: the new ones come after them
       expect(rows.slice(10, 14).map((r) => r[0])).toEqual(['True Positive (TP)', 'True Negative (TN)', 'False Positive (FP)', 'False Negative (FN)']);

@@ -1,6 +1,7 @@
 /**
  * The reliability chart of a run: per bin of the recognizer's score (10 equal-width bins), how often
- * the decision was right, against the diagonal a calibrated score would follow. An SVG with bars of
+ * the best-scoring intent was the expected one (never, for an utterance expected None), whatever the
+ * threshold decided, against the diagonal a calibrated score would follow. An SVG with bars of
  * accuracy, a marker at each bin's mean score and the diagonal; the same figures as a table (the
  * text alternative), with the expected calibration error in the caption.
  */
@@ -67,7 +68,7 @@ export function ReliabilityChart({ ece, bins }: { ece: number | null; bins: Cali
       </div>
       <div class="table-scroll" tabIndex={0} role="group" aria-label="Calibration per score bin">
         <table class="list compact" data-testid="calibration-table">
-          <caption>The chart as a table: utterances per bin of score, their mean score and the share routed right (None included)</caption>
+          <caption>The chart as a table: utterances per bin of score, their mean score and the share whose best-scoring intent was the expected one (an utterance expected None never is)</caption>
           <thead>
             <tr>
               <th scope="col">Score</th>
