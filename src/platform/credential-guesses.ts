@@ -1,10 +1,10 @@
 /**
  * The limit on guesses at the admin token, per client address, shared by the Bearer header of the
- * operator API and the console's sign-in (one count for both). Every attempt is counted FIRST, in
- * one atomic step per window of the store's rate limiter, and only an attempt the count let through
- * is compared; a right token gives its point back. So a parallel burst gets no more comparisons
- * than the window allows, whatever the order its requests arrive in, and a limited address is
- * refused without a comparison, the right token too.
+ * operator API and the console's sign-in (one count for both). Each attempt's answer is decided by
+ * the count, in one atomic step per window of the store's rate limiter taken in arrival order: a
+ * wrong guess is counted, a right token only reads the count. So no guess of a parallel burst is
+ * answered past the limit, a limited address is refused the right token too, and a script's
+ * parallel requests with the right token never use the window up (docs/security.md).
  *
  * Three windows, each with a block that outlasts it, make the refusal grow with further attempts:
  * 10 in a minute block the address for a minute, 30 in an hour for 15 minutes, 100 in a day for
@@ -78,15 +78,19 @@ export function createCredentialGuesses(opts: CredentialGuessesOptions): Credent
     async attempt(address, isRight) {
       if (trusted && inSubnets(trusted, address)) return isRight();
       const key = addressKey(address);
-      const counted = await Promise.all(windows.map((w) => w.consume(key)));
+      // The comparison is constant-time and synchronous, so its result is known before this request
+      // reaches the store; what the answer says is decided only by the count, taken in one atomic
+      // step per window in the order the attempts arrive: a wrong guess is counted, a right token
+      // reads the count. A right token never uses up the window, so a script's parallel requests
+      // are not refused, and once wrong guesses have passed the limit the right token is refused too.
+      const right = isRight();
+      const counted = await Promise.all(windows.map((w) => (right ? w.peek(key) : w.consume(key))));
       const refused = counted.filter((c) => !c.allowed);
       if (refused.length) {
         opts.metrics?.refusedGuesses.inc({ credential: 'admin' });
         throw AppError.rateLimited(Math.max(...refused.map((c) => c.msBeforeNext)) / 1000);
       }
-      if (!isRight()) return false;
-      await Promise.all(windows.map((w) => w.refund(key)));
-      return true;
+      return right;
     },
   };
 }
