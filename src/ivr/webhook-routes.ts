@@ -78,12 +78,13 @@ export function renderWebhookError(err: AppError, dialect: DialectName = 'w3c') 
 
 /**
  * The webhook's body: the parameters our documents submit (about twenty, each read up to a cap:
- * message, interpretation and utterance 4,000 characters, the token 8 KB, an NLSML result 20,000)
- * fit in 64 KB even percent-encoded, and a browser adds a few shadow variables at most. A turn is
- * unauthenticated until its token is checked, so anything larger, or with more than 100 fields, is
- * refused before it is parsed.
+ * message, interpretation and utterance 4,000 characters, the token 8 KB, an NLSML result 20,000
+ * characters) and a few shadow variables a browser adds. Percent-encoded, a character outside ASCII
+ * takes up to 12 bytes, so the three caller-text fields alone may reach 144 KB: 256 KB holds them
+ * with the token and an NLSML result of mostly ASCII markup. A turn is unauthenticated until its token is checked, so anything larger, or
+ * with more than 100 fields, is refused before it is parsed.
  */
-export const WEBHOOK_BODY_LIMIT = { size: '64kb', name: 'the webhook parameters', maxKeys: 100 };
+export const WEBHOOK_BODY_LIMIT = { size: '256kb', name: 'the webhook parameters', maxKeys: 100 };
 
 export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
   const { ivr, turns, ports, config, logger, metrics, caches } = deps;
