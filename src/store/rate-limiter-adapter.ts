@@ -1,6 +1,6 @@
 /** Wraps a rate-limiter-flexible limiter (memory or Redis) behind the port's RateLimiter. */
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RateLimiter, RateLimitEntry, RateLimitOutcome } from './store-port.js';
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiter, RateLimitEntry, RateLimitOutcome, RateLimitRule } from './store-port.js';
 
 const outcome = (res: RateLimiterRes, allowed: boolean): RateLimitOutcome => ({
   allowed,
@@ -47,4 +47,24 @@ export function toRateLimiter(limiter: RateLimiterAbstract, points: number, keys
       return { entries, truncated: keys.length > max };
     },
   };
+}
+
+/** A limiter kept in this process's memory (the in-process stores), its keys under `prefix`. */
+export function memoryRateLimiter(prefix: string, rule: RateLimitRule): RateLimiter {
+  const limiter = new RateLimiterMemory({
+    keyPrefix: prefix + rule.name,
+    points: rule.points,
+    duration: rule.durationS,
+    blockDuration: rule.blockDurationS ?? 0,
+  });
+  // the limiter keeps its own map; its dump names every key it holds
+  const keysOf = async (keyPrefix: string, max: number): Promise<string[]> => {
+    const keys: string[] = [];
+    for (const { key } of limiter.dump().storage) {
+      if (String(key).startsWith(keyPrefix)) keys.push(String(key));
+      if (keys.length > max) break;
+    }
+    return keys;
+  };
+  return toRateLimiter(limiter, rule.points, keysOf);
 }

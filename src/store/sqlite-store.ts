@@ -6,9 +6,9 @@
  * whole on disk or not at all. One process owns a data directory.
  */
 import { EventEmitter } from 'node:events';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, WriteOp } from './store-port.js';
-import { toRateLimiter } from './rate-limiter-adapter.js';
+import { memoryRateLimiter } from './rate-limiter-adapter.js';
+import { eventStreamReader } from './event-stream-reader.js';
 import { openDatabase, type OpenedDatabase } from './sqlite-database.js';
 import { SqliteKeyspace } from './sqlite-keyspace.js';
 
@@ -229,31 +229,7 @@ export class SqliteStore implements Store {
   }
 
   async streamReader(): Promise<StreamReader> {
-    let closed = false;
-    const waiting = new Set<() => void>();
-    return {
-      read: async (key, afterId, count, blockMs) => {
-        const from = afterId === '$' ? ((await this.lastStreamId(key)) ?? '0-0') : afterId;
-        const now = this.after(key, from, count);
-        if (now.length || closed) return now;
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            clearTimeout(timer);
-            this.added.off(key, done);
-            waiting.delete(done);
-            resolve();
-          };
-          const timer = setTimeout(done, blockMs);
-          this.added.on(key, done);
-          waiting.add(done);
-        });
-        return this.after(key, from, count);
-      },
-      close: async () => {
-        closed = true;
-        for (const done of [...waiting]) done();
-      },
-    };
+    return eventStreamReader({ added: this.added, lastStreamId: (key) => this.lastStreamId(key), after: (key, afterId, count) => this.after(key, afterId, count) });
   }
 
   async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string, create?: { value: string; ttlMs: number }): Promise<{ acquired: boolean; value: string | null; created?: boolean }> {
@@ -333,21 +309,7 @@ export class SqliteStore implements Store {
 
   /** Rate windows are kept in memory: they start afresh after a restart (docs/storage.md). */
   rateLimiter(rule: RateLimitRule): RateLimiter {
-    const limiter = new RateLimiterMemory({
-      keyPrefix: this.prefix + rule.name,
-      points: rule.points,
-      duration: rule.durationS,
-      blockDuration: rule.blockDurationS ?? 0,
-    });
-    const keysOf = async (keyPrefix: string, max: number): Promise<string[]> => {
-      const keys: string[] = [];
-      for (const { key } of limiter.dump().storage) {
-        if (String(key).startsWith(keyPrefix)) keys.push(String(key));
-        if (keys.length > max) break;
-      }
-      return keys;
-    };
-    return toRateLimiter(limiter, rule.points, keysOf);
+    return memoryRateLimiter(this.prefix, rule);
   }
 
   async bulk(ops: WriteOp[]): Promise<void> {

@@ -7,45 +7,13 @@
  * their recogniser's. A local HTTP server stands in for that recogniser (outside the system): its
  * grammar takes any words. The sandbox run keeps the sandbox's own default engine, in lenient mode.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
 import { callHistoryReader, type HistoryMessage } from '../helpers/call-history.js';
+import { startDictationRecogniser, type DictationRecogniser } from '../helpers/dictation-recogniser.js';
 import { runCall } from '../../sandbox/index.js';
 import type { Store } from '../../src/store/index.js';
-
-/** A dictation grammar: any words, worth the words said (SRGS GARBAGE, no tags). */
-const DICTATION = [
-  '<?xml version="1.0" encoding="UTF-8"?>',
-  '<grammar xmlns="http://www.w3.org/2001/06/grammar" version="1.0" mode="voice" root="dictation" xml:lang="en-US">',
-  '<rule id="dictation" scope="public"><ruleref special="GARBAGE"/></rule>',
-  '</grammar>',
-].join('');
-
-/** The recogniser's grammar server; counts the fetches of its dictation grammar. */
-async function startRecogniser(): Promise<{ url: string; fetches: () => number; close: () => Promise<void> }> {
-  let fetches = 0;
-  const server: Server = createServer((req, res) => {
-    if (req.url !== '/dictation.grxml') {
-      res.writeHead(404).end();
-      return;
-    }
-    fetches++;
-    res.writeHead(200, { 'Content-Type': 'application/srgs+xml' }).end(DICTATION);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    fetches: () => fetches,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
 
 const lines = (h: HistoryMessage[]) => h.map((m) => `${m.type}:${m.text}`);
 const STRICT_DIALECTS = ['w3c', 'cisco-vvb'] as const;
@@ -53,15 +21,15 @@ const STRICT_DIALECTS = ['w3c', 'cisco-vvb'] as const;
 describeEachStore('keys beside transcription (caller)', (factory) => {
   let store: Store;
   let gw: RunningGateway;
-  let recogniser: Awaited<ReturnType<typeof startRecogniser>>;
+  let recogniser: DictationRecogniser;
   const apps = new Map<string, { app: IvrApp; historyOf: (callId: string) => Promise<HistoryMessage[]> }>();
 
   beforeAll(async () => {
     store = await factory.make();
     gw = await startGateway({ store });
-    recogniser = await startRecogniser();
+    recogniser = await startDictationRecogniser();
     for (const dialect of STRICT_DIALECTS) {
-      const settings = { dialect, transcription: { enabled: true, engine: `${recogniser.url}/dictation.grxml` } };
+      const settings = { dialect, transcription: { enabled: true, engine: recogniser.grammarUrl } };
       const app = await setupIvrApp(gw, { name: `Keys ${dialect}`, settings });
       apps.set(dialect, { app, historyOf: await callHistoryReader(gw, app.streamId) });
     }

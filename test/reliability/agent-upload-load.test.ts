@@ -15,9 +15,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoAgentWith } from '../../src/agent/index.js';
 import { createDemoConnection } from '../../sandbox/demo-connection.js';
 import { largeAgentDefinition } from '../helpers/large-agent.js';
-import { BOOKING, expectBooked } from './booking-call.js';
+import { TimedClient, bookingRound, eventLoopLagMax, p99 } from '../helpers/timed-client.js';
 import { deleteKeys, provisionIvrApp, sharedEnv, startGatewayProcess, type GatewayProcess, type ProvisionedApp } from './gateway-processes.js';
-import { RoundRobinClient, runScriptedCall, type Answer } from './scripted-browser.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CALLS = 20;
@@ -26,23 +25,6 @@ const PROMPT_MS = 400;
 /** Rounds of 20 calls in the baseline: enough turns that one pause of the machine does not set its p99. */
 const BASELINE_ROUNDS = 6;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Times every request it sends (when it started, how long until its answer). */
-class TimedClient extends RoundRobinClient {
-  readonly turns: Array<{ at: number; ms: number }> = [];
-  override async post(path: string, params: Record<string, string>, only?: string): Promise<Answer> {
-    const at = performance.now();
-    const answer = await super.post(path, params, only);
-    this.turns.push({ at, ms: performance.now() - at });
-    return answer;
-  }
-}
-
-/** The value below which 99% of the samples lie (nearest rank). */
-const p99 = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)]!;
-};
 
 /** node's arguments of the start script (`node <flags> dist/main.js`). */
 function startArgs(): string[] {
@@ -79,22 +61,9 @@ describe.skipIf(!inject('redisAvailable'))('a large agent upload while other cal
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 
-  /** The service's longest event-loop delay since the last read, in ms, for the log (prom-client resets it on every scrape). */
-  async function eventLoopLagMax(): Promise<number> {
-    const text = await fetch(`${gw.url}/metrics`).then((r) => r.text());
-    const m = /^\w*nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
-    return m ? Math.round(Number(m[1]) * 1000) : NaN;
-  }
-
   /** 20 booking calls at once on the calls app, each caller answering after the prompts; each must end booked. */
-  async function round(client: TimedClient, tag: string): Promise<void> {
-    const traces = await Promise.all(
-      Array.from({ length: CALLS }, (_, i) =>
-        runScriptedCall({ client, startPath: callsApp.webhookPath, callId: `call-upl-${tag}-${i}-${env.KEY_PREFIX}`, say: BOOKING, onDocument: async () => { await sleep(PROMPT_MS); } }),
-      ),
-    );
-    traces.forEach(expectBooked);
-  }
+  const round = (client: TimedClient, tag: string) =>
+    bookingRound(client, { startPath: callsApp.webhookPath, calls: CALLS, promptMs: PROMPT_MS, callId: (i) => `call-upl-${tag}-${i}-${env.KEY_PREFIX}` });
 
   it('when a ~1 MB agent is uploaded to one app while 20 calls run on another, then their p99 turn time stays within 3x of the same calls without the upload, and /readyz answers throughout', async () => {
     const client = new TimedClient([gw.url]);
@@ -114,11 +83,11 @@ describe.skipIf(!inject('redisAvailable'))('a large agent upload while other cal
 
     // warm-up (not counted), then the baseline: the same calls with no upload
     await round(client, 'warm');
-    await eventLoopLagMax();
+    await eventLoopLagMax(gw.url);
     const baselineFrom = performance.now();
     for (let i = 0; i < BASELINE_ROUNDS; i++) await round(client, `base${i}`);
     const baselineTo = performance.now();
-    const baselineLag = await eventLoopLagMax();
+    const baselineLag = await eventLoopLagMax(gw.url);
     const ownBaseline = Math.round(own.max / 1e6);
     own.reset();
 
@@ -142,16 +111,15 @@ describe.skipIf(!inject('redisAvailable'))('a large agent upload while other cal
     while (live === undefined) await round(client, `upload${rounds++}`);
     await watcher;
     const uploadTo = performance.now();
-    const uploadLag = await eventLoopLagMax();
+    const uploadLag = await eventLoopLagMax(gw.url);
     const ownUpload = Math.round(own.max / 1e6);
     own.disable();
     polling = false;
     await poller;
 
     expect(live).toMatchObject({ state: 'ready', liveVersion: put.body.latestVersion });
-    const within = (from: number, to: number) => client.turns.filter((t) => t.at >= from && t.at < to).map((t) => t.ms);
-    const baseline = within(baselineFrom, baselineTo);
-    const during = within(uploadFrom, uploadTo);
+    const baseline = client.within(baselineFrom, baselineTo);
+    const during = client.within(uploadFrom, uploadTo);
     const readyzDuring = readyz.filter((r) => r.at >= uploadFrom && r.at < uploadTo);
     console.info(
       `[agent-upload-load] ${bytes} bytes, upload answered in ${putMs.toFixed(0)} ms, trained in ${((uploadTo - uploadFrom) / 1000).toFixed(1)} s; ` +

@@ -9,9 +9,8 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { BOOKING, expectBooked } from '../reliability/booking-call.js';
 import { deleteKeys, provisionIvrApp, sharedEnv, startGatewayProcess, type GatewayProcess, type ProvisionedApp } from '../reliability/gateway-processes.js';
-import { RoundRobinClient, runScriptedCall, type Answer } from '../reliability/scripted-browser.js';
+import { TimedClient, bookingRound, eventLoopLagMax, p99 } from '../helpers/timed-client.js';
 
 const CALLS = 10;
 const PROMPT_MS = 200;
@@ -30,21 +29,6 @@ function hostileBody(): Buffer {
   for (let i = 0; i < 45_000; i++) parts.push(`"key-${String(i).padStart(12, '0')}":1`);
   return Buffer.from(`{${parts.join(',')}}`);
 }
-
-class TimedClient extends RoundRobinClient {
-  readonly turns: Array<{ at: number; ms: number }> = [];
-  override async post(path: string, params: Record<string, string>, only?: string): Promise<Answer> {
-    const at = performance.now();
-    const answer = await super.post(path, params, only);
-    this.turns.push({ at, ms: performance.now() - at });
-    return answer;
-  }
-}
-
-const p99 = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)]!;
-};
 
 /** One request with a raw body (chunked when `chunked`); its status, or the network error's code. */
 function send(base: string, path: string, headers: Record<string, string>, body: Buffer, chunked = false): Promise<number | string> {
@@ -80,20 +64,8 @@ describe.skipIf(!inject('redisAvailable'))('an anonymous flood of large bodies a
     if (env) await deleteKeys(redisUrl, env.KEY_PREFIX!);
   }, 30_000);
 
-  async function round(client: TimedClient, tag: string): Promise<void> {
-    const traces = await Promise.all(
-      Array.from({ length: CALLS }, (_, i) =>
-        runScriptedCall({ client, startPath: callsApp.webhookPath, callId: `call-flood-${tag}-${i}-${env.KEY_PREFIX}`, say: BOOKING, onDocument: async () => { await sleep(PROMPT_MS); } }),
-      ),
-    );
-    traces.forEach(expectBooked);
-  }
-
-  async function eventLoopLagMax(): Promise<number> {
-    const text = await fetch(`${gw.url}/metrics`).then((r) => r.text());
-    const m = /^\w*nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
-    return m ? Math.round(Number(m[1]) * 1000) : NaN;
-  }
+  const round = (client: TimedClient, tag: string) =>
+    bookingRound(client, { startPath: callsApp.webhookPath, calls: CALLS, promptMs: PROMPT_MS, callId: (i) => `call-flood-${tag}-${i}-${env.KEY_PREFIX}` });
 
   it('when two clients send 900 KB bodies of 45,000 keys and wrong admin tokens, then each is answered 4xx and another app\'s turn p99 stays within 3x of its baseline', async () => {
     const body = hostileBody();
@@ -109,11 +81,11 @@ describe.skipIf(!inject('redisAvailable'))('an anonymous flood of large bodies a
     ];
     const client = new TimedClient([gw.url]);
     await round(client, 'warm');
-    await eventLoopLagMax();
+    await eventLoopLagMax(gw.url);
     const baselineFrom = performance.now();
     for (let i = 0; i < ROUNDS; i++) await round(client, `base${i}`);
     const baselineTo = performance.now();
-    const baselineLag = await eventLoopLagMax();
+    const baselineLag = await eventLoopLagMax(gw.url);
 
     let flooding = true;
     const answers: Array<{ target: string; status: number | string; ok: boolean }> = [];
@@ -133,11 +105,10 @@ describe.skipIf(!inject('redisAvailable'))('an anonymous flood of large bodies a
     const floodTo = performance.now();
     flooding = false;
     await flood;
-    const floodLag = await eventLoopLagMax();
+    const floodLag = await eventLoopLagMax(gw.url);
 
-    const within = (from: number, to: number) => client.turns.filter((t) => t.at >= from && t.at < to).map((t) => t.ms);
-    const baseline = within(baselineFrom, baselineTo);
-    const during = within(floodFrom, floodTo);
+    const baseline = client.within(baselineFrom, baselineTo);
+    const during = client.within(floodFrom, floodTo);
     const byTarget = Object.fromEntries(targets.map((t) => [t.name, [...new Set(answers.filter((a) => a.target === t.name).map((a) => a.status))].join('/')]));
     const seconds = (floodTo - floodFrom) / 1000;
     console.info(
