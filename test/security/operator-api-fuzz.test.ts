@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { signHs256 } from '../../src/platform/index.js';
+import { signHs256, testConfig } from '../../src/platform/index.js';
 import { pollutionProblem, prototypeSnapshot } from './answer-rules.js';
 import { echoAgentDefinition } from './echo-agent.js';
 import { waitUntilAgentTrained } from '../helpers/agent-upload.js';
@@ -109,7 +109,9 @@ describe('operator API under hostile input', () => {
     snapshot = prototypeSnapshot();
     // the fuzzer's wrong tokens all come from loopback: trusted here, so that they keep reaching the
     // comparison (the limit on guesses has its own suite, admin-guesses.test.ts)
-    fx = await startSecurityGateway({ config: { adminTrustedNetworks: ['127.0.0.0/8', '::1/128'] } });
+    // the fuzzed agent PUTs all go to one app: its upload limit is not what this suite tests
+    const abuseLimits = { ...testConfig().abuseLimits, agentUploadsPerMinute: 10_000 };
+    fx = await startSecurityGateway({ config: { adminTrustedNetworks: ['127.0.0.0/8', '::1/128'], abuseLimits } });
     victim = (await fx.admin('victim app', 'POST', '/api/admin/apps', { name: 'Victim' })).body.streamId;
   });
   afterAll(() => fx.close());
