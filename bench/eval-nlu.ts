@@ -9,8 +9,8 @@
  *     (a rejection counts as wrong);
  *   - false accepts: out-of-scope utterances, and utterances of the part's intents left out of the
  *     agent, answered with any intent instead of None;
- *   - ECE (10 equal-width bins) of the best intent's score against "the best intent is the right
- *     answer" (None being the right answer for the out-of-scope and held-out utterances);
+ *   - ECE (10 equal-width bins) of the best intent's score against "the best-scoring intent is the
+ *     right one" (never so for out-of-scope and held-out utterances: no intent of the agent is right);
  *   - training time per agent (compiling, then encoding its phrases: `ready()`) and recognition time
  *     per utterance (median, p99).
  *
