@@ -15,6 +15,9 @@ import { calibratedConfidence } from './nlu/calibrator.js';
 import { AgentIndex, outOfScopeSimilarity, outOfScopeVectors, profileIntent } from './nlu/intent-features.js';
 import { languagePack } from './nlu/language-pack.js';
 import { PhraseEncoder } from './nlu/phrase-encoder.js';
+
+/** How many phrases are encoded between two turns of the event loop when a model is prepared. */
+const PHRASES_PER_SLICE = 200;
 import { MAX_WORDS } from './nlu/word-vectors.js';
 import type { RecognitionResult } from './turn-types.js';
 
@@ -176,12 +179,21 @@ export class IntentRecognizer {
     this.prepared ??= (async () => {
       const pack = languagePack(this.model.language);
       const encoder = new PhraseEncoder(pack, await pack.vectors());
+      // a large agent has thousands of phrases: encode them a slice at a time, so that a model going
+      // live on an instance does not hold up the turns of every other app there
+      const profiles = [];
+      let sinceYield = 0;
+      for (const i of this.model.intents) {
+        profiles.push(profileIntent(encoder, i.name, i.utterances, i.negatives));
+        sinceYield += i.utterances.length + (i.negatives?.length ?? 0);
+        if (sinceYield >= PHRASES_PER_SLICE) {
+          sinceYield = 0;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      }
       return {
         encoder,
-        index: new AgentIndex(
-          encoder,
-          this.model.intents.map((i) => profileIntent(encoder, i.name, i.utterances, i.negatives)),
-        ),
+        index: new AgentIndex(encoder, profiles),
         outOfScope: outOfScopeVectors(encoder, this.model.outOfScope),
       };
     })();
