@@ -26,6 +26,7 @@ import { AppsService } from '../src/admin/index.js';
 import { createHistoryComponent, historyLayout, type HistoryParams, type HistoryVersion, type ValidMessage } from '../src/history/index.js';
 import { createAuthenticator, createLogger, createMetrics, createSealer, signHs256, testConfig, type RateLimiterFactory } from '../src/platform/index.js';
 import { isStoreUnavailable, rateLimitersOf, RedisStore, type WriteOp } from '../src/store/index.js';
+import { seededRandom } from './lib/nlu-dataset.js';
 
 const smoke = process.argv.includes('--smoke');
 const env = (name: string, normal: number, small: number): number => {
@@ -49,17 +50,6 @@ const MSGS_PER_USER = SESSIONS_PER_USER * MSGS_PER_SESSION;
 
 const line = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
-/** Deterministic PRNG (mulberry32) so both runs of a size see the same data. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Probe {
   userId: string;
@@ -73,7 +63,7 @@ interface Probe {
 
 /** The messages of one user: SESSIONS_PER_USER IVR calls of MSGS_PER_SESSION turns' messages. */
 function userMessages(streamId: string, u: number): { sessions: Array<{ id: string; msgs: ValidMessage[] }>; probe: Probe } {
-  const rand = rng(u + 1);
+  const rand = seededRandom(u + 1);
   const userId = `u-${u}`;
   const from = `+1555${String(u).padStart(7, '0')}`;
   const sessions: Array<{ id: string; msgs: ValidMessage[] }> = [];
