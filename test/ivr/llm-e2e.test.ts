@@ -76,10 +76,19 @@ describeEachStore('IVR call through an llm node', (factory) => {
     await store.close();
   });
 
+  /**
+   * Polls through the wait documents of a turn that took longer than the deadline on a loaded
+   * machine (the contract's answer to a slow turn), up to a bound, and answers the document after.
+   */
+  async function settled(call: IvrCall, doc: string): Promise<string> {
+    for (let i = 0; i < 20 && kindOf(doc) === 'wait'; i++) doc = await call.event('poll');
+    return doc;
+  }
+
   async function askQuestion(): Promise<IvrCall> {
     const call = new IvrCall(gw, app.webhookUrl);
-    await call.start();
-    const first = await call.say('what are your opening hours');
+    await settled(call, await call.start());
+    const first = await settled(call, await call.say('what are your opening hours'));
     expect(kindOf(first)).toBe('say');
     expect(spokenOf(first)).toContain('Let me check that for you.');
     return call;
@@ -88,7 +97,7 @@ describeEachStore('IVR call through an llm node', (factory) => {
   it("when the caller asks a question, then the model's answer is spoken in the next document", async () => {
     stub.setDelay(0);
     const call = await askQuestion();
-    const answer = await call.event('continue');
+    const answer = await settled(call, await call.event('continue'));
     expect(kindOf(answer)).toBe('ask');
     expect(spokenOf(answer)).toContain('We are open from noon to eleven, every day.');
     const sent = stub.seen.at(-1)!;
