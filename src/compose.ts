@@ -112,7 +112,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const history = createHistoryComponent({ store, apps, metrics, rateLimiters, sessionMetas: caches.historySessions, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
   const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents), ...(options.testRuns ? { options: options.testRuns } : {}) });
 
-  const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId), sessions: consoleSessions, logger });
+  const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId), sessions: consoleSessions, logger, metrics });
   const ivrComponent = createIvrComponent({
     ...base,
     caches: caches.ivr,
@@ -165,6 +165,8 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     stop: async () => {
       await ivrComponent.idleCalls.stop();
       await Promise.all([testRuns.stop(), agents.stop(), inspector.feeds.close()]);
+      // after the server stopped taking requests (main.ts): the last turns' traces, before the store closes
+      await inspector.close();
     },
   };
 }

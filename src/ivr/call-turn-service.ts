@@ -46,7 +46,7 @@ export class CallTurnService {
     /** The clock of call activity (idle expiry counts from it). */
     private readonly now: () => number = Date.now,
   ) {
-    this.tracer = ports.traces ? new TurnTraceWriter(ports.traces, logger) : undefined;
+    this.tracer = ports.traces ? new TurnTraceWriter(ports.traces) : undefined;
   }
 
   private readonly tracer: TurnTraceWriter | undefined;
@@ -349,14 +349,17 @@ export class CallTurnService {
     };
     const trace = draft && this.tracer ? this.tracer.committed(ctx, draft, session, next, answer, result) : undefined;
     const messages = turnMessages({ streamId: ctx.streamId, lang: ctx.lang }, next, text, answer, result, this.now(), activeTraceId());
-    const commit = historyWriteSpan(messages, () => commitWithHistory(this.sessions, this.ports.history, next, token, messages, trace));
+    const commit = historyWriteSpan(messages, () => commitWithHistory(this.sessions, this.ports.history, next, token, messages));
     if (!(await (draft ? draft.store(commit) : commit))) {
       this.logger.warn({ callId: session.callId }, 'turn lock lost before commit; the other owner answers');
       const current = await this.sessions.load(session.streamId, session.callId);
       if (current?.last) return current;
       throw AppError.storeUnavailable();
     }
-    if (draft && trace) draft.committed = next;
+    if (draft && trace) {
+      draft.committed = next;
+      this.tracer!.write(ctx.streamId, trace);
+    }
     if (next.ended && !session.ended) {
       this.metrics.liveCalls.dec();
       await this.ports.lifecycle?.ended?.(next);

@@ -15,6 +15,13 @@ export interface RedisStoreOptions extends RedisClientOptions {
   onError?: (err: Error) => void;
 }
 
+/** The hash tag of a key (what Redis Cluster hashes: the text between its first `{` and the next `}`), else the key. */
+function hashTagOf(key: string): string {
+  const open = key.indexOf('{');
+  const close = open < 0 ? -1 : key.indexOf('}', open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
 export class RedisStore implements Store {
   readonly kind = 'redis' as const;
   private readonly prefix: string;
@@ -306,7 +313,15 @@ export class RedisStore implements Store {
   async bulk(ops: WriteOp[]): Promise<void> {
     if (ops.length === 0) return;
     if (this.isCluster) {
-      await Promise.all(ops.map((op) => this.atomic([op])));
+      // one script per hash tag (one slot), the tags in parallel: the ops of one tag keep their order
+      const byTag = new Map<string, WriteOp[]>();
+      for (const op of ops) {
+        const tag = hashTagOf(op.key);
+        const group = byTag.get(tag);
+        if (group) group.push(op);
+        else byTag.set(tag, [op]);
+      }
+      await Promise.all([...byTag.values()].map((group) => this.atomic(group)));
       return;
     }
     const pipe = this.client.pipeline();
