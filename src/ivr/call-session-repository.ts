@@ -148,12 +148,17 @@ export class CallSessionRepository {
    * one of `extra`'s guards failed; nothing is written then.
    */
   async commitWith(session: CallSession, token: string, extra: { ops: WriteOp[]; guards: Guard[] }): Promise<'ok' | 'lost' | 'refused'> {
-    const lock = storeKeys.callLock(session.streamId, session.callId);
-    const ops: WriteOp[] = extra.ops.slice();
-    ops.push({ op: 'set', key: storeKeys.callSession(session.streamId, session.callId), value: JSON.stringify(session), ttlMs: this.ttlMs }, { op: 'del', key: lock });
-    if (this.idle) ops.push(this.indexOp(session));
-    const r = await this.store.atomic(ops, [{ key: lock, equals: token }, ...extra.guards]);
-    return r.ok ? 'ok' : r.failedGuard === 0 ? 'lost' : 'refused';
+    const { streamId, callId } = session;
+    const at = this.idle ? this.idleAt(session) : undefined;
+    return this.store.commitTurn({
+      lockKey: storeKeys.callLock(streamId, callId),
+      token,
+      sessionKey: storeKeys.callSession(streamId, callId),
+      session: JSON.stringify(session),
+      ttlMs: this.ttlMs,
+      ...(at !== undefined ? { idle: { key: storeKeys.idleCalls(), member: idleMember(streamId, callId), at } } : {}),
+      ...(extra.ops.length || extra.guards.length ? { extra } : {}),
+    });
   }
 
   async unlock(streamId: string, callId: string, token: string): Promise<void> {

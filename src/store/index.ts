@@ -1,4 +1,4 @@
-export type { Store, WriteOp, Guard, AtomicResult, RangeOptions, ScoredMember, RateLimiter, RateLimitRule, RateLimitOutcome, StreamEntry, StreamReader } from './store-port.js';
+export type { Store, WriteOp, Guard, AtomicResult, RangeOptions, ScoredMember, RateLimiter, RateLimitRule, RateLimitOutcome, StreamEntry, StreamReader, TurnCommit, TurnCommitOutcome } from './store-port.js';
 export { storeKeys, type StoreKeys } from './store-keys.js';
 export { MemoryStore } from './memory-store.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';

@@ -5,7 +5,8 @@
  * calls it keeps is bounded (memory-call-cap.ts).
  */
 import { EventEmitter } from 'node:events';
-import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, WriteOp } from './store-port.js';
+import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, TurnCommit, TurnCommitOutcome, WriteOp } from './store-port.js';
+import { turnCommitOutcome, turnCommitWrites } from './store-port.js';
 import { memoryRateLimiter } from './rate-limiter-adapter.js';
 import { eventStreamReader } from './event-stream-reader.js';
 import { MemoryCallCap, type CallCapOptions } from './memory-call-cap.js';
@@ -199,6 +200,11 @@ export class MemoryStore implements Store {
     if ('absent' in g) return e === undefined;
     if ('present' in g) return e !== undefined;
     return e?.kind === 'string' && e.value === g.equals;
+  }
+
+  async commitTurn(c: TurnCommit): Promise<TurnCommitOutcome> {
+    const { ops, guards } = turnCommitWrites(c);
+    return turnCommitOutcome(await this.atomic(ops, guards));
   }
 
   async atomic(ops: WriteOp[], guards: Guard[] = []): Promise<AtomicResult> {

@@ -5,7 +5,7 @@
  */
 import { Cluster, type Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, WriteOp } from './store-port.js';
+import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, TurnCommit, TurnCommitOutcome, WriteOp } from './store-port.js';
 import { toRateLimiter } from './rate-limiter-adapter.js';
 import { encodeAtomic } from './encode-atomic.js';
 import { createRedisClient, type RedisClient, type RedisClientOptions } from './redis-client.js';
@@ -47,6 +47,14 @@ export class RedisStore implements Store {
   async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {
     const lockTtl = 'release' in then ? '0' : String(Math.max(1, Math.ceil(then.extendMs)));
     return (await this.client.writeHeld(this.k(lockKey), this.k(key), token, value, String(Math.max(1, Math.ceil(ttlMs))), lockTtl)) === 1;
+  }
+
+  async commitTurn(c: TurnCommit): Promise<TurnCommitOutcome> {
+    const { keys, args } = encodeAtomic(c.extra?.ops ?? [], c.extra?.guards ?? [], (key) => this.k(key), [c.lockKey, c.sessionKey, c.idle?.key ?? c.sessionKey]);
+    const idle = c.idle ? (c.idle.at === null ? 'r' : 'z') : '';
+    const head = [c.token, c.session, String(Math.max(1, Math.ceil(c.ttlMs))), idle, c.idle?.member ?? '', c.idle?.at != null ? String(c.idle.at) : ''];
+    const r = await this.client.commitTurn(keys.length, keys, [...head, ...args]);
+    return r === 0 ? 'ok' : r < 0 ? 'lost' : 'refused';
   }
 
   private k(key: string): string {

@@ -6,7 +6,8 @@
  * whole on disk or not at all. One process owns a data directory.
  */
 import { EventEmitter } from 'node:events';
-import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, WriteOp } from './store-port.js';
+import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, TurnCommit, TurnCommitOutcome, WriteOp } from './store-port.js';
+import { turnCommitOutcome, turnCommitWrites } from './store-port.js';
 import { memoryRateLimiter } from './rate-limiter-adapter.js';
 import { eventStreamReader } from './event-stream-reader.js';
 import { openDatabase, type OpenedDatabase } from './sqlite-database.js';
@@ -352,5 +353,11 @@ export class SqliteStore implements Store {
     clearInterval(this.sweeper);
     this.commitGroup();
     await this.database.close();
+  }
+
+  /** A turn's commit: its writes in one transaction (see Store.commitTurn). */
+  async commitTurn(c: TurnCommit): Promise<TurnCommitOutcome> {
+    const { ops, guards } = turnCommitWrites(c);
+    return turnCommitOutcome(await this.atomic(ops, guards));
   }
 }
