@@ -4,7 +4,7 @@
  */
 import { buildApp } from './app.js';
 import { createAuthenticator, createCredentialGuesses, createMetrics, createSealer, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type VerifiedToken } from './platform/index.js';
-import { TracedStore, isStoreUnavailable, rateLimitersOf, type Store } from './store/index.js';
+import { TracedStore, countedStore, isStoreUnavailable, rateLimitersOf, type Store } from './store/index.js';
 import { AgentRegistry, AppsService, adminRoutes, agentRecognizers, benchFloorRoute, createTrainingPool, type AgentCacheEntry } from './admin/index.js';
 import { createConnectionsComponent, type ProviderBaseUrls } from './connections/index.js';
 import { createTablesComponent } from './tables/index.js';
@@ -55,10 +55,11 @@ export interface Gateway {
 
 export function composeGateway(deps: GatewayDeps): Gateway {
   const { config, logger } = deps;
-  // with telemetry on, every store call made under a span is a span of its own
-  const store = config.telemetry ? new TracedStore(deps.store) : deps.store;
-  const options = deps.options ?? {};
   const metrics = deps.metrics ?? createMetrics();
+  // with telemetry on, every store call made under a span is a span of its own; the bench counts them
+  const traced = config.telemetry ? new TracedStore(deps.store) : deps.store;
+  const store = config.benchMode ? countedStore(traced, (operation) => metrics.storeCalls.inc({ operation })) : traced;
+  const options = deps.options ?? {};
   const sealer = createSealer(config.masterKey);
 
   // --- in-process caches: bounds from the config, hits and misses on /metrics ---

@@ -7,5 +7,6 @@ export { NewerDataError, SCHEMA_VERSION, DATABASE_FILE } from './sqlite-database
 export { isStoreUnavailable } from './store-errors.js';
 export { rateLimitersOf } from './rate-limiters-of.js';
 export { TracedStore } from './traced-store.js';
+export { countedStore } from './counted-store.js';
 export { keptMasterKey, keptAdminToken, readAdminToken, MASTER_KEY_FILE } from './data-dir.js';
 export { exportData, importData, parseExport, isConfigurationKey, DataFileError, EXPORT_VERSION, type DataExport, type ListableStore } from './store-dump.js';
