@@ -162,8 +162,15 @@ export class CallSessionRepository {
   }
 
   async unlock(streamId: string, callId: string, token: string): Promise<void> {
-    const key = storeKeys.callLock(streamId, callId);
-    await this.store.atomic([{ op: 'del', key }], [{ key, equals: token }]);
+    await this.store.releaseLock(storeKeys.callLock(streamId, callId), token);
+  }
+
+  /**
+   * Waits until the call's lock is released (true; at once when it is not held), notified by the
+   * store, or until `ms` passed (false).
+   */
+  waitForUnlock(streamId: string, callId: string, ms: number): Promise<boolean> {
+    return this.store.waitForRelease(storeKeys.callLock(streamId, callId), ms);
   }
 
   /** Redis bytes of a call's keys (benchmarks). */

@@ -23,6 +23,7 @@ interface Scripts {
   claimDue(key: string, nowMs: string, leaseUntilMs: string, max: string): Promise<string[]>;
   /** Dynamic key count, as atomic. */
   commitTurn(numKeys: number, keys: string[], args: string[]): Promise<number>;
+  releaseLock(lockKey: string, token: string): Promise<number>;
 }
 
 /** A script's source as it is defined: with the shared writes interpreter (lua/lib/apply-encoded.lua) first where it uses it. */
@@ -45,6 +46,7 @@ function defineScripts(client: Redis | Cluster): RedisClient {
   const lua = (url: URL) => readFileSync(url, 'utf8');
   client.defineCommand('atomic', { lua: scriptSource('atomic') });
   client.defineCommand('commitTurn', { lua: scriptSource('commit-turn') });
+  client.defineCommand('releaseLock', { numberOfKeys: 1, lua: lua(new URL('./lua/release-lock.lua', import.meta.url)) });
   client.defineCommand('acquireSlot', { numberOfKeys: 1, lua: lua(new URL('./lua/acquire-slot.lua', import.meta.url)) });
   client.defineCommand('incrWithTtl', { numberOfKeys: 1, lua: lua(new URL('./lua/incr-with-ttl.lua', import.meta.url)) });
   client.defineCommand('memoryUsage', { numberOfKeys: 1, lua: lua(new URL('./lua/memory-usage.lua', import.meta.url)) });

@@ -154,6 +154,15 @@ export interface Store {
    * keys may be of other slots only on a store whose `atomicAcrossSlots`.
    */
   commitTurn(c: TurnCommit): Promise<TurnCommitOutcome>;
+  /** Releases a lock while it holds `token` (waking those waiting for it); false when it held another or none. */
+  releaseLock(lockKey: string, token: string): Promise<boolean>;
+  /**
+   * Waits, without polling, until `lockKey` is released by `writeHeld` (release), `commitTurn` or
+   * `releaseLock` (true; at once when the lock is not held), or until `timeoutMs` passed (false: a
+   * lock that expired wakes no one). On Redis a message on the lock's channel (pub/sub, on a
+   * connection of its own); in memory and SQLite an in-process wake.
+   */
+  waitForRelease(lockKey: string, timeoutMs: number): Promise<boolean>;
   /** Applies writes all-or-nothing when every guard holds. */
   atomic(ops: WriteOp[], guards?: Guard[]): Promise<AtomicResult>;
   /**

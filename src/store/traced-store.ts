@@ -115,6 +115,14 @@ export class TracedStore implements Store {
     return this.traced('commitTurn', () => this.inner.commitTurn(c), { 'db.operation.batch.size': (c.extra?.ops.length ?? 0) + 2 });
   }
 
+  releaseLock(lockKey: string, token: string) {
+    return this.traced('releaseLock', () => this.inner.releaseLock(lockKey, token));
+  }
+
+  waitForRelease(lockKey: string, timeoutMs: number) {
+    return this.traced('waitForRelease', () => this.inner.waitForRelease(lockKey, timeoutMs));
+  }
+
   atomic(ops: WriteOp[], guards?: Guard[]): Promise<AtomicResult> {
     return this.traced('atomic', () => this.inner.atomic(ops, guards), { 'db.operation.batch.size': ops.length, 'store.guards': guards?.length ?? 0 });
   }

@@ -1,7 +1,8 @@
 --[[
   Commits a call's turn: while the call's lock holds the token, applies the writes of the turn's
   history (when their guards hold), writes the session, releases the lock and files the call in
-  the idle index (or takes it out), in one step. Everything or nothing.
+  the idle index (or takes it out), in one step. Everything or nothing. The release is published on
+  the lock's channel (named as the lock) for those waiting.
 
   Input:
     KEYS[1]    the call's lock
@@ -24,6 +25,7 @@ local failed = apply_encoded(7)
 if failed ~= 0 then return failed end
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
 redis.call('DEL', KEYS[1])
+redis.call('PUBLISH', KEYS[1], '')
 if ARGV[4] == 'z' then redis.call('ZADD', KEYS[3], ARGV[6], ARGV[5])
 elseif ARGV[4] == 'r' then redis.call('ZREM', KEYS[3], ARGV[5]) end
 return 0
