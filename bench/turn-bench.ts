@@ -77,6 +77,8 @@ const TARGET_P99 = 1.5;
 const TURN_HISTOGRAM = 'ivr_turn_duration_seconds';
 const HTTP_HISTOGRAM = 'http_request_duration_seconds';
 const CPU_COUNTER = 'ivr_gateway_process_cpu_seconds_total';
+/** Store calls (round trips) by operation, counted by the service in BENCH_MODE. */
+const STORE_CALLS = 'ivr_store_calls_total';
 
 interface Measured extends LoadResult {
   serverSource: string;
@@ -89,6 +91,8 @@ interface Measured extends LoadResult {
   serverCpuMsPerRequest: number | null;
   /** Redis's CPU time during the measure, per response (it shares the machine's cores). */
   redisCpuMsPerRequest?: number | null;
+  /** Store calls (round trips) per response, counted by the service (BENCH_MODE, ivr_store_calls_total). */
+  storeCallsPerRequest?: number | null;
   loadGenCpuMsPerRequest?: number | null;
   /**
    * The service's main thread (it runs every request), per response, from the kernel's scheduler
@@ -111,8 +115,8 @@ let redis: Redis | undefined;
  * the process CPU counter and the main thread's scheduler account (schedstat) around each round.
  */
 async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions; route: string }>, pids: { service: number; redis: number | null }): Promise<Record<string, Measured & { byKind?: Record<string, unknown> }>> {
-  type Part = { loads: LoadResult[]; cpuMs: number; redisCpuMs: number; loadGenCpuMs: number; main: ThreadSched | null; redisMain: ThreadSched | null };
-  const parts = new Map<string, Part>(runs.map((r) => [r.opts.name, { loads: [], cpuMs: 0, redisCpuMs: 0, loadGenCpuMs: 0, main: { cpuMs: 0, waitMs: 0 }, redisMain: { cpuMs: 0, waitMs: 0 } }]));
+  type Part = { loads: LoadResult[]; cpuMs: number; redisCpuMs: number; loadGenCpuMs: number; storeCalls: number; main: ThreadSched | null; redisMain: ThreadSched | null };
+  const parts = new Map<string, Part>(runs.map((r) => [r.opts.name, { loads: [], cpuMs: 0, redisCpuMs: 0, loadGenCpuMs: 0, storeCalls: 0, main: { cpuMs: 0, waitMs: 0 }, redisMain: { cpuMs: 0, waitMs: 0 } }]));
   const add = (sum: ThreadSched | null, d: ThreadSched | null): ThreadSched | null => (sum && d ? { cpuMs: sum.cpuMs + d.cpuMs, waitMs: sum.waitMs + d.waitMs } : null);
   const first = await scrape(baseUrl);
   for (let round = 0; round < ROUNDS; round++) {
@@ -132,6 +136,7 @@ async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions;
       part.loads.push(load);
       part.cpuMs += (readValue(after, CPU_COUNTER) - readValue(before, CPU_COUNTER)) * 1000;
       part.redisCpuMs += redisAfter - redisBefore;
+      part.storeCalls += sumOf(after, STORE_CALLS) - sumOf(before, STORE_CALLS);
       part.loadGenCpuMs += (own.user + own.system) / 1000;
       part.main = add(part.main, main);
       part.redisMain = add(part.redisMain, redisMain);
@@ -146,6 +151,7 @@ async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions;
     out[r.opts.name] = {
       ...m,
       redisCpuMsPerRequest: perRequest(part.redisCpuMs),
+      storeCallsPerRequest: perRequest(part.storeCalls),
       loadGenCpuMsPerRequest: perRequest(part.loadGenCpuMs),
       serverMainThreadCpuMsPerRequest: part.main ? perRequest(part.main.cpuMs) : null,
       serverMainThreadWaitMsPerRequest: part.main ? perRequest(part.main.waitMs) : null,
@@ -153,6 +159,13 @@ async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions;
     };
   }
   return out;
+}
+
+/** The sum of every series of a counter (all its labels), 0 when it has none. */
+function sumOf(exposition: string, name: string): number {
+  let sum = 0;
+  for (const m of exposition.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})?\\s+(\\S+)`, 'gm'))) sum += Number(m[1]);
+  return sum;
 }
 
 /** The local Redis server's pid (INFO server), or null when it is not a redis-server process on this machine. */
@@ -294,6 +307,11 @@ async function oneRun(run: number, profileDir: string | undefined): Promise<RunR
     floorRequestsPerSec: floor?.requestsPerSec ?? null,
     throughputRatio,
     p99Ratio,
+    // what a turn costs, beside the ratios (issue 39): round trips, the service's main thread, Redis
+    storeCallsPerTurn: turn?.storeCallsPerRequest ?? null,
+    mainThreadCpuMsPerTurn: turn?.serverMainThreadCpuMsPerRequest ?? null,
+    redisCpuMsPerTurn: turn?.redisCpuMsPerRequest ?? null,
+    storeCallsPerFloor: floor?.storeCallsPerRequest ?? null,
     p99RatioWithRamp: ratio(turn?.p99WithRampMs, floor?.p99WithRampMs),
     p50Ratio: ratio(turn?.p50Ms, floor?.p50Ms),
     serverP99Ratio: ratio(turn?.serverHttpP99Ms, floor?.serverHttpP99Ms),

@@ -4,7 +4,7 @@
  */
 import { buildApp } from './app.js';
 import { createAuthenticator, createCredentialGuesses, createMetrics, createSealer, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type VerifiedToken } from './platform/index.js';
-import { TracedStore, isStoreUnavailable, rateLimitersOf, type Store } from './store/index.js';
+import { TracedStore, countedStore, isStoreUnavailable, rateLimitersOf, type Store } from './store/index.js';
 import { AgentRegistry, AppsService, adminRoutes, agentRecognizers, benchFloorRoute, createTrainingPool, type AgentCacheEntry } from './admin/index.js';
 import { createConnectionsComponent, type ProviderBaseUrls } from './connections/index.js';
 import { createTablesComponent } from './tables/index.js';
@@ -55,10 +55,11 @@ export interface Gateway {
 
 export function composeGateway(deps: GatewayDeps): Gateway {
   const { config, logger } = deps;
-  // with telemetry on, every store call made under a span is a span of its own
-  const store = config.telemetry ? new TracedStore(deps.store) : deps.store;
-  const options = deps.options ?? {};
   const metrics = deps.metrics ?? createMetrics();
+  // with telemetry on, every store call made under a span is a span of its own; the bench counts them
+  const traced = config.telemetry ? new TracedStore(deps.store) : deps.store;
+  const store = config.benchMode ? countedStore(traced, (operation) => metrics.storeCalls.inc({ operation })) : traced;
+  const options = deps.options ?? {};
   const sealer = createSealer(config.masterKey);
 
   // --- in-process caches: bounds from the config, hits and misses on /metrics ---
@@ -112,7 +113,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const history = createHistoryComponent({ store, apps, metrics, rateLimiters, sessionMetas: caches.historySessions, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
   const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents), ...(options.testRuns ? { options: options.testRuns } : {}) });
 
-  const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId), sessions: consoleSessions, logger });
+  const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId), sessions: consoleSessions, logger, metrics });
   const ivrComponent = createIvrComponent({
     ...base,
     caches: caches.ivr,
@@ -165,6 +166,8 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     stop: async () => {
       await ivrComponent.idleCalls.stop();
       await Promise.all([testRuns.stop(), agents.stop(), inspector.feeds.close()]);
+      // after the server stopped taking requests (main.ts): the last turns' traces, before the store closes
+      await inspector.close();
     },
   };
 }

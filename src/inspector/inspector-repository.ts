@@ -4,11 +4,11 @@
  * appends to in its own step. Per app (the app's slot): the index of calls (`callIndex`, callIds
  * scored by start), each call's summary hash (`callSummary`) and the live feed (`callFeed`, a
  * stream of traced turns without their documents). Everything lives CALL_TRACE_TTL_S after the
- * call's latest turn. As the turn loop's TurnTracePort, it answers a trace's writes; the commit
- * applies them (see CallSessionRepository.commit).
+ * call's latest turn. It answers a trace's writes; the trace batch writer (trace-batch-writer.ts,
+ * the turn loop's TurnTracePort) sends them after the answer, batched across turns.
  */
 import { storeKeys, type Store, type StreamEntry, type StreamReader, type WriteOp } from '../store/index.js';
-import type { CallSummaryUpdate, PreparedTrace, TurnTrace, TurnTracePort } from '../ivr/index.js';
+import type { CallSummaryUpdate, TurnTrace } from '../ivr/index.js';
 
 /** About how many events an app's feed keeps (MAXLEN ~): what a reconnecting client can resume from. */
 export const FEED_MAX_EVENTS = 10_000;
@@ -28,7 +28,13 @@ export interface ScoredCall {
   startedAt: number;
 }
 
-export class InspectorRepository implements TurnTracePort {
+export class InspectorRepository {
+  /**
+   * Awaited before the inspector's reads of calls and traces: writes this instance's buffered
+   * traces first, so a read sees every trace this instance answered before it.
+   */
+  settle: () => Promise<void> = () => Promise.resolve();
+
   constructor(
     private readonly store: Store,
     private readonly opts: TraceOptions,
@@ -42,14 +48,11 @@ export class InspectorRepository implements TurnTracePort {
     return this.opts.documents;
   }
 
-  prepare(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): PreparedTrace {
+  /** A trace's writes: its call's list (the call's slot), then the app's summary, index and feed (the app's slot). */
+  writesOf(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): WriteOp[] {
     const { ttlMs, maxTurns } = this.opts;
     const key = storeKeys.callTrace(streamId, trace.callId);
-    const ops: WriteOp[] = [
-      { op: 'rpush', key, value: JSON.stringify(trace), keepLast: maxTurns },
-      { op: 'pexpire', key, ttlMs },
-    ];
-    return { ops, appOps: this.appOps(streamId, trace, summary) };
+    return [{ op: 'rpush', key, value: JSON.stringify(trace), keepLast: maxTurns }, { op: 'pexpire', key, ttlMs }, ...this.appOps(streamId, trace, summary)];
   }
 
   /**
@@ -97,28 +100,21 @@ export class InspectorRepository implements TurnTracePort {
     return ops;
   }
 
-  async record(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): Promise<void> {
-    const { ops, appOps } = this.prepare(streamId, trace, summary);
-    if (this.store.atomicAcrossSlots) {
-      await this.store.atomic([...ops, ...appOps]);
-      return;
-    }
-    await this.store.atomic(ops);
-    await this.store.atomic(appOps);
-  }
-
   /** Calls started between `min` and `max` (ms), newest first, from `offset`. */
   async calls(streamId: string, min: number, max: number, offset: number, count: number): Promise<ScoredCall[]> {
+    await this.settle();
     const found = await this.store.zrangeByScore(storeKeys.callIndex(streamId), min, max, { rev: true, offset, count });
     return found.map((x) => ({ callId: x.member, startedAt: x.score }));
   }
 
   /** The summary hashes of calls ({} for one that expired). */
-  summaries(streamId: string, callIds: string[]): Promise<Array<Record<string, string>>> {
+  async summaries(streamId: string, callIds: string[]): Promise<Array<Record<string, string>>> {
+    await this.settle();
     return this.store.hgetallMany(callIds.map((id) => storeKeys.callSummary(streamId, id)));
   }
 
   async traces(streamId: string, callId: string): Promise<TurnTrace[]> {
+    await this.settle();
     const raw = await this.store.lrange(storeKeys.callTrace(streamId, callId), 0, -1);
     return raw.map((r) => JSON.parse(r) as TurnTrace);
   }

@@ -30,12 +30,6 @@ function parseSession(raw: string): CallSession {
   return appId === undefined || rest.streamId !== undefined ? rest : { ...rest, streamId: appId };
 }
 
-/** A turn trace's writes (see TurnTracePort): `ops` in the call's slot, `appOps` in the app's. */
-export interface TraceWrites {
-  ops: WriteOp[];
-  appOps: WriteOp[];
-}
-
 /** How long a live call may stay silent before the gateway closes it. */
 export interface IdlePolicy {
   idleMs: number;
@@ -133,23 +127,18 @@ export class CallSessionRepository {
 
   /**
    * Writes the session and releases the lock in one step (and files it in the idle index). False
-   * when the lock was lost. With `trace`, its writes in the call's slot go into the same step; those
-   * in the app's slot too where the store allows keys of other slots, else right after the commit.
+   * when the lock was lost.
    */
-  async commit(session: CallSession, token: string, trace?: TraceWrites): Promise<boolean> {
+  async commit(session: CallSession, token: string): Promise<boolean> {
     const { streamId, callId } = session;
     const write = () => this.store.writeHeld(storeKeys.callLock(streamId, callId), token, storeKeys.callSession(streamId, callId), JSON.stringify(session), this.ttlMs, { release: true });
-    if (!this.idle && !trace) return write();
-    if (this.store.atomicAcrossSlots) return (await this.commitWith(session, token, { ops: [], guards: [] }, trace)) === 'ok';
+    if (!this.idle) return write();
+    if (this.store.atomicAcrossSlots) return (await this.commitWith(session, token, { ops: [], guards: [] })) === 'ok';
     // the index is in another slot: filed before the commit, removed after it
-    const op = this.idle ? this.indexOp(session) : undefined;
-    if (op?.op === 'zadd') await this.store.atomic([op]);
-    const lock = storeKeys.callLock(streamId, callId);
-    const ok = trace
-      ? (await this.store.atomic([...trace.ops, { op: 'set', key: storeKeys.callSession(streamId, callId), value: JSON.stringify(session), ttlMs: this.ttlMs }, { op: 'del', key: lock }], [{ key: lock, equals: token }])).ok
-      : await write();
-    if (ok && op?.op === 'zrem') await this.store.atomic([op]);
-    if (ok && trace?.appOps.length) await this.store.atomic(trace.appOps);
+    const op = this.indexOp(session);
+    if (op.op === 'zadd') await this.store.atomic([op]);
+    const ok = await write();
+    if (ok && op.op === 'zrem') await this.store.atomic([op]);
     return ok;
   }
 
@@ -158,19 +147,30 @@ export class CallSessionRepository {
    * whose `atomicAcrossSlots`): all land or none. 'lost' when the lock was not held, 'refused' when
    * one of `extra`'s guards failed; nothing is written then.
    */
-  async commitWith(session: CallSession, token: string, extra: { ops: WriteOp[]; guards: Guard[] }, trace?: TraceWrites): Promise<'ok' | 'lost' | 'refused'> {
-    const lock = storeKeys.callLock(session.streamId, session.callId);
-    const ops: WriteOp[] = extra.ops.slice();
-    if (trace) ops.push(...trace.ops, ...trace.appOps);
-    ops.push({ op: 'set', key: storeKeys.callSession(session.streamId, session.callId), value: JSON.stringify(session), ttlMs: this.ttlMs }, { op: 'del', key: lock });
-    if (this.idle) ops.push(this.indexOp(session));
-    const r = await this.store.atomic(ops, [{ key: lock, equals: token }, ...extra.guards]);
-    return r.ok ? 'ok' : r.failedGuard === 0 ? 'lost' : 'refused';
+  async commitWith(session: CallSession, token: string, extra: { ops: WriteOp[]; guards: Guard[] }): Promise<'ok' | 'lost' | 'refused'> {
+    const { streamId, callId } = session;
+    const at = this.idle ? this.idleAt(session) : undefined;
+    return this.store.commitTurn({
+      lockKey: storeKeys.callLock(streamId, callId),
+      token,
+      sessionKey: storeKeys.callSession(streamId, callId),
+      session: JSON.stringify(session),
+      ttlMs: this.ttlMs,
+      ...(at !== undefined ? { idle: { key: storeKeys.idleCalls(), member: idleMember(streamId, callId), at } } : {}),
+      ...(extra.ops.length || extra.guards.length ? { extra } : {}),
+    });
   }
 
   async unlock(streamId: string, callId: string, token: string): Promise<void> {
-    const key = storeKeys.callLock(streamId, callId);
-    await this.store.atomic([{ op: 'del', key }], [{ key, equals: token }]);
+    await this.store.releaseLock(storeKeys.callLock(streamId, callId), token);
+  }
+
+  /**
+   * Waits until the call's lock is released (true; at once when it is not held), notified by the
+   * store, or until `ms` passed (false).
+   */
+  waitForUnlock(streamId: string, callId: string, ms: number): Promise<boolean> {
+    return this.store.waitForRelease(storeKeys.callLock(streamId, callId), ms);
   }
 
   /** Redis bytes of a call's keys (benchmarks). */

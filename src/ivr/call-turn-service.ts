@@ -1,5 +1,6 @@
 /**
- * The turn loop of one webhook request: serialize the call's turns across instances, answer
+ * The turn loop of one webhook request: serialize the call's turns across instances (a request
+ * that finds the call locked waits for the store's notice of the release, not by polling), answer
  * duplicates from the stored answer without running the agent, run the agent under the turn
  * deadline (a wait document when it is late; the answer is delivered exactly once on a later
  * poll), and record the turn for history, commit the session and release the lock: in one step
@@ -21,8 +22,6 @@ import { TurnTraceWriter } from './turn-trace-writer.js';
 
 export { messageId } from './turn-commit.js';
 export type { RenderedDocument, TurnContext, TurnOutcome } from './turn-context.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The last node a turn ran: its trace lists nodes as `<dialog>.<node>`, with marks (`!…`, `#…`) between them. */
 const lastNode = (trace: readonly string[]): string | undefined => trace.findLast((t) => !t.startsWith('!') && !t.startsWith('#'));
@@ -46,7 +45,7 @@ export class CallTurnService {
     /** The clock of call activity (idle expiry counts from it). */
     private readonly now: () => number = Date.now,
   ) {
-    this.tracer = ports.traces ? new TurnTraceWriter(ports.traces, logger) : undefined;
+    this.tracer = ports.traces ? new TurnTraceWriter(ports.traces) : undefined;
   }
 
   private readonly tracer: TurnTraceWriter | undefined;
@@ -156,7 +155,8 @@ export class CallTurnService {
       const answered = taken.session && this.answered(taken.session, submitted);
       if (answered) return answered;
       if (Date.now() + 25 >= ctx.deadlineAt) return this.waitForHolder(ctx, submitted);
-      await sleep(20);
+      // no polling: the store tells when the holder releases the lock (or it expires: the wait ends then)
+      await this.sessions.waitForUnlock(streamId, callId, Math.min(ctx.deadlineAt - Date.now() - 25, this.sessions.lockTtlMs));
     }
     if (!session) {
       // no session, and this request could not start one (a later turn, or a poll): the call is gone
@@ -255,7 +255,7 @@ export class CallTurnService {
       }
       if (!(await this.sessions.isLocked(ctx.streamId, callId))) return this.resume(ctx, submitted);
       if (Date.now() + 50 >= ctx.deadlineAt) return { kind: 'wait', session: s, turn: submitted };
-      await sleep(25);
+      await this.sessions.waitForUnlock(ctx.streamId, callId, Math.min(ctx.deadlineAt - Date.now() - 50, this.sessions.lockTtlMs));
       s = await this.sessions.load(ctx.streamId, callId);
     }
   }
@@ -349,14 +349,17 @@ export class CallTurnService {
     };
     const trace = draft && this.tracer ? this.tracer.committed(ctx, draft, session, next, answer, result) : undefined;
     const messages = turnMessages({ streamId: ctx.streamId, lang: ctx.lang }, next, text, answer, result, this.now(), activeTraceId());
-    const commit = historyWriteSpan(messages, () => commitWithHistory(this.sessions, this.ports.history, next, token, messages, trace));
+    const commit = historyWriteSpan(messages, () => commitWithHistory(this.sessions, this.ports.history, next, token, messages));
     if (!(await (draft ? draft.store(commit) : commit))) {
       this.logger.warn({ callId: session.callId }, 'turn lock lost before commit; the other owner answers');
       const current = await this.sessions.load(session.streamId, session.callId);
       if (current?.last) return current;
       throw AppError.storeUnavailable();
     }
-    if (draft && trace) draft.committed = next;
+    if (draft && trace) {
+      draft.committed = next;
+      this.tracer!.write(ctx.streamId, trace);
+    }
     if (next.ended && !session.ended) {
       this.metrics.liveCalls.dec();
       await this.ports.lifecycle?.ended?.(next);

@@ -17,7 +17,6 @@ import type { AnswerSpec, CallSession } from './call-session.js';
 import type { CallSessionRepository } from './call-session-repository.js';
 import type { IvrPorts, TurnMessage } from './ivr-ports.js';
 import { commitWithHistory, hungUpMessage } from './turn-commit.js';
-import type { TraceWrites } from './call-session-repository.js';
 
 export interface IdleSweepOptions {
   /** The clock the sweep compares with (the turn loop's clock). */
@@ -108,22 +107,24 @@ export class IdleCallSweeper {
 
   /** History and commit; an app deleted meanwhile refuses history, and the call is closed without it. */
   private async commit(next: CallSession, token: string, messages: TurnMessage[]): Promise<boolean> {
-    const trace = this.traceOf(next);
+    let ok: boolean;
     try {
-      return await commitWithHistory(this.sessions, this.ports.history, next, token, messages, trace);
+      ok = await commitWithHistory(this.sessions, this.ports.history, next, token, messages);
     } catch (err) {
       if (!(err instanceof AppError && err.status === 404)) throw err;
-      return this.sessions.commit(next, token, trace);
+      ok = await this.sessions.commit(next, token);
     }
+    if (ok) this.trace(next);
+    return ok;
   }
 
-  /** The close as a trace of its own (event hangup, marked idle), written with the commit. */
-  private traceOf(next: CallSession): TraceWrites | undefined {
+  /** The close as a trace of its own (event hangup, marked idle), handed to the trace writer after the commit. */
+  private trace(next: CallSession): void {
     const traces = this.ports.traces;
-    if (!traces) return undefined;
+    if (!traces) return;
     const at = Date.now();
     const turn = next.last!.turn;
-    return traces.prepare(
+    traces.write(
       next.streamId,
       {
         callId: next.callId, turn, receivedAt: at, durationMs: 0, timing: { storeMs: 0, agentMs: 0, modelMs: 0, renderMs: 0 },

@@ -2,7 +2,7 @@
 import type { AgentPorts, CompiledAgent, AsrMeta } from '../agent/index.js';
 import type { Guard, WriteOp } from '../store/index.js';
 import type { CallSession } from './call-session.js';
-import type { CallSummaryUpdate, PreparedTrace, TurnTrace } from './turn-trace.js';
+import type { CallSummaryUpdate, TurnTrace } from './turn-trace.js';
 
 export interface TurnMessage {
   id: string;
@@ -57,18 +57,16 @@ export interface CallLifecycle {
 }
 
 /**
- * Where the turn loop records a trace of every request (the call inspector). `prepare` answers the
- * writes the turn's commit applies in its own step (the call's slot) and those of the app's index
- * and feed (same step where the store allows, else right after the commit); `record` writes the
- * trace of a request that commits nothing (a wait document, a delivery on a poll, a duplicate).
+ * Where the turn loop records a trace of every request (the call inspector). Traces are
+ * observability data: `write` hands one over after the answer is settled and never waits for the
+ * store; the port writes them best-effort, batched across turns, outside the turn's commit.
  */
 export interface TurnTracePort {
   /** The instance that answers, as traces name it. */
   readonly instanceId: string;
   /** Whether traces keep the document's XML. */
   readonly documents: boolean;
-  prepare(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): PreparedTrace;
-  record(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): Promise<void>;
+  write(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): void;
 }
 
 export interface IvrPorts {

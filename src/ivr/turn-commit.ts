@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { TurnResult } from '../agent/index.js';
 import { sha256 } from '../platform/index.js';
 import type { AnswerSpec, CallSession } from './call-session.js';
-import type { CallSessionRepository, TraceWrites } from './call-session-repository.js';
+import type { CallSessionRepository } from './call-session-repository.js';
 import type { HistoryPort, TurnMessage } from './ivr-ports.js';
 
 /** Deterministic message ids, so a re-run of a turn never records it twice. */
@@ -100,17 +100,17 @@ export function turnMessages(app: { streamId: string; lang: string }, s: CallSes
  * slots) history goes first, then the commit: a process that dies between the two leaves the turn
  * uncommitted, so it runs again and its messages (deterministic ids) are not recorded twice. (Both
  * in flight together lost messages when an instance was killed after the commit landed.) A turn's
- * trace goes with the commit (see CallSessionRepository.commit).
+ * trace is not in the commit: the trace writer sends it after the answer (TurnTracePort).
  */
-export async function commitWithHistory(sessions: CallSessionRepository, history: HistoryPort, next: CallSession, token: string, messages: TurnMessage[], trace?: TraceWrites): Promise<boolean> {
+export async function commitWithHistory(sessions: CallSessionRepository, history: HistoryPort, next: CallSession, token: string, messages: TurnMessage[]): Promise<boolean> {
   const prepared = history.prepare?.(messages) ?? null;
   if (prepared) {
-    const outcome = await sessions.commitWith(next, token, prepared, trace);
+    const outcome = await sessions.commitWith(next, token, prepared);
     if (outcome === 'ok') prepared.applied();
     if (outcome !== 'refused') return outcome === 'ok';
     // a history guard refused the step (a message already stored, a session's bookkeeping changed,
     // the app deleted): record reads the store and retries, or refuses the deleted app
   }
   await history.record(messages);
-  return sessions.commit(next, token, trace);
+  return sessions.commit(next, token);
 }

@@ -109,12 +109,6 @@ export interface CallSummaryUpdate {
   error?: boolean;
 }
 
-/** A trace's writes: `ops` in the call's slot (in the commit's step), `appOps` in the app's slot. */
-export interface PreparedTrace {
-  ops: import('../store/index.js').WriteOp[];
-  appOps: import('../store/index.js').WriteOp[];
-}
-
 /** The request's parameters for a trace: every field read from the webhook request except the token. */
 export function traceParams(req: WebhookRequest): Record<string, string | number> {
   const out: Record<string, string | number> = {};

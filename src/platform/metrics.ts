@@ -22,6 +22,11 @@ export interface Metrics {
   refusedGuesses: Counter<'credential'>;
   cacheHits: Counter<'cache'>;
   cacheMisses: Counter<'cache'>;
+  /** Turn traces the inspector's batch writer wrote, and those it dropped (buffer full, a failed batch, or after close). */
+  tracesWritten: Counter;
+  tracesDropped: Counter;
+  /** Store calls (round trips) by operation: counted only with BENCH_MODE (see store/counted-store.ts). */
+  storeCalls: Counter<'operation'>;
   /**
    * A new lru-cache whose lookups (`get`) count as hits and misses of `name` on /metrics. The
    * composition root makes each cache (bounds from the config) and hands it to its user.
@@ -62,6 +67,9 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
     refusedGuesses: new Counter({ name: 'ivr_refused_guesses_total', help: 'Attempts at a credential refused without a comparison (the address was limited), by credential', labelNames: ['credential'], registers: [registry] }),
     cacheHits,
     cacheMisses,
+    tracesWritten: new Counter({ name: 'ivr_traces_written_total', help: 'Turn traces written to the store by this instance (batched after the answer)', registers: [registry] }),
+    tracesDropped: new Counter({ name: 'ivr_traces_dropped_total', help: 'Turn traces this instance dropped: its buffer was full, a batch failed, or it was shutting down', registers: [registry] }),
+    storeCalls: new Counter({ name: 'ivr_store_calls_total', help: 'Store calls (round trips) by operation; counted only with BENCH_MODE', labelNames: ['operation'], registers: [registry] }),
     meteredCache: (name, options) => meteredCache(cacheHits, cacheMisses, name, options),
   };
 }

@@ -13,9 +13,16 @@ export interface AtomicArgs {
   logical: ReadonlyMap<string, number>;
 }
 
-export function encodeAtomic(ops: WriteOp[], guards: Guard[], physical: (key: string) => string): AtomicArgs {
-  const keys: string[] = [];
+/**
+ * With `fixed`, those keys come first, at KEYS 1..n whatever the ops name (a script that names
+ * some keys itself, commit-turn.lua); the ops' other keys follow.
+ */
+export function encodeAtomic(ops: WriteOp[], guards: Guard[], physical: (key: string) => string, fixed: string[] = []): AtomicArgs {
+  const keys: string[] = fixed.map(physical);
   const index = new Map<string, number>();
+  fixed.forEach((key, i) => {
+    if (!index.has(key)) index.set(key, i + 1);
+  });
   const ref = (key: string): string => {
     let i = index.get(key);
     if (i === undefined) {

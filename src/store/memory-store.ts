@@ -5,7 +5,9 @@
  * calls it keeps is bounded (memory-call-cap.ts).
  */
 import { EventEmitter } from 'node:events';
-import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, WriteOp } from './store-port.js';
+import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, TurnCommit, TurnCommitOutcome, WriteOp } from './store-port.js';
+import { turnCommitOutcome, turnCommitWrites } from './store-port.js';
+import { LockWaiters } from './lock-waiters.js';
 import { memoryRateLimiter } from './rate-limiter-adapter.js';
 import { eventStreamReader } from './event-stream-reader.js';
 import { MemoryCallCap, type CallCapOptions } from './memory-call-cap.js';
@@ -186,7 +188,27 @@ export class MemoryStore implements Store {
 
   async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {
     const lockOp: WriteOp = 'release' in then ? { op: 'del', key: lockKey } : { op: 'pexpire', key: lockKey, ttlMs: then.extendMs };
-    return (await this.atomic([{ op: 'set', key, value, ttlMs }, lockOp], [{ key: lockKey, equals: token }])).ok;
+    const ok = (await this.atomic([{ op: 'set', key, value, ttlMs }, lockOp], [{ key: lockKey, equals: token }])).ok;
+    if (ok && 'release' in then) this.lockWaiters.wake(lockKey);
+    return ok;
+  }
+
+  private readonly lockWaiters = new LockWaiters();
+
+  async releaseLock(lockKey: string, token: string): Promise<boolean> {
+    const ok = (await this.atomic([{ op: 'del', key: lockKey }], [{ key: lockKey, equals: token }])).ok;
+    if (ok) this.lockWaiters.wake(lockKey);
+    return ok;
+  }
+
+  async waitForRelease(lockKey: string, timeoutMs: number): Promise<boolean> {
+    if (!this.space.live(lockKey)) return true;
+    const w = this.lockWaiters.add(lockKey, timeoutMs);
+    try {
+      return await w.released;
+    } finally {
+      w.done();
+    }
   }
 
   private guardHolds(g: Guard): boolean {
@@ -199,6 +221,13 @@ export class MemoryStore implements Store {
     if ('absent' in g) return e === undefined;
     if ('present' in g) return e !== undefined;
     return e?.kind === 'string' && e.value === g.equals;
+  }
+
+  async commitTurn(c: TurnCommit): Promise<TurnCommitOutcome> {
+    const { ops, guards } = turnCommitWrites(c);
+    const outcome = turnCommitOutcome(await this.atomic(ops, guards));
+    if (outcome === 'ok') this.lockWaiters.wake(c.lockKey);
+    return outcome;
   }
 
   async atomic(ops: WriteOp[], guards: Guard[] = []): Promise<AtomicResult> {

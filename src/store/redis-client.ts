@@ -21,6 +21,15 @@ interface Scripts {
   lockAndRead(lockKey: string, readKey: string, ...args: string[]): Promise<[number, string | null, number]>;
   writeHeld(lockKey: string, key: string, token: string, value: string, ttlMs: string, lockTtlMs: string): Promise<number>;
   claimDue(key: string, nowMs: string, leaseUntilMs: string, max: string): Promise<string[]>;
+  /** Dynamic key count, as atomic. */
+  commitTurn(numKeys: number, keys: string[], args: string[]): Promise<number>;
+  releaseLock(lockKey: string, token: string): Promise<number>;
+}
+
+/** A script's source as it is defined: with the shared writes interpreter (lua/lib/apply-encoded.lua) first where it uses it. */
+export function scriptSource(name: string): string {
+  const lua = readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
+  return lua.includes('apply_encoded(') ? `${readFileSync(new URL('./lua/lib/apply-encoded.lua', import.meta.url), 'utf8')}\n${lua}` : lua;
 }
 
 /** A client with the scripts defined on it. */
@@ -35,7 +44,9 @@ export interface RedisClientOptions {
 /** Defines the scripts on the client; ioredis sends them by EVALSHA and loads them when a node lacks them. */
 function defineScripts(client: Redis | Cluster): RedisClient {
   const lua = (url: URL) => readFileSync(url, 'utf8');
-  client.defineCommand('atomic', { lua: lua(new URL('./lua/atomic.lua', import.meta.url)) });
+  client.defineCommand('atomic', { lua: scriptSource('atomic') });
+  client.defineCommand('commitTurn', { lua: scriptSource('commit-turn') });
+  client.defineCommand('releaseLock', { numberOfKeys: 1, lua: lua(new URL('./lua/release-lock.lua', import.meta.url)) });
   client.defineCommand('acquireSlot', { numberOfKeys: 1, lua: lua(new URL('./lua/acquire-slot.lua', import.meta.url)) });
   client.defineCommand('incrWithTtl', { numberOfKeys: 1, lua: lua(new URL('./lua/incr-with-ttl.lua', import.meta.url)) });
   client.defineCommand('memoryUsage', { numberOfKeys: 1, lua: lua(new URL('./lua/memory-usage.lua', import.meta.url)) });
@@ -71,7 +82,7 @@ export function createRedisClient(opts: RedisClientOptions): RedisClient {
       enableAutoPipelining: true,
       // the auto-pipeline picks a command's slot from its first argument, which for the atomic
       // script (key count first) is not a key: two calls on different slots would share a pipeline
-      autoPipeliningIgnoredCommands: ['atomic'],
+      autoPipeliningIgnoredCommands: ['atomic', 'commitTurn'],
       clusterRetryStrategy: (times: number) => Math.min(100 * times, 2_000),
       redisOptions: { ...base, password: first.password || undefined },
     };

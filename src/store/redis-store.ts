@@ -5,14 +5,22 @@
  */
 import { Cluster, type Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, WriteOp } from './store-port.js';
+import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, TurnCommit, TurnCommitOutcome, WriteOp } from './store-port.js';
 import { toRateLimiter } from './rate-limiter-adapter.js';
+import { LockWaiters } from './lock-waiters.js';
 import { encodeAtomic } from './encode-atomic.js';
 import { createRedisClient, type RedisClient, type RedisClientOptions } from './redis-client.js';
 
 export interface RedisStoreOptions extends RedisClientOptions {
   prefix?: string;
   onError?: (err: Error) => void;
+}
+
+/** The hash tag of a key (what Redis Cluster hashes: the text between its first `{` and the next `}`), else the key. */
+function hashTagOf(key: string): string {
+  const open = key.indexOf('{');
+  const close = open < 0 ? -1 : key.indexOf('}', open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
 }
 
 export class RedisStore implements Store {
@@ -40,6 +48,57 @@ export class RedisStore implements Store {
   async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {
     const lockTtl = 'release' in then ? '0' : String(Math.max(1, Math.ceil(then.extendMs)));
     return (await this.client.writeHeld(this.k(lockKey), this.k(key), token, value, String(Math.max(1, Math.ceil(ttlMs))), lockTtl)) === 1;
+  }
+
+  async commitTurn(c: TurnCommit): Promise<TurnCommitOutcome> {
+    const { keys, args } = encodeAtomic(c.extra?.ops ?? [], c.extra?.guards ?? [], (key) => this.k(key), [c.lockKey, c.sessionKey, c.idle?.key ?? c.sessionKey]);
+    const idle = c.idle ? (c.idle.at === null ? 'r' : 'z') : '';
+    const head = [c.token, c.session, String(Math.max(1, Math.ceil(c.ttlMs))), idle, c.idle?.member ?? '', c.idle?.at != null ? String(c.idle.at) : ''];
+    const r = await this.client.commitTurn(keys.length, keys, [...head, ...args]);
+    return r === 0 ? 'ok' : r < 0 ? 'lost' : 'refused';
+  }
+
+  async releaseLock(lockKey: string, token: string): Promise<boolean> {
+    return (await this.client.releaseLock(this.k(lockKey), token)) === 1;
+  }
+
+  private readonly lockWaiters = new LockWaiters();
+  /** The connection that listens for lock releases (made on the first wait), and the channels it listens to. */
+  private subscriber: Promise<Redis | Cluster> | undefined;
+  private readonly listening = new Map<string, Promise<unknown>>();
+
+  private listener(): Promise<Redis | Cluster> {
+    this.subscriber ??= (async () => {
+      const sub = this.client.duplicate();
+      sub.on('error', () => undefined); // the commands' own failures are what callers see
+      sub.on('message', (channel: string) => this.lockWaiters.wake(channel));
+      await sub.connect();
+      return sub;
+    })();
+    return this.subscriber;
+  }
+
+  async waitForRelease(lockKey: string, timeoutMs: number): Promise<boolean> {
+    const channel = this.k(lockKey);
+    const w = this.lockWaiters.add(channel, timeoutMs);
+    try {
+      const sub = await this.listener();
+      let subscribed = this.listening.get(channel);
+      if (!subscribed) {
+        subscribed = sub.subscribe(channel);
+        this.listening.set(channel, subscribed);
+      }
+      await subscribed;
+      // subscribed before this look: a release from now on is a message
+      if (!(await this.client.exists(channel))) return true;
+      return await w.released;
+    } finally {
+      w.done();
+      if (!this.lockWaiters.has(channel) && this.listening.has(channel)) {
+        this.listening.delete(channel);
+        void this.subscriber?.then((sub) => sub.unsubscribe(channel)).catch(() => undefined);
+      }
+    }
   }
 
   private k(key: string): string {
@@ -306,7 +365,15 @@ export class RedisStore implements Store {
   async bulk(ops: WriteOp[]): Promise<void> {
     if (ops.length === 0) return;
     if (this.isCluster) {
-      await Promise.all(ops.map((op) => this.atomic([op])));
+      // one script per hash tag (one slot), the tags in parallel: the ops of one tag keep their order
+      const byTag = new Map<string, WriteOp[]>();
+      for (const op of ops) {
+        const tag = hashTagOf(op.key);
+        const group = byTag.get(tag);
+        if (group) group.push(op);
+        else byTag.set(tag, [op]);
+      }
+      await Promise.all([...byTag.values()].map((group) => this.atomic(group)));
       return;
     }
     const pipe = this.client.pipeline();
@@ -351,6 +418,7 @@ export class RedisStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.subscriber) (await this.subscriber.catch(() => undefined))?.disconnect();
     try {
       await this.client.quit();
     } catch {

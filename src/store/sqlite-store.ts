@@ -6,7 +6,9 @@
  * whole on disk or not at all. One process owns a data directory.
  */
 import { EventEmitter } from 'node:events';
-import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, WriteOp } from './store-port.js';
+import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, TurnCommit, TurnCommitOutcome, WriteOp } from './store-port.js';
+import { turnCommitOutcome, turnCommitWrites } from './store-port.js';
+import { LockWaiters } from './lock-waiters.js';
 import { memoryRateLimiter } from './rate-limiter-adapter.js';
 import { eventStreamReader } from './event-stream-reader.js';
 import { openDatabase, type OpenedDatabase } from './sqlite-database.js';
@@ -247,7 +249,9 @@ export class SqliteStore implements Store {
 
   async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {
     const lockOp: WriteOp = 'release' in then ? { op: 'del', key: lockKey } : { op: 'pexpire', key: lockKey, ttlMs: then.extendMs };
-    return (await this.atomic([{ op: 'set', key, value, ttlMs }, lockOp], [{ key: lockKey, equals: token }])).ok;
+    const ok = (await this.atomic([{ op: 'set', key, value, ttlMs }, lockOp], [{ key: lockKey, equals: token }])).ok;
+    if (ok && 'release' in then) this.lockWaiters.wake(lockKey);
+    return ok;
   }
 
   private guardHolds(g: Guard): boolean {
@@ -352,5 +356,32 @@ export class SqliteStore implements Store {
     clearInterval(this.sweeper);
     this.commitGroup();
     await this.database.close();
+  }
+
+  /** A turn's commit: its writes in one transaction (see Store.commitTurn). */
+  async commitTurn(c: TurnCommit): Promise<TurnCommitOutcome> {
+    const { ops, guards } = turnCommitWrites(c);
+    const outcome = turnCommitOutcome(await this.atomic(ops, guards));
+    if (outcome === 'ok') this.lockWaiters.wake(c.lockKey);
+    return outcome;
+  }
+
+  /** Waiters for locks this process releases (the embedded store has one process). */
+  private readonly lockWaiters = new LockWaiters();
+
+  async releaseLock(lockKey: string, token: string): Promise<boolean> {
+    const ok = (await this.atomic([{ op: 'del', key: lockKey }], [{ key: lockKey, equals: token }])).ok;
+    if (ok) this.lockWaiters.wake(lockKey);
+    return ok;
+  }
+
+  async waitForRelease(lockKey: string, timeoutMs: number): Promise<boolean> {
+    if (!(await this.exists(lockKey))) return true;
+    const w = this.lockWaiters.add(lockKey, timeoutMs);
+    try {
+      return await w.released;
+    } finally {
+      w.done();
+    }
   }
 }

@@ -1,9 +1,14 @@
 /**
  * The one storage port every component uses. Keys given to it are logical keys built by
- * `store-keys.ts`; adapters add KEY_PREFIX. Multi-step changes go through `atomic`, which applies a
- * list of writes all-or-nothing after checking its guards (Lua in Redis, one synchronous step in
- * memory). All keys of one `atomic` call must share a hash tag (one Redis Cluster slot), unless the
- * store says `atomicAcrossSlots` (memory, a single Redis node).
+ * `store-keys.ts`; adapters add KEY_PREFIX. The hot paths have operations named for what they do,
+ * each one script on Redis with the arguments it needs (a turn: `lockAndRead`, `writeHeld`,
+ * `commitTurn`). Other multi-step changes go through the generic `atomic`, which applies a list of
+ * writes all-or-nothing after checking its guards (Lua in Redis, one synchronous step in memory and
+ * SQLite): it is kept for changes no named operation covers: the writes other components hand to a
+ * turn's commit (history's message and indexes, inside commitTurn), the idle index, sandbox and
+ * table writes, the lock's extension and release. All keys of one `atomic` call must share a hash
+ * tag (one Redis Cluster slot), unless the store says `atomicAcrossSlots` (memory, a single Redis
+ * node, SQLite).
  */
 import type { RateLimiter, RateLimitRule } from '../platform/index.js';
 
@@ -33,6 +38,34 @@ export type Guard =
   | { key: string; hashField: string; equals: string };
 
 export type AtomicResult = { ok: true } | { ok: false; failedGuard: number };
+
+/** A turn's commit (Store.commitTurn). */
+export interface TurnCommit {
+  /** The call's lock and the token it must hold; the commit releases it. */
+  lockKey: string;
+  token: string;
+  sessionKey: string;
+  session: string;
+  ttlMs: number;
+  /** The call's entry in the idle index: filed by when it falls idle, or taken out (`at` null). */
+  idle?: { key: string; member: string; at: number | null };
+  /** Writes of another component in the same step (the turn's history), applied when their guards hold. */
+  extra?: { ops: WriteOp[]; guards: Guard[] };
+}
+
+/** ok; lost: the lock did not hold the token; refused: one of `extra`'s guards failed. Nothing written unless ok. */
+export type TurnCommitOutcome = 'ok' | 'lost' | 'refused';
+
+/** A turn's commit as generic writes and guards (the lock's guard first): what the in-process stores apply in one step. */
+export function turnCommitWrites(c: TurnCommit): { ops: WriteOp[]; guards: Guard[] } {
+  const ops: WriteOp[] = c.extra ? c.extra.ops.slice() : [];
+  ops.push({ op: 'set', key: c.sessionKey, value: c.session, ttlMs: c.ttlMs }, { op: 'del', key: c.lockKey });
+  if (c.idle) ops.push(c.idle.at === null ? { op: 'zrem', key: c.idle.key, member: c.idle.member } : { op: 'zadd', key: c.idle.key, score: c.idle.at, member: c.idle.member });
+  return { ops, guards: [{ key: c.lockKey, equals: c.token }, ...(c.extra?.guards ?? [])] };
+}
+
+/** What `atomic` answered for turnCommitWrites, as a commit's outcome. */
+export const turnCommitOutcome = (r: AtomicResult): TurnCommitOutcome => (r.ok ? 'ok' : r.failedGuard === 0 ? 'lost' : 'refused');
 
 export interface RangeOptions {
   /** Highest scores first. */
@@ -115,6 +148,21 @@ export interface Store {
    * the lock is not held. A turn's save and commit; cheaper than the equivalent `atomic`.
    */
   writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean>;
+  /**
+   * A turn's commit in one step (commit-turn.lua on Redis): while the lock holds the token, the
+   * extra writes (when their guards hold), the session, the lock's release and the idle index. Its
+   * keys may be of other slots only on a store whose `atomicAcrossSlots`.
+   */
+  commitTurn(c: TurnCommit): Promise<TurnCommitOutcome>;
+  /** Releases a lock while it holds `token` (waking those waiting for it); false when it held another or none. */
+  releaseLock(lockKey: string, token: string): Promise<boolean>;
+  /**
+   * Waits, without polling, until `lockKey` is released by `writeHeld` (release), `commitTurn` or
+   * `releaseLock` (true; at once when the lock is not held), or until `timeoutMs` passed (false: a
+   * lock that expired wakes no one). On Redis a message on the lock's channel (pub/sub, on a
+   * connection of its own); in memory and SQLite an in-process wake.
+   */
+  waitForRelease(lockKey: string, timeoutMs: number): Promise<boolean>;
   /** Applies writes all-or-nothing when every guard holds. */
   atomic(ops: WriteOp[], guards?: Guard[]): Promise<AtomicResult>;
   /**

@@ -6,7 +6,7 @@
  */
 import { SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 import type { RateLimiter, RateLimitRule } from '../platform/index.js';
-import type { AtomicResult, Guard, RangeOptions, ScoredMember, Store, StreamReader, WriteOp } from './store-port.js';
+import type { AtomicResult, Guard, RangeOptions, ScoredMember, Store, StreamReader, TurnCommit, WriteOp } from './store-port.js';
 
 const tracer = trace.getTracer('ivr-gateway');
 
@@ -110,6 +110,19 @@ export class TracedStore implements Store {
   writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }) {
     return this.traced('writeHeld', () => this.inner.writeHeld(lockKey, token, key, value, ttlMs, then));
   }
+
+  commitTurn(c: TurnCommit) {
+    return this.traced('commitTurn', () => this.inner.commitTurn(c), { 'db.operation.batch.size': (c.extra?.ops.length ?? 0) + 2 });
+  }
+
+  releaseLock(lockKey: string, token: string) {
+    return this.traced('releaseLock', () => this.inner.releaseLock(lockKey, token));
+  }
+
+  waitForRelease(lockKey: string, timeoutMs: number) {
+    return this.traced('waitForRelease', () => this.inner.waitForRelease(lockKey, timeoutMs));
+  }
+
   atomic(ops: WriteOp[], guards?: Guard[]): Promise<AtomicResult> {
     return this.traced('atomic', () => this.inner.atomic(ops, guards), { 'db.operation.batch.size': ops.length, 'store.guards': guards?.length ?? 0 });
   }

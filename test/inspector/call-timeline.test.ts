@@ -153,6 +153,8 @@ describeEachStore('call inspector timeline', (factory) => {
   it("when a call is traced, then its trace and summary expire after CALL_TRACE_TTL_S", async () => {
     const call = new IvrCall(gw, app.webhookUrl);
     await call.start();
+    // traces are written after the answer, batched: a read through the inspector writes this instance's first
+    await timeline(call.callId);
     const ttlMs = gw.config.callTraceTtlS * 1000;
     for (const key of [storeKeys.callTrace(app.streamId, call.callId), storeKeys.callSummary(app.streamId, call.callId), storeKeys.callIndex(app.streamId)]) {
       const pttl = await store.pttl(key);

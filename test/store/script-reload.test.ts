@@ -4,13 +4,13 @@
  * SCRIPT FLUSH). Checked here on one Redis and on the Cluster.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Cluster, Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RedisStore } from '../../src/store/index.js';
+import { scriptSource } from '../../src/store/redis-client.js';
 import { makeRedisClusterStore, makeRedisStore, redisAvailable, redisClusterUrl, redisUrl } from '../helpers/test-stores.js';
 
-const atomicSha = createHash('sha1').update(readFileSync(new URL('../../src/store/lua/atomic.lua', import.meta.url), 'utf8')).digest('hex');
+const atomicSha = createHash('sha1').update(scriptSource('atomic')).digest('hex');
 
 interface Target {
   name: string;

@@ -1,5 +1,6 @@
 --[[
-  While the lock holds the token: writes a value, then releases the lock or extends it.
+  While the lock holds the token: writes a value, then releases the lock (publishing on the lock's
+  channel, named as the lock, for those waiting) or extends it.
 
   Input:
     KEYS[1]  the lock
@@ -14,5 +15,8 @@
 ]]
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
-if ARGV[4] == '0' then redis.call('DEL', KEYS[1]) else redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+if ARGV[4] == '0' then
+  redis.call('DEL', KEYS[1])
+  redis.call('PUBLISH', KEYS[1], '')
+else redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 return 1
