@@ -37,14 +37,14 @@ function statements(db: SqliteDb) {
     hput: p('INSERT INTO hash (k, f, v) VALUES (?, ?, ?) ON CONFLICT (k, f) DO UPDATE SET v = excluded.v'),
     hget: p('SELECT v FROM hash WHERE k = ? AND f = ?').pluck(),
     hdel: p('DELETE FROM hash WHERE k = ? AND f = ?'),
-    hcount: p('SELECT count(*) FROM (SELECT 1 FROM hash WHERE k = ? LIMIT 1)').pluck(),
+    hcount: p('SELECT count(*) FROM hash WHERE k = ?').pluck(),
     zput: p('INSERT INTO zset (k, m, s) VALUES (?, ?, ?) ON CONFLICT (k, m) DO UPDATE SET s = excluded.s'),
     zdel: p('DELETE FROM zset WHERE k = ? AND m = ?'),
-    zcount: p('SELECT count(*) FROM (SELECT 1 FROM zset WHERE k = ? LIMIT 1)').pluck(),
+    zcount: p('SELECT count(*) FROM zset WHERE k = ?').pluck(),
     zdelRange: p('DELETE FROM zset WHERE k = ? AND s >= ? AND s <= ?'),
     sput: p('INSERT INTO sset (k, m) VALUES (?, ?) ON CONFLICT DO NOTHING'),
     sdel: p('DELETE FROM sset WHERE k = ? AND m = ?'),
-    scount: p('SELECT count(*) FROM (SELECT 1 FROM sset WHERE k = ? LIMIT 1)').pluck(),
+    scount: p('SELECT count(*) FROM sset WHERE k = ?').pluck(),
     lmax: p('SELECT max(i) FROM list WHERE k = ?').pluck(),
     lput: p('INSERT INTO list (k, i, v) VALUES (?, ?, ?)'),
     ltrim: p('DELETE FROM list WHERE k = ? AND i <= ?'),
@@ -54,18 +54,8 @@ function statements(db: SqliteDb) {
   };
 }
 
-/** Past this many keys the cache of key rows starts afresh (a bound on its memory). */
-const CACHED_ROWS = 50_000;
-
 export class SqliteKeyspace {
   readonly sql: ReturnType<typeof statements>;
-  /**
-   * The rows of `keys` read or written by this process (null: known absent), by full key: most
-   * steps read a key's row (kind, expiry) before writing it, and this process is the only writer
-   * of its data directory, so the row is read from here instead of a statement. Every write to
-   * `keys` goes through row(); a step undone (a savepoint or the group rolled back) calls forget().
-   */
-  private readonly rows = new Map<string, KeyRow | null>();
 
   constructor(
     readonly db: SqliteDb,
@@ -80,34 +70,10 @@ export class SqliteKeyspace {
     return this.prefix + key;
   }
 
-  /** The row of a full key as stored (expired or not): from the cache, else read and cached. */
-  private row(full: string): KeyRow | undefined {
-    const cached = this.rows.get(full);
-    if (cached !== undefined) return cached ?? undefined;
-    const row = this.sql.key.get(full) as KeyRow | undefined;
-    this.remember(full, row ?? null);
-    return row;
-  }
-
-  private remember(full: string, row: KeyRow | null): void {
-    if (this.rows.size >= CACHED_ROWS && !this.rows.has(full)) this.rows.clear();
-    this.rows.set(full, row);
-  }
-
-  private putRow(full: string, kind: Kind, v: string | null, exp: number | null): void {
-    this.sql.putKey.run(full, kind, v, exp);
-    this.remember(full, { kind, v, exp });
-  }
-
-  /** Forgets every cached row: after a rollback, what they said may no longer be true. */
-  forget(): void {
-    this.rows.clear();
-  }
-
   /** The row of `key` (a logical key), unless absent or expired (then dropped). */
   live(key: string): KeyRow | undefined {
     const full = this.k(key);
-    const row = this.row(full);
+    const row = this.sql.key.get(full) as KeyRow | undefined;
     if (!row) return undefined;
     if (row.exp !== null && row.exp <= Date.now()) {
       this.dropFull(full, row.kind);
@@ -127,20 +93,19 @@ export class SqliteKeyspace {
   ensure(key: string, kind: Exclude<Kind, 'string'>): KeyRow {
     const row = this.typed(key, kind);
     if (row) return row;
-    this.putRow(this.k(key), kind, null, null);
+    this.sql.putKey.run(this.k(key), kind, null, null);
     return { kind, v: null, exp: null };
   }
 
   private dropFull(full: string, kind: Kind): void {
     this.sql.delKey.run(full);
-    this.remember(full, null);
     if (kind !== 'string') this.sql.purge[kind]!.run(full);
   }
 
   /** Drops `key` (expired or not); whether it was there. */
   drop(key: string): boolean {
     const full = this.k(key);
-    const row = this.row(full);
+    const row = this.sql.key.get(full) as KeyRow | undefined;
     if (!row) return false;
     this.dropFull(full, row.kind);
     return true;
@@ -153,9 +118,9 @@ export class SqliteKeyspace {
 
   setString(key: string, value: string, ttlMs?: number): void {
     const full = this.k(key);
-    const row = this.row(full);
+    const row = this.sql.key.get(full) as KeyRow | undefined;
     if (row && row.kind !== 'string') this.sql.purge[row.kind]!.run(full);
-    this.putRow(full, 'string', value, ttlMs ? Date.now() + ttlMs : null);
+    this.sql.putKey.run(full, 'string', value, ttlMs ? Date.now() + ttlMs : null);
   }
 
   /** Adds `by` to the integer string at `key` (0 when absent); keeps its expiry. */
@@ -164,22 +129,13 @@ export class SqliteKeyspace {
     const current = row ? Number(row.v) : 0;
     if (!Number.isInteger(current)) throw new Error(`ERR value of ${key} is not an integer`);
     const next = current + by;
-    if (row) this.setValue(this.k(key), row, String(next));
-    else this.putRow(this.k(key), 'string', String(next), null);
+    if (row) this.sql.setValue.run(String(next), this.k(key));
+    else this.sql.putKey.run(this.k(key), 'string', String(next), null);
     return next;
   }
 
-  private setValue(full: string, row: KeyRow, v: string): void {
-    this.sql.setValue.run(v, full);
-    this.remember(full, { ...row, v });
-  }
-
   expire(key: string, ttlMs: number): void {
-    const row = this.live(key);
-    if (!row) return;
-    const exp = Date.now() + ttlMs;
-    this.sql.setExp.run(exp, this.k(key));
-    this.remember(this.k(key), { ...row, exp });
+    if (this.live(key)) this.sql.setExp.run(Date.now() + ttlMs, this.k(key));
   }
 
   /** Drops every key that starts with `prefix`; answers how many of them had not expired. */
@@ -268,7 +224,7 @@ export class SqliteKeyspace {
         const [lastMs, lastSeq] = (row.v ?? '0-0').split('-').map(Number) as [number, number];
         const now = Date.now();
         const [ms, seq] = now > lastMs ? [now, 0] : [lastMs, lastSeq + 1];
-        this.setValue(full, row, `${ms}-${seq}`);
+        s.setValue.run(`${ms}-${seq}`, full);
         s.xput.run(full, ms, seq, JSON.stringify(op.fields));
         const over = (s.xcount.get(full) as number) - Math.max(1, Math.floor(op.maxLen));
         if (over > 0) s.xtrim.run(full, full, over);

@@ -88,13 +88,7 @@ export class SqliteStore implements Store {
       db.exec('BEGIN IMMEDIATE');
       setImmediate(() => this.commitGroup());
     }
-    let result: T;
-    try {
-      result = db.transaction(fn)();
-    } catch (err) {
-      this.space.forget(); // the step was undone: the keyspace's cached rows may say otherwise
-      throw err;
-    }
+    const result = db.transaction(fn)();
     await new Promise<void>((resolve, reject) => this.grouped.push({ resolve, reject }));
     return result;
   }
@@ -106,7 +100,6 @@ export class SqliteStore implements Store {
       if (db.inTransaction) db.exec('COMMIT');
       for (const w of waiting) w.resolve();
     } catch (err) {
-      this.space.forget();
       if (db.inTransaction) db.exec('ROLLBACK');
       for (const w of waiting) w.reject(err);
     }
