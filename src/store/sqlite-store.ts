@@ -86,7 +86,8 @@ export class SqliteStore implements Store {
   private async tx<T>(fn: () => T): Promise<T> {
     const db = this.space.db;
     if (!db.inTransaction) {
-      db.exec('BEGIN');
+      // IMMEDIATE: the write lock now, waiting (busy_timeout) while the checkpointer restarts the log
+      db.exec('BEGIN IMMEDIATE');
       setImmediate(() => this.commitGroup());
     }
     const result = db.transaction(fn)();
