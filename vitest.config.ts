@@ -22,6 +22,7 @@ const unit = [
   'test/ivr/call-session-repository.test.ts',
   'test/ivr/dtmf-beside-transcription.test.ts',
   'test/ivr/store-retry-pause.test.ts',
+  'test/inspector/schema-check-files.test.ts',
   'test/platform/config.test.ts',
   'test/platform/jwt-verify.test.ts',
   'test/platform/json-shape-scan.test.ts',

@@ -1,5 +1,5 @@
 /**
- * The real XSD check of VoiceXML documents: libxml2 (xmllint-wasm) against the W3C VoiceXML 2.1
+ * The real XSD check of VoiceXML documents: libxml2 (libxml2-wasm) against the W3C VoiceXML 2.1
  * schema set in vxml-templates/xsd (where each file comes from, and its licence, are in that
  * folder), through the service's own check (src/inspector/vxml-schema-check.ts). Every document a
  * test produces goes through here.
