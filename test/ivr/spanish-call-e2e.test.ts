@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
 import { callHistoryReader, type HistoryMessage } from '../helpers/call-history.js';
+import { IvrCall, spokenOf } from '../helpers/ivr-call.js';
 import { startDictationRecogniser, type DictationRecogniser } from '../helpers/dictation-recogniser.js';
 import { runCall } from '../../sandbox/index.js';
 import { bilingualDemoAgentDefinition } from '../../src/agent/index.js';
@@ -52,6 +53,14 @@ describeEachStore('a call in Spanish (caller)', (factory) => {
     expect(r.events.map((e) => e.name).filter((e) => e.startsWith('error'))).toEqual([]);
     return { r, history: () => line.historyOf(callId) };
   }
+
+  it('when the root document passes language=es-US, then the first document is Spanish with xml:lang es-US', async () => {
+    const caller = new IvrCall(gw, lines.get('lenient')!.app.webhookUrl);
+    const xml = await caller.start({ language: 'es-US' });
+    expect(xml).toContain('xml:lang="es-US"');
+    expect(spokenOf(xml)).toContain('Bienvenido a Casa Luigi.');
+    expect(spokenOf(await caller.say('quiero reservar una mesa'))).toContain('¿Para cuántas personas?');
+  });
 
   describe.each(MODES)('in %s mode', (mode) => {
     it('when the caller keys 2 at the welcome and books a table, then the call is served in Spanish to the end', async () => {
