@@ -21,6 +21,7 @@
  *   npm run eval:nlu -- --reliability      also the reliability table (all sizes together)
  *   npm run eval:nlu -- --sweep            also accuracy and false accepts at other thresholds
  *   npm run eval:nlu -- --json             one JSON line per size instead of the table
+ *   npm run eval:nlu -- --data=ha-es       Home Assistant's Spanish test sentences (ha-en: the English ones)
  *
  * ECE is given twice: over the utterances as drawn (mostly out of scope: held-out intents outnumber
  * an agent's own), and with in-scope and out-of-scope utterances weighing half each, the mix the
@@ -30,18 +31,21 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { compileAgent } from '../src/agent/index.js';
 import { englishWordVectors } from '../src/agent/nlu/word-vectors.js';
-import { drawAgent, loadNluDataset, seededRandom, shuffled, type DrawnAgent, type Part } from './lib/nlu-dataset.js';
+import { DATASETS, drawAgent, loadNluDataset, seededRandom, shuffled, type DatasetName, type DrawnAgent, type Part } from './lib/nlu-dataset.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const part: Part = arg('part') === 'tune' ? 'tune' : 'report';
+const dataset: DatasetName = (DATASETS as readonly string[]).includes(arg('data') ?? '') ? (arg('data') as DatasetName) : 'hwu64';
+/** The Home Assistant sets are too small for agents of 20 intents. */
+const small = dataset !== 'hwu64';
 const drawsArg = arg('draws');
 const thresholdArg = arg('threshold');
 const SIZES: Array<{ size: number; draws: number }> = [
   { size: 5, draws: drawsArg ? Number(drawsArg) : 8 },
   { size: 10, draws: drawsArg ? Number(drawsArg) : 6 },
   { size: 20, draws: drawsArg ? Number(drawsArg) : 4 },
-];
+].filter((s) => !small || s.size <= 10);
 /** At most this many held-out utterances per agent (sampled): keeps a run short. */
 const MAX_HELD_OUT = 200;
 const BINS = 10;
@@ -117,7 +121,7 @@ function atThreshold(r: SizeResult, t: number): { accuracy: number; falseAccepts
 function definitionOf(agent: DrawnAgent): unknown {
   const say = { start: 'say', nodes: { say: { type: 'end', text: 'ok' } } };
   return {
-    language: 'en',
+    language: loadNluDataset(dataset).language ?? 'en',
     ...(thresholdArg ? { intentThreshold: Number(thresholdArg) } : {}),
     welcomeDialog: 'done',
     fallbackDialog: 'done',
@@ -127,7 +131,7 @@ function definitionOf(agent: DrawnAgent): unknown {
 }
 
 async function evaluateSize(size: number, draws: number): Promise<SizeResult> {
-  const data = loadNluDataset();
+  const data = loadNluDataset(dataset);
   const random = seededRandom(1000 + size);
   const result: SizeResult = {
     size,
@@ -200,7 +204,9 @@ async function main(): Promise<void> {
     }
     return;
   }
-  console.log(`eval:nlu on the HWU64 sample, ${part} part (10 training phrases per intent, threshold ${thresholdArg ?? 'the definition default'})`);
+  const data = loadNluDataset(dataset);
+  const where = dataset === 'hwu64' ? `the HWU64 sample, ${part} part` : `Home Assistant's ${data.language} test sentences (all intents)`;
+  console.log(`eval:nlu on ${where} (${data.trainingPhrases ?? 10} training phrases per intent, threshold ${thresholdArg ?? 'the definition default'})`);
   console.log('| Intents | Draws | In-scope accuracy | False accepts, out of scope | False accepts, held-out intents | ECE as drawn / balanced | Training (median) | Recognition median / p99 |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of results) {

@@ -43,6 +43,8 @@ options
                       lenient). Dialects: ${dialectNames.join(', ')}
   --from NUMBER       the caller's number (default ${DEFAULT_FROM})
   --to ID             the callee (default: the streamId of the webhook, or the dialled number)
+  --language TAG      the call's language (es-US…), for an agent of several languages (default: the
+                      number's, else the agent's default; the caller can still choose at the welcome)
   --call-id ID        the callId (default a random UUID)
   --confidence C      confidence of recognised speech (default 0.9)
   --transfer OUTCOME  outcome of <transfer> (default noanswer; busy, far_end_disconnect,
@@ -71,6 +73,7 @@ async function main(): Promise<number> {
         dialect: { type: 'string' },
         from: { type: 'string', default: DEFAULT_FROM },
         to: { type: 'string' },
+        language: { type: 'string' },
         'call-id': { type: 'string' },
         confidence: { type: 'string', default: '0.9' },
         transfer: { type: 'string', default: 'noanswer' },
@@ -128,6 +131,7 @@ async function main(): Promise<number> {
     callId,
     from: values.from,
     to: values.to,
+    ...(values.language ? { language: values.language } : {}),
     plain: values.plain,
     fetchTimeoutMs: timeout,
     hangupDelivery: hangupTo,
@@ -146,7 +150,7 @@ async function main(): Promise<number> {
     } catch {
       fail(`--base is not a URL: "${values.base}"`);
     }
-    options = { ...common, to: values.to ?? number, inputs: input, startUrl, startMethod: 'POST', startParams: { callId, from: values.from, to: values.to ?? number } };
+    options = { ...common, to: values.to ?? number, inputs: input, startUrl, startMethod: 'POST', startParams: { callId, from: values.from, to: values.to ?? number, ...(values.language ? { language: values.language } : {}) } };
     process.stdout.write(`☎ dialling ${number} via ${startUrl} (${how})\n`);
   } else fail(`"${target}" is neither a phone number (+ or digits) nor an http(s) URL`);
 

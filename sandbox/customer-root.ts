@@ -18,6 +18,8 @@ export interface CustomerRootOptions {
   to?: string;
   /** The `<subdialog method>` (browsers differ on whether the first fetch honours it). */
   method?: 'get' | 'post';
+  /** The call's language (`es-US`…), passed as the `language` param (issue 43); absent: none is passed. */
+  language?: string;
 }
 
 /** The streamId of a webhook URL (`…/ivr/hooks/<streamId>?token=…`), or '' when the path has none. */
@@ -61,7 +63,7 @@ export function customerRootDocument(options: CustomerRootOptions): string {
 ${param('callId', options.callId)}
 ${param('message', '')}
 ${param('from', options.from)}
-${param('to', to)}
+${param('to', to)}${options.language ? `\n${param('language', options.language)}` : ''}
       <filled>
         <assign name="returned" expr="true"/>
         <log expr="'agent returned endOfConversation=' + bot.endOfConversation"/>

@@ -38,6 +38,8 @@ export interface RunCallOptions {
   callId?: string;
   from?: string;
   to?: string;
+  /** For the webhook root: the call's language (`es-US`), sent as the `language` param; for a dialled number, a start param. */
+  language?: string;
   /** With `<subdialog method>` on the generated root. */
   subdialogMethod?: 'get' | 'post';
   /** SAY:/YOU: prefixes instead of emoji. */
@@ -98,7 +100,7 @@ export async function runCall(options: RunCallOptions): Promise<CallResult> {
     run = await interpreter.runText(options.rootDocument, options.rootUrl ?? '');
   } else {
     const webhookUrl = options.webhookUrl as string;
-    const root = customerRootDocument({ webhookUrl, callId: options.callId ?? globalThis.crypto.randomUUID(), from, to, method: options.subdialogMethod });
+    const root = customerRootDocument({ webhookUrl, callId: options.callId ?? globalThis.crypto.randomUUID(), from, to, method: options.subdialogMethod, ...(options.language ? { language: options.language } : {}) });
     run = await interpreter.runText(root, webhookUrl);
   }
   const result = run.result;

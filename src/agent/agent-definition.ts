@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { semanticProblems, type DefinitionProblem } from './definition-checks.js';
+import { translationGaps } from './translation-gaps.js';
+import { languageTagSchema, localizedText } from './languages.js';
 import { NLU_DEFAULTS } from './nlu-settings.js';
 import { nodeModules, nodeTypes, type AgentNode } from './node-registry.js';
 
@@ -35,6 +37,17 @@ export const intentSchema = z.strictObject({
   label: z.string().trim().min(1).max(100).optional().describe('How the confirmation and disambiguation prompts name the intent; derived from the name when absent (RefillPrescription: "refill a prescription").'),
   confirm: z.enum(['auto', 'always', 'never']).optional().describe('auto (default): confirm below confirmAbove; always: confirm every recognition of this intent; never: never ask.'),
   confirmAbove: level.optional().describe("This intent's own confirmAbove (default: the nlu block's)."),
+  translations: z
+    .record(
+      languageTagSchema,
+      z.strictObject({
+        utterances: z.array(z.string()).describe("The intent's training phrases in this language."),
+        negatives: phrases.optional(),
+        label: z.string().trim().min(1).max(100).optional().describe('How the questions name the intent in this language.'),
+      }),
+    )
+    .optional()
+    .describe('The phrases (and label) of the intent in each other declared language, by language tag.'),
 });
 
 export const nluSchema = z
@@ -42,19 +55,32 @@ export const nluSchema = z
     threshold: level.optional().describe(`The confidence an intent needs (default ${NLU_DEFAULTS.threshold}); below it the turn goes to the fallback dialog. Wins over intentThreshold.`),
     margin: level.optional().describe(`When the two best intents are at most this far apart the caller is asked which they meant (default ${NLU_DEFAULTS.margin}; 0 turns it off).`),
     confirmAbove: level.optional().describe('Confidences from the threshold up to this level are confirmed ("Did you want to …?"). Default: the threshold (no confirmation).'),
-    outOfScope: phrases.optional().describe('Example phrases the agent must not take for any of its intents (they go to the fallback).'),
+    outOfScope: z
+      .union([phrases, z.record(languageTagSchema, phrases)])
+      .optional()
+      .describe('Example phrases the agent must not take for any of its intents (they go to the fallback); a list, or a list per language.'),
     prompts: z
       .strictObject({
-        confirm: z.string().trim().min(1).max(500).optional().describe(`Default "${NLU_DEFAULTS.prompts.confirm}"; slot {label}.`),
-        choose: z.string().trim().min(1).max(500).optional().describe(`Default "${NLU_DEFAULTS.prompts.choose}"; slots {first} and {second}.`),
-        denied: z.string().trim().min(1).max(500).optional().describe(`Said after a "no", before the caller is heard again. Default "${NLU_DEFAULTS.prompts.denied}".`),
+        confirm: localizedText(z.string().trim().min(1).max(500)).optional().describe(`Default "${NLU_DEFAULTS.prompts.confirm}"; slot {label}.`),
+        choose: localizedText(z.string().trim().min(1).max(500)).optional().describe(`Default "${NLU_DEFAULTS.prompts.choose}"; slots {first} and {second}.`),
+        denied: localizedText(z.string().trim().min(1).max(500)).optional().describe(`Said after a "no", before the caller is heard again. Default "${NLU_DEFAULTS.prompts.denied}".`),
       })
       .optional(),
   })
   .describe('How intents are recognised, confirmed and told apart (every member optional).');
 
+export const languageChoiceSchema = z
+  .strictObject({
+    enabled: z.boolean().optional().describe('Offer the languages after the welcome (default true for an agent of several languages).'),
+    keys: z.record(languageTagSchema, z.string().regex(/^[0-9]$/, 'a key is one digit')).optional().describe('The key of each language (default: 1, 2, 3… in the order of `languages`).'),
+  })
+  .describe("How the caller picks a language at the welcome: a key, or the language's name.");
+
 export const agentDefinitionSchema = z.strictObject({
-  language: z.string().min(2),
+  language: z.string().min(2).describe('The default language (the first of `languages` when both are given).'),
+  languages: z.array(languageTagSchema).min(1).max(8).optional().describe('The languages of the agent, the default first (absent: [language], else ["en-US"]).'),
+  translationFallback: z.boolean().optional().describe("A text missing in a language uses the default language's (listed in the agent's status) instead of being refused."),
+  languageChoice: languageChoiceSchema.optional(),
   /** IANA zone in which relative dates ("tomorrow") are resolved; UTC when absent. */
   timeZone: z.string().optional(),
   welcomeDialog: z.string().min(1),
@@ -122,6 +148,10 @@ export function validateAgentDefinition(input: unknown): ValidationResult {
     }
   }
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
+  const gaps = translationGaps(parsed.data);
+  if (gaps.length > 0 && !parsed.data.translationFallback) {
+    return { ok: false, problems: gaps.map((g) => ({ path: g.path, msg: `missing the ${g.language} text (or set translationFallback to use the default language's)` })) };
+  }
   return { ok: true, definition: parsed.data };
 }
 

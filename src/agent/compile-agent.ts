@@ -5,7 +5,9 @@
 import { parseAgentDefinition, type AgentDefinition, type AgentNode } from './agent-definition.js';
 import type { CompiledNode, CompiledRule } from './define-node.js';
 import { compileExpression } from './expression.js';
-import { IntentRecognizer, intentFingerprint, type IntentTrainingData, type IntentTrainingOptions } from './intent-recognizer.js';
+import { IntentModelError, IntentRecognizer, intentFingerprint, type IntentTrainingData, type IntentTrainingOptions } from './intent-recognizer.js';
+import { declaredLanguages, textIn } from './languages.js';
+import { translationGaps } from './translation-gaps.js';
 import { resolveNluSettings, type NluSettings } from './nlu-settings.js';
 import { nodeRegistry } from './node-registry.js';
 import { parsePromptTemplate, parseTextTemplate, type PromptTemplate, type TextTemplate } from './prompt-template.js';
@@ -24,70 +26,130 @@ export interface CompiledAgent {
   readonly intentDialogs: ReadonlyMap<string, string>;
   /** The recognition settings (threshold, margin, confirmation, labels, prompts), defaults applied. */
   readonly nlu: NluSettings;
+  /** The agent's languages, the default first. */
+  readonly languages: readonly string[];
+  /** The intent recognizer of each language (the default's is `recognizer`). */
+  readonly recognizers: ReadonlyMap<string, IntentRecognizer>;
+  /** The recognition settings in each language (labels and prompts differ; the default's is `nlu`). */
+  readonly nluByLanguage: ReadonlyMap<string, NluSettings>;
+  /** Texts missing in a language that the default language's text stands in for (translationFallback). */
+  readonly missingTranslations: ReadonlyArray<{ path: string; language: string }>;
   /** The trained intent model as JSON, for loadCompiledAgent in another process. */
   exportModel(): string;
 }
 
 const IVR_PROMPT_FIELDS = ['noInputPrompt', 'noMatchPrompt', 'errorPrompt'] as const;
 
-function compileNode(dialog: string, id: string, def: AgentNode): CompiledNode {
-  const module = nodeRegistry.get(def.type);
-  if (!module) throw new Error(`no handler for node type "${def.type}"`);
+/** A multilingual model: one exported recognizer per language (a single language keeps its plain model). */
+const MULTI_FORMAT = 'ivr-gateway-intents-by-language';
+
+interface Templates {
+  prompts: Record<string, PromptTemplate>;
+  texts: Record<string, TextTemplate>;
+}
+
+/** The node's templates in one language (a text missing there is the default language's). */
+function nodeTemplates(def: AgentNode, kinds: Readonly<Record<string, string>>, lang: string, base: string): Templates {
   const prompts: Record<string, PromptTemplate> = {};
   const texts: Record<string, TextTemplate> = {};
   const fields = def as unknown as Record<string, unknown>;
-  for (const [field, kind] of Object.entries(module.templates)) {
+  for (const [field, kind] of Object.entries(kinds)) {
     const value = fields[field];
-    if (kind === 'textMap' && value !== null && typeof value === 'object') {
-      for (const [key, text] of Object.entries(value)) if (typeof text === 'string') texts[`${field}.${key}`] = parseTextTemplate(text);
-    } else if (typeof value === 'string') {
-      if (kind === 'prompt') prompts[field] = parsePromptTemplate(value);
-      else texts[field] = parseTextTemplate(value);
+    if (kind === 'textMap') {
+      if (value !== null && typeof value === 'object') {
+        for (const [key, text] of Object.entries(value)) if (typeof text === 'string') texts[`${field}.${key}`] = parseTextTemplate(text);
+      }
+      continue;
     }
+    const text = textIn(value, lang, base);
+    if (text === undefined) continue;
+    if (kind === 'prompt') prompts[field] = parsePromptTemplate(text);
+    else texts[field] = parseTextTemplate(text);
   }
   for (const field of IVR_PROMPT_FIELDS) {
-    const value = def.ivr?.[field];
-    if (typeof value === 'string') prompts[`ivr.${field}`] = parsePromptTemplate(value);
+    const text = textIn(def.ivr?.[field], lang, base);
+    if (text !== undefined) prompts[`ivr.${field}`] = parsePromptTemplate(text);
   }
+  return { prompts, texts };
+}
+
+function compileNode(dialog: string, id: string, def: AgentNode, languages: readonly string[]): CompiledNode {
+  const module = nodeRegistry.get(def.type);
+  if (!module) throw new Error(`no handler for node type "${def.type}"`);
+  const base = languages[0]!;
+  const { prompts, texts } = nodeTemplates(def, module.templates, base, base);
   const next: CompiledRule[] = ('next' in def ? (def.next ?? []) : []).map((rule) =>
     rule.when !== undefined ? { goto: rule.goto, when: compileExpression(rule.when) } : { goto: rule.goto },
   );
-  return { id, dialog, def, prompts, texts, next };
+  if (languages.length === 1) return { id, dialog, def, prompts, texts, next };
+  const localized = new Map(languages.slice(1).map((lang) => [lang, nodeTemplates(def, module.templates, lang, base)]));
+  return { id, dialog, def, prompts, texts, next, localized };
 }
 
-function compileDialogs(definition: AgentDefinition): Map<string, CompiledDialog> {
+function compileDialogs(definition: AgentDefinition, languages: readonly string[]): Map<string, CompiledDialog> {
   const dialogs = new Map<string, CompiledDialog>();
   for (const [name, dialog] of Object.entries(definition.dialogs)) {
     const nodes = new Map<string, CompiledNode>();
-    for (const [id, def] of Object.entries(dialog.nodes)) nodes.set(id, compileNode(name, id, def));
+    for (const [id, def] of Object.entries(dialog.nodes)) nodes.set(id, compileNode(name, id, def, languages));
     dialogs.set(name, { name, start: dialog.start, nodes });
   }
   return dialogs;
 }
 
-function assemble(definition: AgentDefinition, recognizer: IntentRecognizer): CompiledAgent {
+function assemble(definition: AgentDefinition, recognizers: ReadonlyMap<string, IntentRecognizer>): CompiledAgent {
+  const languages = declaredLanguages(definition);
+  const recognizer = recognizers.get(languages[0]!)!;
+  const nluByLanguage = new Map(languages.map((l) => [l, resolveNluSettings(definition, l)]));
   return {
     definition,
     recognizer,
-    dialogs: compileDialogs(definition),
+    languages,
+    recognizers,
+    nluByLanguage,
+    missingTranslations: translationGaps(definition),
+    dialogs: compileDialogs(definition, languages),
     intentDialogs: new Map(definition.intents.map((i) => [i.name, i.dialog])),
-    nlu: resolveNluSettings(definition),
-    exportModel: () => recognizer.export(),
+    nlu: nluByLanguage.get(languages[0]!)!,
+    exportModel: () => exportModels(languages, recognizers),
   };
 }
 
-/** What training takes from a definition: the intents with their negatives, the out-of-scope examples. */
-function trainingInput(def: AgentDefinition): [IntentTrainingData[], IntentTrainingOptions] {
-  const intents = def.intents.map((i) => ({ name: i.name, utterances: i.utterances, ...(i.negatives ? { negatives: i.negatives } : {}) }));
-  const outOfScope = def.nlu?.outOfScope;
-  return [intents, { language: def.language, threshold: resolveNluSettings(def).threshold, ...(outOfScope ? { outOfScope } : {}) }];
+function exportModels(languages: readonly string[], recognizers: ReadonlyMap<string, IntentRecognizer>): string {
+  if (languages.length === 1) return recognizers.get(languages[0]!)!.export();
+  return JSON.stringify({ format: MULTI_FORMAT, models: Object.fromEntries(languages.map((l) => [l, recognizers.get(l)!.export()])) });
+}
+
+/** The out-of-scope examples of a language (a plain list is the default language's). */
+function outOfScopeIn(def: AgentDefinition, lang: string, base: string): string[] | undefined {
+  const given = def.nlu?.outOfScope;
+  if (given === undefined) return undefined;
+  if (Array.isArray(given)) return lang === base ? given : undefined;
+  return given[lang] ?? (def.translationFallback ? given[base] : undefined);
+}
+
+/** What training takes from a definition in one language: the intents with their negatives, the out-of-scope examples. */
+function trainingInput(def: AgentDefinition, lang: string): [IntentTrainingData[], IntentTrainingOptions] {
+  const base = declaredLanguages(def)[0]!;
+  const intents = def.intents.map((i) => {
+    const own = lang === base ? i : (i.translations?.[lang] ?? i);
+    return { name: i.name, utterances: own.utterances, ...(own.negatives ? { negatives: own.negatives } : {}) };
+  });
+  const outOfScope = outOfScopeIn(def, lang, base);
+  // the default language keeps its model's language as before (def.language)
+  const language = lang === base ? def.language : lang;
+  return [intents, { language, threshold: resolveNluSettings(def, lang).threshold, ...(outOfScope ? { outOfScope } : {}) }];
+}
+
+async function trainAll(def: AgentDefinition): Promise<Map<string, IntentRecognizer>> {
+  const recognizers = new Map<string, IntentRecognizer>();
+  for (const lang of declaredLanguages(def)) recognizers.set(lang, await IntentRecognizer.train(...trainingInput(def, lang)));
+  return recognizers;
 }
 
 /** Validates (throws AgentDefinitionError listing every problem), compiles and trains. */
 export async function compileAgent(definition: unknown): Promise<CompiledAgent> {
   const def = parseAgentDefinition(definition);
-  const recognizer = await IntentRecognizer.train(...trainingInput(def));
-  return assemble(def, recognizer);
+  return assemble(def, await trainAll(def));
 }
 
 /**
@@ -96,8 +158,7 @@ export async function compileAgent(definition: unknown): Promise<CompiledAgent> 
  */
 export async function trainAgentModel(definition: unknown): Promise<string> {
   const def = parseAgentDefinition(definition);
-  const recognizer = await IntentRecognizer.train(...trainingInput(def));
-  return recognizer.export();
+  return exportModels(declaredLanguages(def), await trainAll(def));
 }
 
 /**
@@ -108,15 +169,42 @@ export function loadCompiledAgent(definition: unknown, modelJson: string): Compi
   return loadValidatedAgent(parseAgentDefinition(definition), modelJson);
 }
 
+/** The exported model of each language (a plain model is the only language's). */
+function modelsByLanguage(languages: readonly string[], modelJson: string): Map<string, string> {
+  if (languages.length === 1) return new Map([[languages[0]!, modelJson]]);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(modelJson);
+  } catch {
+    throw new IntentModelError('the intent model is not JSON');
+  }
+  const models = (parsed as { format?: unknown; models?: unknown } | null)?.format === MULTI_FORMAT ? (parsed as { models: Record<string, unknown> }).models : undefined;
+  const out = new Map<string, string>();
+  for (const lang of languages) {
+    const model = models?.[lang];
+    if (typeof model !== 'string') throw new IntentModelError(`the intent model has no model for ${lang}: retrain it`);
+    out.set(lang, model);
+  }
+  return out;
+}
+
 /**
  * `loadCompiledAgent` for a definition that validation answered (it is not validated again). With
  * `trainedFromIt`, the caller knows the model was trained from this very definition (a training
  * thread was handed its JSON), so the fingerprint check is skipped.
  */
 export function loadValidatedAgent(def: AgentDefinition, modelJson: string, opts: { trainedFromIt?: boolean } = {}): CompiledAgent {
-  const recognizer = IntentRecognizer.load(modelJson, {
-    threshold: resolveNluSettings(def).threshold,
-    ...(opts.trainedFromIt ? {} : { expectedFingerprint: intentFingerprint(def.language, def.intents, def.nlu?.outOfScope) }),
-  });
-  return assemble(def, recognizer);
+  const languages = declaredLanguages(def);
+  const recognizers = new Map<string, IntentRecognizer>();
+  for (const [lang, json] of modelsByLanguage(languages, modelJson)) {
+    const [intents, options] = trainingInput(def, lang);
+    recognizers.set(
+      lang,
+      IntentRecognizer.load(json, {
+        threshold: options.threshold,
+        ...(opts.trainedFromIt ? {} : { expectedFingerprint: intentFingerprint(options.language, intents, options.outOfScope) }),
+      }),
+    );
+  }
+  return assemble(def, recognizers);
 }

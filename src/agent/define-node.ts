@@ -35,6 +35,8 @@ export interface CompiledNode<N extends NodeDefinitionBase = NodeDefinitionBase>
   /** Text templates by field ("prompt", "system", "record.phone"…). */
   readonly texts: Readonly<Record<string, TextTemplate>>;
   readonly next: readonly CompiledRule[];
+  /** The prompts and texts in each other language of the agent (the default's are above). */
+  readonly localized?: ReadonlyMap<string, { readonly prompts: Readonly<Record<string, PromptTemplate>>; readonly texts: Readonly<Record<string, TextTemplate>> }>;
 }
 
 /** What a handler may use during a turn. `state` is the turn's working copy. */

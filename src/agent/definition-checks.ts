@@ -5,6 +5,7 @@
 import { reservedContextKeys } from './evaluation-context.js';
 import { expressionProblem } from './expression.js';
 import { nluProblems } from './nlu-checks.js';
+import { declaredLanguages, sameLanguage } from './languages.js';
 import { nodeRegistry } from './node-registry.js';
 import { placeholderProblems } from './prompt-template.js';
 import { expressionNameProblems, knownNames, placeholderNameProblems, type KnownNames } from './name-checks.js';
@@ -77,6 +78,10 @@ function checkIntents(root: Obj, dialogs: Obj, out: DefinitionProblem[]): void {
 }
 
 function checkTemplate(value: unknown, path: string, known: KnownNames, out: DefinitionProblem[]): void {
+  if (isObj(value)) {
+    for (const [lang, text] of Object.entries(value)) checkTemplate(text, `${path}.${lang}`, known, out);
+    return;
+  }
   if (typeof value !== 'string') return;
   for (const msg of placeholderProblems(value)) out.push({ path, msg });
   for (const msg of placeholderNameProblems(value, known)) out.push({ path, msg });
@@ -148,13 +153,50 @@ function checkDialog(name: string, dialog: Obj, dialogs: Obj, known: KnownNames,
   }
 }
 
+const SUPPORTED = /^(en|es)(?:[-_][A-Za-z0-9]+)*$/i;
+
+/** The declared languages are supported and distinct, `language` is the first, and every key of a text names one. */
+function languageProblems(input: Obj): DefinitionProblem[] {
+  const out: DefinitionProblem[] = [];
+  const languages = declaredLanguages(input);
+  if (typeof input.language === 'string' && !SUPPORTED.test(input.language)) {
+    out.push({ path: 'language', msg: `language "${input.language}" is not supported (only "en" and "es")` });
+  }
+  if (!Array.isArray(input.languages)) return out;
+  languages.forEach((lang, i) => {
+    if (!SUPPORTED.test(lang)) out.push({ path: `languages[${i}]`, msg: `language "${lang}" is not supported (only "en" and "es")` });
+    if (languages.findIndex((l) => sameLanguage(l, lang)) !== i) out.push({ path: `languages[${i}]`, msg: `language "${lang}" is declared twice` });
+  });
+  if (typeof input.language === 'string' && languages[0] !== undefined && !sameLanguage(input.language, languages[0])) {
+    out.push({ path: 'language', msg: `language "${input.language}" must be the first of languages ("${languages[0]}")` });
+  }
+  const declared = new Set(languages);
+  const keys = (value: unknown, path: string): void => {
+    if (!isObj(value)) return;
+    for (const lang of Object.keys(value)) if (!declared.has(lang)) out.push({ path: `${path}.${lang}`, msg: `"${lang}" is not one of the agent's languages (${languages.join(', ')})` });
+  };
+  if (Array.isArray(input.intents)) input.intents.forEach((intent, i) => keys(asObj(intent).translations, `intents[${i}].translations`));
+  const nlu = asObj(input.nlu);
+  keys(nlu.outOfScope, 'nlu.outOfScope');
+  for (const [name, value] of Object.entries(asObj(nlu.prompts))) keys(value, `nlu.prompts.${name}`);
+  keys(asObj(input.languageChoice).keys, 'languageChoice.keys');
+  for (const [dialog, d] of Object.entries(asObj(input.dialogs))) {
+    for (const [id, raw] of Object.entries(asObj(asObj(d).nodes))) {
+      const node = asObj(raw);
+      const at = `dialogs.${dialog}.nodes.${id}`;
+      const module = typeof node.type === 'string' ? nodeRegistry.get(node.type) : undefined;
+      for (const [field, kind] of Object.entries(module?.templates ?? {})) if (kind !== 'textMap') keys(node[field], `${at}.${field}`);
+      for (const [field, value] of Object.entries(asObj(node.ivr))) if (field.endsWith('Prompt')) keys(value, `${at}.ivr.${field}`);
+    }
+  }
+  return out;
+}
+
 export function semanticProblems(input: unknown): DefinitionProblem[] {
   if (!isObj(input)) return [];
   const out: DefinitionProblem[] = [];
   const dialogs = asObj(input.dialogs);
-  if (typeof input.language === 'string' && !/^en(?:[-_][A-Za-z0-9]+)*$/i.test(input.language)) {
-    out.push({ path: 'language', msg: `language "${input.language}" is not supported (only "en")` });
-  }
+  out.push(...languageProblems(input));
   if (typeof input.timeZone === 'string') {
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: input.timeZone });

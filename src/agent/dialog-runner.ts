@@ -9,6 +9,9 @@
 import type { CompiledAgent } from './compile-agent.js';
 import type { CompiledNode, NodeRuntime } from './define-node.js';
 import { buildEvaluationContext, type EvaluationContext } from './evaluation-context.js';
+import { languageChoiceEnabled, languageKeys } from './language-choice.js';
+import { primary } from './languages.js';
+import type { NluSettings } from './nlu-settings.js';
 import { nodeRegistry } from './node-registry.js';
 import { parsePromptTemplate, promptToText, renderPrompt, renderText, renderValue, type PromptTemplate } from './prompt-template.js';
 import type {
@@ -26,6 +29,8 @@ import type {
 
 /** Said before re-asking when the app gives no no-match prompt. */
 export const DEFAULT_NO_MATCH_PROMPT = "Sorry, I didn't get that.";
+/** The same in other languages (by primary subtag). */
+const DEFAULT_NO_MATCH_PROMPTS: Readonly<Record<string, string>> = { en: DEFAULT_NO_MATCH_PROMPT, es: 'Perdone, no le he entendido.' };
 /** Allowed retries when neither the node nor the app says (the platform's default). */
 export const DEFAULT_RETRIES = 3;
 /** Nodes one turn may visit before it is cut off as a loop (goto cycles without input). */
@@ -58,6 +63,9 @@ export class DialogRunner implements NodeRuntime {
   /** The rules that chose a next node this turn (see TurnResult.rules). */
   readonly rules: NonNullable<TurnResult['rules']> = [];
   failed: TurnResult['failed'];
+  languageChanged: TurnResult['languageChanged'];
+  /** Said when the turn ends awaiting an intent: the offer of the other languages (the welcome turn only). */
+  languageOffer: PromptPart[] | undefined;
   private readonly spoken: PromptPart[][] = [];
   private visits = 0;
   /** How many times each node ran in this turn (by `<dialog>.<node>`). */
@@ -80,23 +88,52 @@ export class DialogRunner implements NodeRuntime {
     return buildEvaluationContext(this.state, this.call);
   }
 
+  /** The call's language (state.language, else the agent's default). */
+  get language(): string {
+    const lang = this.state.language;
+    return lang !== undefined && this.agent.languages.includes(lang) ? lang : this.agent.languages[0]!;
+  }
+
+  /** The recognition settings (labels, question prompts) in the call's language. */
+  get nlu(): NluSettings {
+    return this.agent.nluByLanguage.get(this.language) ?? this.agent.nlu;
+  }
+
+  /** The node's templates in the call's language. */
+  private templates(node: CompiledNode): Pick<CompiledNode, 'prompts' | 'texts'> {
+    return (this.language !== this.agent.languages[0] ? node.localized?.get(this.language) : undefined) ?? node;
+  }
+
   prompt(node: CompiledNode, field: string): PromptPart[] | undefined {
-    const t = node.prompts[field];
+    const t = this.templates(node).prompts[field];
     return t ? renderPrompt(t, this.scope()) : undefined;
   }
 
   text(node: CompiledNode, field: string): string {
-    const t = node.texts[field];
+    const t = this.templates(node).texts[field];
     return t ? renderText(t, this.scope()) : '';
   }
 
   value(node: CompiledNode, field: string): unknown {
-    const t = node.texts[field];
+    const t = this.templates(node).texts[field];
     return t ? renderValue(t, this.scope()) : undefined;
   }
 
   errorPrompt(node: CompiledNode): PromptPart[] | undefined {
-    return this.prompt(node, 'errorPrompt') ?? this.prompt(node, 'ivr.errorPrompt') ?? this.renderSettings(this.settings.errorPrompt);
+    return this.prompt(node, 'errorPrompt') ?? this.prompt(node, 'ivr.errorPrompt') ?? this.renderSettings(this.setting('errorPrompt'));
+  }
+
+  /**
+   * An app-level prompt in the call's language: the app's text in the default language, the
+   * language's own text (`settings.byLanguage`) in another; the no-match prompt falls back to the
+   * language's built-in one.
+   */
+  setting(name: 'noMatchPrompt' | 'errorPrompt' | 'noInputPrompt'): string | undefined {
+    const lang = this.language;
+    const own = lang === this.agent.languages[0] ? this.settings : this.settings.byLanguage?.[lang];
+    if (name === 'noInputPrompt') return own?.noInputPrompt ?? own?.noMatchPrompt ?? this.setting('noMatchPrompt');
+    if (name === 'noMatchPrompt') return own?.noMatchPrompt ?? DEFAULT_NO_MATCH_PROMPTS[primary(lang)] ?? DEFAULT_NO_MATCH_PROMPT;
+    return own?.errorPrompt;
   }
 
   step(node: CompiledNode): string {
@@ -268,7 +305,9 @@ export class DialogRunner implements NodeRuntime {
   }
 
   awaitIntentResult(): TurnResult {
-    return this.result({ action: 'ask', awaitInput: true, endOfConversation: false, await: { kind: 'intent' } });
+    this.say(this.languageOffer);
+    const keys = languageChoiceEnabled(this.agent) ? [...languageKeys(this.agent).values()] : [];
+    return this.result({ action: 'ask', awaitInput: true, endOfConversation: false, await: keys.length > 0 ? { kind: 'intent', languageKeys: keys } : { kind: 'intent' } });
   }
 
   /** Between dialogs, awaits the answer to a question about the intent (state.question says which). */
@@ -315,9 +354,11 @@ export class DialogRunner implements NodeRuntime {
       awaitInput: shape.awaitInput,
       action: shape.action,
       endOfConversation: shape.endOfConversation,
+      language: this.language,
       trace: this.trace,
       state: this.state,
     };
+    if (this.languageChanged) result.languageChanged = this.languageChanged;
     if (shape.await) result.await = shape.await;
     if (shape.overrides) result.overrides = shape.overrides;
     if (shape.transfer) result.transfer = shape.transfer;

@@ -8,7 +8,7 @@
  * an answer that is neither, no input or no match asks again up to the retries, then the app's
  * exceeding behaviour applies.
  */
-import { DEFAULT_NO_MATCH_PROMPT, DEFAULT_RETRIES, type DialogRunner } from './dialog-runner.js';
+import { DEFAULT_RETRIES, type DialogRunner } from './dialog-runner.js';
 import { extractEntity, type ListValue } from './entity-extractors.js';
 import { decideIntent, describeDecision } from './intent-decision.js';
 import { fillNluPrompt } from './nlu-settings.js';
@@ -23,7 +23,7 @@ const KEYS = ['1', '2'];
 const COMMON = new Set(['the', 'and', 'for', 'you', 'your', 'our', 'with', 'about', 'want', 'like', 'would', 'get', 'hear', 'make', 'check']);
 const NEITHER = /\b(neither|none)\b/i;
 
-const label = (run: DialogRunner, intent: string): string => run.agent.nlu.intents.get(intent)?.label ?? intent;
+const label = (run: DialogRunner, intent: string): string => run.nlu.intents.get(intent)?.label ?? intent;
 
 /** The words of `text` that `other` does not have (and that are not too common): a short answer. */
 function ownWords(text: string, other: string): string[] {
@@ -42,7 +42,7 @@ function choices(run: DialogRunner, q: Question): ListValue[] {
 }
 
 function questionPrompt(run: DialogRunner, q: Question): PromptPart[] {
-  const { prompts } = run.agent.nlu;
+  const { prompts } = run.nlu;
   const text =
     q.ask === 'confirm'
       ? fillNluPrompt(prompts.confirm, { label: label(run, q.intents[0]!) })
@@ -77,7 +77,7 @@ function decided(run: DialogRunner, decision: IntentDecision): void {
 
 /** Acts on a recognition of the caller's free utterance: the intent's dialog, a question, or the fallback. */
 export async function routeRecognition(run: DialogRunner, recognition: RecognitionResult): Promise<TurnResult> {
-  const decision = decideIntent(recognition, run.agent.nlu);
+  const decision = decideIntent(recognition, run.nlu);
   decided(run, decision);
   switch (decision.outcome) {
     case 'accept':
@@ -114,7 +114,7 @@ function spendRetry(run: DialogRunner): boolean {
 
 /** The caller's turn while a question awaits its answer (`state.question` is set). */
 export async function answerQuestion(run: DialogRunner, input: TurnInput): Promise<TurnResult> {
-  const { state, settings } = run;
+  const { state } = run;
   const q = state.question!;
   delete state.question;
   if (input.kind === 'maxretries') return run.exceedRetries(undefined);
@@ -129,7 +129,7 @@ export async function answerQuestion(run: DialogRunner, input: TurnInput): Promi
     }
     if (answer === false) {
       decided(run, { outcome: 'reject', reason: 'denied', intents: [...q.intents] });
-      run.say([{ type: 'text', text: run.agent.nlu.prompts.denied }]);
+      run.say([{ type: 'text', text: run.nlu.prompts.denied }]);
       return spendRetry(run) ? run.exceedRetries(undefined) : run.awaitIntentResult();
     }
     kind = 'nomatch';
@@ -137,6 +137,5 @@ export async function answerQuestion(run: DialogRunner, input: TurnInput): Promi
   }
   run.failed = { kind, reason: why };
   if (spendRetry(run)) return run.exceedRetries(undefined);
-  const text = kind === 'noinput' ? (settings.noInputPrompt ?? settings.noMatchPrompt) : settings.noMatchPrompt;
-  return ask(run, q, run.renderSettings(text ?? DEFAULT_NO_MATCH_PROMPT));
+  return ask(run, q, run.renderSettings(run.setting(kind === 'noinput' ? 'noInputPrompt' : 'noMatchPrompt')));
 }

@@ -19,13 +19,16 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is
 
 function checkPrompts(prompts: Obj, out: Problem[]): void {
   for (const name of Object.keys(NLU_PROMPT_SLOTS) as NluPromptName[]) {
-    const text = prompts[name];
-    if (typeof text !== 'string') continue;
-    const allowed: readonly string[] = NLU_PROMPT_SLOTS[name];
-    for (const slot of promptSlots(text)) {
-      if (!allowed.includes(slot)) {
-        const may = allowed.length ? `it may use ${allowed.map((s) => `{${s}}`).join(' and ')}` : 'it has no slots';
-        out.push({ path: `nlu.prompts.${name}`, msg: `unknown slot {${slot}} (${may})` });
+    const given = prompts[name];
+    const texts: Array<[string, unknown]> = typeof given === 'string' ? [['', given]] : Object.entries(asObj(given)).map(([lang, t]) => [`.${lang}`, t]);
+    for (const [at, text] of texts) {
+      if (typeof text !== 'string') continue;
+      const allowed: readonly string[] = NLU_PROMPT_SLOTS[name];
+      for (const slot of promptSlots(text)) {
+        if (!allowed.includes(slot)) {
+          const may = allowed.length ? `it may use ${allowed.map((s) => `{${s}}`).join(' and ')}` : 'it has no slots';
+          out.push({ path: `nlu.prompts.${name}${at}`, msg: `unknown slot {${slot}} (${may})` });
+        }
       }
     }
   }

@@ -5,6 +5,8 @@
  * with `{label}`, `{first}` and `{second}` slots (no SSML, no `{{…}}` placeholders).
  */
 
+import { declaredLanguages, primary, textIn, type LocalizedText } from './languages.js';
+
 export type ConfirmMode = 'auto' | 'always' | 'never';
 
 /** Every default of the recognition settings (the only place they are written). */
@@ -24,6 +26,16 @@ export const NLU_DEFAULTS = {
     denied: 'Sorry about that. What would you like to do?',
   },
 } as const;
+
+/** The default prompts in other languages than English (by primary subtag). */
+export const NLU_DEFAULT_PROMPTS: Readonly<Record<string, Record<keyof typeof NLU_DEFAULTS.prompts, string>>> = {
+  en: NLU_DEFAULTS.prompts,
+  es: {
+    confirm: '¿Quería {label}?',
+    choose: '¿Quiere {first}, o {second}?',
+    denied: 'Disculpe. ¿Qué desea hacer?',
+  },
+};
 
 /** The slots each prompt may use. */
 export const NLU_PROMPT_SLOTS = {
@@ -76,19 +88,41 @@ export function labelFromName(name: string): string {
 /** The members of a validated definition the settings are read from (declared here: no import cycle). */
 export interface NluSource {
   intentThreshold?: number | undefined;
-  nlu?: { threshold?: number | undefined; margin?: number | undefined; confirmAbove?: number | undefined; prompts?: Partial<Record<NluPromptName, string | undefined>> | undefined } | undefined;
-  intents: ReadonlyArray<{ name: string; label?: string | undefined; confirm?: ConfirmMode | undefined; confirmAbove?: number | undefined }>;
+  language?: string | undefined;
+  languages?: readonly string[] | undefined;
+  nlu?:
+    | { threshold?: number | undefined; margin?: number | undefined; confirmAbove?: number | undefined; prompts?: Partial<Record<NluPromptName, LocalizedText | undefined>> | undefined }
+    | undefined;
+  intents: ReadonlyArray<{
+    name: string;
+    label?: string | undefined;
+    confirm?: ConfirmMode | undefined;
+    confirmAbove?: number | undefined;
+    translations?: Readonly<Record<string, { label?: string | undefined }>> | undefined;
+  }>;
 }
 
-/** The settings of a validated definition, defaults applied; `nlu.threshold` wins over `intentThreshold`. */
-export function resolveNluSettings(def: NluSource): NluSettings {
+/**
+ * The settings of a validated definition in one of its languages (default: its default language),
+ * defaults applied; `nlu.threshold` wins over `intentThreshold`. A prompt or label missing in the
+ * language is the language's default prompt, else the default language's text.
+ */
+export function resolveNluSettings(def: NluSource, language?: string): NluSettings {
   const nlu = def.nlu ?? {};
+  const base = declaredLanguages(def)[0]!;
+  const lang = language ?? base;
+  const defaults = NLU_DEFAULT_PROMPTS[primary(lang)] ?? NLU_DEFAULTS.prompts;
+  const prompt = (name: NluPromptName): string => {
+    const given = nlu.prompts?.[name];
+    if (typeof given === 'object') return textIn(given, lang, base, false) ?? defaults[name];
+    return given !== undefined && lang === base ? given : defaults[name];
+  };
   const threshold = nlu.threshold ?? def.intentThreshold ?? NLU_DEFAULTS.threshold;
   const confirmAbove = nlu.confirmAbove ?? NLU_DEFAULTS.confirmAbove ?? threshold;
   const intents = new Map<string, IntentNluSettings>();
   for (const intent of def.intents) {
     intents.set(intent.name, {
-      label: intent.label ?? labelFromName(intent.name),
+      label: (lang !== base ? intent.translations?.[lang]?.label : undefined) ?? intent.label ?? labelFromName(intent.name),
       confirm: intent.confirm ?? 'auto',
       confirmAbove: intent.confirmAbove ?? confirmAbove,
     });
@@ -98,9 +132,9 @@ export function resolveNluSettings(def: NluSource): NluSettings {
     margin: nlu.margin ?? NLU_DEFAULTS.margin,
     confirmAbove,
     prompts: {
-      confirm: nlu.prompts?.confirm ?? NLU_DEFAULTS.prompts.confirm,
-      choose: nlu.prompts?.choose ?? NLU_DEFAULTS.prompts.choose,
-      denied: nlu.prompts?.denied ?? NLU_DEFAULTS.prompts.denied,
+      confirm: prompt('confirm'),
+      choose: prompt('choose'),
+      denied: prompt('denied'),
     },
     intents,
   };

@@ -3,6 +3,7 @@
  * Each node type's own schema lives beside its handler under nodes/.
  */
 import { z } from 'zod';
+import { localizedTextSchema } from './languages.js';
 
 export const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -55,9 +56,9 @@ export const exceedBehaviourSchema = z.discriminatedUnion('action', [
 ]);
 
 export const ivrOverridesSchema = z.strictObject({
-  noInputPrompt: z.string().optional(),
-  noMatchPrompt: z.string().optional(),
-  errorPrompt: z.string().optional(),
+  noInputPrompt: localizedTextSchema.optional(),
+  noMatchPrompt: localizedTextSchema.optional(),
+  errorPrompt: localizedTextSchema.optional(),
   grammar: z.union([grammarSpecSchema, z.array(grammarSpecSchema).min(1)]).optional(),
   timeout: durationSchema.optional(),
   retries: z.number().int().min(1).max(10).optional(),

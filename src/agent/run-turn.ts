@@ -5,8 +5,10 @@
  */
 import type { CompiledAgent } from './compile-agent.js';
 import type { CompiledNode, UtteranceInput } from './define-node.js';
-import { DEFAULT_NO_MATCH_PROMPT, DEFAULT_RETRIES, DialogRunner } from './dialog-runner.js';
+import { DEFAULT_RETRIES, DialogRunner } from './dialog-runner.js';
 import { answerQuestion, routeRecognition } from './intent-question.js';
+import { chosenLanguage, languageChoiceEnabled, languageOffer } from './language-choice.js';
+import { matchLanguage } from './languages.js';
 import { nodeRegistry } from './node-registry.js';
 import type { AgentPorts, AgentRuntimeSettings, AsrMeta, CallContext, DialogState, RecognitionResult, TurnInput, TurnResult } from './turn-types.js';
 
@@ -38,8 +40,7 @@ async function failedAttempt(run: DialogRunner, node: CompiledNode | undefined, 
   const allowed = node?.def.ivr?.retries ?? settings.retries ?? DEFAULT_RETRIES;
   if (state.retries > allowed) return run.exceedRetries(node);
   const field = kind === 'noinput' ? 'ivr.noInputPrompt' : 'ivr.noMatchPrompt';
-  const appText = kind === 'noinput' ? (settings.noInputPrompt ?? settings.noMatchPrompt) : settings.noMatchPrompt;
-  const reason = (node ? run.prompt(node, field) : undefined) ?? run.renderSettings(appText ?? DEFAULT_NO_MATCH_PROMPT);
+  const reason = (node ? run.prompt(node, field) : undefined) ?? run.renderSettings(run.setting(kind === 'noinput' ? 'noInputPrompt' : 'noMatchPrompt'));
   if (node) return run.reask(node, reason);
   run.say(reason);
   return run.awaitIntentResult();
@@ -52,7 +53,8 @@ async function recognize(run: DialogRunner, input: UtteranceInput): Promise<Reco
     const score = Number.isFinite(confidence) && confidence > 0 ? Math.min(confidence, 1) : 1;
     return { intent: input.grammarIntent, score, scores: [{ intent: input.grammarIntent, score }], source: 'grammar' };
   }
-  return agent.recognizer.recognize(input.text);
+  const own = run.language === agent.languages[0] ? undefined : agent.recognizers.get(run.language);
+  return (own ?? agent.recognizer).recognize(input.text);
 }
 
 async function onUtterance(run: DialogRunner, input: UtteranceInput, asking: CompiledNode | undefined): Promise<TurnResult> {
@@ -68,6 +70,8 @@ async function onUtterance(run: DialogRunner, input: UtteranceInput, asking: Com
     return run.continueAfter(asking);
   }
   if (input.belowThreshold) return failedAttempt(run, undefined, 'nomatch', 'below_threshold');
+  const chosen = languageChoiceEnabled(run.agent) ? chosenLanguage(run.agent, input) : undefined;
+  if (chosen !== undefined) return switchLanguage(run, chosen, input.inputmode);
   const recognition = await recognize(run, input);
   run.recognition = recognition;
   run.trace.push(`#intent ${recognition.intent} ${recognition.score.toFixed(3)} (${recognition.source})`);
@@ -75,9 +79,31 @@ async function onUtterance(run: DialogRunner, input: UtteranceInput, asking: Com
   return routeRecognition(run, recognition);
 }
 
+/** The caller chose a language: it is the call's from now on, and the welcome dialog starts again in it. */
+async function switchLanguage(run: DialogRunner, language: string, by: 'dtmf' | 'voice'): Promise<TurnResult> {
+  const from = run.language;
+  run.state.language = language;
+  run.languageChanged = { from, to: language, by };
+  run.trace.push(`#language ${from} → ${language} (${by})`);
+  return run.startDialog(run.agent.definition.welcomeDialog);
+}
+
+/** The first turn: the language the channel gave (if the agent has it), else the offer of the languages. */
+async function welcome(run: DialogRunner, language: string | undefined): Promise<TurnResult> {
+  const { agent, state } = run;
+  const given = matchLanguage(agent.languages, language);
+  if (given !== undefined) {
+    state.language = given;
+    if (given !== agent.languages[0]) run.languageChanged = { from: agent.languages[0]!, to: given, by: 'channel' };
+  } else if (languageChoiceEnabled(agent)) {
+    run.languageOffer = languageOffer(agent, run.language);
+  }
+  return run.startDialog(agent.definition.welcomeDialog);
+}
+
 async function dispatch(run: DialogRunner, input: TurnInput): Promise<TurnResult> {
-  const { state, agent } = run;
-  if (input.kind === 'start') return run.startDialog(agent.definition.welcomeDialog);
+  const { state } = run;
+  if (input.kind === 'start') return welcome(run, input.language);
   if (input.kind === 'hangup' || state.ended) {
     state.ended = true;
     return run.endResult();

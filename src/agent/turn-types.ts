@@ -13,7 +13,8 @@ export interface AsrMeta {
 
 /** What happened on the caller's side since the last turn. */
 export type TurnInput =
-  | { kind: 'start' } // first request of a call, empty message: welcome
+  /** First request of a call, empty message: welcome. `language`: the call's language when the channel knows it (the number dialled, the customer's root document). */
+  | { kind: 'start'; language?: string }
   | {
       kind: 'utterance';
       text: string; // what the caller said or keyed (digits for DTMF)
@@ -65,7 +66,8 @@ export interface IvrOverrides {
 
 /** What kind of input the next document awaits. */
 export type AwaitSpec =
-  | { kind: 'intent' } // free utterance, recognised as an intent
+  /** free utterance, recognised as an intent; `languageKeys`: the keys that choose a language (DTMF) */
+  | { kind: 'intent'; languageKeys?: string[] }
   | {
       kind: 'entity';
       entityType: 'string' | 'number' | 'digits' | 'date' | 'yesno' | 'list';
@@ -124,6 +126,8 @@ export interface DialogState {
    * `intents[0]`) or `choose` (which of `intents[0]` and `intents[1]`). Absent otherwise.
    */
   question?: { ask: 'confirm' | 'choose'; intents: string[] };
+  /** The call's language (one of the agent's languages); absent = the agent's default language. */
+  language?: string;
 }
 
 export interface TurnResult {
@@ -151,6 +155,10 @@ export interface TurnResult {
    * asking node could not take it (`no_match`), or the browser reported the event.
    */
   failed?: { kind: 'noinput' | 'nomatch'; reason: 'below_threshold' | 'no_match' | 'event' };
+  /** The language this turn's prompt is in (the call's language; it stays until the caller changes it). */
+  language: string;
+  /** Set on the turn where the call's language changed (by the channel at the start, or the caller's choice). */
+  languageChanged?: { from: string; to: string; by: 'channel' | 'dtmf' | 'voice' };
   /** Node ids visited this turn, for logs and metrics. */
   trace: string[];
   state: DialogState;
@@ -165,6 +173,11 @@ export interface AgentRuntimeSettings {
   errorPrompt?: string;
   /** Played (before the node's prompt) when the gateway reports a `noinput` event. */
   noInputPrompt?: string;
+  /**
+   * The same prompts in the agent's other languages, by language tag. A language without its own
+   * text uses the agent's built-in default for that language, never the app's text in another language.
+   */
+  byLanguage?: Record<string, { noMatchPrompt?: string; errorPrompt?: string; noInputPrompt?: string }>;
 }
 
 export type ExceedBehaviour =

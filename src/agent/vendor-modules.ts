@@ -1,5 +1,5 @@
 /**
- * Typed handles on the CommonJS libraries that ship without type declarations (jexl, @nlpjs/lang-en-min).
+ * Typed handles on the CommonJS libraries that ship without type declarations (jexl, @nlpjs/lang-en-min, @nlpjs/lang-es).
  * Loaded through createRequire so no ambient `declare module` leaks into the rest of the project.
  * Only the members the agent uses are described.
  */
@@ -34,7 +34,7 @@ export interface JexlInstance {
   addTransform(name: string, fn: (value: unknown, ...args: unknown[]) => unknown): void;
 }
 
-/** nlp.js's English word tools (only these: its classifier is not used, docs/nlu.md). */
+/** nlp.js's English and Spanish word tools (only these: its classifier is not used, docs/nlu.md). */
 export interface NlpTokenizer {
   tokenize(text: string, normalize?: boolean): string[];
 }
@@ -50,14 +50,21 @@ interface VendorModules {
   TokenizerEn: new () => NlpTokenizer;
   StemmerEn: new () => NlpStemmer;
   NormalizerEn: new () => NlpNormalizer;
+  TokenizerEs: new () => NlpTokenizer;
+  StemmerEs: new () => NlpStemmer;
+  NormalizerEs: new () => NlpNormalizer;
 }
 
 const jexlModule = require('jexl') as { Jexl: VendorModules['Jexl'] };
 const langEnModule = require('@nlpjs/lang-en-min') as Pick<VendorModules, 'TokenizerEn' | 'StemmerEn' | 'NormalizerEn'>;
+const langEsModule = require('@nlpjs/lang-es') as Pick<VendorModules, 'TokenizerEs' | 'StemmerEs' | 'NormalizerEs'>;
 
 export const vendorModules: VendorModules = {
   Jexl: jexlModule.Jexl,
   TokenizerEn: langEnModule.TokenizerEn,
   StemmerEn: langEnModule.StemmerEn,
   NormalizerEn: langEnModule.NormalizerEn,
+  TokenizerEs: langEsModule.TokenizerEs,
+  StemmerEs: langEsModule.StemmerEs,
+  NormalizerEs: langEsModule.NormalizerEs,
 };

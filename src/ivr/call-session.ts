@@ -14,6 +14,8 @@ export interface AnswerSpec {
   error?: string;
   /** The last node the agent ran for this answer (`<dialog>.<node>`), for the turn's log line. */
   node?: string;
+  /** The call's language for this answer (xml:lang, grammars, history); absent = the app's. */
+  language?: string;
 }
 
 export interface CallSession {

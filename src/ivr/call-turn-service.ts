@@ -15,6 +15,7 @@ import type { IvrPorts } from './ivr-ports.js';
 import { TraceDraft } from './turn-trace.js';
 import { commitWithHistory, turnMessages } from './turn-commit.js';
 import { toTurnInput } from './turn-input.js';
+import { languageResponses } from './ivr-languages.js';
 import { effectPorts, TurnJournal } from './turn-effects.js';
 import { agentStepSpan, historyWriteSpan, turnSpan } from './turn-spans.js';
 import type { TurnContext, TurnOutcome } from './turn-context.js';
@@ -34,6 +35,7 @@ const toAnswer = (r: TurnResult): AnswerSpec => ({
   ...(r.overrides ? { overrides: r.overrides } : {}),
   ...(r.transfer ? { transfer: r.transfer } : {}),
   ...(r.error ? { error: r.error.code } : {}),
+  language: r.language,
 });
 
 export class CallTurnService {
@@ -322,6 +324,7 @@ export class CallTurnService {
           callTerminationHandler: ctx.settings.callTerminationHandler,
           noMatchPrompt: ctx.settings.standardResponses.noMatch,
           errorPrompt: ctx.settings.standardResponses.error,
+          byLanguage: languageResponses(ctx.settings),
         },
         effectPorts(this.ports.agentPorts, journal, { streamId: session.streamId, callId: session.callId, turn: pending.turn }, draft),
       ));

@@ -71,9 +71,26 @@ function nodeGrammars(specs: GrammarSpec[]): FieldGrammar[] {
     .map((g) => (g.src.startsWith('builtin:') ? { kind: 'builtin', mode: g.mode, src: g.src } : { kind: 'uri', mode: g.mode, src: g.src }));
 }
 
-/** The intents' SRGS grammar, built once per compiled agent (and again if its app's language changes). */
-function intentGrammar(ctx: DocumentContext): FieldGrammar {
+/** The intent grammars of an agent's other languages (the default language's is in ctx.intentGrammars). */
+const otherLanguageGrammars = new WeakMap<CompiledAgent, Map<string, FieldGrammar>>();
+
+/**
+ * The intents' SRGS grammar in the call's language, built once per compiled agent and language (and
+ * again if its app's language changes): the phrases of that language, `xml:lang` its tag.
+ */
+function intentGrammar(ctx: DocumentContext, callLang: string): FieldGrammar {
   const { agent, lang } = ctx;
+  const language = agent.languages.find((l) => l === callLang && l !== agent.languages[0]);
+  if (language !== undefined) {
+    const byLang = otherLanguageGrammars.get(agent) ?? new Map<string, FieldGrammar>();
+    otherLanguageGrammars.set(agent, byLang);
+    let grammar = byLang.get(language);
+    if (!grammar) {
+      grammar = buildIntentGrammar(listIntentPhrases(agent, language).map((p) => ({ name: p.intent, utterances: p.utterances })), { lang: language });
+      byLang.set(language, grammar);
+    }
+    return grammar;
+  }
   const kept = ctx.intentGrammars.get(agent);
   if (kept?.lang === lang) return kept.grammar;
   const grammar = buildIntentGrammar(listIntentPhrases(agent).map((p) => ({ name: p.intent, utterances: p.utterances })), { lang });
@@ -81,33 +98,70 @@ function intentGrammar(ctx: DocumentContext): FieldGrammar {
   return grammar;
 }
 
+/** The names a caller may say to choose a language (each in its own language and in English). */
+const LANGUAGE_WORDS: Readonly<Record<string, readonly string[]>> = { en: ['english', 'inglés'], es: ['español', 'spanish'] };
+
+/** The grammars that choose a language at an intent question: its keys (DTMF) and its names (voice). */
+function languageGrammars(agent: CompiledAgent, keys: readonly string[], lang: string): FieldGrammar[] {
+  const dtmf: FieldGrammar = { kind: 'srgs', mode: 'dtmf', root: 'language_key', items: keys.map((k) => ({ phrase: k, tag: k })) };
+  const names = agent.languages.flatMap((l) => (LANGUAGE_WORDS[l.split('-')[0]!] ?? []).map((w) => ({ phrase: w, tag: w })));
+  return names.length > 0 ? [{ kind: 'srgs', mode: 'voice', root: 'language_name', items: names, lang }, dtmf] : [dtmf];
+}
+
 /**
  * The ask's grammars: the node's own, else the intents' or the entity's. With transcription on, the
  * transcription grammar takes the place of the voice grammars; the DTMF ones stay (withTranscription).
  */
-function grammarsFor(answer: AnswerSpec, ctx: DocumentContext): FieldGrammar[] {
+function grammarsFor(answer: AnswerSpec, ctx: DocumentContext, lang: string): FieldGrammar[] {
   const { settings } = ctx;
   const dialect = settings.dialect as DialectName;
-  const asked = askedGrammars(answer, ctx, dialect);
+  const asked = askedGrammars(answer, ctx, dialect, lang);
   return settings.transcription.enabled ? withTranscription(asked, dialect, settings.transcription.engine) : asked;
 }
 
-function askedGrammars(answer: AnswerSpec, ctx: DocumentContext, dialect: DialectName): FieldGrammar[] {
+function askedGrammars(answer: AnswerSpec, ctx: DocumentContext, dialect: DialectName, lang: string): FieldGrammar[] {
   const own = nodeGrammars(answer.overrides?.grammar ?? []);
   if (own.length) return own;
-  if (!answer.await || answer.await.kind === 'intent') return [intentGrammar(ctx)];
-  return entityGrammars(renderedAwait(answer.await), dialect, { lang: ctx.lang });
+  if (!answer.await || answer.await.kind === 'intent') {
+    const keys = answer.await?.languageKeys ?? [];
+    return keys.length > 0 ? [intentGrammar(ctx, lang), ...languageGrammars(ctx.agent, keys, lang)] : [intentGrammar(ctx, lang)];
+  }
+  return entityGrammars(renderedAwait(answer.await), dialect, { lang });
+}
+
+/** Standard responses built in for a call in another language than the app's (issue 43). */
+const BUILT_IN_RESPONSES: Readonly<Record<string, IvrSettings['standardResponses']>> = {
+  es: {
+    noInput: 'Perdone, no le he oído.',
+    noMatch: 'Perdone, no le he entendido.',
+    error: 'Lo sentimos, algo ha fallado por nuestra parte. Inténtelo más tarde.',
+    goodbye: 'Adiós.',
+    hold: 'Un momento, por favor.',
+  },
+};
+
+/**
+ * The standard responses in the call's language: the app's in its own language; in another, the
+ * app's texts for that language (IVR settings languages.standardResponses), else the built-in ones.
+ */
+export function responsesIn(settings: IvrSettings, appLang: string, lang: string): IvrSettings['standardResponses'] {
+  if (lang === appLang || lang.split('-')[0] === appLang.split('-')[0]) return settings.standardResponses;
+  const own = settings.languages.standardResponses[lang] ?? {};
+  const builtIn = BUILT_IN_RESPONSES[lang.split('-')[0]!] ?? settings.standardResponses;
+  return { ...builtIn, ...Object.fromEntries(Object.entries(own).filter(([, v]) => v !== undefined)) };
 }
 
 export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDocument {
   const { settings } = ctx;
   const vars = callVars(ctx);
   const submit = { url: ctx.submitUrl, fetchtimeout: str(settings.vxmlProperties.fetchtimeout) };
-  const lang = ctx.lang;
+  // the call's language (the agent's answer carries it), else the app's
+  const lang = answer.language ?? ctx.lang;
+  const responses = responsesIn(settings, ctx.lang, lang);
   const prompt = renderedPrompt(answer.prompt);
   const overrides = answer.overrides;
   // played when a submit still fails after its resends
-  const apology = textPrompt(settings.standardResponses.error);
+  const apology = textPrompt(responses.error);
   switch (answer.action) {
     case 'ask':
       return {
@@ -117,12 +171,12 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
         submit,
         prompt,
         fieldName: fieldNameFromKey(settings.dataExtractionKey),
-        grammars: grammarsFor(answer, ctx),
+        grammars: grammarsFor(answer, ctx, lang),
         grammarBase: new URL('/ivr/grammars', ctx.submitUrl).toString(),
         documentProperties: documentProperties(settings),
         fieldProperties: fieldProperties(answer),
-        noInputPrompt: overrides?.noInputPrompt ? renderedPrompt(overrides.noInputPrompt) : textPrompt(settings.standardResponses.noInput),
-        noMatchPrompt: overrides?.noMatchPrompt ? renderedPrompt(overrides.noMatchPrompt) : textPrompt(settings.standardResponses.noMatch),
+        noInputPrompt: overrides?.noInputPrompt ? renderedPrompt(overrides.noInputPrompt) : textPrompt(responses.noInput),
+        noMatchPrompt: overrides?.noMatchPrompt ? renderedPrompt(overrides.noMatchPrompt) : textPrompt(responses.noMatch),
         retries: overrides?.retries ?? settings.retries,
         hangupCatch: true,
         apology,

@@ -22,6 +22,13 @@ const HELP: Described = {
     },
   },
   welcomeMessage: "Spoken before the agent's first prompt on every call.",
+  languages: {
+    text: "The call's language, for an agent of several languages.",
+    fields: {
+      byNumber: 'The language of a call by the number dialled (its `to`), e.g. {"+15550100": "es-US"}; a `language` parameter from your root document wins.',
+      standardResponses: "The standard responses in each other language of the agent, by language tag (a missing one is the agent's built-in text in that language).",
+    },
+  },
   standardResponses: {
     text: 'What callers hear in standard situations.',
     fields: {

@@ -47,6 +47,25 @@ const isPropertyName = (name: string): boolean => W3C_PROPERTIES.has(name) || ne
 
 export const DIALECTS = dialectNames as unknown as readonly [string, ...string[]];
 
+const languageTag = z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a language tag such as es-US');
+
+/** The call's language by the number dialled, and the standard responses in the agent's other languages (issue 43). */
+export const languageSettingsSchema = z.strictObject({
+  byNumber: z.record(z.string().trim().min(1).max(40), languageTag).default({}),
+  standardResponses: z
+    .record(
+      languageTag,
+      z.strictObject({
+        noInput: z.string().max(1000).optional(),
+        noMatch: z.string().max(1000).optional(),
+        error: z.string().max(1000).optional(),
+        goodbye: z.string().max(1000).optional(),
+        hold: z.string().max(1000).optional(),
+      }),
+    )
+    .default({}),
+});
+
 export const ivrSettingsSchema = z.strictObject({
   enabled: z.boolean().default(true),
   transcription: z
@@ -106,6 +125,7 @@ export const ivrSettingsSchema = z.strictObject({
   confidenceKey: z.string().trim().min(1).max(80).default('userinput confidence'),
   confidenceThreshold: z.number().min(0).max(100).default(0),
   dialect: z.enum(DIALECTS).default('w3c'),
+  languages: languageSettingsSchema.default({ byNumber: {}, standardResponses: {} }),
   log: z.boolean().default(false),
 });
 

@@ -73,12 +73,14 @@ export function turnMessages(app: { streamId: string; lang: string }, s: CallSes
   const turn = s.last!.turn;
   const identities = s.from ? [s.callId, s.from] : [s.callId];
   const channelUId = s.from ?? s.callId;
+  // the call's language (issue 43): the answer's, which the caller may have changed this turn
+  const lang = answer.language ?? app.lang;
   // literals of one shape (no spreads): this runs on every turn
   const message = (id: string, type: TurnMessage['type'], said: string, createdOn: number): TurnMessage => ({
-    id, botId: app.streamId, userId: s.userId, identities, sessionId: s.sessionId, callId: s.callId, type, text: said, channelUId, createdOn, lang: app.lang,
+    id, botId: app.streamId, userId: s.userId, identities, sessionId: s.sessionId, callId: s.callId, type, text: said, channelUId, createdOn, lang,
   });
   const out: TurnMessage[] = [];
-  if (s.last!.event === 'hangup') out.push(hungUpMessage(s, turn, app.lang, now, 'caller'));
+  if (s.last!.event === 'hangup') out.push(hungUpMessage(s, turn, lang, now, 'caller'));
   if (text) {
     const m = message(messageId(s.callId, turn, 'in'), 'incoming', text, now - 1);
     m.traceId = traceId ?? `tr-${randomUUID()}`;

@@ -2,6 +2,7 @@
 import type { AsrMeta, CompiledAgent, TurnInput } from '../agent/index.js';
 import { belowThreshold, buildAsrMeta, parseNlsml, type RawAsr } from './asr-metadata.js';
 import type { WebhookRequest } from './webhook-input.js';
+import { startInput } from './ivr-languages.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
 
 export interface ReadInput {
@@ -12,7 +13,7 @@ export interface ReadInput {
 }
 
 export function toTurnInput(req: WebhookRequest, isStart: boolean, settings: IvrSettings, agent: CompiledAgent): ReadInput {
-  if (isStart) return { input: { kind: 'start' }, text: '' };
+  if (isStart) return { input: startInput(req, settings), text: '' };
   switch (req.event) {
     case 'noinput':
     case 'nomatch':

@@ -23,6 +23,8 @@ export interface WebhookRequest {
   nlsml?: string;
   /** event=recording: the recording's duration in ms, as the browser reports it (`<record>` shadow). */
   recording?: string;
+  /** The call's language as the customer's root document gives it (`language` or `lang`, e.g. es-US). */
+  language?: string;
   /** How many times a retry document resubmitted this request. */
   retry: number;
   /** When the turn's first store fault happened (ms since epoch), carried by retry documents. */
@@ -57,6 +59,12 @@ function epochMs(v: string | undefined): { retrySince?: number } {
   return { retrySince: Math.trunc(Number(t)) };
 }
 
+/** A language tag as sent (`es`, `es-US`, `es_MX`); anything else is dropped. */
+function languageParam(v: string | undefined): { language?: string } {
+  const t = v?.trim().replace('_', '-');
+  return t && /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(t) ? { language: t } : {};
+}
+
 /** Strips a browser's quoting/undefined markers ("undefined", "null") from optional values. */
 const clean = (v: string | undefined): string | undefined => (v === undefined || v === 'undefined' || v === 'null' ? undefined : v);
 
@@ -79,6 +87,7 @@ export function readWebhookRequest(params: Record<string, unknown>): WebhookRequ
     utterance: clean(param(params, 'utterance')),
     nlsml: clean(param(params, 'nlsml', 20_000)) ?? clean(param(params, 'lastresult', 20_000)),
     recording: clean(param(params, 'recording', 20)),
+    ...languageParam(clean(param(params, 'language', 40)) ?? clean(param(params, 'lang', 40))),
     retry: lenientInt(clean(param(params, 'retry', 10))) ?? 0,
     ...epochMs(clean(param(params, 'retrySince', 20))),
   };

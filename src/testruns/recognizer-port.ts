@@ -19,6 +19,8 @@ export interface RecognizerOutcome {
 export interface TestRecognizer {
   /** Language code of the model, e.g. "en". */
   language: string;
+  /** Every language the app's agent speaks (absent: `language` only); a `bot-language` outside them is refused. */
+  languages?: readonly string[];
   /** Confidence an intent needs to match; recognize() applies it, the result file reports it. */
   threshold: number;
   recognize(text: string): Promise<RecognizerOutcome>;
@@ -27,5 +29,6 @@ export interface TestRecognizer {
 }
 
 export interface RecognizerPort {
-  forApp(streamId: string): Promise<TestRecognizer | null>;
+  /** The app's recognizer in `language` when its agent speaks it (by tag or primary subtag), else in its default language. */
+  forApp(streamId: string, language?: string): Promise<TestRecognizer | null>;
 }

@@ -41,7 +41,7 @@ export function testrunsRoutes(svc: TestrunsService, gate: RateLimitGate | null)
     defineRoute({
       method: 'post', path: '/api/public/bot/:botId/testsuite/:testSuiteName/run', summary: 'Run a test suite (batch test)', tags: ['batch tests'],
       auth: { kind: 'jwt', scope: 'batch-tests', appParam: 'botId' }, params: runParams, body: runBody, bodyTypes: ['json', 'urlencoded'], mergeQueryIntoBody: true,
-      responses: { 202: { description: 'accepted; the run executes in the background', schema: acceptedAnswer }, ...errors, 409: { description: 'a run of this suite is in progress' }, 422: { description: 'no agent, or another language' } },
+      responses: { 202: { description: 'accepted; the run executes in the background', schema: acceptedAnswer }, ...errors, 409: { description: 'a run of this suite is in progress' }, 400: { description: 'bad input, or a bot-language the agent does not speak' }, 422: { description: 'no agent' } },
       handler: async (ctx) => {
         const streamId = ctx.params.botId; // the public path's name for the app's streamId
         await limit(streamId);

@@ -73,10 +73,11 @@ export class TestrunsService {
     if (!supervisor.accepting) throw new AppError(503, 'shutting_down', 'The service is shutting down; try again shortly', [], { 'Retry-After': '5' });
     const suite = await repo.getSuite(input.streamId, input.suiteName);
     if (!suite) throw AppError.notFound(SUITE_NOT_FOUND);
-    const recognizer = await this.deps.recognizers.forApp(input.streamId);
+    const recognizer = await this.deps.recognizers.forApp(input.streamId, input.language);
     if (!recognizer) throw AppError.businessRule('Cannot run the test suite: no agent is set for this app (no agent)');
-    if (input.language && !sameLanguage(input.language, recognizer.language)) {
-      throw AppError.businessRule(`The app's agent speaks ${recognizer.language}, not ${input.language}`, 'headers.bot-language');
+    const spoken = recognizer.languages ?? [recognizer.language];
+    if (input.language && !spoken.some((l) => sameLanguage(input.language!, l))) {
+      throw AppError.badRequest(`The app's agent speaks ${spoken.join(', ')}, not ${input.language}`, 'headers.bot-language');
     }
     await supervisor.ensureBeating();
     const meta: RunMeta = {

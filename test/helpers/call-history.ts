@@ -12,6 +12,8 @@ export interface HistoryMessage {
   createdOn: string;
   tags: Record<string, string>;
   _id: string;
+  /** The message's language (the call's, issue 43). */
+  lang: string;
 }
 
 /** Reads call histories of one app; the window spans yesterday to tomorrow (tests may move the clock). */
@@ -23,7 +25,7 @@ export async function callHistoryReader(gw: RunningGateway, streamId: string): P
     const q = new URLSearchParams({ userId: callId, channelType: 'ivr', limit: '100', forward: 'true', dateFrom: day(-1), dateTo: day(1) });
     const res = await fetch(`${gw.url}/api/public/bot/${streamId}/getMessages?${q}`, { headers: { auth } });
     if (res.status !== 200) throw new Error(`getMessages: ${res.status} ${await res.text()}`);
-    const body = (await res.json()) as { messages: Array<{ type: 'incoming' | 'outgoing'; components: Array<{ data: { text: string } }>; createdOn: string; tags: Record<string, string>; _id: string }> };
-    return body.messages.map((m) => ({ type: m.type, text: m.components[0]!.data.text, createdOn: m.createdOn, tags: m.tags, _id: m._id }));
+    const body = (await res.json()) as { messages: Array<{ type: 'incoming' | 'outgoing'; components: Array<{ data: { text: string } }>; createdOn: string; tags: Record<string, string>; _id: string; lang: string }> };
+    return body.messages.map((m) => ({ type: m.type, text: m.components[0]!.data.text, createdOn: m.createdOn, tags: m.tags, _id: m._id, lang: m.lang }));
   };
 }

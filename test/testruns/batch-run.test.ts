@@ -331,7 +331,8 @@ describeEachStore('batch test runs', (factory) => {
       expect(noAgent.status).toBe(422);
       expect(noAgent.body.errors[0].msg).toContain('no agent');
       const lang = await request(h.t.app).post(`/api/public/bot/${app.streamId}/testsuite/regression/run`).set('auth', app.token()).set('bot-language', 'fr');
-      expect(lang.status).toBe(422);
+      expect(lang.status).toBe(400);
+      expect(lang.body.errors[0].path).toBe("headers.bot-language");
       const badType = await request(h.t.app).post(`/api/public/bot/${app.streamId}/testsuite/regression/run?runType=nightly`).set('auth', app.token());
       expect(badType.status).toBe(400);
       expect(badType.body.errors[0].path).toBe('body.runType');

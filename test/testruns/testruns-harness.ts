@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { expect } from 'vitest';
 import { ADMIN_TOKEN, buildTestApp, type TestApp } from '../helpers/test-app.js';
-import { createTestRunsComponent, type TestRecognizer, type TestRunsComponent, type TestRunsOptions } from '../../src/testruns/index.js';
+import { createTestRunsComponent, type RecognizerPort, type TestRecognizer, type TestRunsComponent, type TestRunsOptions } from '../../src/testruns/index.js';
 import type { Store } from '../../src/store/index.js';
 
 export interface Harness {
@@ -16,13 +16,14 @@ export interface Harness {
 /** One master key per test file: a restarted "process" must open what the first one sealed. */
 export const MASTER_KEY = randomBytes(32);
 
-export async function makeHarness(store: Store, options: TestRunsOptions = {}, agents = new Map<string, TestRecognizer>()): Promise<Harness> {
+/** `port`: the recognizers as the service wires them (a real agent registry's adapter), instead of `agents`. */
+export async function makeHarness(store: Store, options: TestRunsOptions = {}, agents = new Map<string, TestRecognizer>(), port?: RecognizerPort): Promise<Harness> {
   let component!: TestRunsComponent;
   const t = buildTestApp({
     store,
     config: { masterKey: MASTER_KEY },
     routes: (deps) => {
-      component = createTestRunsComponent({ ...deps, recognizers: { forApp: async (id) => agents.get(id) ?? null }, options: { rateLimit: false, ...options } });
+      component = createTestRunsComponent({ ...deps, recognizers: port ?? { forApp: async (id) => agents.get(id) ?? null }, options: { rateLimit: false, ...options } });
       return component.routes;
     },
   });

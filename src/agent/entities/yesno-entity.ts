@@ -4,14 +4,19 @@ const YES = [
   'yes', 'yeah', 'yea', 'yep', 'yup', 'ya', 'sure', 'correct', 'right', 'thats right', 'that is right',
   'affirmative', 'ok', 'okay', 'absolutely', 'of course', 'definitely', 'certainly', 'please do',
   'go ahead', 'true', 'exactly', 'indeed', 'uh huh', 'mhm', 'mm hmm', 'y',
+  // Spanish (accents are dropped before comparing)
+  'si', 'claro', 'vale', 'correcto', 'exacto', 'de acuerdo', 'por supuesto', 'afirmativo', 'eso es', 'desde luego',
 ];
 const NO = [
   'no', 'nope', 'nah', 'negative', 'incorrect', 'wrong', 'not right', 'not correct', 'thats wrong',
   'that is wrong', 'not really', 'no way', 'dont', 'do not', 'false', 'cancel', 'n',
+  'negativo', 'incorrecto', 'para nada', 'de ninguna manera',
 ];
 
 const normalize = (text: string): string[] =>
   text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/['’]/g, '')
     .replace(/[^a-z0-9]+/g, ' ')
@@ -40,7 +45,7 @@ export function extractYesNo(input: EntityInput): Extraction {
   }
   const tokens = normalize(text);
   if (tokens.length === 0) return noMatch;
-  if (['dont know', 'do not know', 'not sure', 'no idea'].some((p) => contains(tokens, p))) return noMatch;
+  if (['dont know', 'do not know', 'not sure', 'no idea', 'no se', 'no estoy seguro', 'ni idea'].some((p) => contains(tokens, p))) return noMatch;
   const no = NO.some((p) => contains(tokens, p));
   const negatedYes = ['not right', 'not correct', 'thats wrong', 'that is wrong', 'not really'].some((p) => contains(tokens, p));
   const yes = YES.some((p) => contains(tokens, p));

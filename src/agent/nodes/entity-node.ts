@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { localizedTextSchema } from '../languages.js';
+import {  } from '../languages.js';
 import { defineNode } from '../define-node.js';
 import { extractEntity, listPhrases } from '../entity-extractors.js';
 import { entitySpecSchema, nodeCommonShape } from '../node-schema-parts.js';
@@ -10,7 +12,7 @@ import type { AwaitSpec } from '../turn-types.js';
  */
 export const entityNode = defineNode({
   type: 'entity',
-  schema: z.strictObject({ type: z.literal('entity'), prompt: z.string(), entity: entitySpecSchema, ...nodeCommonShape }),
+  schema: z.strictObject({ type: z.literal('entity'), prompt: localizedTextSchema, entity: entitySpecSchema, ...nodeCommonShape }),
   templates: { prompt: 'prompt' },
   writes: (def) => {
     const name = (def.entity as { name?: unknown } | undefined)?.name;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { localizedText, localizedTextSchema } from '../languages.js';
 import { defineNode, type CompiledNode, type NodeOutcome, type NodeRuntime } from '../define-node.js';
 import { IDENTIFIER, nodeCommonShape } from '../node-schema-parts.js';
 
@@ -9,11 +10,11 @@ export const MAX_ANSWER_CHARS = 2000;
 const schema = z.strictObject({
   type: z.literal('llm'),
   connectionId: z.string().min(1),
-  prompt: z.string().min(1),
-  system: z.string().optional(),
+  prompt: localizedText(z.string().min(1)),
+  system: localizedTextSchema.optional(),
   saveAs: z.string().regex(IDENTIFIER, 'saveAs is an identifier').default('answer'),
   timeoutMs: z.number().int().min(100).max(120_000).optional(),
-  errorPrompt: z.string().optional(),
+  errorPrompt: localizedTextSchema.optional(),
   ...nodeCommonShape,
 });
 

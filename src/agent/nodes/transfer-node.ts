@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { localizedTextSchema } from '../languages.js';
 import { defineNode, type NodeOutcome } from '../define-node.js';
 import { nodeCommonShape } from '../node-schema-parts.js';
 
@@ -13,7 +14,7 @@ export const transferNode = defineNode({
   type: 'transfer',
   schema: z.strictObject({
     type: z.literal('transfer'),
-    text: z.string().optional(),
+    text: localizedTextSchema.optional(),
     destination: z.string().regex(DESTINATION, 'expected a tel: or sip: URI'),
     skillGroupId: z.string().min(1).optional(),
     ...nodeCommonShape,
