@@ -27,6 +27,7 @@ const unit = [
   'test/platform/jwt-verify.test.ts',
   'test/platform/json-shape-scan.test.ts',
   'test/platform/edge-config.test.ts',
+  'test/platform/audit-diff.test.ts',
   'test/sandbox-caller/expressions-and-grammars.test.ts',
   'test/sandbox-caller/transcript.test.ts',
   'test/console/unit/**/*.test.ts',

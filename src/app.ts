@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import compression from 'compression';
 import { pinoHttp } from 'pino-http';
-import type { Config, Logger, Metrics, Authenticator, RouteDef, StoreOutageCheck } from './platform/index.js';
+import type { AuditSink, Config, Logger, Metrics, Authenticator, RouteDef, StoreOutageCheck } from './platform/index.js';
 import { AppError, apiDocs, buildOpenApi, consolePages, errorHandler, metricsGate, mountRoutes, notFoundHandler, scrubUrl, traceContext } from './platform/index.js';
 
 export interface AppDeps {
@@ -21,6 +21,8 @@ export interface AppDeps {
   isReady: () => Promise<boolean>;
   /** The store's test for an outage: such errors answer 503 store_unavailable. */
   isStoreUnavailable: StoreOutageCheck;
+  /** Where changes made through the operator API are recorded (the audit trail). */
+  audit?: AuditSink;
   /** Where the built operator console is (default: dist/console-client at the repository root). */
   consoleDir?: string;
 }
@@ -83,7 +85,7 @@ export function buildApp(deps: AppDeps): Express {
   // the service's own GET paths answer other methods as the operator routes do: 405 with Allow
   app.all(['/healthz', '/readyz', '/openapi.json', '/metrics'], (_req, _res, next) => next(AppError.methodNotAllowed(['GET', 'HEAD'])));
 
-  mountRoutes(app, deps.routes, { authenticator: deps.authenticator, bodyLimit: config.bodyLimit, publicBaseUrl: config.publicBaseUrl });
+  mountRoutes(app, deps.routes, { authenticator: deps.authenticator, bodyLimit: config.bodyLimit, publicBaseUrl: config.publicBaseUrl, ...(deps.audit ? { audit: deps.audit } : {}) });
   app.use(notFoundHandler());
   app.use(errorHandler({ logger, bodyLimit: config.bodyLimit, metrics, isStoreUnavailable: deps.isStoreUnavailable, publicBaseUrl: config.publicBaseUrl }));
   return app;

@@ -13,6 +13,8 @@ import { createTestRunsComponent, type TestRunsOptions } from './testruns/index.
 import { createHistoryComponent, type CachedMeta } from './history/index.js';
 import { ConsoleCredentials, ConsoleService, consoleRoutes } from './console/index.js';
 import { createInspectorComponent } from './inspector/index.js';
+import { AccountsService, accountsRoutes } from './accounts/index.js';
+import { AuditService, auditRoutes } from './audit/index.js';
 import { createIvrComponent, type SandboxOptions, type IvrCaches, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
 
 export interface GatewayOptions {
@@ -84,11 +86,16 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const apps = new AppsService(store, sealer);
   // one count of attempts at the admin token, for the Bearer header and the console's sign-in
   const adminGuesses = createCredentialGuesses({ rateLimiters, metrics, trustedNetworks: config.adminTrustedNetworks });
+  // operator accounts (the admin token stays the bootstrap and break-glass credential) and the audit trail
+  const accounts = new AccountsService(store, {
+    rateLimiters, bindingKey: config.masterKey, trustedNetworks: config.adminTrustedNetworks, ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const audit = new AuditService(store, logger, options.clock);
   const consoleSessions = new ConsoleService(store, {
-    adminToken: config.adminToken, ttlS: config.consoleSessionTtlS, rateLimiters, credentialKey: config.masterKey, guesses: adminGuesses,
+    adminToken: config.adminToken, ttlS: config.consoleSessionTtlS, rateLimiters, credentialKey: config.masterKey, guesses: adminGuesses, accounts,
   });
   const authenticator = createAuthenticator({
-    adminToken: config.adminToken, lookup: apps, rateLimiters, verifiedTokens, consoleSessions, adminGuesses,
+    adminToken: config.adminToken, lookup: apps, rateLimiters, verifiedTokens, consoleSessions, adminGuesses, personalTokens: accounts,
     ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}),
   });
 
@@ -145,10 +152,12 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     ...history.routes,
     ...testRuns.routes,
     ...consoleRoutes(consoleSessions, new ConsoleCredentials(store, sealer, apps, logger)),
+    ...accountsRoutes(accounts, audit),
+    ...auditRoutes(audit),
     ...(config.benchMode ? [benchFloorRoute(store)] : []),
   ];
 
-  const app = buildApp({ config, logger, metrics, authenticator, routes, isReady: () => store.ping(), isStoreUnavailable });
+  const app = buildApp({ config, logger, metrics, authenticator, routes, audit, isReady: () => store.ping(), isStoreUnavailable });
   return {
     app,
     metrics,

@@ -5,7 +5,9 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso';
-import { currentSession, onSignedOut, signOut } from './api/client.js';
+import { currentSession, onSignedOut, signOut, type SessionHolder } from './api/client.js';
+import { HolderContext, useCan } from './ui/roles.js';
+import { InvitationPage } from './pages/invitation-page.js';
 import { SignIn } from './pages/sign-in.js';
 import { AppsPage } from './pages/apps-page.js';
 import { AppShell } from './pages/app-shell.js';
@@ -16,11 +18,15 @@ import { PageBoundary } from './ui/page-boundary.js';
 
 const ConnectionsPage = lazyPage(() => import('./pages/connections-page.js').then((m) => m.ConnectionsPage));
 const TablesPage = lazyPage(() => import('./pages/tables-page.js').then((m) => m.TablesPage));
+const AccountsPage = lazyPage(() => import('./pages/accounts-page.js').then((m) => m.AccountsPage));
+const AuditPage = lazyPage(() => import('./pages/audit-page.js').then((m) => m.AuditPage));
+const MyAccountPage = lazyPage(() => import('./pages/my-account-page.js').then((m) => m.MyAccountPage));
 
 type Auth = 'checking' | 'signed-in' | 'signed-out';
 
 function Header({ onSignOut }: { onSignOut: () => void }) {
   const { path } = useLocation();
+  const owner = useCan('owner');
   const current = (prefix: string) => (path === prefix || (prefix !== '/console/' && path.startsWith(prefix)) || (prefix === '/console/' && path.startsWith('/console/apps')) ? 'page' : undefined);
   return (
     <header class="top">
@@ -39,6 +45,17 @@ function Header({ onSignOut }: { onSignOut: () => void }) {
         </a>
         <a href="/console/tables" aria-current={current('/console/tables')}>
           Data tables
+        </a>
+        <a href="/console/audit" aria-current={current('/console/audit')}>
+          Audit
+        </a>
+        {owner ? (
+          <a href="/console/accounts" aria-current={current('/console/accounts')}>
+            Accounts
+          </a>
+        ) : null}
+        <a href="/console/account" aria-current={current('/console/account') && path === '/console/account' ? 'page' : undefined}>
+          Your account
         </a>
         <a href="/docs/" target="_blank" rel="noopener">
           API reference
@@ -65,6 +82,9 @@ function Routes() {
           <Route path="/console/connections/:connectionId" component={ConnectionsPage} />
           <Route path="/console/tables" component={TablesPage} />
           <Route path="/console/tables/:tableName" component={TablesPage} />
+          <Route path="/console/audit" component={AuditPage} />
+          <Route path="/console/accounts" component={AccountsPage} />
+          <Route path="/console/account" component={MyAccountPage} />
           <Route default component={NotFound} />
         </Router>
       </ErrorBoundary>
@@ -72,26 +92,56 @@ function Routes() {
   );
 }
 
+const ADMIN: SessionHolder = { kind: 'admin', grants: [{ role: 'owner' }] };
+
 export function App() {
-  const [auth, setAuth] = useState<Auth>('checking');
+  const [auth, setAuth] = useState<Auth>(location.pathname === '/console/invitation' ? 'signed-out' : 'checking');
+  const [holder, setHolder] = useState<SessionHolder>(ADMIN);
+  const [invitation, setInvitation] = useState(location.pathname === '/console/invitation');
   useEffect(() => {
+    if (invitation) return onSignedOut(() => setAuth('signed-out'));
     currentSession().then(
-      () => setAuth('signed-in'),
+      (s) => {
+        setHolder(s.holder ?? ADMIN);
+        setAuth('signed-in');
+      },
       () => setAuth('signed-out'),
     );
     return onSignedOut(() => setAuth('signed-out'));
-  }, []);
+  }, [invitation]);
   const doSignOut = () => {
     void signOut().finally(() => setAuth('signed-out'));
   };
+  if (invitation) {
+    return (
+      <InvitationPage
+        onDone={() => {
+          history.replaceState(null, '', '/console/');
+          setInvitation(false);
+          setAuth('signed-out');
+        }}
+      />
+    );
+  }
   if (auth === 'checking') return <Loading label="Checking your session…" />;
-  if (auth === 'signed-out') return <SignIn onSignedIn={() => setAuth('signed-in')} />;
+  if (auth === 'signed-out') {
+    return (
+      <SignIn
+        onSignedIn={(h) => {
+          setHolder(h ?? ADMIN);
+          setAuth('signed-in');
+        }}
+      />
+    );
+  }
   return (
-    <LocationProvider scope="/console/">
-      <Header onSignOut={doSignOut} />
-      <main id="main" tabIndex={-1}>
-        <Routes />
-      </main>
-    </LocationProvider>
+    <HolderContext.Provider value={holder}>
+      <LocationProvider scope="/console/">
+        <Header onSignOut={doSignOut} />
+        <main id="main" tabIndex={-1}>
+          <Routes />
+        </main>
+      </LocationProvider>
+    </HolderContext.Provider>
   );
 }

@@ -93,6 +93,7 @@ export function adminRoutes(apps: AppsService, agents: AgentRegistry, opts: { ag
     defineRoute({
       method: 'put', path: '/api/admin/apps/:streamId/agent', summary: 'Set the agent definition (validated at once, trained in the background)', tags, auth: admin,
       params: streamIdParam, body: z.unknown(), documentedBody: agentDefinitionSchema, bodyLimit: { size: opts.agentMaxBytes, name: 'AGENT_MAX_BYTES' },
+      audit: { state: ({ params }) => agents.getDefinition(params.streamId) },
       responses: {
         202: { description: 'accepted: its model trains while the live agent (if any) answers turns; the status, as GET …/agent/status answers it', schema: agentStatusAnswer },
         400: { description: 'every problem with its JSON path; code limit_exceeded when the agent has more intents, utterances or nodes than allowed (the message names the limit)' },

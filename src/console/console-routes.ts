@@ -20,36 +20,39 @@ const isHttps = (origin: string): boolean => origin.startsWith('https:');
 export function consoleRoutes(service: ConsoleService, credentials: ConsoleCredentials): RouteDef[] {
   return [
     defineRoute({
-      method: 'post', path: PATH, summary: 'Sign in to the operator console with the admin token', tags, auth: { kind: 'none' }, body: signInBody,
+      method: 'post', path: PATH, summary: "Sign in to the operator console with the admin token, or an account's email and password", tags, auth: { kind: 'none' }, body: signInBody,
       // {"token": …} of at most 500 characters: anything much larger is not a sign-in
-      bodyLimit: { size: '2kb', name: 'a sign-in', maxKeys: 4 },
+      bodyLimit: { size: '2kb', name: 'a sign-in', maxKeys: 4 }, audit: false,
       responses: {
         201: { description: 'signed in; the session cookie is set', schema: sessionAnswer },
-        401: { description: 'wrong admin token' },
+        401: { description: 'wrong admin token, or wrong email or password' },
         403: { description: 'cross-site request' },
         429: { description: 'too many failed sign-ins from this address (Retry-After)' },
       },
       handler: async ({ body, headers, method, origin, baseUrl, ip }) => {
         assertSameOrigin({ method, headers }, [origin, baseUrl]);
-        const { sessionId, expiresAt } = await service.signIn(body.token, ip);
+        const { sessionId, expiresAt, holder } = await service.signIn(body, ip);
         return {
           status: 201,
-          json: { signedIn: true, expiresAt },
+          json: { signedIn: true, expiresAt, holder: holder.kind === 'admin' ? { kind: 'admin', grants: [{ role: 'owner' }] } : holder },
           headers: { 'Set-Cookie': consoleSessionCookie(sessionId, { maxAgeS: service.ttlS, secure: isHttps(origin) }), 'Cache-Control': 'no-store' },
         };
       },
     }),
     defineRoute({
-      method: 'get', path: PATH, summary: 'Whether the caller is signed in (session cookie or admin token)', tags, auth: { kind: 'admin' },
+      method: 'get', path: PATH, summary: 'Whether the caller is signed in (session cookie or admin token), and who', tags, auth: { kind: 'admin', role: 'self' },
       responses: { 200: { description: 'signed in', schema: sessionAnswer }, 401: { description: 'no session' } },
-      handler: async ({ headers }) => {
+      handler: async ({ headers, principal }) => {
         const sessionId = consoleSessionIdOf(headers);
         const expiresAt = sessionId ? await service.expiryOf(sessionId) : null;
-        return { json: { signedIn: true, ...(expiresAt ? { expiresAt } : {}) }, headers: { 'Cache-Control': 'no-store' } };
+        const holder = principal.kind === 'account'
+          ? { kind: 'account' as const, accountId: principal.accountId, email: principal.email, grants: principal.grants }
+          : { kind: 'admin' as const, grants: [{ role: 'owner' }] };
+        return { json: { signedIn: true, ...(expiresAt ? { expiresAt } : {}), holder }, headers: { 'Cache-Control': 'no-store' } };
       },
     }),
     defineRoute({
-      method: 'delete', path: PATH, summary: 'Sign out: ends the session and removes its cookie', tags, auth: { kind: 'admin' },
+      method: 'delete', path: PATH, summary: 'Sign out: ends the session and removes its cookie', tags, auth: { kind: 'admin', role: 'self' }, audit: false,
       responses: { 204: { description: 'signed out' }, 401: { description: 'no session' }, 403: { description: 'cross-site request' } },
       handler: async ({ headers, origin }) => {
         const sessionId = consoleSessionIdOf(headers);
@@ -58,7 +61,7 @@ export function consoleRoutes(service: ConsoleService, credentials: ConsoleCrede
       },
     }),
     defineRoute({
-      method: 'post', path: '/api/console/apps/:streamId/token', tags, auth: { kind: 'admin' }, params: streamIdParam,
+      method: 'post', path: '/api/console/apps/:streamId/token', tags, auth: { kind: 'admin', role: 'viewer' }, params: streamIdParam, audit: false,
       summary: "A short-lived token for the app's public APIs, signed with the console's own API app of the app (made on first use, then reused)",
       responses: {
         201: { description: 'the token (send it in the auth header); the API app\'s secret stays in the service', schema: consoleTokenAnswer },
@@ -68,7 +71,7 @@ export function consoleRoutes(service: ConsoleService, credentials: ConsoleCrede
       handler: async ({ params }) => ({ status: 201, json: await credentials.appToken(params.streamId), headers: { 'Cache-Control': 'no-store' } }),
     }),
     defineRoute({
-      method: 'post', path: '/api/console/api-key', tags, auth: { kind: 'admin' },
+      method: 'post', path: '/api/console/api-key', tags, auth: { kind: 'admin', role: 'editor' }, audit: false,
       summary: "The console's API key for the connections API (made on first use, then reused)",
       responses: { 201: { description: 'the key (send it in the x-api-key header)', schema: consoleKeyAnswer }, 403: { description: 'cross-site request' } },
       handler: async () => ({ status: 201, json: { apiKey: await credentials.apiKey() }, headers: { 'Cache-Control': 'no-store' } }),

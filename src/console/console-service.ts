@@ -10,7 +10,7 @@
  */
 import {
   AppError, createCredentialGuesses, hmacSha256, isConsoleSessionId, isoNow, randomSecret, safeEqual,
-  type ConsoleSessionLookup, type CredentialGuesses, type RateLimiterFactory,
+  type AccountIdentity, type ConsoleSessionLookup, type CredentialGuesses, type RateLimiterFactory, type SessionHolder,
 } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { ConsoleRepository } from './console-repository.js';
@@ -23,6 +23,14 @@ export interface ConsoleServiceOptions {
   credentialKey?: Buffer;
   /** The count of attempts at the admin token, shared with the operator API's Bearer check (one is made without it). */
   guesses?: CredentialGuesses;
+  /** Operator accounts (the accounts component): without it only the admin token signs in. */
+  accounts?: AccountSessions;
+}
+
+/** What the console asks of operator accounts. */
+export interface AccountSessions {
+  verifySignIn(email: string, password: string, clientIp: string): Promise<{ identity: AccountIdentity; binding: string }>;
+  sessionHolder(accountId: string, binding: string): Promise<AccountIdentity | null>;
 }
 
 export class ConsoleService implements ConsoleSessionLookup {
@@ -43,30 +51,55 @@ export class ConsoleService implements ConsoleSessionLookup {
     return this.opts.ttlS;
   }
 
-  async signIn(token: string, clientIp: string): Promise<{ sessionId: string; expiresAt: string }> {
-    const given = token.trim();
-    if (!(await this.guesses.attempt(clientIp, () => safeEqual(given, this.opts.adminToken)))) throw AppError.unauthorized('Invalid admin token');
+  async signIn(credentials: { token: string } | { email: string; password: string }, clientIp: string): Promise<{ sessionId: string; expiresAt: string; holder: SessionHolder }> {
+    let holder: SessionHolder = { kind: 'admin' };
+    let credential = this.credential;
+    let accountId: string | undefined;
+    if ('token' in credentials) {
+      const given = credentials.token.trim();
+      if (!(await this.guesses.attempt(clientIp, () => safeEqual(given, this.opts.adminToken)))) throw AppError.unauthorized('Invalid admin token');
+    } else {
+      if (!this.opts.accounts) throw AppError.unauthorized('Wrong email or password');
+      const found = await this.opts.accounts.verifySignIn(credentials.email, credentials.password, clientIp);
+      holder = { kind: 'account', ...found.identity };
+      credential = found.binding;
+      accountId = found.identity.accountId;
+    }
     const sessionId = randomSecret(32);
     const expiresAt = new Date(Date.now() + this.opts.ttlS * 1000).toISOString();
-    await this.repo.save(sessionId, { createdOn: isoNow(), expiresAt, credential: this.credential }, this.opts.ttlS * 1000);
-    return { sessionId, expiresAt };
+    await this.repo.save(sessionId, { createdOn: isoNow(), expiresAt, credential, ...(accountId ? { accountId } : {}) }, this.opts.ttlS * 1000);
+    return { sessionId, expiresAt, holder };
   }
 
   /**
    * Whether the session may still act: known, not expired, and made with the admin token this
-   * instance runs with. False after sign-out, at expiry and once the token has changed; live
-   * feeds ask it again at every heartbeat and event.
+   * instance runs with (or by an account still active, whose password has not changed since). False
+   * after sign-out, at expiry, once the token has changed or the account is disabled; live feeds ask
+   * it again at every heartbeat and event.
    */
   async isActive(sessionId: string): Promise<boolean> {
-    return (await this.expiryOf(sessionId)) !== null;
+    return (await this.holderOf(sessionId)) !== null;
+  }
+
+  /** Who holds the session, or null when it may not act (see isActive). */
+  async holderOf(sessionId: string): Promise<SessionHolder | null> {
+    return (await this.sessionOf(sessionId))?.holder ?? null;
   }
 
   /** When the session ends, or null when it is unknown, over, or made with another admin token. */
   async expiryOf(sessionId: string): Promise<string | null> {
+    return (await this.sessionOf(sessionId))?.expiresAt ?? null;
+  }
+
+  private async sessionOf(sessionId: string): Promise<{ holder: SessionHolder; expiresAt: string } | null> {
     if (!isConsoleSessionId(sessionId)) return null;
     const rec = await this.repo.find(sessionId);
-    if (!rec || typeof rec.credential !== 'string' || !safeEqual(rec.credential, this.credential)) return null;
-    return Date.parse(rec.expiresAt) > Date.now() ? rec.expiresAt : null;
+    if (!rec || typeof rec.credential !== 'string' || Date.parse(rec.expiresAt) <= Date.now()) return null;
+    if (rec.accountId !== undefined) {
+      const identity = this.opts.accounts ? await this.opts.accounts.sessionHolder(rec.accountId, rec.credential) : null;
+      return identity ? { holder: { kind: 'account', ...identity }, expiresAt: rec.expiresAt } : null;
+    }
+    return safeEqual(rec.credential, this.credential) ? { holder: { kind: 'admin' }, expiresAt: rec.expiresAt } : null;
   }
 
   async signOut(sessionId: string): Promise<void> {

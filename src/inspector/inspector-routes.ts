@@ -22,8 +22,8 @@ const validateAnswer = z.object({ valid: z.boolean(), errors: z.array(z.string()
 export function inspectorRoutes(service: InspectorService, feeds: FeedHub, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {
   return [
     defineRoute({
-      method: 'post', path: '/api/admin/vxml/validate', summary: 'Check a document against the W3C VoiceXML 2.1 schema (or SRGS 1.0 for a grammar)', tags, auth,
-      body: validateBody,
+      method: 'post', path: '/api/admin/vxml/validate', summary: 'Check a document against the W3C VoiceXML 2.1 schema (or SRGS 1.0 for a grammar)', tags,
+      auth: { kind: 'admin', role: 'viewer' }, audit: false, body: validateBody, // a check that changes nothing
       responses: { 200: { description: 'whether the document is valid, and why not (a document that is not XML at all is reported as invalid)', schema: validateAnswer }, 400: { description: 'no document, or more than 1,000,000 characters' } },
       handler: async ({ body }) => ({ json: await vxmlSchemaCheck(body.xml, body.schema) }),
     }),

@@ -101,7 +101,7 @@ export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: str
     }),
     defineRoute({
       method: 'put', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Replace the IVR settings (what the body leaves out takes its default; enabled, left out, stays as it was)', tags, auth: admin,
-      params, body: z.unknown(), documentedBody: describedIvrSettings(),
+      params, body: z.unknown(), documentedBody: describedIvrSettings(), audit: { state: ({ params: p }) => ivr.getSettings(p.streamId) },
       responses: { 200: { description: 'the stored settings', schema: ivrSettingsSchema }, 400: { description: 'every problem with its path' } },
       handler: async ({ params: p, body }) => {
         await requireApp(p.streamId);
@@ -110,7 +110,7 @@ export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: str
     }),
     defineRoute({
       method: 'patch', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Change some IVR settings with a JSON merge patch (RFC 7386)', tags, auth: admin,
-      params, body: z.unknown(), documentedBody: ivrSettingsPatchSchema, bodyTypes: ['mergePatch', 'json'],
+      params, body: z.unknown(), documentedBody: ivrSettingsPatchSchema, bodyTypes: ['mergePatch', 'json'], audit: { state: ({ params: p }) => ivr.getSettings(p.streamId) },
       responses: {
         200: { description: 'the effective settings after the patch', schema: ivrSettingsSchema },
         400: { description: 'every problem with its path (body.<path>): an unknown member, a bad value, or a result that is not valid settings' },

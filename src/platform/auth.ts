@@ -19,10 +19,27 @@ import type { RateLimiterFactory } from './rate-limiter.js';
 import type { Metrics } from './metrics.js';
 import { createCredentialGuesses, type CredentialGuesses } from './credential-guesses.js';
 import { assertSameOrigin, consoleSessionIdOf, type ConsoleSessionLookup } from './console-session.js';
+import { assertRole, neededRole, type Role, type RoleGrant } from './auth-roles.js';
+
+/** Personal API tokens of operator accounts start with this (sent as `Authorization: Bearer pat_…`). */
+export const PERSONAL_TOKEN_PREFIX = 'pat_';
+
+/** An operator account as a credential shows it (its grants read at each request: a change holds at once). */
+export interface AccountIdentity {
+  accountId: string;
+  email: string;
+  grants: RoleGrant[];
+}
+
+/** Finds the enabled account of a personal API token (null: unknown, revoked, or its account disabled). */
+export interface PersonalTokenLookup {
+  findPersonalToken(token: string): Promise<(AccountIdentity & { tokenId: string; tokenName: string }) | null>;
+}
 
 export type AuthRequirement =
   | { kind: 'none' }
-  | { kind: 'admin' }
+  /** The operator API: the admin token, a console session or a personal API token; `role` is the role needed (auth-roles.ts: by method when absent). */
+  | { kind: 'admin'; role?: Role | 'self' }
   /** `appParam` names the path parameter that must equal the token's app's streamId (`botId` or `streamId` in the public paths). */
   | { kind: 'jwt'; scope: string; appParam?: string }
   | { kind: 'apiKey'; scope: string };
@@ -30,6 +47,8 @@ export type AuthRequirement =
 export type Principal =
   | { kind: 'anonymous' }
   | { kind: 'admin' }
+  /** An operator account, signed in to the console (`session`) or with a personal API token (`token`). */
+  | ({ kind: 'account'; via: 'session' | 'token'; tokenId?: string; tokenName?: string } & AccountIdentity)
   | { kind: 'app'; clientId: string; streamId: string; scopes: string[]; sub?: string }
   | { kind: 'apiKey'; id: string; scopes: string[] };
 
@@ -81,6 +100,8 @@ export interface AuthenticatorOptions {
   adminGuesses?: CredentialGuesses;
   /** Where refused guesses are counted, when no `adminGuesses` is given. */
   metrics?: Metrics;
+  /** Personal API tokens of operator accounts (without it a `pat_` Bearer is a wrong admin token). */
+  personalTokens?: PersonalTokenLookup;
 }
 
 export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
@@ -92,16 +113,38 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
   async function admin(req: AuthRequest): Promise<Principal> {
     const h = header(req, 'authorization');
     const sessionId = h === undefined && opts.consoleSessions ? consoleSessionIdOf(req.headers) : undefined;
-    if (sessionId !== undefined && (await opts.consoleSessions!.isActive(sessionId))) {
-      assertSameOrigin({ method: req.method ?? 'GET', headers: req.headers }, [req.origin, opts.publicBaseUrl]);
-      return { kind: 'admin' };
+    if (sessionId !== undefined) {
+      const holder = await opts.consoleSessions!.holderOf(sessionId);
+      if (holder) {
+        assertSameOrigin({ method: req.method ?? 'GET', headers: req.headers }, [req.origin, opts.publicBaseUrl]);
+        return holder.kind === 'admin' ? { kind: 'admin' } : { ...holder, kind: 'account', via: 'session' };
+      }
     }
     const m = /^Bearer\s+(.+)$/i.exec(h ?? '');
     // no credential at all is no guess: refused without counting
     if (!m) throw AppError.unauthorized('Invalid or missing admin token');
     const given = m[1]!.trim();
+    if (given.startsWith(PERSONAL_TOKEN_PREFIX) && opts.personalTokens) {
+      // a personal token is looked up by its hash; a wrong one counts as a guess like a wrong admin token
+      const found = given.length <= 200 ? await opts.personalTokens.findPersonalToken(given) : null;
+      if (!(await guesses.attempt(req.ip, () => found !== null)) || !found) throw AppError.unauthorized('Invalid or missing admin token');
+      const { tokenId, tokenName, ...identity } = found;
+      return { kind: 'account', via: 'token', tokenId, tokenName, ...identity };
+    }
     if (!(await guesses.attempt(req.ip, () => safeEqual(given, adminToken)))) throw AppError.unauthorized('Invalid or missing admin token');
     return { kind: 'admin' };
+  }
+
+  /** An account's role on the route (the admin token holds every role). */
+  async function operator(req: AuthRequest, role: Role | 'self' | undefined): Promise<Principal> {
+    const principal = await admin(req);
+    // 'self': an operator's own account (its password, its tokens), whatever its roles
+    if (principal.kind === 'account' && role !== 'self') {
+      const method = req.method ?? 'GET';
+      const app = req.params['streamId'];
+      assertRole(principal.grants, neededRole(role, method), { ...(app !== undefined ? { app } : {}), read: method === 'GET' || method === 'HEAD' });
+    }
+    return principal;
   }
 
   async function app(req: AuthRequest, scope: string, appParam?: string): Promise<Principal> {
@@ -148,7 +191,7 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
       case 'none':
         return Promise.resolve({ kind: 'anonymous' });
       case 'admin':
-        return admin(req);
+        return operator(req, requirement.role);
       case 'jwt':
         return app(req, requirement.scope, requirement.appParam);
       case 'apiKey':

@@ -10,9 +10,14 @@ import { AppError } from './app-error.js';
 
 export const CONSOLE_SESSION_COOKIE = 'ivr_console_session';
 
+/** Who holds a console session: the admin token, or an operator account (its grants as they are now). */
+export type SessionHolder = { kind: 'admin' } | { kind: 'account'; accountId: string; email: string; grants: Array<{ role: 'viewer' | 'editor' | 'owner'; app?: string }> };
+
 /** Looks up console sessions (kept in the store by the console component). */
 export interface ConsoleSessionLookup {
   isActive(sessionId: string): Promise<boolean>;
+  /** Who holds an active session; null when it is unknown, over, or its account is disabled. */
+  holderOf(sessionId: string): Promise<SessionHolder | null>;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

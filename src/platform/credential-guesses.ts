@@ -30,6 +30,14 @@ export interface CredentialGuesses {
    * the address is limited.
    */
   attempt(address: string, isRight: () => boolean): Promise<boolean>;
+  /**
+   * The same for a check that takes time (a password hash): refused with 429 before `check` runs
+   * when any window of `keys` is already used up; then `check` runs and the attempt is counted on
+   * every key (read only when right), and the answer is decided by that count, so no attempt of a
+   * parallel burst past the limit learns whether it was right. `keys` are client addresses (counted
+   * as `attempt` counts them) or other names (an account's, to limit guesses spread over addresses).
+   */
+  attemptSlow(keys: string[], check: () => Promise<boolean>): Promise<boolean>;
 }
 
 export interface CredentialGuessesOptions {
@@ -39,6 +47,8 @@ export interface CredentialGuessesOptions {
   trustedNetworks?: string[];
   /** The windows (tests use smaller ones); ADMIN_GUESS_WINDOWS by default. */
   windows?: typeof ADMIN_GUESS_WINDOWS;
+  /** What is guessed (`admin` by default; `password` for accounts): the limiters' names and the metric's label. */
+  credential?: string;
 }
 
 /** `::ffff:1.2.3.4` as 1.2.3.4; an IPv6 address as its /64; others as they are. */
@@ -72,9 +82,24 @@ export function inSubnets(list: BlockList, address: string): boolean {
 }
 
 export function createCredentialGuesses(opts: CredentialGuessesOptions): CredentialGuesses {
-  const windows: RateLimiter[] = (opts.windows ?? ADMIN_GUESS_WINDOWS).map(({ suffix, ...rule }) => opts.rateLimiters({ name: `admin-guesses-${suffix}`, ...rule }));
+  const credential = opts.credential ?? 'admin';
+  const windows: RateLimiter[] = (opts.windows ?? ADMIN_GUESS_WINDOWS).map(({ suffix, ...rule }) => opts.rateLimiters({ name: `${credential}-guesses-${suffix}`, ...rule }));
   const trusted = opts.trustedNetworks?.length ? subnetList(opts.trustedNetworks) : null;
+  const refuse = (refused: Array<{ msBeforeNext: number }>): never => {
+    opts.metrics?.refusedGuesses.inc({ credential });
+    throw AppError.rateLimited(Math.max(...refused.map((c) => c.msBeforeNext)) / 1000);
+  };
+  const counted = (keys: string[]): string[] => keys.filter((k) => !(trusted && inSubnets(trusted, k))).map(addressKey);
   return {
+    async attemptSlow(keys, check) {
+      const names = counted(keys);
+      const before = (await Promise.all(names.flatMap((k) => windows.map((w) => w.peek(k))))).filter((c) => !c.allowed);
+      if (before.length) refuse(before);
+      const right = await check();
+      const after = (await Promise.all(names.flatMap((k) => windows.map((w) => (right ? w.peek(k) : w.consume(k)))))).filter((c) => !c.allowed);
+      if (after.length) refuse(after);
+      return right;
+    },
     async attempt(address, isRight) {
       if (trusted && inSubnets(trusted, address)) return isRight();
       const key = addressKey(address);
@@ -86,10 +111,7 @@ export function createCredentialGuesses(opts: CredentialGuessesOptions): Credent
       const right = isRight();
       const counted = await Promise.all(windows.map((w) => (right ? w.peek(key) : w.consume(key))));
       const refused = counted.filter((c) => !c.allowed);
-      if (refused.length) {
-        opts.metrics?.refusedGuesses.inc({ credential: 'admin' });
-        throw AppError.rateLimited(Math.max(...refused.map((c) => c.msBeforeNext)) / 1000);
-      }
+      if (refused.length) refuse(refused);
       return right;
     },
   };

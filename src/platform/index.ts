@@ -4,10 +4,14 @@ export { AppError, type ErrorDetail } from './app-error.js';
 export { createSealer, type Sealer } from './seal.js';
 export { verifyHs256, signHs256, TOKEN_REFUSAL_REASONS, type TokenRefusalReason, type VerifiedToken, type VerifiedTokenCache } from './jwt.js';
 export { sha256, safeEqual, randomSecret, randomDigits, hmacSha256 } from './secrets.js';
-export { createAuthenticator, CREDENTIALS, type Authenticator, type AuthenticatorOptions, type AuthRequirement, type Principal, type CredentialLookup } from './auth.js';
+export {
+  createAuthenticator, CREDENTIALS, PERSONAL_TOKEN_PREFIX,
+  type AccountIdentity, type Authenticator, type AuthenticatorOptions, type AuthRequirement, type Principal, type CredentialLookup, type PersonalTokenLookup,
+} from './auth.js';
+export { ROLES, assertRole, includesRole, neededRole, roleOn, type Role, type RoleGrant } from './auth-roles.js';
 export {
   CONSOLE_SESSION_COOKIE, assertSameOrigin, clearedConsoleSessionCookie, consoleSessionCookie, consoleSessionIdOf, isConsoleSessionId,
-  type ConsoleSessionLookup,
+  type ConsoleSessionLookup, type SessionHolder,
 } from './console-session.js';
 export { createLogger, scrubUrl, type Logger } from './logger.js';
 export { activeTraceId, annotate, inSpan, startTelemetry, traceFields, type Telemetry, type TelemetryOptions } from './telemetry.js';
@@ -21,3 +25,4 @@ export { createRateLimitGate, RATE_LIMITS, type RateLimitGate } from './rate-lim
 export type { RateLimiter, RateLimiterFactory, RateLimitRule, RateLimitOutcome, RateLimitEntry } from './rate-limiter.js';
 export { wellFormed } from './well-formed.js';
 export { createCredentialGuesses, ADMIN_GUESS_WINDOWS, type CredentialGuesses, type CredentialGuessesOptions } from './credential-guesses.js';
+export { auditAuthorOf, auditDiff, redactSecrets, REDACTED, type AuditAuthor, type AuditChange, type AuditEvent, type AuditSink } from './audit-sink.js';

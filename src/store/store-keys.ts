@@ -98,6 +98,25 @@ export const storeKeys = {
   testRunOwner: (instanceId: string) => `testrun-owner:{o:${safe(instanceId)}}`,
   // operator console sign-in sessions, by the SHA-256 of the cookie's session id (never the id itself)
   consoleSession: (idHash: string) => `console-session:{s:${safe(idHash)}}`,
+
+  // --- operator accounts and the audit trail (issue 44) ---
+  // Every key of the accounts shares one slot ({op}): an account, its email index, its invitation and
+  // its tokens change together in one atomic step. Few operators, so one slot is no hot spot.
+  operatorAccount: (accountId: string) => `operators:{op}:account:${safe(accountId)}`,
+  /** Account ids scored by when each was made. */
+  operatorIndex: () => 'operators:{op}:index',
+  /** The account id of an email, by the SHA-256 of the lower-cased address. */
+  operatorEmail: (emailHash: string) => `operators:{op}:email:${safe(emailHash)}`,
+  /** A pending invitation, by the SHA-256 of its token (never the token). */
+  operatorInvitation: (tokenHash: string) => `operators:{op}:invitation:${safe(tokenHash)}`,
+  /** A personal API token, by the SHA-256 of the token (never the token). */
+  operatorToken: (tokenHash: string) => `operators:{op}:token:${safe(tokenHash)}`,
+  /** An account's personal API tokens: token id -> JSON {name, createdOn, hash}. */
+  operatorTokens: (accountId: string) => `operators:{op}:tokens:${safe(accountId)}`,
+  /** The audit trail: entries (JSON with a unique id) scored by their time (ms); its retention setting. */
+  auditLog: () => 'audit:{au}:log',
+  auditSettings: () => 'audit:{au}:settings',
+  // --- end of operator accounts and the audit trail ---
 };
 
 export type StoreKeys = typeof storeKeys;

@@ -84,7 +84,7 @@ describeEachStore('API apps of an app', (factory) => {
 
   it('when the OpenAPI document is read, then both routes are there with their answers documented', async () => {
     const spec = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
-    expect(Object.keys(spec.paths['/api/admin/apps/{streamId}/api-apps']?.get?.responses ?? {}).sort()).toEqual(['200', '401', '404']);
-    expect(Object.keys(spec.paths['/api/admin/apps/{streamId}/api-apps/{clientId}']?.delete?.responses ?? {}).sort()).toEqual(['204', '400', '401', '404']);
+    expect(Object.keys(spec.paths['/api/admin/apps/{streamId}/api-apps']?.get?.responses ?? {}).sort()).toEqual(['200', '401', '403', '404']);
+    expect(Object.keys(spec.paths['/api/admin/apps/{streamId}/api-apps/{clientId}']?.delete?.responses ?? {}).sort()).toEqual(['204', '400', '401', '403', '404']);
   });
 });

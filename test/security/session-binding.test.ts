@@ -72,15 +72,15 @@ describeEachStore('a console session after the admin token changes', (factory) =
     const changed = new ConsoleService(store, { adminToken: NEW_TOKEN, ttlS: 60, rateLimiters, credentialKey: masterKey });
     const short = new ConsoleService(store, { adminToken: OLD_TOKEN, ttlS: 1, rateLimiters, credentialKey: masterKey });
 
-    const kept = (await service.signIn(OLD_TOKEN, '192.0.2.10')).sessionId;
+    const kept = (await service.signIn({ token: OLD_TOKEN }, '192.0.2.10')).sessionId;
     expect(await service.isActive(kept)).toBe(true);
     expect(await changed.isActive(kept)).toBe(false);
 
-    const signedOut = (await service.signIn(OLD_TOKEN, '192.0.2.10')).sessionId;
+    const signedOut = (await service.signIn({ token: OLD_TOKEN }, '192.0.2.10')).sessionId;
     await service.signOut(signedOut);
     expect(await service.isActive(signedOut)).toBe(false);
 
-    const expiring = (await short.signIn(OLD_TOKEN, '192.0.2.10')).sessionId;
+    const expiring = (await short.signIn({ token: OLD_TOKEN }, '192.0.2.10')).sessionId;
     expect(await short.isActive(expiring)).toBe(true);
     await sleep(1100);
     expect(await short.isActive(expiring)).toBe(false);

@@ -19,8 +19,24 @@ const app = (streamId: string): string => `/api/admin/apps/${encodeURIComponent(
 const enc = encodeURIComponent;
 
 // ---- sign-in ----
-export const signIn = (token: string) => request<{ signedIn: true; expiresAt?: string }>('POST', '/api/console/session', { body: { token } });
-export const currentSession = () => request<{ signedIn: true; expiresAt?: string }>('GET', '/api/console/session');
+/** Who holds the session: the admin token (every role) or an account with its role grants. */
+export interface RoleGrant {
+  role: 'viewer' | 'editor' | 'owner';
+  app?: string;
+}
+export interface SessionHolder {
+  kind: 'admin' | 'account';
+  accountId?: string;
+  email?: string;
+  grants: RoleGrant[];
+}
+export interface SessionAnswer {
+  signedIn: true;
+  expiresAt?: string;
+  holder?: SessionHolder;
+}
+export const signIn = (credentials: { token: string } | { email: string; password: string }) => request<SessionAnswer>('POST', '/api/console/session', { body: credentials });
+export const currentSession = () => request<SessionAnswer>('GET', '/api/console/session');
 export async function signOut(): Promise<void> {
   try {
     await request<void>('DELETE', '/api/console/session');
@@ -160,3 +176,56 @@ export async function importSkillGroups(streamId: string, accountId: string, org
     }),
   );
 }
+
+// ---- operator accounts (owners), the caller's own account, the audit trail ----
+export interface AccountRecord {
+  id: string;
+  email: string;
+  grants: RoleGrant[];
+  status: 'invited' | 'active' | 'disabled';
+  createdOn: string;
+  updatedOn: string;
+}
+export interface Invitation {
+  account: AccountRecord;
+  invitation: { url: string; token: string; expiresAt: string };
+}
+export interface PersonalToken {
+  id: string;
+  name: string;
+  createdOn: string;
+}
+export const listAccounts = () => request<{ accounts: AccountRecord[] }>('GET', '/api/admin/accounts');
+export const inviteAccount = (input: { email: string; grants: RoleGrant[] }) => request<Invitation>('POST', '/api/admin/accounts', { body: input });
+export const updateAccount = (id: string, change: { grants?: RoleGrant[]; disabled?: boolean }) => request<AccountRecord>('PATCH', `/api/admin/accounts/${enc(id)}`, { body: change });
+export const reinviteAccount = (id: string) => request<Invitation>('POST', `/api/admin/accounts/${enc(id)}/invitation`);
+export const acceptInvitation = (token: string, password: string) => request<AccountRecord>('POST', '/api/accounts/invitation', { body: { token, password } });
+export const changePassword = (currentPassword: string, newPassword: string) => request<void>('PUT', '/api/account/password', { body: { currentPassword, newPassword } });
+export const listMyTokens = () => request<{ tokens: PersonalToken[] }>('GET', '/api/account/tokens');
+export const createMyToken = (name: string) => request<PersonalToken & { token: string }>('POST', '/api/account/tokens', { body: { name } });
+export const revokeMyToken = (id: string) => request<void>('DELETE', `/api/account/tokens/${enc(id)}`);
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  author: { kind: 'admin-token' | 'account' | 'token' | 'anonymous'; accountId?: string; email?: string; tokenName?: string };
+  action: string;
+  item: string;
+  app?: string;
+  status: number;
+  changes: Array<{ path: string; before?: unknown; after?: unknown }>;
+  truncated?: boolean;
+}
+export interface AuditFilters {
+  app?: string;
+  author?: string;
+  item?: string;
+  before?: string;
+}
+export function listAudit(filters: AuditFilters, limit = 50): Promise<{ entries: AuditEntry[]; nextBefore?: string }> {
+  const q = new URLSearchParams({ limit: String(limit) });
+  for (const [k, v] of Object.entries(filters) as Array<[string, string | undefined]>) if (v) q.set(k, v);
+  return request('GET', `/api/admin/audit?${q.toString()}`);
+}
+export const auditSettings = () => request<{ retentionDays: number }>('GET', '/api/admin/audit/settings');
+export const setAuditSettings = (retentionDays: number) => request<{ retentionDays: number }>('PUT', '/api/admin/audit/settings', { body: { retentionDays } });

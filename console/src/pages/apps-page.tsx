@@ -1,5 +1,6 @@
 /** Apps: the list, a form to create one, and deletion after a confirmation that names the app. */
 import { useState } from 'preact/hooks';
+import { can, useCan, useHolder } from '../ui/roles.js';
 import { ApiError, createApp, deleteApp, listApps, type AppRecord } from '../api/client.js';
 import { useConfirm } from '../ui/confirm-dialog.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
@@ -73,15 +74,19 @@ export function AppsPage() {
     }
   };
 
+  const mayCreate = useCan('editor');
+  const holder = useHolder();
   return (
     <section aria-labelledby="apps-title">
       <h1 id="apps-title">Apps</h1>
-      <CreateApp
-        onCreated={(app) => {
-          setNotice(`Created ${app.name}.`);
-          load.reload();
-        }}
-      />
+      {mayCreate ? (
+        <CreateApp
+          onCreated={(app) => {
+            setNotice(`Created ${app.name}.`);
+            load.reload();
+          }}
+        />
+      ) : null}
       <p role="status" class="notice">
         {notice}
       </p>
@@ -125,9 +130,11 @@ export function AppsPage() {
                     </td>
                     <td class="hide-narrow">{new Date(app.createdOn).toLocaleString()}</td>
                     <td class="actions-cell">
-                      <button type="button" class="danger subtle" onClick={() => void remove(app)} aria-label={`Delete ${app.name}`}>
-                        Delete
-                      </button>
+                      {can(holder.grants, 'editor', app.streamId) ? (
+                        <button type="button" class="danger subtle" onClick={() => void remove(app)} aria-label={`Delete ${app.name}`}>
+                          Delete
+                        </button>
+                      ) : null}
                     </td>
                   </tr>
                 ))}

@@ -8,6 +8,7 @@ import type { Application, NextFunction, Request, RequestHandler, Response } fro
 import type { ZodType } from 'zod';
 import { AppError } from '../app-error.js';
 import type { Authenticator, Principal } from '../auth.js';
+import { auditAuthorOf, auditDiff, type AuditSink } from '../audit-sink.js';
 import { bodyParsers } from './body-parsers.js';
 import { hostGuard } from './host-guard.js';
 import type { RouteContext, RouteDef, RouteReply } from './route-def.js';
@@ -16,7 +17,15 @@ export interface MountOptions {
   authenticator: Authenticator;
   bodyLimit: string;
   publicBaseUrl?: string;
+  /** Where changes made through the operator API are recorded. */
+  audit?: AuditSink;
 }
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether the audit trail records this request (a change through the operator API). */
+const audited = (def: RouteDef, method: string, opts: MountOptions): opts is MountOptions & { audit: AuditSink } =>
+  opts.audit !== undefined && def.audit !== false && def.auth.kind === 'admin' && !READS.has(method.toUpperCase());
 
 const issuesToDetails = (where: string, schema: ZodType, value: unknown): unknown => {
   const r = schema.safeParse(value);
@@ -126,7 +135,20 @@ function handle(def: RouteDef, opts: MountOptions): RequestHandler {
         method: req.method,
         signal: controller.signal,
       };
+      const audit = audited(def, req.method, opts) ? opts.audit : undefined;
+      const auditing = def.audit || undefined;
+      const state = auditing ? (c: RouteContext) => auditing.state(c) : undefined;
+      const before = audit && state ? await state(ctx).catch(() => undefined) : undefined;
       const reply = withNoStore(await def.handler(ctx));
+      if (audit && (reply.status ?? 200) < 400) {
+        const after = state ? await state(ctx).catch(() => undefined) : req.method === 'DELETE' ? undefined : body;
+        const { changes, truncated } = auditDiff(before, after);
+        const app = (params as Record<string, string>)['streamId'];
+        await audit.record({
+          author: auditAuthorOf(principal), action: `${req.method} ${def.path}`, item: req.path, ...(app ? { app } : {}),
+          status: reply.status ?? 200, changes, ...(truncated ? { truncated } : {}), requestId: ctx.requestId,
+        });
+      }
       if (reply.events) await streamReply(res, { ...reply, events: reply.events });
       else sendReply(res, reply);
     } catch (err) {

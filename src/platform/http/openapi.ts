@@ -1,6 +1,7 @@
 /** OpenAPI 3.1 document generated from the route definitions' zod schemas (zod's JSON Schema). */
 import { z, type ZodType } from 'zod';
 import { MEDIA, type RouteDef } from './route-def.js';
+import { neededRole } from '../auth-roles.js';
 
 const toSchema = (schema: ZodType): Record<string, unknown> => {
   try {
@@ -68,6 +69,16 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
           Object.entries(def.responses).map(([status, r]) => [status, responseOf(Number(status), r)]),
         ),
       };
+      if (def.auth.kind === 'admin') {
+        // the role an account needs (the admin token holds every role)
+        const role = def.auth.role === 'self' ? 'any' : neededRole(def.auth.role, method);
+        op['x-required-role'] = role;
+        op.description = role === 'any'
+          ? 'Role: any operator (the caller\'s own account).'
+          : `Role: ${role} (on the app in the path, or the whole service), or the admin token.`;
+        const responses = op.responses as Record<string, unknown>;
+        responses['403'] ??= { description: `the account lacks the ${role} role (code role_required, naming it)`, content: { 'application/json': { schema: ERROR_REF } } };
+      }
       if (def.auth.kind !== 'none') {
         const own = def.responses[401];
         (op.responses as Record<string, unknown>)['401'] = own ? { ...responseOf(401, own), headers: UNAUTHORIZED.headers } : UNAUTHORIZED;
@@ -86,7 +97,7 @@ export function buildOpenApi(routes: RouteDef[], info: { title: string; version:
     paths,
     components: {
       securitySchemes: {
-        adminBearer: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+        adminBearer: { type: 'http', scheme: 'bearer', description: "ADMIN_TOKEN, or an operator account's personal API token (pat_…); the console sends its session cookie instead" },
         authJwt: { type: 'apiKey', in: 'header', name: 'auth', description: 'HS256 JWT with claim appId = the API app clientId' },
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
       },

@@ -81,6 +81,12 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   mergeQueryIntoBody?: boolean;
   responses: Record<number, { description: string; schema?: ZodType; contentType?: string }>;
   handler(ctx: RouteContext<P, Q, B>): Promise<RouteReply>;
+  /**
+   * The audit trail (audit-sink.ts) records every operator route that changes state (its auth is
+   * `admin` and its method not GET): `false` for one that changes nothing (a sign-in, a check); `state`
+   * reads the item the route changes, before and after, for a diff (without it the diff is the body).
+   */
+  audit?: false | { state(ctx: RouteContext<P, Q, B>): Promise<unknown> };
   /** Renders this route's errors (e.g. as VoiceXML) instead of the JSON error body. */
   renderError?: (err: AppError, ctx: { baseUrl: string; params: Record<string, string> }) => RouteReply;
 }

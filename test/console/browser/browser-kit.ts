@@ -77,6 +77,6 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function signIn(page: Page, baseUrl: string, adminToken: string): Promise<void> {
   await page.goto(`${baseUrl}/console/`);
   await page.getByLabel('Admin token').fill(adminToken);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in with the token' }).click();
   await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
 }

@@ -51,7 +51,7 @@ describe.skipIf(!run)('operator console in Chromium', () => {
   it('when the operator signs in with the admin token, then the apps page opens and the session cookie is httpOnly and SameSite=Strict', async () => {
     await page.goto(`${gw.url}/console/`);
     await page.getByLabel('Admin token').fill(gw.config.adminToken);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in with the token' }).click();
     await page.getByRole('heading', { name: 'Apps', level: 1 }).waitFor();
     const cookie = (await context.cookies()).find((c) => c.name === 'ivr_console_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });

@@ -5,6 +5,7 @@
  * redrawn from the editor's text as it changes.
  */
 import { useMemo, useRef, useState } from 'preact/hooks';
+import { needsRole, useCan } from '../../ui/roles.js';
 import { ApiError, getAgent, putAgent, type AppRecord } from '../../api/client.js';
 import { ErrorBox, Loaded } from '../../ui/status.js';
 import { useLoad } from '../../ui/use-load.js';
@@ -41,6 +42,7 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
   const [failure, setFailure] = useState<unknown>(null);
   const [saved, setSaved] = useState(stored ? 'The stored definition is shown.' : 'No agent is set for this app yet: a starter definition is shown.');
   const training = useAgentStatus(app.streamId);
+  const mayEdit = useCan('editor', app.streamId);
   const editor = useRef<EditorHandle | null>(null);
   const lastGood = useRef<DialogGraph[]>([]);
   const current = useMemo(() => parsed(text), [text]);
@@ -86,10 +88,11 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
     <>
       <div class="editor-head">
         <h2 id="definition-title">Definition (JSON)</h2>
-        <button type="button" class="primary" disabled={busy} onClick={() => void save()}>
+        <button type="button" class="primary" disabled={busy || !mayEdit} aria-describedby={mayEdit ? undefined : 'agent-role-note'} onClick={() => void save()}>
           {busy ? 'Saving…' : 'Save the agent'}
         </button>
       </div>
+      {mayEdit ? null : <p id="agent-role-note" role="note">{needsRole('editor')} You can read the agent; an editor or owner saves it.</p>}
       <AgentEditor initial={initial} onChange={setText} handle={(h) => (editor.current = h)} labelledBy="definition-title" />
       <p class="muted small" role="status">
         {current.ok ? saved : `Not valid JSON yet: ${current.message}`}
