@@ -1,7 +1,7 @@
 /**
  * The operator's view of sandbox lockouts: which number, address or caller is slowed or locked
  * and until when, and ending them so a tester gets in again at once. Wrong PINs come from real
- * client addresses (127/8 source addresses), as in sandbox-limits.test.ts.
+ * client addresses (127/8 source addresses), as in sandbox-limits.integration.test.ts.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SandboxOptions } from '../../src/ivr/index.js';

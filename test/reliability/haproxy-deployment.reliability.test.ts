@@ -5,7 +5,7 @@
  * browser seeing a failure. Then the script stops and leaves no process behind, even when it is
  * killed itself.
  *
- * The calls are driven as in multi-instance.test.ts, but through HAProxy's one address: the
+ * The calls are driven as in multi-instance.reliability.test.ts, but through HAProxy's one address: the
  * scripted browser would resend a request that failed on the network, and counts it, so the count
  * shows whether any failure got past HAProxy.
  */

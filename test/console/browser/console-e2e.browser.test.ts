@@ -5,7 +5,7 @@
  * diff, switch the sandbox on and note its PIN and secret, upload a suite and run it to 100% with
  * its chart, make a call through the sandbox caller and read its transcript in the history. Every
  * step also checks that the page raised no CSP violation and no script error. Minting tokens and
- * making new secrets: console-credentials.test.ts.
+ * making new secrets: console-credentials.browser.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';

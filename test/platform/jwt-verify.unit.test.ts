@@ -1,6 +1,6 @@
 /**
  * verifyHs256 on its own: what it accepts, what it refuses and with which error, and that refused
- * algorithms and claims never reach the secret lookup. (auth.test.ts checks the same through HTTP.)
+ * algorithms and claims never reach the secret lookup. (auth.integration.test.ts checks the same through HTTP.)
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';

@@ -108,7 +108,7 @@ describe('operator API under hostile input', () => {
   beforeAll(async () => {
     snapshot = prototypeSnapshot();
     // the fuzzer's wrong tokens all come from loopback: trusted here, so that they keep reaching the
-    // comparison (the limit on guesses has its own suite, admin-guesses.test.ts)
+    // comparison (the limit on guesses has its own suite, admin-guesses.integration.test.ts)
     // the fuzzed agent PUTs all go to one app: its upload limit is not what this suite tests
     const abuseLimits = { ...testConfig().abuseLimits, agentUploadsPerMinute: 10_000 };
     fx = await startSecurityGateway({ config: { adminTrustedNetworks: ['127.0.0.0/8', '::1/128'], abuseLimits } });
