@@ -78,7 +78,7 @@ describeEachStore('idle calls (strict-w3c caller)', (factory) => {
     expect((await gw.gateway.sessions.load(app.streamId, callId))?.ended).toBe(true);
     const after = await historyOf(callId);
     expect(after.slice(0, before.length)).toEqual(before);
-    expect(after.slice(before.length)).toEqual([{ type: 'incoming', text: 'hung up', createdOn: expect.any(String), tags: { hangup: 'idle' }, _id: expect.stringMatching(/^ms-/) }]);
+    expect(after.slice(before.length)).toEqual([{ type: 'incoming', text: 'hung up', createdOn: expect.any(String), tags: { hangup: 'idle' }, lang: 'en-US', _id: expect.stringMatching(/^ms-/) }]);
     const hungUpAt = Date.parse(last(after).createdOn);
     expect(hungUpAt).toBeGreaterThanOrEqual(closedAt);
     expect(hungUpAt).toBeLessThanOrEqual(sweptBy);

@@ -163,7 +163,7 @@ describe('OpenTelemetry with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(history).toMatchObject({ attributes: { 'history.messages': 2 } });
     // the turn's lock and load, under the turn; its commit with history, under the history write
     expect(children(turn, 'store.lockAndRead')).toHaveLength(1);
-    expect(children(history, 'store.atomic')).toHaveLength(1);
+    expect(children(history, 'store.commitTurn')).toHaveLength(1);
     // the continue request: the model call, under the agent's step
     const [next] = inTrace.filter((s) => s.parentSpanId === continueParentId);
     const [continued] = children(next, 'ivr.turn');
