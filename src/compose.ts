@@ -3,6 +3,7 @@
  * the authenticator and every component's routes. main.ts and the tests both start here.
  */
 import { buildApp } from './app.js';
+import { prepareLanguagePacks } from './agent/index.js';
 import { createAuthenticator, createCredentialGuesses, createMetrics, createSealer, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type VerifiedToken } from './platform/index.js';
 import { TracedStore, countedStore, isStoreUnavailable, rateLimitersOf, type Store } from './store/index.js';
 import { AgentRegistry, AppsService, adminRoutes, agentRecognizers, benchFloorRoute, createTrainingPool, type AgentCacheEntry } from './admin/index.js';
@@ -169,7 +170,8 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     sessions: ivrComponent.sessions,
     sweepIdleCalls: () => ivrComponent.idleCalls.sweep(),
     start: async () => {
-      await testRuns.start();
+      // the word vectors, read before the first caller's turn rather than during it
+      await Promise.all([testRuns.start(), prepareLanguagePacks()]);
       ivrComponent.idleCalls.start(ivrComponent.idleSweepIntervalMs);
     },
     stop: async () => {

@@ -20,6 +20,7 @@ export { NLU_DEFAULTS, labelFromName, resolveNluSettings, type NluSettings } fro
 export { demoAgentDefinition, demoAgentWith } from './demo-agent.js';
 export { bilingualDemoAgentDefinition } from './bilingual-demo-agent.js';
 export { declaredLanguages, matchLanguage, sameLanguage } from './languages.js';
+export { prepareLanguagePacks } from './nlu/language-pack.js';
 export { translationGaps } from './translation-gaps.js';
 export { promptToText } from './prompt-template.js';
 export { listIntentPhrases, type IntentPhrases } from './list-intent-phrases.js';

@@ -89,3 +89,12 @@ export function languagePack(language: string): LanguagePack {
   }
   return pack;
 }
+
+/**
+ * Reads every pack's word vectors (English: about a second, once per process). The service does it
+ * as it starts, before it listens, so that the first caller's turn after a start does not wait for
+ * it (a turn that waits past the turn deadline gets a wait document).
+ */
+export async function prepareLanguagePacks(): Promise<void> {
+  await Promise.all(PACKED_LANGUAGES.map((l) => languagePack(l).vectors()));
+}
