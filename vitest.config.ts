@@ -16,6 +16,15 @@ import { defineConfig } from 'vitest/config';
  */
 const projectOf = (name: string) => `test/**/*.${name}.test.ts`;
 
+/**
+ * Two groups, one after the other. First unit, integration and e2e, one more file at a time than
+ * the machine has cores (much of their time is spent waiting on servers and Redis, not computing).
+ * Then reliability and browser, one file per core, alone: they measure latencies against a
+ * baseline of the same run, or drive Chromium, and the first group's load would only add noise.
+ */
+const busy = { maxWorkers: availableParallelism() + 1, sequence: { groupOrder: 0 } };
+const quiet = { maxWorkers: availableParallelism(), sequence: { groupOrder: 1 } };
+
 /** Decides whether Redis suites run, starts the local Redis Cluster, gives each run its key prefix. */
 const redisSetup = ['test/helpers/global-setup.ts'];
 /** Decides whether the reference deployment's suite (HAProxy) runs. */
@@ -26,9 +35,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // one more file at a time than the machine has cores: about half of the suite's time is spent
-    // waiting (child processes, Redis restarts, browsers, idle feeds), not computing
-    maxWorkers: availableParallelism() + 1,
     reporters: ['default'],
     coverage: {
       provider: 'v8',
@@ -39,10 +45,10 @@ export default defineConfig({
       reportOnFailure: true,
     },
     projects: [
-      { extends: true, test: { name: 'unit', include: [projectOf('unit')], isolate: false } },
-      { extends: true, test: { name: 'integration', include: [projectOf('integration')], globalSetup: redisSetup } },
-      { extends: true, test: { name: 'e2e', include: [projectOf('e2e')], globalSetup: redisSetup } },
-      { extends: true, test: { name: 'reliability', include: [projectOf('reliability')], globalSetup: [...redisSetup, ...haproxySetup] } },
+      { extends: true, test: { name: 'unit', include: [projectOf('unit')], isolate: false, ...busy } },
+      { extends: true, test: { name: 'integration', include: [projectOf('integration')], globalSetup: redisSetup, ...busy } },
+      { extends: true, test: { name: 'e2e', include: [projectOf('e2e')], globalSetup: redisSetup, ...busy } },
+      { extends: true, test: { name: 'reliability', include: [projectOf('reliability')], globalSetup: [...redisSetup, ...haproxySetup], ...quiet } },
       {
         extends: true,
         test: {
@@ -51,6 +57,7 @@ export default defineConfig({
           globalSetup: ['test/console/browser/build-console-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          ...quiet,
         },
       },
     ],
