@@ -27,6 +27,9 @@ describeEachStore('app deletion', (factory) => {
     const call = new IvrCall(gw, app.webhookUrl);
     await call.start();
     expect(kindOf(await call.say('book a table'))).toBe('ask');
+    // the call's traces are written in batches after the answers; reading the call through the
+    // inspector writes the instance's batch first, so no trace of it lands after a deletion below
+    expect((await gw.admin('GET', `/api/admin/apps/${app.streamId}/calls/${call.callId}`)).status).toBe(200);
     return { app, phoneNumber: sandbox.body.phoneNumber as string, call };
   }
 

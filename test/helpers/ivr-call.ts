@@ -76,3 +76,13 @@ export class IvrCall {
     return this.post({ callId: this.callId, ...params });
   }
 }
+
+/**
+ * Polls through the wait documents of a turn that outlasted the turn deadline (the contract's
+ * answer to a slow turn: a fresh instance training its model, a loaded machine), up to a bound, and
+ * answers the first document after them.
+ */
+export async function settled(call: IvrCall, doc: string, maxPolls = 40): Promise<string> {
+  for (let i = 0; i < maxPolls && kindOf(doc) === 'wait'; i++) doc = await call.event('poll');
+  return doc;
+}
