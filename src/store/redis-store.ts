@@ -7,7 +7,7 @@ import { Cluster, type Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, TurnCommit, TurnCommitOutcome, WriteOp } from './store-port.js';
 import { toRateLimiter } from './rate-limiter-adapter.js';
-import { LockWaiters } from './lock-waiters.js';
+import { RedisLockListener } from './redis-lock-listener.js';
 import { encodeAtomic } from './encode-atomic.js';
 import { createRedisClient, type RedisClient, type RedisClientOptions } from './redis-client.js';
 
@@ -29,6 +29,7 @@ export class RedisStore implements Store {
 
   constructor(private readonly client: RedisClient, prefix = '') {
     this.prefix = prefix;
+    this.lockListener = new RedisLockListener(client);
   }
 
   static async connect(opts: RedisStoreOptions): Promise<RedisStore> {
@@ -62,43 +63,10 @@ export class RedisStore implements Store {
     return (await this.client.releaseLock(this.k(lockKey), token)) === 1;
   }
 
-  private readonly lockWaiters = new LockWaiters();
-  /** The connection that listens for lock releases (made on the first wait), and the channels it listens to. */
-  private subscriber: Promise<Redis | Cluster> | undefined;
-  private readonly listening = new Map<string, Promise<unknown>>();
-
-  private listener(): Promise<Redis | Cluster> {
-    this.subscriber ??= (async () => {
-      const sub = this.client.duplicate();
-      sub.on('error', () => undefined); // the commands' own failures are what callers see
-      sub.on('message', (channel: string) => this.lockWaiters.wake(channel));
-      await sub.connect();
-      return sub;
-    })();
-    return this.subscriber;
-  }
+  private readonly lockListener: RedisLockListener;
 
   async waitForRelease(lockKey: string, timeoutMs: number): Promise<boolean> {
-    const channel = this.k(lockKey);
-    const w = this.lockWaiters.add(channel, timeoutMs);
-    try {
-      const sub = await this.listener();
-      let subscribed = this.listening.get(channel);
-      if (!subscribed) {
-        subscribed = sub.subscribe(channel);
-        this.listening.set(channel, subscribed);
-      }
-      await subscribed;
-      // subscribed before this look: a release from now on is a message
-      if (!(await this.client.exists(channel))) return true;
-      return await w.released;
-    } finally {
-      w.done();
-      if (!this.lockWaiters.has(channel) && this.listening.has(channel)) {
-        this.listening.delete(channel);
-        void this.subscriber?.then((sub) => sub.unsubscribe(channel)).catch(() => undefined);
-      }
-    }
+    return this.lockListener.waitForRelease(this.k(lockKey), timeoutMs);
   }
 
   private k(key: string): string {
@@ -418,7 +386,7 @@ export class RedisStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.subscriber) (await this.subscriber.catch(() => undefined))?.disconnect();
+    await this.lockListener.close();
     try {
       await this.client.quit();
     } catch {
