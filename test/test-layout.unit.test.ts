@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
  * would run in no project at all, silently. This keeps every test file in one.
  */
 const root = dirname(fileURLToPath(import.meta.url));
-const PROJECT_SUFFIX = /\.(unit|integration|e2e|reliability|browser)\.test\.ts$/;
+const PROJECT_SUFFIX = /\.(unit|integration|e2e|reliability|load|browser)\.test\.ts$/;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

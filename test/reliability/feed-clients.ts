@@ -1,5 +1,5 @@
 /**
- * A child process that holds many live feeds open (forked by feed-load.reliability.test.ts, so that reading
+ * A child process that holds many live feeds open (forked by feed-load.load.test.ts, so that reading
  * them costs the measured process nothing): opens `count` feeds of `url` with the Bearer `token`,
  * answers `{opened, statuses}` when they are open and `{turns}` (the fewest turn events any feed
  * got) when asked, and closes them on `close`.

@@ -1,5 +1,5 @@
 /**
- * A slowloris client, forked by haproxy-slowloris.reliability.test.ts so that its sockets cost the measured
+ * A slowloris client, forked by haproxy-slowloris.load.test.ts so that its sockets cost the measured
  * callers' process nothing: from `localAddress` it keeps `count` connections to host:port, each
  * sending a request's header lines one byte a second and never finishing them; a connection the
  * server closes (or refuses) is opened again after a short pause (as an attacker would). Answers

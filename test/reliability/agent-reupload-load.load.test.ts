@@ -2,8 +2,8 @@
  * An unchanged agent sent again and again must not stall another tenant (issue 38, item 4): one
  * client re-sends the same ~800 KB agent to its app, back to back, while another app's calls take
  * turns. The re-sent definition is known by the hash of what was sent, before any validation, so
- * the other app's turn p99 stays within 3× of its baseline, taken in the same run while the large
- * agent trains (it trains in both phases; only the re-sends differ). The upload rate limit is set
+ * the other app's turn p99 stays within 3× of its baseline, taken in the same run in phases that
+ * alternate with the re-sending ones (the large agent is live in both; only the re-sends differ). The upload rate limit is set
  * high here, so that it is the hash that is shown to hold, not the limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,22 +74,26 @@ describe('an 800 KB agent re-sent unchanged while another app takes turns', () =
     }, uploader);
 
     await turnTimes(4, 4); // warm-up
-    const baseline = await turnTimes(24, 4);
-
+    // baseline and re-sending phases alternate, so that a drift of the machine's load falls on both
+    const baseline: number[] = [];
+    const loaded: number[] = [];
     let resent = 0;
-    let sending = true;
     const answers = new Set<string>();
-    const resender = (async () => {
-      while (sending) {
-        const res = await put();
-        const status = (await res.json()) as { latestVersion: string };
-        answers.add(`${res.status} ${status.latestVersion}`);
-        resent++;
-      }
-    })();
-    const loaded = await turnTimes(24, 4);
-    sending = false;
-    await resender;
+    for (let pair = 0; pair < 3; pair++) {
+      baseline.push(...(await turnTimes(8, 4)));
+      let sending = true;
+      const resender = (async () => {
+        while (sending) {
+          const res = await put();
+          const status = (await res.json()) as { latestVersion: string };
+          answers.add(`${res.status} ${status.latestVersion}`);
+          resent++;
+        }
+      })();
+      loaded.push(...(await turnTimes(8, 4)));
+      sending = false;
+      await resender;
+    }
 
     const ratio = p99(loaded) / p99(baseline);
     console.info(`[agent-reupload] baseline p99 ${p99(baseline).toFixed(1)} ms, while re-sending p99 ${p99(loaded).toFixed(1)} ms, ratio ${ratio.toFixed(2)}; ${resent} re-sends of ${body.length} bytes`);
