@@ -81,6 +81,15 @@ module.exports = {
       to: { path: ['^sandbox/(call|interactive-input|index|demo-model|mint-token|setup-demo)\\.ts$', '^node_modules/(@types/node|jsonwebtoken|ioredis|express)/'] },
     },
     {
+      name: 'bench-through-public-faces',
+      severity: 'error',
+      comment:
+        'The benchmarks use the service as its callers and wiring do: through a component\'s index.ts, the wiring files ' +
+        '(app.ts, compose.ts), and the recognizer\'s parts for the evaluation tools (src/agent/nlu/index.ts).',
+      from: { path: '^bench/' },
+      to: { path: '^src/', pathNot: ['^src/[^/]+/index\\.ts$', '^src/agent/nlu/index\\.ts$', '^src/(app|compose)\\.ts$'] },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'Every import resolves (a rule that cannot see a module cannot check it).',

@@ -30,7 +30,7 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { compileAgent } from '../src/agent/index.js';
-import { englishWordVectors } from '../src/agent/nlu/word-vectors.js';
+import { englishWordVectors } from '../src/agent/nlu/index.js';
 import { DATASETS, drawAgent, loadNluDataset, seededRandom, shuffled, type DatasetName, type DrawnAgent, type Part } from './lib/nlu-dataset.js';
 
 const args = process.argv.slice(2);

@@ -9,10 +9,7 @@
  * out-of-scope and held-out utterances together weigh as much as the in-scope ones: the confidence
  * is calibrated for traffic where half the requests are in scope (docs/nlu.md).
  */
-import { calibrationFeatures } from '../src/agent/nlu/calibrator.js';
-import { AgentIndex, profileIntent } from '../src/agent/nlu/intent-features.js';
-import { languagePack } from '../src/agent/nlu/language-pack.js';
-import { PhraseEncoder } from '../src/agent/nlu/phrase-encoder.js';
+import { AgentIndex, calibrationFeatures, languagePack, PhraseEncoder, profileIntent } from '../src/agent/nlu/index.js';
 import { fitLogistic } from './lib/logistic-fit.js';
 import { drawAgent, loadNluDataset, seededRandom, shuffled } from './lib/nlu-dataset.js';
 

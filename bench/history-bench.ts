@@ -17,6 +17,7 @@
  * Keys go under a random prefix, removed at the end (SCAN + UNLINK on that prefix only).
  * One JSON line per fill phase and per measure.
  */
+import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
@@ -157,7 +158,7 @@ async function main(): Promise<void> {
   const apps = new AppsService(store, createSealer(config.masterKey));
   const metrics = createMetrics();
   const rateLimiters: RateLimiterFactory = rateLimitersOf(store);
-  const history = createHistoryComponent({ store, apps, metrics, rateLimiters, now: () => NOW, rateLimits: { perMinute: 1e9, perHour: 1e9 } });
+  const history = createHistoryComponent({ sessionMetas: new LRUCache({ max: 1_000 }), store, apps, metrics, rateLimiters, now: () => NOW, rateLimits: { perMinute: 1e9, perHour: 1e9 } });
   const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, rateLimiters });
   const app = buildApp({ config, logger: createLogger({ level: 'silent' }), metrics, authenticator, routes: history.routes, isReady: () => store.ping(), isStoreUnavailable });
   const server = app.listen(0, '127.0.0.1');

@@ -4,7 +4,6 @@
  */
 import { createRateLimitGate, RATE_LIMITS, type Metrics, type RateLimiterFactory, type RouteDef } from '../platform/index.js';
 import type { Store } from '../store/index.js';
-import { LRUCache } from 'lru-cache';
 import { HistoryRecorder, type SessionMetaCache } from './history-recorder.js';
 import { HistoryReader, type ReaderBudgets } from './history-reader.js';
 import { HistoryRepository } from './history-repository.js';
@@ -23,8 +22,8 @@ export interface HistoryDeps {
   rateLimits?: { perMinute: number; perHour: number; name?: string };
   budgets?: Partial<ReaderBudgets>;
   now?: () => number;
-  /** The recorder's session metas (the gateway's, metered, from compose.ts); else an unmetered one of 10,000. */
-  sessionMetas?: SessionMetaCache;
+  /** The recorder's session metas: the gateway's bounded, metered cache (compose.ts makes it with the others). */
+  sessionMetas: SessionMetaCache;
 }
 
 export interface HistoryComponent {
@@ -42,7 +41,7 @@ export function createHistoryComponent(deps: HistoryDeps): HistoryComponent {
   const service = new HistoryService(repo, reader, deps.apps, now);
   const limits = deps.rateLimits ?? { perMinute: RATE_LIMITS.botApi.perMinute, perHour: RATE_LIMITS.botApi.perHour };
   const gate = createRateLimitGate(deps.rateLimiters, limits.name ?? RATE_LIMITS.botApi.name, limits.perMinute, limits.perHour, deps.metrics);
-  const recorder = new HistoryRecorder(repo, deps.sessionMetas ?? new LRUCache({ max: 10_000 }), now);
+  const recorder = new HistoryRecorder(repo, deps.sessionMetas, now);
   return { routes: historyRoutes(service, gate), recorder, turns: turnHistory(recorder, deps.store.atomicAcrossSlots), service };
 }
 

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHistoryComponent, type HistoryComponent } from '../../src/history/index.js';
 import { rateLimitersOf, storeKeys, type Store } from '../../src/store/index.js';
@@ -21,14 +22,14 @@ describeEachStore('conversation history bounded intersections', (factory) => {
     store = await factory.make();
     // the recorder writes only for an app that exists
     await store.set(storeKeys.appRecord(botId), JSON.stringify({ streamId: botId, name: 'budgets', language: 'en', createdOn: new Date(NOW).toISOString() }));
-    small = createHistoryComponent({ store, apps: { findApp: async () => null }, rateLimiters: rateLimitersOf(store), now: () => NOW, budgets: { scanBudget: 12, countBudget: 24 } });
-    const full = createHistoryComponent({ store, apps: { findApp: async () => null }, rateLimiters: rateLimitersOf(store), now: () => NOW });
+    small = createHistoryComponent({ sessionMetas: new LRUCache({ max: 1_000 }), store, apps: { findApp: async () => null }, rateLimiters: rateLimitersOf(store), now: () => NOW, budgets: { scanBudget: 12, countBudget: 24 } });
+    const full = createHistoryComponent({ sessionMetas: new LRUCache({ max: 1_000 }), store, apps: { findApp: async () => null }, rateLimiters: rateLimitersOf(store), now: () => NOW });
     await full.recorder.record(calls.flat());
   });
   afterAll(() => store.close());
 
   it('when the driver fits the count budget, then total is exact', async () => {
-    const big = createHistoryComponent({ store, apps: { findApp: async () => null }, rateLimiters: rateLimitersOf(store), now: () => NOW });
+    const big = createHistoryComponent({ sessionMetas: new LRUCache({ max: 1_000 }), store, apps: { findApp: async () => null }, rateLimiters: rateLimitersOf(store), now: () => NOW });
     const r = await big.service.getMessages(botId, 'v1', { userId: user.userId, channelType: 'ivr', tags: { topic: 'billing' }, limit: 100 }, 'body');
     expect(r.total).toBe(20);
     expect(r.messages.map((m) => m._id)).toEqual(tagged);
@@ -53,7 +54,7 @@ describeEachStore('conversation history bounded intersections', (factory) => {
     const other = Array.from({ length: 15 }, (_, k) =>
       ivrCall({ botId, userId: 'u-other', from: '+15550901', callId: `call-o${k}`, start: NOW - 6 * D + k * 60_000, turns: [{ caller: 'x', bot: 'y', tags: { topic: 'billing' } }] }),
     );
-    const full = createHistoryComponent({ store, apps: { findApp: async () => null }, rateLimiters: rateLimitersOf(store), now: () => NOW });
+    const full = createHistoryComponent({ sessionMetas: new LRUCache({ max: 1_000 }), store, apps: { findApp: async () => null }, rateLimiters: rateLimitersOf(store), now: () => NOW });
     await full.recorder.record(other.flat());
     const r = await small.service.getMessages(botId, 'v1', { userId: user.userId, channelType: 'ivr', tags: { topic: 'billing' }, limit: 1 }, 'body');
     // newest 24 of the tag index: u-busy's 20 match, 4 do not -> 20/24 x 50

@@ -3,6 +3,7 @@
  * on a real Express app (buildTestApp), and a realistic IVR dataset recorded through the recorder.
  * The clock is fixed at NOW so the default 7-day window is stable.
  */
+import { LRUCache } from 'lru-cache';
 import request from 'supertest';
 import { signHs256 } from '../../src/platform/index.js';
 import { createHistoryComponent, type HistoryComponent, type NewMessage } from '../../src/history/index.js';
@@ -67,7 +68,7 @@ export async function historyHarness(factory: StoreFactory, opts: { rateLimits?:
   const t = buildTestApp({
     store,
     routes: (deps) => {
-      comp = createHistoryComponent({ store: deps.store, apps: deps.apps, metrics: deps.metrics, rateLimiters: deps.rateLimiters, now: () => NOW, rateLimits: opts.rateLimits ?? { perMinute: 100_000, perHour: 100_000 } });
+      comp = createHistoryComponent({ sessionMetas: new LRUCache({ max: 1_000 }), store: deps.store, apps: deps.apps, metrics: deps.metrics, rateLimiters: deps.rateLimiters, now: () => NOW, rateLimits: opts.rateLimits ?? { perMinute: 100_000, perHour: 100_000 } });
       return comp.routes;
     },
   });

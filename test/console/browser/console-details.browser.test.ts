@@ -11,6 +11,7 @@
  * Failures of the network (a chunk or a request answered 404 or 503) are made with page.route; a
  * run is held part way through the store (GatedStore), as a slow Redis would.
  */
+import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -204,7 +205,7 @@ describe.skipIf(!run)('the console in detail', () => {
       await call.start();
       await call.say(said);
     }
-    const recorder = createHistoryComponent({ store, apps: gw.gateway.apps, rateLimiters: rateLimitersOf(store) }).recorder;
+    const recorder = createHistoryComponent({ sessionMetas: new LRUCache({ max: 1_000 }), store, apps: gw.gateway.apps, rateLimiters: rateLimitersOf(store) }).recorder;
     const longAgo = Date.parse(`${dayOf(Date.now() - 10 * DAY)}T12:00:00Z`);
     await recorder.record([
       ...ivrCall({ botId: app.streamId, userId: 'u-ann', from: ANN, callId: 'chat-ann', channel: 'rtm', start: Date.now() - 3_600_000, turns: [{ caller: 'typed hello', bot: 'typed answer' }] }),
