@@ -50,15 +50,15 @@ const explain = (r: BenchRun) => `exit ${r.code}\nstdout:\n${r.stdout.slice(-300
 
 describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', () => {
   it(
-    'when the turn bench runs with --smoke, then it exits 0 with a floor line, a turn line with the server time, a run line and a last line judging both ratios on the median',
+    'when the turn bench runs with --smoke --runs 2, then each run has a floor line, a turn line with the server time and a run line, and the last line judges both ratios on the medians',
     async () => {
-      const r = await runBench('turn-bench.ts');
+      const r = await runBench('turn-bench.ts', ['--runs', '2']);
       expect(r.code, explain(r)).toBe(0);
       const config = r.lines.find((l) => l.phase === 'config');
       expect(config?.cores).toBeGreaterThan(0);
-      const floor = r.lines.find((l) => l.measure === 'floor');
-      const turn = r.lines.find((l) => l.measure === 'turn');
-      for (const m of [floor, turn]) {
+      // each run has its own service and prefix, and its own measure lines
+      expect(r.lines.filter((l) => l.measure !== undefined).map((l) => `${l.measure}@${l.run}`), explain(r)).toEqual(['floor@1', 'turn@1', 'floor@2', 'turn@2']);
+      for (const m of r.lines.filter((l) => l.measure !== undefined)) {
         expect(m, explain(r)).toBeDefined();
         for (const key of ['requestsPerSec', 'p50Ms', 'p99Ms', 'p99WithRampMs', 'rampMs', 'rampResponses', 'errors', 'non2xx', 'invalid', 'serverP50Ms', 'serverP99Ms']) expect(m).toHaveProperty(key);
         // the load generator's own event-loop delay, so its share of the client-side latency can be told apart
@@ -72,37 +72,18 @@ describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', (
         }
         expect({ errors: m!.errors, non2xx: m!.non2xx, invalid: m!.invalid, reasons: m!.invalidReasons }).toEqual({ errors: 0, non2xx: 0, invalid: 0, reasons: {} });
       }
-      expect(turn!.serverSource).toBe('ivr_turn_duration_seconds');
-      expect(r.lines.find((l) => l.phase === 'cleanup')?.keysRemoved).toBeGreaterThan(0);
-      expect(config?.runs).toBe(1);
-      const runs = r.lines.filter((l) => l.summary === 'turn-bench-run');
-      expect(runs.map((l) => l.run), explain(r)).toEqual([1]);
-      for (const key of ['throughputRatio', 'p99Ratio', 'p99RatioWithRamp', 'throughputOk', 'p99Ok', 'cores', 'serverMainThreadCpuRatio', 'serverMainThreadWaitMsPerRequest']) expect(runs[0]).toHaveProperty(key);
-      expect(runs[0]!.requestProblems).toBe(0);
-      const summary = r.lines[r.lines.length - 1]!;
-      expect(summary.summary).toBe('turn-bench');
-      expect(summary.runs).toBe(1);
-      // one run: its median is its own figure
-      expect(summary.median.throughputRatio).toBe(runs[0]!.throughputRatio);
-      expect(summary.targets).toEqual({ throughputRatio: '>= 0.6', p99Ratio: '<= 1.5' });
-      expect(summary.targetsMetOnMedian).toEqual({ throughputRatio: runs[0]!.throughputOk, p99Ratio: runs[0]!.p99Ok });
-      expect(summary.requestProblems).toBe(0);
-    },
-    TIMEOUT_MS,
-  );
-
-  it(
-    'when the turn bench runs with --runs 2, then it prints each run\'s ratios and a last line with their medians, ranges and the targets judged on the medians',
-    async () => {
-      const r = await runBench('turn-bench.ts', ['--runs', '2']);
-      expect(r.code, explain(r)).toBe(0);
-      const runs = r.lines.filter((l) => l.summary === 'turn-bench-run');
-      expect(runs.map((l) => l.run), explain(r)).toEqual([1, 2]);
-      // each run has its own service and prefix, and its own measure lines
-      expect(r.lines.filter((l) => l.measure !== undefined).map((l) => `${l.measure}@${l.run}`)).toEqual(['floor@1', 'turn@1', 'floor@2', 'turn@2']);
+      for (const turn of r.lines.filter((l) => l.measure === 'turn')) expect(turn.serverSource).toBe('ivr_turn_duration_seconds');
       const cleanups = r.lines.filter((l) => l.phase === 'cleanup');
       expect(cleanups.map((l) => l.run)).toEqual([1, 2]);
+      for (const cleanup of cleanups) expect(cleanup.keysRemoved).toBeGreaterThan(0);
       expect(new Set(cleanups.map((l) => l.prefix)).size).toBe(2);
+      expect(config?.runs).toBe(2);
+      const runs = r.lines.filter((l) => l.summary === 'turn-bench-run');
+      expect(runs.map((l) => l.run), explain(r)).toEqual([1, 2]);
+      for (const run of runs) {
+        for (const key of ['throughputRatio', 'p99Ratio', 'p99RatioWithRamp', 'throughputOk', 'p99Ok', 'cores', 'serverMainThreadCpuRatio', 'serverMainThreadWaitMsPerRequest', 'storeCallsPerTurn', 'mainThreadCpuMsPerTurn', 'redisCpuMsPerTurn']) expect(run).toHaveProperty(key);
+        expect(run.requestProblems).toBe(0);
+      }
       const summary = r.lines[r.lines.length - 1]!;
       expect(summary.summary).toBe('turn-bench');
       expect(summary.runs).toBe(2);
@@ -112,6 +93,7 @@ describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', (
         expect(summary.median[key]).toBeCloseTo((values[0]! + values[1]!) / 2, 2);
         expect(summary.range[key]).toEqual([Math.min(...values), Math.max(...values)]);
       }
+      expect(summary.targets).toEqual({ throughputRatio: '>= 0.6', p99Ratio: '<= 1.5' });
       expect(summary.targetsMetOnMedian).toEqual({ throughputRatio: summary.median.throughputRatio >= 0.6, p99Ratio: summary.median.p99Ratio <= 1.5 });
       expect(summary.ok).toBe(summary.targetsMetOnMedian.throughputRatio && summary.targetsMetOnMedian.p99Ratio);
       expect(summary.runsMeetingBothTargets).toBe(runs.filter((l) => l.throughputOk && l.p99Ok).length);
