@@ -77,7 +77,6 @@ export function composeGateway(deps: GatewayDeps): Gateway {
       channels: metrics.meteredCache('ivr_channels', perApp),
       settings: metrics.meteredCache('ivr_settings', perApp),
       apps: metrics.meteredCache('ivr_apps', perApp),
-      intentGrammars: metrics.meteredCache('intent_grammars', { max: config.agentCacheMax }),
       verifiedTokens,
     } satisfies IvrCaches,
   };
