@@ -13,7 +13,7 @@ import { createAssistComponent } from './assist/index.js';
 import { createTestRunsComponent, type TestRunsOptions } from './testruns/index.js';
 import { createHistoryComponent, type CachedMeta } from './history/index.js';
 import { ConsoleCredentials, ConsoleService, consoleRoutes } from './console/index.js';
-import { createInspectorComponent } from './inspector/index.js';
+import { createInspectorComponent, type TraceBatchOptions } from './inspector/index.js';
 import { AccountsService, accountsRoutes } from './accounts/index.js';
 import { AuditService, auditRoutes } from './audit/index.js';
 import { createIvrComponent, type SandboxOptions, type IvrCaches, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
@@ -29,6 +29,8 @@ export interface GatewayOptions {
   clock?: () => number;
   /** How long an agent training lock lives unless renewed (tests of a takeover use a short one). */
   agentTrainingLockMs?: number;
+  /** The trace writer's batching (tests that hold traces in the buffer). */
+  traceBatch?: Partial<TraceBatchOptions>;
 }
 
 export interface GatewayDeps {
@@ -75,7 +77,6 @@ export function composeGateway(deps: GatewayDeps): Gateway {
       channels: metrics.meteredCache('ivr_channels', perApp),
       settings: metrics.meteredCache('ivr_settings', perApp),
       apps: metrics.meteredCache('ivr_apps', perApp),
-      intentGrammars: metrics.meteredCache('intent_grammars', { max: config.agentCacheMax }),
       verifiedTokens,
     } satisfies IvrCaches,
   };
@@ -121,7 +122,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const history = createHistoryComponent({ store, apps, metrics, rateLimiters, sessionMetas: caches.historySessions, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
   const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents), ...(options.testRuns ? { options: options.testRuns } : {}) });
 
-  const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId), sessions: consoleSessions, logger, metrics });
+  const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId), sessions: consoleSessions, logger, metrics, ...(options.traceBatch ? { traceBatch: options.traceBatch } : {}) });
   const ivrComponent = createIvrComponent({
     ...base,
     caches: caches.ivr,
@@ -142,6 +143,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   apps.onDelete((streamId) => testRuns.assertNoActiveRun(streamId));
   apps.onDelete((streamId) => ivrComponent.ivr.forgetApp(streamId));
   apps.onDelete((streamId) => ivrComponent.sandbox.forgetApp(streamId));
+  apps.onDelete((streamId) => inspector.forgetApp(streamId));
 
   const routes: RouteDef[] = [
     ...adminRoutes(apps, agents, { agentMaxBytes: config.agentMaxBytes }),

@@ -1,16 +1,19 @@
 /**
  * Compiles a definition once: validates it, parses every prompt template and rule expression,
- * and trains the intent recognizer (or imports an exported model). Turns never parse or train.
+ * trains the intent recognizer (or imports an exported model) and prepares the intent grammars the
+ * renderer writes into intent questions. Turns never parse, train or build a grammar.
  */
 import { parseAgentDefinition, type AgentDefinition, type AgentNode } from './agent-definition.js';
 import type { CompiledNode, CompiledRule } from './define-node.js';
 import { compileExpression } from './expression.js';
 import { IntentModelError, IntentRecognizer, intentFingerprint, type IntentTrainingData, type IntentTrainingOptions } from './intent-recognizer.js';
+import { prepareIntentGrammars } from './intent-grammars.js';
 import { declaredLanguages, textIn } from './languages.js';
 import { translationGaps } from './translation-gaps.js';
 import { resolveNluSettings, type NluSettings } from './nlu-settings.js';
 import { nodeRegistry } from './node-registry.js';
 import { parsePromptTemplate, parseTextTemplate, type PromptTemplate, type TextTemplate } from './prompt-template.js';
+import type { SrgsFieldGrammar } from '../vxml/index.js';
 
 export interface CompiledDialog {
   readonly name: string;
@@ -34,6 +37,8 @@ export interface CompiledAgent {
   readonly nluByLanguage: ReadonlyMap<string, NluSettings>;
   /** Texts missing in a language that the default language's text stands in for (translationFallback). */
   readonly missingTranslations: ReadonlyArray<{ path: string; language: string }>;
+  /** The intents' SRGS grammar of each language, prepared for the renderer (intent-grammars.ts). */
+  readonly intentGrammars: ReadonlyMap<string, SrgsFieldGrammar>;
   /** The trained intent model as JSON, for loadCompiledAgent in another process. */
   exportModel(): string;
 }
@@ -107,6 +112,7 @@ function assemble(definition: AgentDefinition, recognizers: ReadonlyMap<string, 
     recognizers,
     nluByLanguage,
     missingTranslations: translationGaps(definition),
+    intentGrammars: prepareIntentGrammars(definition, languages),
     dialogs: compileDialogs(definition, languages),
     intentDialogs: new Map(definition.intents.map((i) => [i.name, i.dialog])),
     nlu: nluByLanguage.get(languages[0]!)!,

@@ -28,6 +28,8 @@ export interface InspectorComponent {
   routes: RouteDef[];
   /** Writes the traces still buffered and stops taking more (graceful shutdown). */
   close(): Promise<void>;
+  /** A step of deleting an app: its traces buffered on this instance are dropped, not written. */
+  forgetApp(streamId: string): Promise<void>;
 }
 
 export function createInspectorComponent(deps: {
@@ -56,5 +58,5 @@ export function createInspectorComponent(deps: {
   const service = new InspectorService(repo);
   const { feedsPerSession, feedsPerInstance } = config.abuseLimits;
   const feeds = new FeedHub(repo, { perSession: feedsPerSession, perInstance: feedsPerInstance }, deps.sessions, deps.logger);
-  return { traces: config.callTrace ? writer : undefined, service, feeds, routes: inspectorRoutes(service, feeds, deps.requireApp), close: () => writer.close() };
+  return { traces: config.callTrace ? writer : undefined, service, feeds, routes: inspectorRoutes(service, feeds, deps.requireApp), close: () => writer.close(), forgetApp: (streamId) => writer.forgetApp(streamId) };
 }

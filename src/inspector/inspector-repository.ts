@@ -5,9 +5,10 @@
  * scored by start), each call's summary hash (`callSummary`) and the live feed (`callFeed`, a
  * stream of traced turns without their documents). Everything lives CALL_TRACE_TTL_S after the
  * call's latest turn. It answers a trace's writes; the trace batch writer (trace-batch-writer.ts,
- * the turn loop's TurnTracePort) sends them after the answer, batched across turns.
+ * the turn loop's TurnTracePort) sends them after the answer, batched across turns, guarded on the
+ * app's record so that nothing lands under an app deleted meanwhile.
  */
-import { storeKeys, type Store, type StreamEntry, type StreamReader, type WriteOp } from '../store/index.js';
+import { storeKeys, type Guard, type Store, type StreamEntry, type StreamReader, type WriteOp } from '../store/index.js';
 import type { CallSummaryUpdate, TurnTrace } from '../ivr/index.js';
 
 /** About how many events an app's feed keeps (MAXLEN ~): what a reconnecting client can resume from. */
@@ -22,6 +23,13 @@ export interface TraceOptions {
 
 /** A feed entry's fields: the call, the trace's turn and arrival (ms), the call's summary update (JSON). */
 type FeedEntry = Record<'c' | 't' | 'r' | 's', string>;
+
+/** One trace's writes, by slot (see InspectorRepository.writesOf). */
+export interface TraceWrites {
+  streamId: string;
+  callOps: WriteOp[];
+  appOps: WriteOp[];
+}
 
 export interface ScoredCall {
   callId: string;
@@ -48,11 +56,23 @@ export class InspectorRepository {
     return this.opts.documents;
   }
 
-  /** A trace's writes: its call's list (the call's slot), then the app's summary, index and feed (the app's slot). */
-  writesOf(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): WriteOp[] {
+  /**
+   * A trace's writes, by slot: its call's list (the call's slot), and the app's summary, index and
+   * feed (the app's slot, beside the app's record that `appExists` guards on).
+   */
+  writesOf(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): TraceWrites {
     const { ttlMs, maxTurns } = this.opts;
     const key = storeKeys.callTrace(streamId, trace.callId);
-    return [{ op: 'rpush', key, value: JSON.stringify(trace), keepLast: maxTurns }, { op: 'pexpire', key, ttlMs }, ...this.appOps(streamId, trace, summary)];
+    return {
+      streamId,
+      callOps: [{ op: 'rpush', key, value: JSON.stringify(trace), keepLast: maxTurns }, { op: 'pexpire', key, ttlMs }],
+      appOps: this.appOps(streamId, trace, summary),
+    };
+  }
+
+  /** Holds while the app exists: its record is the first thing a deletion removes (AppsRepository.purge). */
+  appExists(streamId: string): Guard {
+    return { key: storeKeys.appRecord(streamId), present: true };
   }
 
   /**

@@ -2,16 +2,18 @@
  * The turn loop's trace port: traces are observability data, written best-effort after the answer
  * and batched across turns, outside the turn's commit. `write` queues a trace's writes in a bounded
  * per-instance buffer (a trace past the bound is dropped and counted); the buffer goes to the store
- * in pipelined batches (`Store.bulk`: one round trip) as soon as it holds `maxBatch` traces or
- * `flushMs` after its first trace, one batch at a time so the store gets them in order. `close`
+ * in batches as soon as it holds `maxBatch` traces or `flushMs` after its first trace, one batch at
+ * a time so the store gets them in order. A batch is one `atomic` per app, sent together (one round
+ * trip), each guarded on the app's record: an app deleted while its traces waited (on this instance
+ * or another) gets none of them, and `forgetApp` drops this instance's at once. `close`
  * writes what is buffered (graceful shutdown); an instance killed meanwhile loses what it had not
  * written yet: the batch in flight and those queued behind it (at most `maxBatch` when turns come
  * slower than a batch is written).
  */
 import type { Logger } from '../platform/index.js';
-import type { Store, WriteOp } from '../store/index.js';
+import type { Store } from '../store/index.js';
 import type { CallSummaryUpdate, TurnTrace, TurnTracePort } from '../ivr/index.js';
-import type { InspectorRepository } from './inspector-repository.js';
+import type { InspectorRepository, TraceWrites } from './inspector-repository.js';
 
 export interface TraceBatchOptions {
   /** Traces in one pipelined write. */
@@ -31,7 +33,7 @@ export interface TraceCounters {
 }
 
 export class TraceBatchWriter implements TurnTracePort {
-  private buffer: WriteOp[][] = [];
+  private buffer: TraceWrites[] = [];
   private timer: NodeJS.Timeout | undefined;
   private pumping: Promise<void> | undefined;
   private closed = false;
@@ -86,16 +88,49 @@ export class TraceBatchWriter implements TurnTracePort {
     await this.flush();
   }
 
+  /**
+   * A step of deleting an app: drops the app's buffered traces (counted as dropped) and waits for
+   * the batch in flight. A trace queued after this is still refused by its batch's guard once the
+   * app's record is gone.
+   */
+  async forgetApp(streamId: string): Promise<void> {
+    const kept = this.buffer.filter((t) => t.streamId !== streamId);
+    const dropped = this.buffer.length - kept.length;
+    this.buffer = kept;
+    if (dropped > 0) this.counters.dropped(dropped);
+    await this.pumping;
+  }
+
   private async pump(): Promise<void> {
     while (this.buffer.length > 0) {
       const batch = this.buffer.splice(0, this.opts.maxBatch);
-      try {
-        await this.store.bulk(batch.flat());
-        this.counters.written(batch.length);
-      } catch (err) {
-        this.counters.dropped(batch.length);
-        this.logger?.warn({ err, traces: batch.length }, 'turn traces not written');
+      const byApp = new Map<string, TraceWrites[]>();
+      for (const t of batch) {
+        const group = byApp.get(t.streamId);
+        if (group) group.push(t);
+        else byApp.set(t.streamId, [t]);
       }
+      const groups = [...byApp];
+      const outcomes = await Promise.allSettled(groups.map(([streamId, traces]) => this.writeApp(streamId, traces)));
+      outcomes.forEach((o, i) => {
+        const n = groups[i]![1].length;
+        if (o.status === 'fulfilled' && o.value) this.counters.written(n);
+        else this.counters.dropped(n);
+        if (o.status === 'rejected') this.logger?.warn({ err: o.reason, traces: n }, 'turn traces not written');
+      });
     }
+  }
+
+  /** One app's traces of a batch, in order, while the app exists; false when it does not (nothing written). */
+  private async writeApp(streamId: string, traces: TraceWrites[]): Promise<boolean> {
+    const guard = this.repo.appExists(streamId);
+    if (this.store.atomicAcrossSlots) {
+      return (await this.store.atomic(traces.flatMap((t) => [...t.callOps, ...t.appOps]), [guard])).ok;
+    }
+    // a Cluster runs a script in one slot: the app's writes, guarded, then the calls' lists (a slot
+    // each) only when those went through; a deletion between the two may leave a list to its expiry
+    if (!(await this.store.atomic(traces.flatMap((t) => t.appOps), [guard])).ok) return false;
+    await this.store.bulk(traces.flatMap((t) => t.callOps));
+    return true;
   }
 }

@@ -4,21 +4,17 @@
  * The agent's prompt and await types become the renderer's own here (and nowhere else).
  */
 import type { AwaitSpec as AgentAwait, CompiledAgent, GrammarSpec, PromptPart as AgentPromptPart } from '../agent/index.js';
-import { listIntentPhrases } from '../agent/index.js';
 import {
-  buildIntentGrammar, entityGrammars, fieldNameFromKey, withTranscription,
+  entityGrammars, fieldNameFromKey, withTranscription,
   type AwaitSpec, type DialectName, type FieldGrammar, type PromptPart, type VxmlDocument,
 } from '../vxml/index.js';
 import type { AnswerSpec } from './call-session.js';
 import { wellFormed } from '../platform/index.js';
-import type { IvrCaches } from './ivr-caches.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
 
 export interface DocumentContext {
   settings: IvrSettings;
   agent: CompiledAgent;
-  /** Intent grammars already built (building one reads every phrase of the agent). */
-  intentGrammars: IvrCaches['intentGrammars'];
   callId: string;
   from?: string;
   /** The callee (the subdialog's `to` param), when the call brought one. */
@@ -71,31 +67,14 @@ function nodeGrammars(specs: GrammarSpec[]): FieldGrammar[] {
     .map((g) => (g.src.startsWith('builtin:') ? { kind: 'builtin', mode: g.mode, src: g.src } : { kind: 'uri', mode: g.mode, src: g.src }));
 }
 
-/** The intent grammars of an agent's other languages (the default language's is in ctx.intentGrammars). */
-const otherLanguageGrammars = new WeakMap<CompiledAgent, Map<string, FieldGrammar>>();
-
 /**
- * The intents' SRGS grammar in the call's language, built once per compiled agent and language (and
- * again if its app's language changes): the phrases of that language, `xml:lang` its tag.
+ * The intents' SRGS grammar in the call's language, prepared with the compiled agent: that
+ * language's, or in any other the default language's with `xml:lang` the app's language.
  */
 function intentGrammar(ctx: DocumentContext, callLang: string): FieldGrammar {
-  const { agent, lang } = ctx;
-  const language = agent.languages.find((l) => l === callLang && l !== agent.languages[0]);
-  if (language !== undefined) {
-    const byLang = otherLanguageGrammars.get(agent) ?? new Map<string, FieldGrammar>();
-    otherLanguageGrammars.set(agent, byLang);
-    let grammar = byLang.get(language);
-    if (!grammar) {
-      grammar = buildIntentGrammar(listIntentPhrases(agent, language).map((p) => ({ name: p.intent, utterances: p.utterances })), { lang: language });
-      byLang.set(language, grammar);
-    }
-    return grammar;
-  }
-  const kept = ctx.intentGrammars.get(agent);
-  if (kept?.lang === lang) return kept.grammar;
-  const grammar = buildIntentGrammar(listIntentPhrases(agent).map((p) => ({ name: p.intent, utterances: p.utterances })), { lang });
-  ctx.intentGrammars.set(agent, { lang, grammar });
-  return grammar;
+  const { agent } = ctx;
+  const own = callLang !== agent.languages[0] ? agent.intentGrammars.get(callLang) : undefined;
+  return own ?? { ...agent.intentGrammars.get(agent.languages[0]!)!, lang: ctx.lang };
 }
 
 /** The names a caller may say to choose a language (each in its own language and in English). */

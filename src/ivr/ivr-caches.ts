@@ -2,13 +2,11 @@
  * The IVR component's in-process caches, made by the composition root (lru-cache, bounds and time to
  * live from the config, hits and misses on /metrics) and handed in. Each saves work on every turn:
  * the per-app records a store read each (channel, settings, app record: read one after the other
- * before the turn can start), the intent grammar its build from every phrase of the agent, a
- * verified channel token its signature check.
+ * before the turn can start), a verified channel token its signature check. (The intent grammar
+ * is no cache: it is prepared with the compiled agent.)
  */
 import type { LRUCache } from 'lru-cache';
-import type { CompiledAgent } from '../agent/index.js';
 import type { VerifiedTokenCache } from '../platform/index.js';
-import type { FieldGrammar } from '../vxml/index.js';
 import type { IvrChannel } from './ivr-repository.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
 
@@ -19,8 +17,6 @@ export interface IvrCaches {
   settings: LRUCache<string, Promise<IvrSettings>>;
   /** The app's id and language by app (as channels). */
   apps: LRUCache<string, Promise<{ streamId: string; language: string } | null>>;
-  /** The intents' SRGS grammar of a compiled agent, in the language it was built for. */
-  intentGrammars: LRUCache<CompiledAgent, { lang: string; grammar: FieldGrammar }>;
   /** Channel tokens already verified (a webhook sends the same token on every turn). */
   verifiedTokens: VerifiedTokenCache;
 }

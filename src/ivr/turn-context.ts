@@ -2,7 +2,6 @@
 import type { CompiledAgent } from '../agent/index.js';
 import type { AnswerSpec, CallSession } from './call-session.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
-import type { TraceDraft } from './turn-trace.js';
 import type { WebhookRequest } from './webhook-input.js';
 
 /** A rendered document: its kind and its XML. */
@@ -19,17 +18,16 @@ export interface TurnContext {
   lang: string;
   deadlineAt: number;
   /**
-   * Renders the document of an outcome. With tracing on, the turn renders its answer before the
-   * commit (the trace keeps the document) and hands it back as the outcome's `rendered`.
+   * Renders the document of an outcome. The turn renders its answer before the commit (a trace
+   * keeps the document) and any other outcome when it answers, and hands it back as `rendered`.
+   * Without it nothing is rendered (nor traced).
    */
   render?: (outcome: TurnOutcome) => RenderedDocument;
-  /** What this request collects for its trace (set by `handle` when tracing is on). */
-  trace?: TraceDraft;
 }
 
 /**
  * What the request answers: a stored answer to render for `turn`, or a wait for `turn`; `rendered`
- * when the turn rendered it already (tracing on).
+ * when the turn rendered it already.
  */
 export type TurnOutcome =
   | { kind: 'answer'; answer: AnswerSpec; session: CallSession; issuedTurn: number; rendered?: RenderedDocument }

@@ -141,11 +141,6 @@ export class TraceDraft {
   error: string | undefined;
   /** The turn outlived its deadline (its request got a wait document). */
   late = false;
-  /** The session this request's turn committed with its trace, and the document it rendered. */
-  committed: object | undefined;
-  rendered: { kind: string; xml: string } | undefined;
-  /** The request's answer went out with a trace written in its commit. */
-  traced = false;
 
   constructor(
     readonly receivedAt: number,

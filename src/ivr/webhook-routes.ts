@@ -28,7 +28,7 @@ export interface WebhookDeps {
   ports: IvrPorts;
   logger: Logger;
   metrics: Metrics;
-  caches: Pick<IvrCaches, 'apps' | 'intentGrammars'>;
+  caches: Pick<IvrCaches, 'apps'>;
 }
 
 /** The webhook URL a document submits to. */
@@ -141,7 +141,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       if (!agent) throw AppError.notFound('No agent is set for this app');
       const lang = app.language.includes('-') ? app.language : `${app.language}-US`;
       const render = (outcome: TurnOutcome): RenderedDocument => {
-        const base = { settings, agent, intentGrammars: caches.intentGrammars, callId: req.callId!, from: outcome.session.from ?? req.from, to: outcome.session.to ?? req.to, submitUrl: url, lang };
+        const base = { settings, agent, callId: req.callId!, from: outcome.session.from ?? req.from, to: outcome.session.to ?? req.to, submitUrl: url, lang };
         if (outcome.kind === 'wait') return { kind: 'wait', xml: vxml(waitDocument({ ...base, turn: outcome.turn }), dialect).xml };
         const doc = toVxmlDocument(outcome.answer, { ...base, turn: outcome.issuedTurn });
         return { kind: doc.kind, xml: vxml(doc, dialect).xml };

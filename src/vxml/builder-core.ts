@@ -86,6 +86,13 @@ export class XmlWriter {
     return id;
   }
 
+  /** Markup prepared by another writer (PreparedMarkup), written inside element `parent` as it is. */
+  prepared(parent: number, markup: PreparedMarkup): void {
+    if (!(markup instanceof PreparedMarkup)) throw new TypeError('XML builder: prepared markup must come from PreparedMarkup.write');
+    this.enter(parent);
+    this.out.push(markup.xml);
+  }
+
   /** Character data inside element `parent`. */
   text(parent: number, value: string): void {
     const t = xmlText(value);
@@ -129,6 +136,23 @@ export class XmlWriter {
   }
 }
 
+/**
+ * A fragment written once by the typed builders and written again, as it is, into many documents
+ * (an agent version's intent grammar items). Only `write` makes one: its markup comes from an
+ * XmlWriter, so it holds only escaped text and the builders' own elements, and it is complete (every
+ * element closed). It must not depend on the document it goes into (no document-unique IDs).
+ */
+export class PreparedMarkup {
+  private constructor(readonly xml: string) {}
+
+  /** Runs `build` on a fresh fragment (its top elements at parent 0) and keeps the markup. */
+  static write(build: (top: XmlElement, state: DocState) => void): PreparedMarkup {
+    const w = new XmlWriter(false);
+    build({ w, id: 0 }, new DocState());
+    return new PreparedMarkup(w.end());
+  }
+}
+
 /** Where a typed node writes: the document's writer and the node's own element there. */
 export interface XmlElement {
   readonly w: XmlWriter;
@@ -145,6 +169,11 @@ export class BuilderNode {
   /** Appends a child element; undefined attributes are left out, the others pass through xmlAttr. */
   protected add(name: string, attrs?: AttrValues): XmlElement {
     return { w: this.x.w, id: this.x.w.open(this.x.id, name, attrs) };
+  }
+
+  /** Appends a prepared fragment (PreparedMarkup) as the node's next content. */
+  protected addPrepared(markup: PreparedMarkup): void {
+    this.x.w.prepared(this.x.id, markup);
   }
 
   /** Appends character data (illegal XML characters removed, markup characters escaped by xmlText). */

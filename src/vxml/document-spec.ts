@@ -4,6 +4,7 @@
  * never markup, so caller and model text cannot change a document's structure. These are the
  * renderer's own types: the IVR turn loop maps the agent's turn result to them (document-mapper.ts).
  */
+import type { PreparedMarkup } from './builder-core.js';
 
 /** A piece of a prompt. Text is plain text (never markup); SSML structure is explicit. */
 export type PromptPart =
@@ -48,6 +49,16 @@ export interface SrgsItem {
   tag: string; // semantic value, e.g. intent name
 }
 
+/**
+ * An `srgs` grammar's items written once (prepareSrgsGrammar, e.g. once per agent version): the
+ * renderer writes `markup` in place of the items while the grammar's `items` are these very items
+ * (the same array), and writes the items one by one otherwise. The document is the same either way.
+ */
+export interface PreparedSrgsItems {
+  readonly items: readonly SrgsItem[];
+  readonly markup: PreparedMarkup;
+}
+
 /** Entities whose inline SRGS grammar the renderer knows (builtin-grammars.ts / entity-srgs.ts). */
 export type InlineEntity = 'number' | 'date' | 'digits' | 'boolean';
 
@@ -68,7 +79,7 @@ export interface OmittedPhrases {
 export type FieldGrammar =
   | { kind: 'builtin'; mode: 'voice' | 'dtmf'; src: string } // builtin:dtmf/digits?minlength=4
   | { kind: 'uri'; mode: 'voice' | 'dtmf'; src: string }
-  | { kind: 'srgs'; mode: 'voice' | 'dtmf'; root: string; items: SrgsItem[]; lang?: string; omitted?: OmittedPhrases }
+  | { kind: 'srgs'; mode: 'voice' | 'dtmf'; root: string; items: SrgsItem[]; lang?: string; omitted?: OmittedPhrases; prepared?: PreparedSrgsItems }
   | { kind: 'transcription'; src: string } // e.g. builtin:speech/transcribe
   /**
    * An entity grammar written inline as SRGS by the renderer, for browsers without the builtin

@@ -4,6 +4,7 @@
 export { renderDocument, type RenderOptions } from './render-document.js';
 export {
   buildIntentGrammar,
+  prepareSrgsGrammar,
   renderSrgsDocument,
   normalisePhrase,
   INTENT_GRAMMAR_LIMITS,

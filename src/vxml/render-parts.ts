@@ -9,7 +9,7 @@ import type { BuiltinType, DialectProfile } from './dialects.js';
 import { entitySrgs } from './entity-srgs.js';
 import { promptSsml } from './prompt-ssml.js';
 import type { SsmlContainer } from './ssml-builder.js';
-import { appendSrgsItems } from './srgs-grammar.js';
+import { writeSrgsItems } from './srgs-grammar.js';
 import { entityGrammarUrl } from './entity-grammar-document.js';
 import type { Executable, Field, Form, Recording, SubmitOptions, VxmlBuilder } from './vxml-builder.js';
 
@@ -185,7 +185,7 @@ export function fieldGrammars(f: Field, grammars: readonly FieldGrammar[], p: Di
         break;
       case 'srgs': {
         const attrs = { mode: g.mode, root: g.root || 'intents', ...(g.lang !== undefined ? { lang: g.lang } : {}) };
-        f.inlineGrammar(attrs, (gr, root) => appendSrgsItems(gr.rule(root, 'public'), g.items));
+        f.inlineGrammar(attrs, (gr, root) => writeSrgsItems(gr.rule(root, 'public'), g));
         break;
       }
       case 'inline-entity': {

@@ -4,7 +4,7 @@
  * EcmaExpr (data enters them through ecmaString).
  */
 import type { EcmaExpr } from './ecma-string.js';
-import { BuilderNode, SRGS_NS, documentRoot, type AttrValues } from './builder-core.js';
+import { BuilderNode, PreparedMarkup, SRGS_NS, documentRoot, type AttrValues } from './builder-core.js';
 import { count, langTag, ncName } from './xml-values.js';
 
 export interface GrammarAttrs {
@@ -81,6 +81,17 @@ export class SrgsSequence extends BuilderNode {
   tag(script: EcmaExpr): this {
     new SrgsSequence(this.add('tag'), this.state).addText(script);
     return this;
+  }
+
+  /** Content prepared once by `SrgsSequence.prepare`, written as it is. */
+  prepared(markup: PreparedMarkup): this {
+    this.addPrepared(markup);
+    return this;
+  }
+
+  /** A sequence's content written once, for `prepared` in many documents. */
+  static prepare(build: (seq: SrgsSequence) => void): PreparedMarkup {
+    return PreparedMarkup.write((top, state) => build(new SrgsSequence(top, state)));
   }
 }
 

@@ -17,7 +17,7 @@
  */
 import { ecmaString, js } from './ecma-string.js';
 import type { FieldGrammar, OmittedPhrases, SrgsItem } from './document-spec.js';
-import { SrgsGrammar, type SrgsSequence } from './srgs-builder.js';
+import { SrgsGrammar, SrgsSequence } from './srgs-builder.js';
 
 export interface IntentPhrases {
   name: string;
@@ -115,11 +115,27 @@ export function appendSrgsItems(rule: SrgsSequence, items: readonly SrgsItem[]):
   for (const it of items) oneOf.alt(it.phrase, js`out=${ecmaString(it.tag)};`);
 }
 
+/**
+ * The grammar with its items' markup written once (an agent version's intent grammar, hundreds of
+ * items): every document that renders it writes that markup instead of each item again, with the
+ * same output (writeSrgsItems).
+ */
+export function prepareSrgsGrammar(grammar: SrgsFieldGrammar): SrgsFieldGrammar {
+  const markup = SrgsSequence.prepare((seq) => appendSrgsItems(seq, grammar.items));
+  return { ...grammar, prepared: { items: grammar.items, markup } };
+}
+
+/** The root rule's body: the prepared markup when it was made from these very items, else each item. */
+export function writeSrgsItems(rule: SrgsSequence, grammar: SrgsFieldGrammar): void {
+  if (grammar.prepared !== undefined && grammar.prepared.items === grammar.items) rule.prepared(grammar.prepared.markup);
+  else appendSrgsItems(rule, grammar.items);
+}
+
 /** The grammar as a standalone SRGS 1.0 document (validates against grammar.xsd). */
 export function renderSrgsDocument(grammar: SrgsFieldGrammar, opts: { lang?: string; pretty?: boolean } = {}): string {
   const root = grammar.root || 'intents';
   const lang = opts.lang ?? grammar.lang;
   const g = SrgsGrammar.document(lang !== undefined ? { mode: grammar.mode, root, lang } : { mode: grammar.mode, root });
-  appendSrgsItems(g.rule(root, 'public'), grammar.items);
+  writeSrgsItems(g.rule(root, 'public'), grammar);
   return g.toXml(opts.pretty !== undefined ? { pretty: opts.pretty } : {});
 }

@@ -28,6 +28,8 @@ describeEachStore('trace batch writer', (factory) => {
     store = await factory.make();
     repo = new InspectorRepository(store, { ttlMs: 60_000, maxTurns: 500, documents: false, instanceId: 'i-test' });
     counts = { written: 0, dropped: 0 };
+    // a trace is written only while its app exists (its record)
+    await store.set(storeKeys.appRecord(STREAM), '{}');
   });
   afterEach(async () => {
     await store.close();

@@ -8,7 +8,7 @@ import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../
 import { IvrCall, spokenOf } from '../helpers/ivr-call.js';
 import type { Store } from '../../src/store/index.js';
 
-const CACHES = ['agents', 'intent_grammars', 'ivr_channels', 'ivr_settings', 'ivr_apps', 'history_sessions', 'verified_tokens'];
+const CACHES = ['agents', 'ivr_channels', 'ivr_settings', 'ivr_apps', 'history_sessions', 'verified_tokens'];
 
 /** Hits and misses by cache name, as /metrics shows them. */
 async function cacheCounts(gw: RunningGateway): Promise<Record<string, { hits: number; misses: number }>> {

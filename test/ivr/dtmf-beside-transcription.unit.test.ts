@@ -4,7 +4,6 @@
  * grammars, in every dialect that has transcription; and a keyed answer reaches the agent as DTMF,
  * not held to the recogniser's confidence threshold.
  */
-import { LRUCache } from 'lru-cache';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileAgent, demoAgentDefinition, type CompiledAgent } from '../../src/agent/index.js';
 import type { AnswerSpec } from '../../src/ivr/call-session.js';
@@ -29,7 +28,6 @@ function grammarsOf(answer: AnswerSpec, settings: IvrSettings): FieldGrammar[] {
   const ctx: DocumentContext = {
     settings,
     agent,
-    intentGrammars: new LRUCache({ max: 10 }),
     callId: 'c-1',
     turn: 2,
     submitUrl: 'https://gateway.example.com/ivr/hooks/st-1?token=t',
@@ -89,7 +87,7 @@ describe('the ask document with transcription on', () => {
 
   it('when the document is rendered, then its field holds the keypad grammar and the transcription grammar', () => {
     const ctx: DocumentContext = {
-      settings: on('w3c'), agent, intentGrammars: new LRUCache({ max: 10 }), callId: 'c-1', turn: 2,
+      settings: on('w3c'), agent, callId: 'c-1', turn: 2,
       submitUrl: 'https://gateway.example.com/ivr/hooks/st-1?token=t', lang: 'en-US',
     };
     const field = findAll(parseXml(renderDocument(toVxmlDocument(sizeQuestion, ctx))), 'field')[0]!;
