@@ -3,7 +3,7 @@
  * say-as, prosody and audio, nestable as the schema allows. Attribute values that do not match their
  * schema datatype are left out (the element stays, so the caller's words are still spoken).
  */
-import { BuilderNode, type PromptVoice } from './builder-core.js';
+import { BuilderNode } from './builder-core.js';
 import { duration, langTag, nmtoken, uriValue } from './xml-values.js';
 
 export type BreakStrength = 'none' | 'x-weak' | 'weak' | 'medium' | 'strong' | 'x-strong';

@@ -39,8 +39,8 @@ describe('the translations side by side', () => {
     const text = translationRows(def).find((r): r is TextRow => r.key === 'dialogs.welcome.nodes.hello.text')!;
     def = withText(def, text.path, 'es-US', 'Bienvenido.');
     def = withPhrases(def, 0, 'es-US', ['reservar una mesa', 'quiero reservar']);
-    expect((def as any).dialogs.welcome.nodes.hello.text).toEqual({ 'en-US': 'Welcome.', 'es-US': 'Bienvenido.' });
-    expect((def as any).intents[0].translations['es-US']).toEqual({ utterances: ['reservar una mesa', 'quiero reservar'] });
+    expect((def).dialogs.welcome.nodes.hello.text).toEqual({ 'en-US': 'Welcome.', 'es-US': 'Bienvenido.' });
+    expect((def).intents[0].translations['es-US']).toEqual({ utterances: ['reservar una mesa', 'quiero reservar'] });
     expect(missingCount(translationRows(def), ['en-US', 'es-US'])).toBe(0);
     expect((await compileAgent(def)).missingTranslations).toEqual([]);
     // the definition given is left as it was

@@ -36,7 +36,7 @@ export type TranslationRow = TextRow | PhrasesRow;
 export function definitionLanguages(def: unknown): string[] {
   if (!isObject(def)) return [];
   const { languages, language } = def;
-  if (Array.isArray(languages) && languages.length > 0 && languages.every((l) => typeof l === 'string')) return languages as string[];
+  if (Array.isArray(languages) && languages.length > 0 && languages.every((l) => typeof l === 'string')) return languages;
   return typeof language === 'string' ? [language] : ['en-US'];
 }
 
@@ -55,7 +55,7 @@ function textsOf(value: unknown, languages: readonly string[]): Record<string, s
   const out: Record<string, string> = {};
   for (const lang of languages) {
     if (typeof value === 'string') out[lang] = lang === base ? value : '';
-    else if (isObject(value) && typeof value[lang] === 'string') out[lang] = value[lang] as string;
+    else if (isObject(value) && typeof value[lang] === 'string') out[lang] = value[lang];
     else out[lang] = '';
   }
   return out;
@@ -73,7 +73,7 @@ export function translationRows(def: unknown): TranslationRow[] {
     const translations = isObject(intent.translations) ? intent.translations : {};
     const phrases: Record<string, string[]> = {};
     for (const lang of languages) {
-      const own = lang === base ? intent.utterances : isObject(translations[lang]) ? (translations[lang] as Json).utterances : undefined;
+      const own = lang === base ? intent.utterances : isObject(translations[lang]) ? translations[lang].utterances : undefined;
       phrases[lang] = Array.isArray(own) ? own.filter((p): p is string => typeof p === 'string') : [];
     }
     rows.push({ kind: 'phrases', key: `intents[${i}]`, label: `Intent ${typeof intent.name === 'string' ? intent.name : i + 1}: phrases`, intent: i, phrases });
@@ -132,7 +132,7 @@ export function withText(def: unknown, path: readonly string[], lang: string, va
 export function withPhrases(def: unknown, intent: number, lang: string, phrases: readonly string[]): unknown {
   const copy = structuredClone(def) as Json;
   const base = definitionLanguages(copy)[0]!;
-  const intents = Array.isArray(copy.intents) ? copy.intents : [];
+  const intents: unknown[] = Array.isArray(copy.intents) ? (copy.intents as unknown[]) : [];
   const target = intents[intent];
   if (!isObject(target)) return copy;
   if (lang === base) {
@@ -140,7 +140,7 @@ export function withPhrases(def: unknown, intent: number, lang: string, phrases:
     return copy;
   }
   const translations: Json = isObject(target.translations) ? target.translations : {};
-  const own: Json = isObject(translations[lang]) ? (translations[lang] as Json) : {};
+  const own: Json = isObject(translations[lang]) ? translations[lang] : {};
   translations[lang] = { ...own, utterances: [...phrases] };
   target.translations = translations;
   return copy;

@@ -34,7 +34,7 @@ export interface Setup {
 export function agentLanguages(def: unknown): string[] {
   if (def === null || typeof def !== 'object') return [];
   const { languages, language } = def as { languages?: unknown; language?: unknown };
-  if (Array.isArray(languages) && languages.length > 0 && languages.every((l) => typeof l === 'string')) return languages as string[];
+  if (Array.isArray(languages) && languages.length > 0 && languages.every((l) => typeof l === 'string')) return languages;
   return typeof language === 'string' ? [language] : [];
 }
 
