@@ -69,6 +69,7 @@ export const turnTrace = z.object({
   durationMs: z.number(),
   timing,
   instance: z.string(),
+  lang: z.string().optional().describe("the call's language for the turn's answer, e.g. es-US"),
   event: z.string(),
   marks: z.array(z.enum(['wait', 'late', 'delivered', 'resumed', 'store_retry', 'duplicate', 'idle'])),
   request: z.record(z.string(), z.union([z.string(), z.number()])),

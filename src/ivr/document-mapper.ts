@@ -11,6 +11,7 @@ import {
 import type { AnswerSpec } from './call-session.js';
 import { wellFormed } from '../platform/index.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
+import { voiceFor } from './ivr-languages.js';
 
 export interface DocumentContext {
   settings: IvrSettings;
@@ -137,6 +138,9 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
   // the call's language (the agent's answer carries it), else the app's
   const lang = answer.language ?? ctx.lang;
   const responses = responsesIn(settings, ctx.lang, lang);
+  // the TTS voice of the call's language (IVR settings languages.voices, else the dialect's)
+  const voice = voiceFor(settings, lang);
+  const voiced = voice ? { voice } : {};
   const prompt = renderedPrompt(answer.prompt);
   const overrides = answer.overrides;
   // played when a submit still fails after its resends
@@ -146,6 +150,7 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
       return {
         kind: 'ask',
         lang,
+        ...voiced,
         vars,
         submit,
         prompt,
@@ -161,16 +166,17 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
         apology,
       };
     case 'continue':
-      return { kind: 'say', lang, vars, submit, prompt, apology };
+      return { kind: 'say', lang, ...voiced, vars, submit, prompt, apology };
     case 'transfer': {
       const t = answer.transfer!;
       const aai = t.skillGroupId ? [`skillGroupId=${aaiValue(t.skillGroupId)}`, `skillGroupName=${aaiValue(t.skillGroupName ?? '')}`].join(';') : undefined;
-      return { kind: 'transfer', lang, vars, submit, prompt, destination: t.destination, ...(aai ? { aai } : {}), connecttimeout: '30s', apology };
+      return { kind: 'transfer', lang, ...voiced, vars, submit, prompt, destination: t.destination, ...(aai ? { aai } : {}), connecttimeout: '30s', apology };
     }
     case 'end':
       return {
         kind: 'end',
         lang,
+        ...voiced,
         callId: ctx.callId,
         from: vars.from,
         to: vars.to,
@@ -178,16 +184,18 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
         behaviour: settings.endOfConversationBehavior === 'terminateCall' ? 'disconnect' : 'return',
       };
     case 'error':
-      return { kind: 'error', lang, callId: ctx.callId, from: vars.from, to: vars.to, prompt: prompt.length ? prompt : apology, error: answer.error ?? 'agent_error' };
+      return { kind: 'error', lang, ...voiced, callId: ctx.callId, from: vars.from, to: vars.to, prompt: prompt.length ? prompt : apology, error: answer.error ?? 'agent_error' };
   }
 }
 
 
 /** The hold document: replays the hold prompt and polls for the pending answer of `turn`. */
 export function waitDocument(ctx: Omit<DocumentContext, 'agent'>, holdPrompt?: string): VxmlDocument {
+  const voice = voiceFor(ctx.settings, ctx.lang);
   return {
     kind: 'wait',
     lang: ctx.lang,
+    ...(voice ? { voice } : {}),
     vars: callVars(ctx),
     submit: { url: ctx.submitUrl },
     prompt: textPrompt(holdPrompt ?? ctx.settings.standardResponses.hold),

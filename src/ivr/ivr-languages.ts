@@ -1,9 +1,11 @@
 /**
  * The call's language as the IVR channel knows it (issue 43): at the start, a `language` parameter
  * from the customer's root document, else the language of the number dialled (IVR settings
- * `languages.byNumber`); and the standard responses in the agent's other languages.
+ * `languages.byNumber`); the standard responses in the agent's other languages; and the TTS voice
+ * of each language.
  */
 import type { AgentRuntimeSettings, TurnInput } from '../agent/index.js';
+import { dialectProfile, type PromptVoice } from '../vxml/index.js';
 import type { IvrSettings } from './ivr-settings-schema.js';
 import type { WebhookRequest } from './webhook-input.js';
 
@@ -32,4 +34,21 @@ export function languageResponses(settings: IvrSettings): NonNullable<AgentRunti
     out[lang] = { ...(r.noMatch ? { noMatchPrompt: r.noMatch } : {}), ...(r.error ? { errorPrompt: r.error } : {}), ...(r.noInput ? { noInputPrompt: r.noInput } : {}) };
   }
   return out;
+}
+
+/** A voice setting by the call's language: its own tag, else its primary subtag (`es` for es-US). */
+function byLanguage<T>(voices: Readonly<Record<string, T>>, lang: string): T | undefined {
+  const tag = lang.toLowerCase();
+  const key = Object.keys(voices).find((k) => k.toLowerCase() === tag) ?? Object.keys(voices).find((k) => k.toLowerCase() === tag.split('-')[0]);
+  return key === undefined ? undefined : voices[key];
+}
+
+/**
+ * The TTS voice of a call's documents in `lang`: the IVR settings' (`languages.voices`), else the
+ * dialect's default for the language, else none (the browser's voice for the document's xml:lang).
+ */
+export function voiceFor(settings: IvrSettings, lang: string): PromptVoice | undefined {
+  const voice = byLanguage(settings.languages.voices, lang) ?? byLanguage(dialectProfile(settings.dialect).defaultVoices, lang);
+  if (!voice || (voice.name === undefined && voice.gender === undefined)) return undefined;
+  return { ...voice, lang };
 }

@@ -27,6 +27,7 @@ const HELP: Described = {
     fields: {
       byNumber: 'The language of a call by the number dialled (its `to`), e.g. {"+15550100": "es-US"}; a `language` parameter from your root document wins.',
       standardResponses: "The standard responses in each other language of the agent, by language tag (a missing one is the agent's built-in text in that language).",
+      voices: 'The TTS voice per language, by language tag (or its first part, e.g. es), e.g. {"es-US": {"name": "Paulina", "gender": "female"}}: written as an SSML <voice> in every prompt of a call in that language. A language without one uses the dialect\'s default, else the browser\'s voice for the language.',
     },
   },
   standardResponses: {

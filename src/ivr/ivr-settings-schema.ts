@@ -49,7 +49,13 @@ export const DIALECTS = dialectNames as unknown as readonly [string, ...string[]
 
 const languageTag = z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a language tag such as es-US');
 
-/** The call's language by the number dialled, and the standard responses in the agent's other languages (issue 43). */
+/** A TTS voice as SSML `<voice>` names it: the platform's names (space-separated, in order of preference) and/or a gender. */
+export const voiceSettingSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  gender: z.enum(['male', 'female', 'neutral']).optional(),
+});
+
+/** The call's language by the number dialled, the standard responses and the TTS voice per language (issue 43). */
 export const languageSettingsSchema = z.strictObject({
   byNumber: z.record(z.string().trim().min(1).max(40), languageTag).default({}),
   standardResponses: z
@@ -64,6 +70,7 @@ export const languageSettingsSchema = z.strictObject({
       }),
     )
     .default({}),
+  voices: z.record(languageTag, voiceSettingSchema).default({}),
 });
 
 export const ivrSettingsSchema = z.strictObject({
@@ -125,7 +132,7 @@ export const ivrSettingsSchema = z.strictObject({
   confidenceKey: z.string().trim().min(1).max(80).default('userinput confidence'),
   confidenceThreshold: z.number().min(0).max(100).default(0),
   dialect: z.enum(DIALECTS).default('w3c'),
-  languages: languageSettingsSchema.default({ byNumber: {}, standardResponses: {} }),
+  languages: languageSettingsSchema.default({ byNumber: {}, standardResponses: {}, voices: {} }),
   log: z.boolean().default(false),
 });
 

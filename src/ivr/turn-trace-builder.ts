@@ -76,6 +76,7 @@ export function committedTrace(
   if (input.kind === 'utterance' && input.asr) trace.asr = { ...input.asr, ...(input.belowThreshold ? { belowThreshold: true } : {}) };
   if (input.kind === 'transfer') trace.transferResult = input.result;
   trace.before = { dialog: before.state?.dialog ?? null, node: before.state?.node ?? null };
+  if (answer.language) trace.lang = answer.language;
   trace.answer = answer.error ? { action: answer.action, error: answer.error } : { action: answer.action };
   if (result) {
     if (result.recognition) {

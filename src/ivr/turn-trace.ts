@@ -56,6 +56,8 @@ export interface TurnTrace {
   timing: { storeMs: number; agentMs: number; modelMs: number; renderMs: number };
   /** The instance that answered (INSTANCE_ID). */
   instance: string;
+  /** The call's language for this turn's answer (a language tag such as es-US). */
+  lang?: string;
   /** The turn's event: start, input, noinput, nomatch, maxretries, continue, transfer, hangup, recording, poll. */
   event: string;
   marks: TraceMark[];

@@ -17,9 +17,20 @@ import { xmlAttr, xmlText } from './xml-values.js';
 export const VXML_NS = 'http://www.w3.org/2001/vxml';
 export const SRGS_NS = 'http://www.w3.org/2001/06/grammar';
 
+/** The voice a document's prompts are spoken in (SSML `<voice>`): a name list, a gender, its language. */
+export interface PromptVoice {
+  name?: string;
+  gender?: 'male' | 'female' | 'neutral';
+  lang?: string;
+}
+
 /** Per-document state shared by every node of one document. */
 export class DocState {
   readonly ids = new Set<string>();
+  /** The document's language (its xml:lang): how say-as content is written for it. */
+  lang: string | undefined;
+  /** The voice every prompt of the document is spoken in, when one is set. */
+  voice: PromptVoice | undefined;
   private readonly families: string[] = [];
 
   /**

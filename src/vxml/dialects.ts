@@ -13,6 +13,12 @@ export type BuiltinType = 'boolean' | 'date' | 'digits' | 'currency' | 'number' 
 
 export type Confidence = 'verified' | 'documented' | 'assumed';
 
+/** A TTS voice as SSML `<voice>` names it: a name list (the platform's own names) and/or a gender. */
+export interface DialectVoice {
+  name?: string;
+  gender?: 'male' | 'female' | 'neutral';
+}
+
 export interface DialectFact {
   what: string;
   source: string;
@@ -43,12 +49,19 @@ export interface DialectProfile {
   documentProperties: Readonly<Record<string, string>>;
   /** How a `<catch>` that speaks ends the call: `<disconnect/>`, or `<exit/>` where a prompt before disconnect is lost. */
   hangupInCatch: 'disconnect' | 'exit';
+  /**
+   * The voice per language (a tag such as es-US, or its primary subtag) used when the IVR settings
+   * name none (`languages.voices`); a language without one is spoken in the browser's voice for the
+   * document's xml:lang, and no `<voice>` is written.
+   */
+  defaultVoices: Readonly<Record<string, DialectVoice>>;
   facts: readonly DialectFact[];
 }
 
 const APPENDIX_P = 'VoiceXML 2.0 Appendix P (builtin grammar types and their parameters)';
 const TRANSFER_SPEC = 'VoiceXML 2.1 section 9 (<transfer> type)';
 const EXAMPLES = 'test/fixtures/vxml-examples/README.md (JVoiceXML 0.7.9 runs)';
+const SSML_VOICE = 'SSML 1.0 section 3.2.1 (<voice>), VoiceXML 2.0 section 4.1 (SSML in prompts)';
 
 const w3c: DialectProfile = {
   name: 'w3c',
@@ -60,12 +73,14 @@ const w3c: DialectProfile = {
   fetchaudio: 'keep',
   documentProperties: {},
   hangupInCatch: 'disconnect',
+  defaultVoices: {},
   facts: [
     { what: 'Only the boolean and digits builtins (the set every tested browser has); lists are inline SRGS', source: `${EXAMPLES} quirk 7`, confidence: 'verified' },
     { what: 'number and date use SRGS grammars the gateway serves (/ivr/grammars/entity.grxml), named by <grammar src>; the interpreter runs were made with the same grammars inline', source: 'VoiceXML 2.0 section 3.1.1 (grammar src)', confidence: 'documented' },
     { what: 'digits takes minlength/maxlength/length parameters', source: APPENDIX_P, confidence: 'documented' },
     { what: 'transfer uses type="bridge" only (bridge and type together raise error.badfetch)', source: `${TRANSFER_SPEC}; Dialogic PowerMedia XMS VoiceXML reference, <transfer>`, confidence: 'documented' },
     { what: 'Transcription grammar: the IVR settings\' engine source (builtin:speech/transcribe by default); not part of the standard', source: 'the origin platform\'s IVR channel documentation (transcription engine setting)', confidence: 'documented' },
+    { what: 'The voice per language (IVR settings languages.voices) is a <voice> with name, gender and xml:lang inside each prompt; the standard names no voices, so there is no default: the browser picks one for xml:lang', source: SSML_VOICE, confidence: 'documented' },
   ],
 };
 
@@ -79,6 +94,7 @@ const jvoicexml: DialectProfile = {
   fetchaudio: 'omit',
   documentProperties: {},
   hangupInCatch: 'exit',
+  defaultVoices: {},
   facts: [
     { what: 'Only boolean and digits builtins; builtin:grammar/number gives error.badfetch', source: `${EXAMPLES} quirk 7, runs a and a2`, confidence: 'verified' },
     { what: 'digits reads length, minlength and maxlength (";"-separated)', source: 'JVoiceXML source: DigitsGrammarCreator.java, AbstractGrammarCreator.getParameters', confidence: 'documented' },
@@ -88,6 +104,7 @@ const jvoicexml: DialectProfile = {
     { what: 'transfer: reads only the legacy bridge attribute, so bridge="true" is written instead of type', source: `${EXAMPLES} quirk 10`, confidence: 'verified' },
     { what: 'fetchaudio is ignored, so it is left out', source: `${EXAMPLES} quirk 9, run c`, confidence: 'verified' },
     { what: 'A prompt before <disconnect/> in a <catch> is lost; <exit/> is used there', source: `${EXAMPLES} quirk 14`, confidence: 'verified' },
+    { what: 'No default voice: the voices are those of the synthesiser the installation configures; a <voice> from the IVR settings is written as in w3c (not run here)', source: SSML_VOICE, confidence: 'assumed' },
   ],
 };
 
@@ -101,11 +118,13 @@ const ciscoVvb: DialectProfile = {
   fetchaudio: 'keep',
   documentProperties: {},
   hangupInCatch: 'disconnect',
+  defaultVoices: {},
   facts: [
     { what: 'Speech recognition goes to an external MRCP media server and only W3C XML (SRGS) grammars are supported, so every voice grammar is inline SRGS', source: 'Cisco VVB Developer Guide, "Voice Input" and "User Input" (developer.cisco.com/docs/customer-voice-portal)', confidence: 'documented' },
     { what: 'DTMF is recognised by VVB itself; the boolean and digits builtins are assumed to be served there', source: 'Cisco VVB Developer Guide, "User Input"', confidence: 'assumed' },
     { what: 'Vendor properties (e.g. com.cisco.asr-server) are not written by default; add them as call control parameters', source: 'Cisco VVB Developer Guide, "Voice Input"', confidence: 'documented' },
     { what: 'Transcription grammar, fetchaudio and fetchtimeout defaults: not changed (no public default known)', source: '-', confidence: 'assumed' },
+    { what: '<voice> is among the supported elements; synthesis goes to an MRCP server, where the voice is chosen by name, gender and language, so no default name is written (set your TTS server\'s names in languages.voices)', source: 'Cisco VVB VoiceXML Elements: Reference Table (developer.cisco.com/docs/customer-voice-portal); MRCPv2, RFC 6787 (voice-name, voice-gender, speech-language)', confidence: 'documented' },
   ],
 };
 
@@ -122,10 +141,12 @@ const voxeo: DialectProfile = {
   fetchaudio: 'keep',
   documentProperties: {},
   hangupInCatch: 'disconnect',
+  defaultVoices: {},
   facts: [
     { what: 'All VoiceXML 2.0 builtin types in voice and DTMF, so number and date use builtin:grammar/… and builtin:dtmf/…', source: `${APPENDIX_P}; Voxeo's VoiceXML 2.1 Development Guide (vxml.org) describes builtin grammars, its type list was not checked here`, confidence: 'assumed' },
     { what: 'Blind transfers are disabled by default (error.unsupported.transfer.blind); the gateway only uses bridge transfers', source: 'Voxeo VoiceXML 2.1 Development Guide, transfer exceptions', confidence: 'documented' },
     { what: 'Transcription grammar, fetchaudio and fetchtimeout defaults: not changed (not verified on a running Prophecy)', source: '-', confidence: 'assumed' },
+    { what: 'No default voice name: Prophecy\'s list of voices per language was not found in a public source here; a <voice> from the IVR settings is written as in w3c', source: SSML_VOICE, confidence: 'assumed' },
   ],
 };
 

@@ -6,6 +6,9 @@
  */
 import type { PreparedMarkup } from './builder-core.js';
 
+export type { PromptVoice } from './builder-core.js';
+import type { PromptVoice } from './builder-core.js';
+
 /** A piece of a prompt. Text is plain text (never markup); SSML structure is explicit. */
 export type PromptPart =
   | { type: 'text'; text: string }
@@ -99,6 +102,8 @@ export type FieldGrammar =
 export interface AskDocument {
   kind: 'ask';
   lang?: string; // xml:lang, default en-US
+  /** The voice its prompts are spoken in (SSML `<voice>`); absent: the browser's voice for `lang`. */
+  voice?: PromptVoice;
   vars: CallVars;
   submit: SubmitTarget;
   prompt: PromptPart[];
@@ -124,6 +129,8 @@ export interface AskDocument {
 export interface SayDocument {
   kind: 'say';
   lang?: string;
+  /** The voice its prompts are spoken in (SSML `<voice>`); absent: the browser's voice for `lang`. */
+  voice?: PromptVoice;
   vars: CallVars;
   submit: SubmitTarget;
   prompt: PromptPart[];
@@ -133,6 +140,8 @@ export interface SayDocument {
 export interface EndDocument {
   kind: 'end';
   lang?: string;
+  /** The voice its prompts are spoken in (SSML `<voice>`); absent: the browser's voice for `lang`. */
+  voice?: PromptVoice;
   callId: string;
   /** The caller's number and the callee, for the first form's subdialog variables. */
   from?: string;
@@ -146,6 +155,8 @@ export interface EndDocument {
 export interface TransferDocument {
   kind: 'transfer';
   lang?: string;
+  /** The voice its prompts are spoken in (SSML `<voice>`); absent: the browser's voice for `lang`. */
+  voice?: PromptVoice;
   vars: CallVars;
   submit: SubmitTarget;
   prompt: PromptPart[];
@@ -158,6 +169,8 @@ export interface TransferDocument {
 export interface WaitDocument {
   kind: 'wait';
   lang?: string;
+  /** The voice its prompts are spoken in (SSML `<voice>`); absent: the browser's voice for `lang`. */
+  voice?: PromptVoice;
   vars: CallVars;
   submit: SubmitTarget;
   prompt: PromptPart[];
@@ -172,6 +185,8 @@ export interface WaitDocument {
 export interface ErrorDocument {
   kind: 'error';
   lang?: string;
+  /** The voice its prompts are spoken in (SSML `<voice>`); absent: the browser's voice for `lang`. */
+  voice?: PromptVoice;
   /** The call, when known, for the first form's subdialog variables. */
   callId?: string;
   from?: string;

@@ -21,6 +21,7 @@ export {
   type DialectName,
   type DialectProfile,
   type DialectFact,
+  type DialectVoice,
   type BuiltinType,
 } from './dialects.js';
 export { ecmaString, type EcmaExpr } from './ecma-string.js';

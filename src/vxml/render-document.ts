@@ -21,7 +21,7 @@ const DEFAULT_LANG = 'en-US';
 
 export function renderDocument(doc: VxmlDocument, opts: RenderOptions = {}): string {
   const p = dialectProfile(opts.dialect);
-  const b = VxmlBuilder.document(doc.kind === 'bootstrap' ? undefined : (doc.lang ?? DEFAULT_LANG));
+  const b = VxmlBuilder.document(doc.kind === 'bootstrap' ? undefined : (doc.lang ?? DEFAULT_LANG), 'voice' in doc ? doc.voice : undefined);
   switch (doc.kind) {
     case 'ask':
       askDocument(b, doc, p);

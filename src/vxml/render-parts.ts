@@ -42,7 +42,8 @@ export function submitTo(e: Executable, t: SubmitTarget, namelist: readonly stri
 
 /** A `<prompt>` with the parts, unless there are none. */
 export function speak(e: { prompt(): SsmlContainer }, parts: readonly PromptPart[] | undefined): void {
-  if (parts && parts.length > 0) promptSsml(e.prompt(), parts);
+  // in the document's voice (IVR settings `languages.voices`, else the dialect's default), if any
+  if (parts && parts.length > 0) promptSsml(e.prompt().spoken(), parts);
 }
 
 /** Ends the call from inside a handler, as the dialect needs (quirk 14). */

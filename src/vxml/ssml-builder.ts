@@ -4,13 +4,19 @@
  * schema datatype are left out (the element stays, so the caller's words are still spoken).
  */
 import { BuilderNode } from './builder-core.js';
-import { duration, nmtoken, uriValue } from './xml-values.js';
+import { duration, langTag, nmtoken, uriValue } from './xml-values.js';
 
 export type BreakStrength = 'none' | 'x-weak' | 'weak' | 'medium' | 'strong' | 'x-strong';
 export type EmphasisLevel = 'strong' | 'moderate' | 'none' | 'reduced';
 
 const STRENGTHS = new Set(['none', 'x-weak', 'weak', 'medium', 'strong', 'x-strong']);
 const LEVELS = new Set(['strong', 'moderate', 'none', 'reduced']);
+const GENDERS = new Set(['male', 'female', 'neutral']);
+/** SSML voice names: a space-separated list of names without spaces (the schema's voicenames). */
+const voiceNames = (v: string | undefined): string | undefined => {
+  const names = v?.trim().split(/\s+/).filter(Boolean) ?? [];
+  return names.length ? names.join(' ') : undefined;
+};
 const NUM = '(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)';
 const PERCENT = new RegExp(`^[+-]?${NUM}%$`);
 const RATE = new RegExp(`^(?:${NUM}|x-slow|slow|medium|fast|x-fast|default)$`);
@@ -32,6 +38,23 @@ export const ssmlValues = {
 
 /** Content of a `<prompt>` or of an SSML container element inside it. */
 export class SsmlContainer extends BuilderNode {
+  /** The language the document's words are read in (its xml:lang), if it has one. */
+  get lang(): string | undefined {
+    return this.state.lang;
+  }
+
+  /**
+   * Where a prompt's words go: a `<voice>` with the document's voice (name, gender, xml:lang) when
+   * it sets a name or a gender, else this container itself.
+   */
+  spoken(): SsmlContainer {
+    const v = this.state.voice;
+    const name = voiceNames(v?.name);
+    const gender = v?.gender && GENDERS.has(v.gender) ? v.gender : undefined;
+    if (name === undefined && gender === undefined) return this;
+    return new SsmlContainer(this.add('voice', { name, gender, 'xml:lang': langTag(v?.lang ?? this.state.lang) }), this.state);
+  }
+
   text(value: string): this {
     this.addText(value);
     return this;

@@ -6,7 +6,7 @@
  * durations, names and language tags are checked against their schema datatypes.
  */
 import type { EcmaExpr } from './ecma-string.js';
-import { BuilderNode, VXML_NS, documentRoot } from './builder-core.js';
+import { BuilderNode, VXML_NS, documentRoot, type PromptVoice } from './builder-core.js';
 import { SsmlContainer } from './ssml-builder.js';
 import { SrgsGrammar, grammarAttrs, type GrammarAttrs } from './srgs-builder.js';
 import { count, duration, langTag, ncName, nmtoken, variableName, uriValue } from './xml-values.js';
@@ -271,8 +271,10 @@ export class Form extends HandlerHost {
 /** The `<vxml>` document: document variables, properties, handlers and forms. */
 export class VxmlBuilder extends HandlerHost {
   /** A new document (written as it is built; `toXml` ends it). */
-  static document(lang?: string): VxmlBuilder {
+  static document(lang?: string, voice?: PromptVoice): VxmlBuilder {
     const { x, state } = documentRoot(VXML_NS, 'vxml', { version: '2.1', 'xml:lang': langTag(lang) });
+    state.lang = langTag(lang);
+    state.voice = voice;
     return new VxmlBuilder(x, state);
   }
 

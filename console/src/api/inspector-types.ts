@@ -61,6 +61,8 @@ export interface TurnTrace {
   durationMs: number;
   timing: { storeMs: number; agentMs: number; modelMs: number; renderMs: number };
   instance: string;
+  /** The call's language for the turn's answer (e.g. es-US). */
+  lang?: string;
   event: string;
   marks: string[];
   request: Record<string, string | number>;

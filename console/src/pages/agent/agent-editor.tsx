@@ -25,6 +25,8 @@ export interface EditorHandle {
   showProblems(problems: EditorProblem[]): void;
   reveal(offset: number): void;
   text(): string;
+  /** Replaces the whole text (one undoable change), as typing it would. */
+  replace(text: string): void;
 }
 
 export function AgentEditor({ initial, onChange, handle, labelledBy }: { initial: string; onChange: (text: string) => void; handle: (h: EditorHandle) => void; labelledBy: string }) {
@@ -65,6 +67,9 @@ export function AgentEditor({ initial, onChange, handle, labelledBy }: { initial
         view.focus();
       },
       text: () => view.state.doc.toString(),
+      replace(text) {
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      },
     });
     return () => view.destroy();
     // the editor is made once; later text comes from typing

@@ -16,6 +16,7 @@ import { DialogDiagram } from './dialog-diagram.js';
 import { dialogGraphs, type DialogGraph } from './dialog-graph.js';
 import { lineOf, locatePath } from './json-locate.js';
 import { STARTER_AGENT } from './starter-agent.js';
+import { TranslationsView } from './translations-view.js';
 
 interface Located {
   path: string;
@@ -116,6 +117,7 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
           </ol>
         </div>
       ) : null}
+      <TranslationsView definition={current.ok ? current.value : undefined} readOnly={!mayEdit} onChange={(def) => editor.current?.replace(JSON.stringify(def, null, 2))} />
       <section aria-labelledby="diagram-title">
         <h2 id="diagram-title">Dialogs</h2>
         <DialogDiagram graphs={graphs} />

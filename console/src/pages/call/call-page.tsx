@@ -1,19 +1,19 @@
 /**
  * The web caller: the same VoiceXML interpreter as the terminal caller (sandbox/), run in the page
  * against this origin. Dial the app's sandbox number (PIN and secret on the keypad, or filled in) or
- * its webhook directly (a minted token, a generated callId, a `from` of your choice), in lenient or
+ * its webhook directly (a minted token, a generated callId, a `from` and a language of your choice), in lenient or
  * strict-w3c mode, as a browser of the chosen dialect (only the builtin grammars and transcription
  * that dialect's profile lists exist: GET /api/admin/ivr/dialects); hear the prompts (speech synthesis) and answer by typing, keys, the microphone or
  * silence; see the transcript, the documents, the listening field and its grammars, the events and
  * how the call ended.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { listDialects, mintWebhookToken, sandboxStatus, type AppRecord, type DialectProfile, type SandboxStatus } from '../../api/client.js';
+import { getAgent, listDialects, mintWebhookToken, sandboxStatus, type AppRecord, type DialectProfile, type SandboxStatus } from '../../api/client.js';
 import type { CallerInput, InputRequest } from '../../../../sandbox/input-source.js';
 import { runCall, type CallResult, type RunCallOptions } from '../../../../sandbox/run-call.js';
 import { ErrorBox } from '../../ui/status.js';
 import { CallEnded, EventsView, TranscriptView, WaitingField } from './call-view.js';
-import { newCallId, SetupForm, type Setup } from './call-setup.js';
+import { agentLanguages, newCallId, SetupForm, type Setup } from './call-setup.js';
 import { Keypad } from './keypad.js';
 import { recognizerClass, Speaker, type Recognizer } from './speech.js';
 import { WebInput } from './web-input.js';
@@ -104,7 +104,7 @@ function Answers({ waiting, onAnswer, onKey, lang }: { waiting: InputRequest | n
 }
 
 export function CallPage({ app }: { app: AppRecord }) {
-  const [setup, setSetup] = useState<Setup>({ target: 'sandbox', mode: 'strict-w3c', dialect: 'w3c', hangupTo: 'innermost', callId: newCallId(), from: '+15550001111', pin: '', secret: '' });
+  const [setup, setSetup] = useState<Setup>({ target: 'sandbox', mode: 'strict-w3c', dialect: 'w3c', hangupTo: 'innermost', callId: newCallId(), from: '+15550001111', pin: '', secret: '', language: '' });
   const [entries, setEntries] = useState<TranscriptEntry[]>([]);
   const [waiting, setWaiting] = useState<InputRequest | null>(null);
   const [running, setRunning] = useState(false);
@@ -116,6 +116,9 @@ export function CallPage({ app }: { app: AppRecord }) {
   const [activeCallId, setActiveCallId] = useState('');
   const [sandbox, setSandbox] = useState<SandboxStatus | null>(null);
   const [dialects, setDialects] = useState<DialectProfile[]>([]);
+  const [languages, setLanguages] = useState<string[]>([]);
+  /** The language the running call's prompts are heard and its answers recognised in. */
+  const [callLanguage, setCallLanguage] = useState(app.language);
   const speaker = useRef(new Speaker());
   const input = useRef<WebInput | null>(null);
   const waitingRef = useRef<InputRequest | null>(null);
@@ -124,6 +127,8 @@ export function CallPage({ app }: { app: AppRecord }) {
     sandboxStatus(app.streamId).then(setSandbox, setError);
     // without the profiles the call still runs, with the mode's builtins (the note says so)
     listDialects().then((r) => setDialects(r.dialects), () => setDialects([]));
+    // without the agent's languages the call still runs; no language is offered
+    getAgent(app.streamId).then((def) => setLanguages(agentLanguages(def)), () => setLanguages([]));
   }, [app.streamId]);
   useEffect(() => () => {
     input.current?.hangUp();
@@ -147,13 +152,16 @@ export function CallPage({ app }: { app: AppRecord }) {
     setLastPrompt('');
     setDialling(true);
     const callId = setup.target === 'webhook' && setup.callId ? setup.callId : newCallId();
+    const language = setup.target === 'webhook' && setup.language ? setup.language : undefined;
+    const heardIn = language ?? app.language;
+    setCallLanguage(heardIn);
     let options: RunCallOptions;
     const source = new WebInput(setWaiting);
     const transcript = new WebTranscript({
       onEntry: (entry) => setEntries((prev) => [...prev, entry]),
       onPrompt: (text) => {
         setLastPrompt(text);
-        speaker.current.speak(text, app.language);
+        speaker.current.speak(text, heardIn);
       },
     });
     const profile = dialects.find((d) => d.name === setup.dialect);
@@ -162,7 +170,11 @@ export function CallPage({ app }: { app: AppRecord }) {
     try {
       if (setup.target === 'webhook') {
         const minted = await mintWebhookToken(app.streamId, { expiresInS: 3600 });
-        options = { ...common, webhookUrl: sameOrigin(minted.webhookUrl) };
+        // in the webhook URL's query rather than as a <param>: a strict browser refuses a param
+        // the subdialog's first document declares no <var> for, and the webhook reads both alike
+        const url = new URL(sameOrigin(minted.webhookUrl));
+        if (language) url.searchParams.set('language', language);
+        options = { ...common, webhookUrl: url.toString() };
       } else {
         const number = sandbox?.enabled ? sandbox.phoneNumber : undefined;
         if (!number) throw new Error('The sandbox is off or still loading: switch it on first (Sandbox page).');
@@ -224,7 +236,7 @@ export function CallPage({ app }: { app: AppRecord }) {
           </span>
         ) : null}
       </div>
-      {!running ? <SetupForm app={app} setup={setup} onChange={change} onStart={() => void start()} busy={dialling} status={sandbox} dialects={dialects} /> : null}
+      {!running ? <SetupForm app={app} setup={setup} onChange={change} onStart={() => void start()} busy={dialling} status={sandbox} dialects={dialects} languages={languages} /> : null}
       {error ? <ErrorBox error={error} /> : null}
       {result ? <CallEnded result={result} inspectorHref={inspectorHref} /> : null}
       <div class="call-grid">
@@ -236,7 +248,7 @@ export function CallPage({ app }: { app: AppRecord }) {
             </p>
             <WaitingField request={waiting} />
           </section>
-          {running ? <Answers waiting={waiting} onAnswer={answer} onKey={bargeIn} lang={app.language} /> : null}
+          {running ? <Answers waiting={waiting} onAnswer={answer} onKey={bargeIn} lang={callLanguage} /> : null}
           <section class="card" aria-labelledby="events-title">
             <h2 id="events-title">Events</h2>
             <EventsView entries={entries} />

@@ -1,7 +1,7 @@
 /**
  * The web caller's dial form: whom to call (the sandbox number with its PIN and secret, or the
- * webhook with a callId and from), the dialect whose browser to emulate (its profile's builtins and
- * transcription), the interpreter mode, and where a hang-up goes.
+ * webhook with a callId, a from and the call's language), the dialect whose browser to emulate (its
+ * profile's builtins and transcription), the interpreter mode, and where a hang-up goes.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { dialectMode, type EmulatedDialect } from '../../../../sandbox/dialect-mode.js';
@@ -26,6 +26,16 @@ export interface Setup {
   from: string;
   pin: string;
   secret: string;
+  /** The call's language, sent as the first request's `language` parameter (webhook calls); '' = none is sent. */
+  language: string;
+}
+
+/** The languages an agent definition declares (the first is its default), as the service reads them. */
+export function agentLanguages(def: unknown): string[] {
+  if (def === null || typeof def !== 'object') return [];
+  const { languages, language } = def as { languages?: unknown; language?: unknown };
+  if (Array.isArray(languages) && languages.length > 0 && languages.every((l) => typeof l === 'string')) return languages;
+  return typeof language === 'string' ? [language] : [];
 }
 
 export const newCallId = (): string => crypto.randomUUID();
@@ -106,7 +116,26 @@ function SandboxChoice({ app, setup, onChange, status }: ChoiceProps) {
   );
 }
 
-export function SetupForm({ app, setup, onChange, onStart, busy, status, dialects }: ChoiceProps & { onStart: () => void; busy: boolean; dialects: DialectProfile[] }) {
+/** The language of a webhook call: one of the agent's, or none (the number dialled or the caller's choice decides). */
+function LanguageChoice({ setup, onChange, languages }: { setup: Setup; onChange: (s: Partial<Setup>) => void; languages: string[] }) {
+  if (languages.length < 2) return null;
+  return (
+    <div class="field narrow">
+      <label for="call-language">Language</label>
+      <select id="call-language" aria-describedby="call-language-help" value={setup.language} onChange={(e) => onChange({ language: e.currentTarget.value })}>
+        <option value="">none sent (the caller chooses)</option>
+        {languages.map((l, i) => (
+          <option key={l} value={l}>
+            {l}
+            {i === 0 ? ' (default)' : ''}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function SetupForm({ app, setup, onChange, onStart, busy, status, dialects, languages }: ChoiceProps & { onStart: () => void; busy: boolean; dialects: DialectProfile[]; languages: string[] }) {
   const [appDialect, setAppDialect] = useState<string | null>(null);
   useEffect(() => {
     getSettings(app.streamId).then(
@@ -138,7 +167,15 @@ export function SetupForm({ app, setup, onChange, onStart, busy, status, dialect
         </label>
       </fieldset>
       {setup.target === 'sandbox' ? (
-        <SandboxChoice app={app} setup={setup} onChange={onChange} status={status} />
+        <>
+          <SandboxChoice app={app} setup={setup} onChange={onChange} status={status} />
+          {languages.length > 1 ? (
+            <p class="small muted" data-testid="sandbox-language-note">
+              The sandbox number sends no language: the caller chooses one at the welcome, or IVR settings <code>languages.byNumber</code> gives the number one.
+              To call in a language, call the webhook directly.
+            </p>
+          ) : null}
+        </>
       ) : (
         <div class="dial-detail">
           <p class="small muted">A webhook token valid for one hour is minted when the call starts; the page acts as your platform&apos;s root document.</p>
@@ -154,7 +191,13 @@ export function SetupForm({ app, setup, onChange, onStart, busy, status, dialect
               <label for="call-from">From</label>
               <input id="call-from" value={setup.from} onInput={(e) => onChange({ from: e.currentTarget.value.trim() })} />
             </div>
+            <LanguageChoice setup={setup} onChange={onChange} languages={languages} />
           </div>
+          {languages.length > 1 ? (
+            <p id="call-language-help" class="small muted">
+              The language is sent as the <code>language</code> parameter of the call&apos;s first request.
+            </p>
+          ) : null}
         </div>
       )}
       <div class="row">

@@ -14,6 +14,13 @@ import { TurnPanel } from './turn-panel.js';
 import { feedStateText, useCallFeed } from './use-call-feed.js';
 import './calls.css';
 
+/** The call's languages in the order its turns used them ("en-US → es-US" after a switch); empty when no turn says. */
+function callLanguages(turns: readonly { lang?: string }[]): string[] {
+  const out: string[] = [];
+  for (const t of turns) if (t.lang && out[out.length - 1] !== t.lang) out.push(t.lang);
+  return out;
+}
+
 /** Reloads the timeline when the feed says a turn came (one load at a time; a turn during a load loads again after it). */
 function useRefresh(streamId: string, callId: string, set: ((t: CallTimeline) => void) | undefined) {
   const busy = useRef<'idle' | 'loading' | 'again'>('idle');
@@ -72,6 +79,8 @@ export function CallDetailPage({ app, callId }: { app: AppRecord; callId: string
               <dd>{when(call.lastTurnAt)}</dd>
               <dt>Turns</dt>
               <dd data-testid="call-turns">{call.turns}</dd>
+              <dt>Language</dt>
+              <dd data-testid="call-language">{callLanguages(turns).join(' → ') || <span class="muted">–</span>}</dd>
               <dt>Outcome</dt>
               <dd>
                 <Outcome outcome={call.outcome} />

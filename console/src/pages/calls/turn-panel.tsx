@@ -62,6 +62,12 @@ export function TurnPanel({ t, index }: { t: TurnTrace; index: number }) {
     <details class={`turn-panel${t.error || t.answer?.error ? ' failed' : ''}`} data-testid="turn-panel" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         <span class="turn-no">Turn {t.turn}</span> <code>{t.event}</code> <span class="muted">→ {t.document.kind}</span> <span class="muted">· {t.durationMs} ms</span>
+        {t.lang ? (
+          <span class="badge lang-badge" data-testid="turn-lang" lang={t.lang}>
+            <span class="sr-only">language </span>
+            {t.lang}
+          </span>
+        ) : null}
         {t.nomatch ? <span class="badge warn-badge">{t.nomatch.kind}</span> : null}
         {t.marks.map((m) => (
           <span key={m} class="badge">
@@ -78,6 +84,7 @@ export function TurnPanel({ t, index }: { t: TurnTrace; index: number }) {
               ['Received', <time dateTime={new Date(t.receivedAt).toISOString()}>{new Date(t.receivedAt).toLocaleString()}</time>],
               ['Instance', <code>{t.instance}</code>],
               ['Event', <code>{t.event}</code>],
+              t.lang && ['Language', <code>{t.lang}</code>],
               t.transferResult !== undefined && ['Transfer result', <code>{t.transferResult}</code>],
               t.marks.length > 0 && ['Marks', <ul class="plain">{t.marks.map((m) => <li key={m}><code>{m}</code>: {MARK_MEANING[m] ?? ''}</li>)}</ul>],
               t.asr && ['ASR', <span>“{t.asr.utterance}” · confidence {t.asr.confidence} · {t.asr.Inputmode}{t.asr.belowThreshold ? ' · below the threshold' : ''}</span>],
