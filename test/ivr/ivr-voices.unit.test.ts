@@ -3,7 +3,6 @@
  * language gets (its tag, else its primary subtag, else the dialect's default), and the documents a
  * turn maps to carrying it, in every kind that speaks.
  */
-import { LRUCache } from 'lru-cache';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileAgent, demoAgentDefinition, type CompiledAgent } from '../../src/agent/index.js';
 import type { AnswerSpec } from '../../src/ivr/call-session.js';
@@ -22,7 +21,6 @@ const settingsWith = (voices: Record<string, unknown>, dialect = 'w3c'): IvrSett
 const ctxFor = (settings: IvrSettings): DocumentContext => ({
   settings,
   agent,
-  intentGrammars: new LRUCache({ max: 10 }),
   callId: 'c-1',
   turn: 2,
   submitUrl: 'https://gateway.example.com/ivr/hooks/st-1?token=t',
