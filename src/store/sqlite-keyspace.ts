@@ -56,6 +56,8 @@ function statements(db: SqliteDb) {
 
 export class SqliteKeyspace {
   readonly sql: ReturnType<typeof statements>;
+  /** Per stream (full key), its adds since its entries were last counted (see trimStream). */
+  private readonly addsSinceTrim = new Map<string, number>();
 
   constructor(
     readonly db: SqliteDb,
@@ -157,6 +159,23 @@ export class SqliteKeyspace {
     return rows.length;
   }
 
+  /**
+   * Trims a stream to `maxLen` entries once every `maxLen / 100` adds (at least every add), as
+   * Redis's `MAXLEN ~` keeps about that many: counting the entries is a walk of the whole stream
+   * (the inspector's feed keeps 10,000), too dear for every add. The adds since the last count are
+   * counted in this process only: a restart or a rolled-back step only moves the next count.
+   */
+  private trimStream(full: string, maxLen: number): void {
+    const adds = (this.addsSinceTrim.get(full) ?? 0) + 1;
+    if (adds < Math.max(1, Math.floor(maxLen / 100))) {
+      this.addsSinceTrim.set(full, adds);
+      return;
+    }
+    this.addsSinceTrim.delete(full);
+    const over = (this.sql.xcount.get(full) as number) - maxLen;
+    if (over > 0) this.sql.xtrim.run(full, full, over);
+  }
+
   /** Applies one WriteOp (inside the caller's transaction). */
   apply(op: WriteOp): void {
     const s = this.sql;
@@ -226,8 +245,7 @@ export class SqliteKeyspace {
         const [ms, seq] = now > lastMs ? [now, 0] : [lastMs, lastSeq + 1];
         s.setValue.run(`${ms}-${seq}`, full);
         s.xput.run(full, ms, seq, JSON.stringify(op.fields));
-        const over = (s.xcount.get(full) as number) - Math.max(1, Math.floor(op.maxLen));
-        if (over > 0) s.xtrim.run(full, full, over);
+        this.trimStream(full, Math.max(1, Math.floor(op.maxLen)));
         // woken after the step that added it (a reader never sees half of an atomic step)
         queueMicrotask(() => this.onAdded(op.key));
         return;
