@@ -29,8 +29,10 @@ function stateOf(v: VersionListed): string {
 
 function Differences({ streamId, kind, list }: { streamId: string; kind: VersionedKind; list: VersionList }) {
   const ids = list.versions.map((v) => v.version);
-  const [from, setFrom] = useState(list.published ?? ids[1] ?? ids[0] ?? '');
-  const [to, setTo] = useState(list.draft ?? ids[0] ?? '');
+  // by default the draft (else the newest) against the published one (else the one before)
+  const newest = list.draft ?? ids[0] ?? '';
+  const [from, setFrom] = useState(list.published && list.published !== newest ? list.published : (ids.find((v) => v !== newest) ?? ''));
+  const [to, setTo] = useState(newest);
   const [diff, setDiff] = useState<VersionDiff | null>(null);
   const [error, setError] = useState<unknown>(null);
   if (ids.length < 2) return null;
@@ -135,7 +137,7 @@ function History({ app, kind }: { app: AppRecord; kind: VersionedKind }) {
             <p>No {what} version is saved yet.</p>
           ) : (
             <>
-              <div class="table-scroll">
+              <div class="table-scroll" tabIndex={0} role="group" aria-label={`${title}, scrollable`}>
                 <table class="list">
                   <caption class="sr-only">{title}, newest first</caption>
                   <thead>
