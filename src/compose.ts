@@ -120,7 +120,7 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     ...(options.agentTrainingLockMs ? { trainingLockMs: options.agentTrainingLockMs } : {}),
   });
   const history = createHistoryComponent({ store, apps, metrics, rateLimiters, sessionMetas: caches.historySessions, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
-  const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents), ...(options.testRuns ? { options: options.testRuns } : {}) });
+  const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents, async (id) => (await ivrComponent.ivr.getSettings(id)).sandboxAnswersFrom), ...(options.testRuns ? { options: options.testRuns } : {}) });
 
   const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId), sessions: consoleSessions, logger, metrics, ...(options.traceBatch ? { traceBatch: options.traceBatch } : {}) });
   const ivrComponent = createIvrComponent({

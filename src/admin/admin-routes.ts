@@ -2,8 +2,9 @@
 import { z } from 'zod';
 import { AppError, defineRoute, type RouteDef } from '../platform/index.js';
 import { agentDefinitionSchema } from '../agent/index.js';
-import { agentStatusAnswer, apiAppAnswer, apiAppParams, apiAppRecord, apiKeyAnswer, apiKeyParams, apiKeyRecord, appRecord, createApiAppBody, createApiKeyBody, createAppBody, streamIdParam } from './admin-schemas.js';
+import { agentSaveQuery, agentStatusAnswer, apiAppAnswer, apiAppParams, apiAppRecord, apiKeyAnswer, apiKeyParams, apiKeyRecord, appRecord, createApiAppBody, createApiKeyBody, createAppBody, streamIdParam } from './admin-schemas.js';
 import type { AgentRegistry } from './agent-registry.js';
+import { agentVersionRoutes, savedByOf } from './agent-version-routes.js';
 import type { AppsService } from './apps-service.js';
 
 const admin = { kind: 'admin' } as const;
@@ -91,17 +92,17 @@ export function adminRoutes(apps: AppsService, agents: AgentRegistry, opts: { ag
       },
     }),
     defineRoute({
-      method: 'put', path: '/api/admin/apps/:streamId/agent', summary: 'Set the agent definition (validated at once, trained in the background)', tags, auth: admin,
-      params: streamIdParam, body: z.unknown(), documentedBody: agentDefinitionSchema, bodyLimit: { size: opts.agentMaxBytes, name: 'AGENT_MAX_BYTES' },
+      method: 'put', path: '/api/admin/apps/:streamId/agent', summary: 'Save the agent definition as a new version (validated at once, trained in the background; published once trained unless publish=false)', tags, auth: admin,
+      params: streamIdParam, query: agentSaveQuery, body: z.unknown(), documentedBody: agentDefinitionSchema, bodyLimit: { size: opts.agentMaxBytes, name: 'AGENT_MAX_BYTES' },
       audit: { state: ({ params }) => agents.getDefinition(params.streamId) },
       responses: {
-        202: { description: 'accepted: its model trains while the live agent (if any) answers turns; the status, as GET …/agent/status answers it', schema: agentStatusAnswer },
+        202: { description: 'accepted: its model trains while the live agent (if any) answers turns; then it goes live, or with publish=false becomes the draft (calls keep the published version; the sandbox may answer from the draft). The status, as GET …/agent/status answers it', schema: agentStatusAnswer },
         400: { description: 'every problem with its JSON path; code limit_exceeded when the agent has more intents, utterances or nodes than allowed (the message names the limit)' },
         413: { description: 'the body is larger than AGENT_MAX_BYTES' },
       },
-      handler: async ({ params, body }) => {
+      handler: async ({ params, query, body, principal }) => {
         await apps.requireApp(params.streamId);
-        const status = await agents.put(params.streamId, body);
+        const status = await agents.put(params.streamId, body, { publish: query.publish !== 'false', savedBy: savedByOf(principal), ...(query.note ? { note: query.note } : {}) });
         return { status: 202, json: status, headers: { Location: `/api/admin/apps/${params.streamId}/agent/status` } };
       },
     }),
@@ -125,5 +126,6 @@ export function adminRoutes(apps: AppsService, agents: AgentRegistry, opts: { ag
         return { json: def };
       },
     }),
+    ...agentVersionRoutes(apps, agents),
   ];
 }

@@ -55,7 +55,54 @@ export const agentStatusAnswer = z.object({
   liveVersion: z.string().nullable().describe('the version turns use (null before a first upload is trained)'),
   latestVersion: z.string().describe('the version of the latest accepted upload'),
   liveSince: z.string().optional(),
+  draftVersion: z.string().optional().describe('the latest trained draft (saved, not published), which the sandbox may answer from'),
   trainingSince: z.string().optional(),
   error: z.string().optional(),
 });
 export type AgentStatus = z.infer<typeof agentStatusAnswer>;
+
+/** When a version was last published, by whom and why. */
+export const publishedRecord = z.object({ at: z.string().describe('ISO 8601 time'), by: z.string(), note: z.string().optional() }).describe('the last time it was published (or rolled back to)');
+
+/** The body of a publish (or rollback): why, kept with the version. */
+export const publishBody = z.strictObject({
+  note: z.string().trim().max(500).optional().describe('why it is published (or rolled back to), kept with the version as lastPublished.note'),
+});
+
+/** A saved version of the agent in a path. */
+export const agentVersionParams = streamIdParam.extend({ version: z.string().regex(/^[0-9a-f]{16}$/, 'must be a version id (16 hex digits)') });
+
+/** How a save of the agent is made: `publish=false` keeps it as a draft; `note` says what changed. */
+export const agentSaveQuery = z.object({
+  publish: z.enum(['true', 'false']).default('true').describe('false: save a draft (trained for the sandbox; calls keep the published version)'),
+  note: z.string().trim().max(500).optional().describe('what this version changes, shown in the list of versions'),
+});
+
+export const agentVersionRecord = z.object({
+  version: z.string(),
+  savedAt: z.string().describe('ISO 8601 time it was saved'),
+  savedBy: z.string().describe('the account (email) or credential that saved it'),
+  note: z.string().optional(),
+  published: z.boolean().describe('calls answer from it'),
+  draft: z.boolean().describe('the latest trained draft (the sandbox may answer from it)'),
+  lastPublished: publishedRecord.optional(),
+});
+
+export const agentVersionList = z.object({
+  versions: z.array(agentVersionRecord).describe('newest first; the newest 50 are kept, and the published version and the draft whatever their age'),
+  published: z.string().nullable(),
+  draft: z.string().nullable(),
+});
+
+export const versionDiffQuery = z.strictObject({
+  from: z.string().regex(/^[0-9a-f]{16}$/, 'a version id'),
+  to: z.string().regex(/^[0-9a-f]{16}$/, 'a version id'),
+});
+
+export const versionDiff = z.object({
+  from: z.string(),
+  to: z.string(),
+  changes: z.array(z.object({ path: z.string().describe('dotted path of the member (arrays by index)'), before: z.unknown().optional(), after: z.unknown().optional() }))
+    .describe('every member that differs: before absent where it was added, after absent where it was removed; secret values redacted'),
+  truncated: z.boolean().describe('true when more than 200 members differ (the first 200 are listed)'),
+});

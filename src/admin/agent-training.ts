@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { loadCompiledAgent, loadValidatedAgent, type AgentDefinition, type CompiledAgent } from '../agent/index.js';
 import { isoNow, newId, type Logger } from '../platform/index.js';
-import { isStoreUnavailable, storeKeys, type Store } from '../store/index.js';
+import { isStoreUnavailable, storeKeys, type Store, type WriteOp } from '../store/index.js';
 import type { TrainingPool } from './training-pool.js';
 
 export interface TrainingJob {
@@ -22,7 +22,13 @@ export interface TrainingJob {
   token: string;
   /** The hash of the upload as it was sent (before validation), kept with the live definition. */
   raw?: string;
+  /** Where the trained agent goes: live (published; the default) or the draft the sandbox may answer from. */
+  target?: TrainingTarget;
+  /** Whether going live ends the draft (a new save published at once supersedes it; a rollback does not). */
+  clearDraft?: boolean;
 }
+
+export type TrainingTarget = 'live' | 'draft';
 
 export const TRAINING_FAILED = 'The intent model could not be trained; the previous agent stays live';
 
@@ -43,7 +49,7 @@ export class AgentTrainer {
     private readonly pool: TrainingPool,
     private readonly logger: Logger,
     /** Called with the compiled agent once its version is live in the store. */
-    private readonly onLive: (streamId: string, version: string, agent: CompiledAgent) => void,
+    private readonly onLive: (streamId: string, version: string, agent: CompiledAgent, target: TrainingTarget) => void,
     readonly lockMs: number,
   ) {}
 
@@ -73,7 +79,7 @@ export class AgentTrainer {
     // the version of what is stored now (a newer upload may have come meanwhile: the commit's guard tells)
     const version = versionOf(json);
     this.logger.warn({ streamId, version }, 'training an agent upload whose trainer stopped');
-    this.start({ streamId, version, json, token, ...(upload.raw ? { raw: upload.raw } : {}) });
+    this.start({ streamId, version, json, token, ...(upload.raw ? { raw: upload.raw } : {}), target: upload.target === 'draft' ? 'draft' : 'live', clearDraft: upload.clearDraft === '1' });
   }
 
   abort(streamId: string): void {
@@ -114,22 +120,30 @@ export class AgentTrainer {
       if (controller.signal.aborted) return;
       // the thread trained from job.json itself: no fingerprint check (one pass over every utterance less)
       const agent = job.definition ? loadValidatedAgent(job.definition, model, { trainedFromIt: true }) : loadCompiledAgent(JSON.parse(job.json) as unknown, model);
+      const target = job.target ?? 'live';
+      const since = isoNow();
+      const placed: WriteOp[] =
+        target === 'draft'
+          ? [
+            { op: 'del', key: storeKeys.agentDraft(streamId) },
+            { op: 'hset', key: storeKeys.agentDraft(streamId), fields: { version, json: job.json, since } },
+            { op: 'set', key: storeKeys.agentDraftModel(streamId), value: model },
+          ]
+          : [
+            { op: 'hset', key: storeKeys.agentDefinition(streamId), fields: { version, json: job.json, since, raw: job.raw ?? '' } },
+            { op: 'set', key: storeKeys.agentModel(streamId), value: model },
+            ...(job.clearDraft ? [{ op: 'del' as const, key: storeKeys.agentDraft(streamId) }, { op: 'del' as const, key: storeKeys.agentDraftModel(streamId) }] : []),
+          ];
       const committed = await this.store.atomic(
-        [
-          { op: 'hset', key: storeKeys.agentDefinition(streamId), fields: { version, json: job.json, since: isoNow(), raw: job.raw ?? '' } },
-          { op: 'set', key: storeKeys.agentModel(streamId), value: model },
-          { op: 'del', key: upload },
-          { op: 'del', key: storeKeys.agentUploadDefinition(streamId) },
-          { op: 'del', key: lock },
-        ],
+        [...placed, { op: 'del', key: upload }, { op: 'del', key: storeKeys.agentUploadDefinition(streamId) }, { op: 'del', key: lock }],
         [{ key: upload, hashField: 'version', equals: version }],
       );
       if (!committed.ok) {
         this.logger.info({ streamId, version }, 'agent training superseded by a newer upload');
         return;
       }
-      this.onLive(streamId, version, agent);
-      this.logger.info({ streamId, version }, 'agent trained and live');
+      this.onLive(streamId, version, agent, target);
+      this.logger.info({ streamId, version, target }, target === 'draft' ? 'agent draft trained' : 'agent trained and live');
     } catch (err) {
       if (controller.signal.aborted) {
         this.logger.info({ streamId, version }, 'agent training stopped (a newer upload, the app deleted, or the instance stopping)');

@@ -6,10 +6,12 @@
  * was deleted, or whose secret can no longer be opened, is replaced on the next use.
  *
  * The API app's secret never leaves the service: the console is handed short-lived tokens signed
- * with it. The API key is handed over as it is (the connections API takes nothing else); the page
+ * with it. An operator who may not change the app (a viewer) is handed a read-only token (claim
+ * `access: read`): the public APIs refuse it anything but a read (GET), with 403, whatever the API
+ * app's scopes. The API key is handed over as it is (the connections API takes nothing else); the page
  * keeps it in memory only.
  */
-import { AppError, sha256, signHs256, type Logger, type Sealer } from '../platform/index.js';
+import { AppError, includesRole, roleOn, sha256, signHs256, type Logger, type Principal, type Sealer } from '../platform/index.js';
 import { storeKeys, type Store } from '../store/index.js';
 
 export const CONSOLE_CREDENTIAL_NAME = 'Operator console';
@@ -29,6 +31,15 @@ export interface CredentialMaker {
 
 const hasAll = (have: string[], want: string[]): boolean => want.every((s) => have.includes(s));
 
+/** What a console token lets its holder do: `write` for the admin token and editors of the app, `read` for anyone else. */
+export type ConsoleTokenAccess = 'read' | 'write';
+
+export function consoleTokenAccess(principal: Principal, streamId: string): ConsoleTokenAccess {
+  if (principal.kind === 'admin') return 'write';
+  if (principal.kind === 'account' && includesRole(roleOn(principal.grants, streamId), 'editor')) return 'write';
+  return 'read';
+}
+
 export class ConsoleCredentials {
   constructor(
     private readonly store: Store,
@@ -38,10 +49,10 @@ export class ConsoleCredentials {
   ) {}
 
   /** A token for the app's public APIs, signed with the console's API app of the app (made when missing). */
-  async appToken(streamId: string): Promise<{ token: string; clientId: string; expiresAt: string }> {
+  async appToken(streamId: string, access: ConsoleTokenAccess): Promise<{ token: string; clientId: string; expiresAt: string; access: ConsoleTokenAccess }> {
     const { clientId, secret } = await this.apiAppOf(streamId);
-    const token = signHs256({ appId: clientId, sub: 'operator-console' }, secret, CONSOLE_TOKEN_LIFETIME_S);
-    return { token, clientId, expiresAt: new Date(Date.now() + CONSOLE_TOKEN_LIFETIME_S * 1000).toISOString() };
+    const token = signHs256({ appId: clientId, sub: 'operator-console', ...(access === 'read' ? { access: 'read' } : {}) }, secret, CONSOLE_TOKEN_LIFETIME_S);
+    return { token, clientId, access, expiresAt: new Date(Date.now() + CONSOLE_TOKEN_LIFETIME_S * 1000).toISOString() };
   }
 
   /** The console's API key for the connections API (made when missing). */

@@ -10,7 +10,7 @@ import {
 } from '../platform/index.js';
 import { streamIdParam } from '../admin/index.js';
 import { consoleKeyAnswer, consoleTokenAnswer, sessionAnswer, signInBody } from './console-schemas.js';
-import type { ConsoleCredentials } from './console-credentials.js';
+import { consoleTokenAccess, type ConsoleCredentials } from './console-credentials.js';
 import type { ConsoleService } from './console-service.js';
 
 const tags = ['operator console'];
@@ -68,7 +68,9 @@ export function consoleRoutes(service: ConsoleService, credentials: ConsoleCrede
         403: { description: 'cross-site request' },
         404: { description: 'unknown app' },
       },
-      handler: async ({ params }) => ({ status: 201, json: await credentials.appToken(params.streamId), headers: { 'Cache-Control': 'no-store' } }),
+      handler: async ({ params, principal }) => ({
+        status: 201, json: await credentials.appToken(params.streamId, consoleTokenAccess(principal, params.streamId)), headers: { 'Cache-Control': 'no-store' },
+      }),
     }),
     defineRoute({
       method: 'post', path: '/api/console/api-key', tags, auth: { kind: 'admin', role: 'editor' }, audit: false,

@@ -28,6 +28,7 @@ export const consoleTokenAnswer = z.object({
   token: z.string().describe('an HS256 JWT for the auth header of the public APIs of this app'),
   clientId: z.string().describe('the console\'s API app of this app, listed with its other API apps'),
   expiresAt: z.string().describe('ISO 8601 time at which the token stops being accepted'),
+  access: z.enum(['read', 'write']).describe('read: the holder may not change the app (a viewer): the public APIs answer it only reads (GET), anything else 403'),
 });
 
 export const consoleKeyAnswer = z.object({ apiKey: z.string().describe('for the x-api-key header of the connections API') });

@@ -1,11 +1,13 @@
 /** Operator routes of the IVR channel and settings. */
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../platform/index.js';
+import { savedByOf } from '../admin/index.js';
 import { dialectNames, dialectProfiles } from '../vxml/index.js';
 import type { IvrConfigService } from './ivr-config-service.js';
 import { channelBody, ivrSettingsSchema, mintTokenBody } from './ivr-settings-schema.js';
 import { describedIvrSettings } from './ivr-settings-help.js';
 import { ivrSettingsPatchSchema } from './settings-patch.js';
+import { settingsSaveQuery, settingsVersionRoutes } from './settings-version-routes.js';
 
 const admin = { kind: 'admin' } as const;
 const tags = ['operator', 'ivr'];
@@ -100,12 +102,13 @@ export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: str
       },
     }),
     defineRoute({
-      method: 'put', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Replace the IVR settings (what the body leaves out takes its default; enabled, left out, stays as it was)', tags, auth: admin,
-      params, body: z.unknown(), documentedBody: describedIvrSettings(), audit: { state: ({ params: p }) => ivr.getSettings(p.streamId) },
-      responses: { 200: { description: 'the stored settings', schema: ivrSettingsSchema }, 400: { description: 'every problem with its path' } },
-      handler: async ({ params: p, body }) => {
+      method: 'put', path: '/api/admin/apps/:streamId/ivr-settings', summary: 'Replace the IVR settings (what the body leaves out takes its default; enabled, left out, stays as it was); with publish=false, save them as a draft', tags, auth: admin,
+      params, query: settingsSaveQuery, body: z.unknown(), documentedBody: describedIvrSettings(),
+      audit: { state: async ({ params: p, query }) => (query.publish === 'false' ? { draft: await ivr.draftSettings(p.streamId) } : ivr.getSettings(p.streamId)) },
+      responses: { 200: { description: 'the stored settings (published, or with publish=false the draft: calls keep the published ones)', schema: ivrSettingsSchema }, 400: { description: 'every problem with its path' } },
+      handler: async ({ params: p, query, body, principal }) => {
         await requireApp(p.streamId);
-        return { json: await ivr.putSettings(p.streamId, body) };
+        return { json: await ivr.putSettings(p.streamId, body, { savedBy: savedByOf(principal), publish: query.publish !== 'false', ...(query.note ? { note: query.note } : {}) }) };
       },
     }),
     defineRoute({
@@ -116,10 +119,11 @@ export function ivrAdminRoutes(ivr: IvrConfigService, requireApp: (streamId: str
         400: { description: 'every problem with its path (body.<path>): an unknown member, a bad value, or a result that is not valid settings' },
         409: { description: 'other writes kept changing the settings meanwhile; send it again' },
       },
-      handler: async ({ params: p, body }) => {
+      handler: async ({ params: p, body, principal }) => {
         await requireApp(p.streamId);
-        return { json: await ivr.patchSettings(p.streamId, body) };
+        return { json: await ivr.patchSettings(p.streamId, body, { savedBy: savedByOf(principal) }) };
       },
     }),
+    ...settingsVersionRoutes(ivr, requireApp),
   ];
 }

@@ -42,7 +42,8 @@ export interface HistoryPort {
 }
 
 export interface AgentSource {
-  get(streamId: string): Promise<CompiledAgent | null>;
+  /** The app's agent: the published version, or for `draft` (a sandbox call) the latest trained draft when there is one. */
+  get(streamId: string, from?: 'published' | 'draft'): Promise<CompiledAgent | null>;
 }
 
 export interface AppSource {

@@ -1,6 +1,6 @@
 /** The IVR channel (client id and sealed secret) and IVR settings of each app, in the store. */
 import type { Sealer } from '../platform/index.js';
-import { storeKeys, type Store } from '../store/index.js';
+import { storeKeys, type Store, type WriteOp } from '../store/index.js';
 import { ivrSettingsSchema, type IvrSettings } from './ivr-settings-schema.js';
 
 export interface IvrChannel {
@@ -80,12 +80,31 @@ export class IvrRepository {
   }
 
   /**
-   * Stores the settings only while the stored ones are still `expectedRaw` (null: none stored), in
-   * one step; false when they changed meanwhile (nothing written).
+   * Stores the settings (and `also`: their version's record, a draft dropped) only while the stored
+   * ones are still `expectedRaw` (null: none stored), in one step; false when they changed meanwhile
+   * (nothing written).
    */
-  async replaceSettingsIf(streamId: string, expectedRaw: string | null, settings: IvrSettings): Promise<boolean> {
+  async replaceSettingsIf(streamId: string, expectedRaw: string | null, settings: IvrSettings, also: WriteOp[] = []): Promise<boolean> {
     const key = storeKeys.ivrSettings(streamId);
     const guard = expectedRaw === null ? { key, absent: true as const } : { key, equals: expectedRaw };
-    return (await this.store.atomic([{ op: 'set', key, value: JSON.stringify(settings) }], [guard])).ok;
+    return (await this.store.atomic([{ op: 'set', key, value: JSON.stringify(settings) }, ...also], [guard])).ok;
+  }
+
+  /** The draft settings (saved, not published) and their version; null when there is none. */
+  async findDraft(streamId: string): Promise<{ version: string; settings: IvrSettings } | null> {
+    const raw = await this.store.get(storeKeys.ivrSettingsDraft(streamId));
+    if (!raw) return null;
+    const draft = JSON.parse(raw) as { version: string; settings: unknown };
+    return { version: draft.version, settings: ivrSettingsSchema.parse(draft.settings) };
+  }
+
+  /** Stores the draft settings (and `also`: their version's record) in one step. */
+  async saveDraft(streamId: string, version: string, settings: IvrSettings, also: WriteOp[] = []): Promise<void> {
+    await this.store.atomic([{ op: 'set', key: storeKeys.ivrSettingsDraft(streamId), value: JSON.stringify({ version, settings }) }, ...also]);
+  }
+
+  /** The write that drops the draft (made with a publish). */
+  static dropDraftOp(streamId: string): WriteOp {
+    return { op: 'del', key: storeKeys.ivrSettingsDraft(streamId) };
   }
 }

@@ -134,6 +134,8 @@ export const ivrSettingsSchema = z.strictObject({
   dialect: z.enum(DIALECTS).default('w3c'),
   languages: languageSettingsSchema.default({ byNumber: {}, standardResponses: {}, voices: {} }),
   log: z.boolean().default(false),
+  sandboxAnswersFrom: z.enum(['draft', 'published']).default('draft')
+    .describe("which agent version answers the test sandbox's calls: the latest trained draft (the published version while there is none) or the published one; calls always hear the published one"),
 });
 
 export type IvrSettings = z.infer<typeof ivrSettingsSchema>;

@@ -147,8 +147,10 @@ export class SandboxService {
    * enabled, in one guarded write; answers every setting that changed.
    */
   private async prefillSettings(streamId: string): Promise<SettingChange[]> {
-    const { before, after } = await this.ivr.changeSettings(streamId, (current, stored): IvrSettings | null =>
-      stored && current.enabled ? null : { ...current, ...sandboxRequiredSettings, transcription: { ...sandboxRequiredSettings.transcription } },
+    const { before, after } = await this.ivr.changeSettings(
+      streamId,
+      (current, stored): IvrSettings | null => (stored && current.enabled ? null : { ...current, ...sandboxRequiredSettings, transcription: { ...sandboxRequiredSettings.transcription } }),
+      { savedBy: 'test sandbox setup', note: 'the settings the test sandbox needs' },
     );
     return settingChanges(before, after);
   }
@@ -187,7 +189,8 @@ export class SandboxService {
     if (!line.acquired) return { kind: 'announce', text: 'All lines are busy. Please call again later.', reason: 'busy' };
     const channel = await this.ivr.channel(streamId);
     if (!channel) return { kind: 'announce', text: 'This test line is switched off.', reason: 'disabled' };
-    const token = signHs256({ appId: channel.clientId, sub: from, isAnonymous: true }, channel.secret, this.config.sessionTtlS);
+    // the claim tells the webhook a tester calls: the app's settings say whether the draft answers
+    const token = signHs256({ appId: channel.clientId, sub: from, isAnonymous: true, sandbox: true }, channel.secret, this.config.sessionTtlS);
     return { kind: 'connect', streamId, callId: input.callId, from, token };
   }
 

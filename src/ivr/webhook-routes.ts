@@ -117,9 +117,12 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
   async function answer(streamId: string, req: WebhookRequest, baseUrl: string, startedAt: number) {
     const url = submitUrl(baseUrl, streamId, req.token);
     let settings: IvrSettings;
+    let sandboxCall = false;
     try {
-      await ivr.verifyToken(streamId, req.token);
+      sandboxCall = (await ivr.verifyToken(streamId, req.token)).claims.sandbox === true;
       settings = await ivr.getSettings(streamId);
+      // a tester's call runs with the drafts (settings and agent) when the published settings say so
+      if (sandboxCall && settings.sandboxAnswersFrom === 'draft') settings = { ...(await ivr.draftSettings(streamId)), sandboxAnswersFrom: 'draft' };
     } catch (err) {
       // a call under way keeps retrying through a store outage; anything else is refused as usual
       if (req.callId && req.token && isStoreFault(err)) return storeFault(req, url, defaultIvrSettings());
@@ -136,7 +139,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
     }
     const dialect = settings.dialect as DialectName;
     try {
-      const [agent, app] = await Promise.all([ports.agents.get(streamId), readThrough(caches.apps, streamId, () => ports.apps.findApp(streamId))]);
+      const [agent, app] = await Promise.all([ports.agents.get(streamId, sandboxCall && settings.sandboxAnswersFrom === 'draft' ? 'draft' : 'published'), readThrough(caches.apps, streamId, () => ports.apps.findApp(streamId))]);
       if (!app) throw AppError.notFound('App not found');
       if (!agent) throw AppError.notFound('No agent is set for this app');
       const lang = app.language.includes('-') ? app.language : `${app.language}-US`;

@@ -21,6 +21,9 @@ import { createCredentialGuesses, type CredentialGuesses } from './credential-gu
 import { assertSameOrigin, consoleSessionIdOf, type ConsoleSessionLookup } from './console-session.js';
 import { assertRole, neededRole, type Role, type RoleGrant } from './auth-roles.js';
 
+/** Scopes whose every request reads (a read-only token may use them with any method). */
+const READ_SCOPES = new Set(['chat-history']);
+
 /** Personal API tokens of operator accounts start with this (sent as `Authorization: Bearer pat_…`). */
 export const PERSONAL_TOKEN_PREFIX = 'pat_';
 
@@ -162,6 +165,11 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
       if (pathApp !== undefined && pathApp !== apiApp.streamId) throw AppError.unauthorized('Invalid SDK credentials: the token belongs to another app');
     }
     if (!apiApp.scopes.includes(scope)) throw AppError.forbidden();
+    // a read-only token (the console hands one to a viewer) reads, and changes nothing: a GET, or
+    // any request of a scope that only reads (the history's POST form takes its filters in a body)
+    if (verified.claims.access === 'read' && !READ_SCOPES.has(scope) && !['GET', 'HEAD'].includes((req.method ?? 'GET').toUpperCase())) {
+      throw AppError.forbidden('Permission denied: this token may only read (the console hands viewers a read-only token)');
+    }
     return { kind: 'app', clientId: verified.clientId, streamId: apiApp.streamId, scopes: apiApp.scopes, sub: verified.sub };
   }
 

@@ -26,6 +26,16 @@ export const storeKeys = {
   agentUploadDefinition: (streamId: string) => `${app(streamId)}:agent-upload-definition`,
   /** Held (with a renewed expiry) by the instance training the upload. */
   agentTrainingLock: (streamId: string) => `${app(streamId)}:agent-training`,
+  /** The latest trained draft of the agent (a saved version not yet published) and its model; the sandbox may answer from it. */
+  agentDraft: (streamId: string) => `${app(streamId)}:agent-draft`,
+  agentDraftModel: (streamId: string) => `${app(streamId)}:agent-draft-model`,
+  /** The agent's saved versions by the time they were saved (a sorted set), and each one's record and definition. */
+  agentVersions: (streamId: string) => `${app(streamId)}:agent-versions`,
+  agentVersion: (streamId: string, version: string) => `${app(streamId)}:agent-version:${safe(version)}`,
+  /** The IVR settings' saved versions (a sorted set by time), each one's document, and the draft pointer. */
+  ivrSettingsVersions: (streamId: string) => `${app(streamId)}:ivr-settings-versions`,
+  ivrSettingsVersion: (streamId: string, version: string) => `${app(streamId)}:ivr-settings-version:${safe(version)}`,
+  ivrSettingsDraft: (streamId: string) => `${app(streamId)}:ivr-settings-draft`,
   apiApp: (clientId: string) => `apiapp:{k:${safe(clientId)}}`,
   appApiApps: (streamId: string) => `${app(streamId)}:api-apps`,
   apiKeyByHash: (hash: string) => `apikey:{k:${safe(hash)}}`,

@@ -24,11 +24,21 @@ export interface TestRecognizer {
   /** Confidence an intent needs to match; recognize() applies it, the result file reports it. */
   threshold: number;
   recognize(text: string): Promise<RecognizerOutcome>;
+  /** The agent version tested (absent: a recognizer that has none, as tests' own). */
+  version?: string;
+  /** Which the run tests: the draft (the published version while there is none) or the published one (absent: the draft). */
+  from?: TestedVersion;
   /** Values found for the expected entities, by entity name; absent = entities are never matched. */
   extractEntities?(text: string, expected: Array<{ name: string }>): Promise<Record<string, unknown>>;
 }
 
+/** Which agent version a run tests: the published one, or the latest trained draft (the published one while there is none). */
+export type TestedVersion = 'draft' | 'published';
+
 export interface RecognizerPort {
-  /** The app's recognizer in `language` when its agent speaks it (by tag or primary subtag), else in its default language. */
-  forApp(streamId: string, language?: string): Promise<TestRecognizer | null>;
+  /**
+   * The app's recognizer in `language` when its agent speaks it (by tag or primary subtag), else in
+   * its default language; of the version `from` asks for (absent: the one the app's sandbox answers from).
+   */
+  forApp(streamId: string, language?: string, from?: TestedVersion): Promise<TestRecognizer | null>;
 }

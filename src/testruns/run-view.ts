@@ -25,6 +25,7 @@ export function runView(run: RunState, fileUrl: string | undefined): StatusAnswe
     utterance_count: m.utterance_count,
     startTime: m.startTime,
     __v: 0,
+    ...(m.agentVersion ? { agentVersion: m.agentVersion } : {}),
   };
   const top = { _id: m._id, streamId: m.streamId, testSuiteId: m.testSuiteId, status: run.status, utterance_count: m.utterance_count };
   if (run.status === 'running') {

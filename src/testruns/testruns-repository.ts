@@ -26,6 +26,8 @@ export interface RunMeta {
   utterance_count: number;
   startTime: string;
   threshold: number;
+  /** The agent version tested (absent on runs stored before versions existed). */
+  agentVersion?: string;
 }
 
 export interface RunState {

@@ -42,7 +42,10 @@ export type SuiteRecord = z.infer<typeof suiteAnswer>;
 export const suiteSummary = suiteAnswer.omit({ utterances: true });
 
 export const runParams = z.object({ botId: publicStreamId, testSuiteName: suiteName });
-export const runBody = z.object({ runType: z.enum(RUN_TYPES).default('inDevelopment') });
+export const runBody = z.object({
+  runType: z.enum(RUN_TYPES).optional()
+    .describe("inDevelopment: the agent's latest trained draft (the published version while there is none); published: the published version; absent: the version the app's test sandbox answers from"),
+});
 export const botStatusParams = z.object({ botId: publicStreamId, testSuiteName: suiteName, testRunId: z.string().min(1).max(100) });
 export const streamStatusParams = z.object({ streamId: publicStreamId, testSuiteName: suiteName, testRunId: z.string().min(1).max(100) });
 export const fileParams = z.object({ fileId: z.string().min(1).max(100) });
@@ -59,6 +62,7 @@ export const acceptedAnswer = z.object({
   utterance_count: z.number(),
   startTime: z.string(),
   statusUrl: z.string(),
+  agentVersion: z.string().optional().describe('the agent version this run tests (GET …/agent/versions lists it)'),
 });
 
 const counters = z.object({
@@ -110,6 +114,7 @@ export const runResult = z.object({
   utterance_count: z.number(),
   startTime: z.string(),
   __v: z.number(),
+  agentVersion: z.string().optional().describe('the agent version the run tested (absent on runs stored before versions existed)'),
   isAvailable: z.boolean().optional(),
   endTime: z.string().optional(),
   f1_score: z.string().optional(),

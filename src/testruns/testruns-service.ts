@@ -68,12 +68,13 @@ export class TestrunsService {
     return suite;
   }
 
-  async launch(input: { streamId: string; suiteName: string; runType: RunType; language?: string; principal: Principal; baseUrl: string }) {
+  async launch(input: { streamId: string; suiteName: string; runType?: RunType | undefined; language?: string; principal: Principal; baseUrl: string }) {
     const { repo, supervisor } = this.deps;
     if (!supervisor.accepting) throw new AppError(503, 'shutting_down', 'The service is shutting down; try again shortly', [], { 'Retry-After': '5' });
     const suite = await repo.getSuite(input.streamId, input.suiteName);
     if (!suite) throw AppError.notFound(SUITE_NOT_FOUND);
-    const recognizer = await this.deps.recognizers.forApp(input.streamId, input.language);
+    const asked = input.runType === undefined ? undefined : input.runType === 'published' ? 'published' : 'draft';
+    const recognizer = await this.deps.recognizers.forApp(input.streamId, input.language, asked);
     if (!recognizer) throw AppError.businessRule('Cannot run the test suite: no agent is set for this app (no agent)');
     const spoken = recognizer.languages ?? [recognizer.language];
     if (input.language && !spoken.some((l) => sameLanguage(input.language!, l))) {
@@ -87,10 +88,12 @@ export class TestrunsService {
       testSuiteName: suite.name,
       triggeredBy: triggeredBy(input.principal),
       botLanguage: input.language ?? recognizer.language,
-      runType: input.runType,
+      // a run that asks for no version tests the one the sandbox answers from, and says which
+      runType: input.runType ?? (recognizer.from === 'published' ? 'published' : 'inDevelopment'),
       utterance_count: suite.utterances.length,
       startTime: isoNow(),
       threshold: recognizer.threshold,
+      ...(recognizer.version ? { agentVersion: recognizer.version } : {}),
     };
     const control = await this.create(meta);
     this.spawn(meta, suite.utterances, recognizer, control);
@@ -106,6 +109,7 @@ export class TestrunsService {
       utterance_count: meta.utterance_count,
       startTime: meta.startTime,
       statusUrl: `${input.baseUrl}${statusPath}`,
+      ...(meta.agentVersion ? { agentVersion: meta.agentVersion } : {}),
     };
   }
 

@@ -26,7 +26,7 @@ describeEachStore('batch runs in the agent\'s languages', (factory) => {
   beforeAll(async () => {
     store = await factory.make();
     agent = await compileAgent(bilingualDemoAgentDefinition);
-    h = await makeHarness(store, {}, new Map(), agentRecognizers({ get: async () => agent }));
+    h = await makeHarness(store, {}, new Map(), agentRecognizers({ resolve: async () => ({ agent, version: 'bilingual', from: 'published' as const }) }));
     app = await h.t.createAppWithClient(['batch-tests']);
     await putSuite(h.t, app.streamId, 'spanish', SPANISH_SUITE);
   });

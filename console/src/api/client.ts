@@ -72,7 +72,13 @@ export const mintWebhookToken = (streamId: string, input: { sub?: string; expire
 // ---- agent ----
 export const getAgent = (streamId: string) => request<unknown>('GET', `${app(streamId)}/agent`);
 /** Accepted at once (202) with the status: the model trains in the background while the live version answers turns. */
-export const putAgent = (streamId: string, definition: unknown) => request<AgentStatus>('PUT', `${app(streamId)}/agent`, { body: definition });
+export const putAgent = (streamId: string, definition: unknown, save: { publish?: boolean; note?: string } = {}) => {
+  const q = new URLSearchParams();
+  if (save.publish === false) q.set('publish', 'false');
+  if (save.note) q.set('note', save.note);
+  const query = q.toString();
+  return request<AgentStatus>('PUT', `${app(streamId)}/agent${query ? `?${query}` : ''}`, { body: definition });
+};
 /** 404 when no agent is set for the app. */
 export const agentStatus = (streamId: string) => request<AgentStatus>('GET', `${app(streamId)}/agent/status`);
 
@@ -229,3 +235,33 @@ export function listAudit(filters: AuditFilters, limit = 50): Promise<{ entries:
 }
 export const auditSettings = () => request<{ retentionDays: number }>('GET', '/api/admin/audit/settings');
 export const setAuditSettings = (retentionDays: number) => request<{ retentionDays: number }>('PUT', '/api/admin/audit/settings', { body: { retentionDays } });
+
+// ---- versions (of the agent and of the IVR settings) ----
+/** What is versioned: the agent definition, or the IVR settings. */
+export type VersionedKind = 'agent' | 'ivr-settings';
+export interface VersionListed {
+  version: string;
+  savedAt: string;
+  savedBy: string;
+  note?: string;
+  published: boolean;
+  draft: boolean;
+  /** The last time it was published: when, by whom, why. */
+  lastPublished?: { at: string; by: string; note?: string };
+}
+export interface VersionList {
+  versions: VersionListed[];
+  published: string | null;
+  draft: string | null;
+}
+export interface VersionDiff {
+  from: string;
+  to: string;
+  changes: Array<{ path: string; before?: unknown; after?: unknown }>;
+  truncated: boolean;
+}
+export const listVersions = (streamId: string, kind: VersionedKind) => request<VersionList>('GET', `${app(streamId)}/${kind}/versions`);
+export const diffVersions = (streamId: string, kind: VersionedKind, from: string, to: string) =>
+  request<VersionDiff>('GET', `${app(streamId)}/${kind}/versions/diff?from=${enc(from)}&to=${enc(to)}`);
+/** The agent answers its status (200 live at once, 202 when it trains first); the settings answer the settings now published. */
+export const publishVersion = (streamId: string, kind: VersionedKind, version: string) => request<unknown>('POST', `${app(streamId)}/${kind}/versions/${enc(version)}/publish`);

@@ -252,4 +252,6 @@ export interface AgentStatus {
   liveSince?: string;
   trainingSince?: string;
   error?: string;
+  /** The latest trained draft (saved, not published): the sandbox may answer from it. */
+  draftVersion?: string;
 }

@@ -18,12 +18,14 @@ const HistoryPage = lazyPage(() => import('./history/history-page.js').then((m) 
 const CallPage = lazyPage(() => import('./call/call-page.js').then((m) => m.CallPage));
 const CallsPage = lazyPage(() => import('./calls/calls-page.js').then((m) => m.CallsPage));
 const CallDetailPage = lazyPage(() => import('./calls/call-detail-page.js').then((m) => m.CallDetailPage));
+const VersionsPage = lazyPage(() => import('./versions/versions-page.js').then((m) => m.VersionsPage));
 const SkillGroupsPage = lazyPage(() => import('./skill-groups-page.js').then((m) => m.SkillGroupsPage));
 
 const TABS = [
   { slug: '', label: 'Overview' },
   { slug: 'agent', label: 'Agent' },
   { slug: 'ivr-settings', label: 'IVR settings' },
+  { slug: 'versions', label: 'Versions' },
   { slug: 'sandbox', label: 'Sandbox' },
   { slug: 'test-runs', label: 'Test runs' },
   { slug: 'calls', label: 'Calls' },
@@ -76,6 +78,7 @@ export function AppShell() {
               {tab === 'calls' ? callId ? <CallDetailPage key={callId} app={app} callId={callId} /> : <CallsPage app={app} /> : null}
               {tab === 'history' ? <HistoryPage app={app} /> : null}
               {tab === 'skill-groups' ? <SkillGroupsPage app={app} /> : null}
+              {tab === 'versions' ? <VersionsPage app={app} /> : null}
               {tab === 'call' ? <CallPage app={app} /> : null}
               {!TABS.some((t) => t.slug === tab) && tab !== 'call' ? <NotFound /> : null}
             </div>

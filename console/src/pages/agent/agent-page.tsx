@@ -1,8 +1,9 @@
 /**
  * The agent page: the definition in a code editor, saved with PUT …/agent (the service validates
  * it at once, a 400 listing every problem with its JSON path, shown here at its line, and trains it
- * in the background: agent-status.tsx follows the training), and the diagram of its dialogs,
- * redrawn from the editor's text as it changes.
+ * in the background: agent-status.tsx follows the training), either published once trained or as a
+ * draft (calls keep the published version; the sandbox may use the draft; the Versions tab
+ * publishes it), and the diagram of its dialogs, redrawn from the editor's text as it changes.
  */
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { needsRole, useCan } from '../../ui/roles.js';
@@ -38,7 +39,7 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
   /** the text as last loaded or saved: the editor's text differs from it while there are unsaved edits */
   const [savedText, setSavedText] = useState(initial);
   const guard = useUnsavedGuard(text !== savedText, 'the agent definition');
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<'' | 'draft' | 'publish'>('');
   const [problems, setProblems] = useState<Located[]>([]);
   const [failure, setFailure] = useState<unknown>(null);
   const [saved, setSaved] = useState(stored ? 'The stored definition is shown.' : 'No agent is set for this app yet: a starter definition is shown.');
@@ -52,7 +53,7 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
     return lastGood.current;
   }, [current]);
 
-  const save = async () => {
+  const save = async (publish: boolean) => {
     setFailure(null);
     setProblems([]);
     editor.current?.showProblems([]);
@@ -61,11 +62,12 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
       setFailure(new Error(`The text is not valid JSON: ${body.message}`));
       return;
     }
-    setBusy(true);
+    setBusy(publish ? 'publish' : 'draft');
     setSaved('');
     try {
-      training.follow(await putAgent(app.streamId, body.value));
+      training.follow(await putAgent(app.streamId, body.value, { publish }));
       setSavedText(text);
+      if (!publish) setSaved('Saved as a draft: calls keep the published version until it is published on the Versions tab.');
     } catch (err) {
       if (err instanceof ApiError && err.status === 400 && err.details.some((d) => d.path)) {
         const located = err.details.map((d): Located => {
@@ -81,7 +83,7 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
         );
       } else setFailure(err);
     } finally {
-      setBusy(false);
+      setBusy('');
     }
   };
 
@@ -89,10 +91,20 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
     <>
       <div class="editor-head">
         <h2 id="definition-title">Definition (JSON)</h2>
-        <button type="button" class="primary" disabled={busy || !mayEdit} aria-describedby={mayEdit ? undefined : 'agent-role-note'} onClick={() => void save()}>
-          {busy ? 'Saving…' : 'Save the agent'}
-        </button>
+        <div class="actions">
+          <button type="button" disabled={busy !== '' || !mayEdit} aria-describedby={mayEdit ? 'agent-save-note' : 'agent-role-note'} onClick={() => void save(false)}>
+            {busy === 'draft' ? 'Saving…' : 'Save draft'}
+          </button>
+          <button type="button" class="primary" disabled={busy !== '' || !mayEdit} aria-describedby={mayEdit ? 'agent-save-note' : 'agent-role-note'} onClick={() => void save(true)}>
+            {busy === 'publish' ? 'Saving…' : 'Save the agent and publish'}
+          </button>
+        </div>
       </div>
+      {mayEdit ? (
+        <p id="agent-save-note" class="muted small">
+          A draft trains for the test sandbox while calls keep the published version; <a href={`/console/apps/${app.streamId}/versions`}>Versions</a> lists, compares and publishes them.
+        </p>
+      ) : null}
       {mayEdit ? null : <p id="agent-role-note" role="note">{needsRole('editor')} You can read the agent; an editor or owner saves it.</p>}
       <AgentEditor initial={initial} onChange={setText} handle={(h) => (editor.current = h)} labelledBy="definition-title" />
       <p class="muted small" role="status">

@@ -76,7 +76,9 @@ const since = (iso: string | undefined) => (iso ? ` since ${new Date(iso).toLoca
 function text(status: AgentStatus, saved: boolean): string {
   const meanwhile = status.liveVersion ? ` Turns use version ${status.liveVersion} meanwhile.` : ' No version answers turns yet.';
   if (status.state === 'training') return `${saved ? 'Saved; training…' : `Training version ${status.latestVersion}…`}${meanwhile}`;
-  if (status.state === 'ready') return `Live: version ${status.liveVersion ?? status.latestVersion}${since(status.liveSince)}.`;
+  const draft = status.draftVersion ? ` Draft: version ${status.draftVersion} (the test sandbox may use it; publish it on the Versions tab).` : '';
+  if (status.state === 'ready' && !status.liveVersion) return `No version is published yet.${draft}`;
+  if (status.state === 'ready') return `Live: version ${status.liveVersion}${since(status.liveSince)}.${draft}`;
   return `Version ${status.latestVersion} was saved but its training failed.${status.liveVersion ? ` Turns use version ${status.liveVersion}.` : ''}`;
 }
 
