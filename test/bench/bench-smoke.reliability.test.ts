@@ -62,15 +62,15 @@ describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', (
         expect(m, explain(r)).toBeDefined();
         for (const key of ['requestsPerSec', 'p50Ms', 'p99Ms', 'p99WithRampMs', 'rampMs', 'rampResponses', 'errors', 'non2xx', 'invalid', 'serverP50Ms', 'serverP99Ms']) expect(m).toHaveProperty(key);
         // the load generator's own event-loop delay, so its share of the client-side latency can be told apart
-        expect(m!.loadGenLoopDelayP99Ms).toBeGreaterThan(0);
-        expect(m!.loadGenLoopDelayMaxMs).toBeGreaterThanOrEqual(m!.loadGenLoopDelayP99Ms as number);
+        expect(m.loadGenLoopDelayP99Ms).toBeGreaterThan(0);
+        expect(m.loadGenLoopDelayMaxMs).toBeGreaterThanOrEqual(m.loadGenLoopDelayP99Ms as number);
         expect(m).not.toHaveProperty('loopDelayP99s');
         // the service's main thread from the kernel's scheduler (Linux, where the benchmarks run)
         if (process.platform === 'linux') {
-          expect(m!.serverMainThreadCpuMsPerRequest).toBeGreaterThan(0);
-          expect(m!.serverMainThreadWaitMsPerRequest).toBeGreaterThanOrEqual(0);
+          expect(m.serverMainThreadCpuMsPerRequest).toBeGreaterThan(0);
+          expect(m.serverMainThreadWaitMsPerRequest).toBeGreaterThanOrEqual(0);
         }
-        expect({ errors: m!.errors, non2xx: m!.non2xx, invalid: m!.invalid, reasons: m!.invalidReasons }).toEqual({ errors: 0, non2xx: 0, invalid: 0, reasons: {} });
+        expect({ errors: m.errors, non2xx: m.non2xx, invalid: m.invalid, reasons: m.invalidReasons }).toEqual({ errors: 0, non2xx: 0, invalid: 0, reasons: {} });
       }
       for (const turn of r.lines.filter((l) => l.measure === 'turn')) expect(turn.serverSource).toBe('ivr_turn_duration_seconds');
       const cleanups = r.lines.filter((l) => l.phase === 'cleanup');
