@@ -9,8 +9,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { getAgent, listDialects, mintWebhookToken, sandboxStatus, type AppRecord, type DialectProfile, type SandboxStatus } from '../../api/client.js';
-import type { CallerInput, InputRequest } from '../../../../sandbox/input-source.js';
-import { runCall, type CallResult, type RunCallOptions } from '../../../../sandbox/run-call.js';
+import { runCall, type CallerInput, type InputRequest, type CallResult, type RunCallOptions } from '../../../../sandbox/browser.js';
 import { ErrorBox } from '../../ui/status.js';
 import { CallEnded, EventsView, TranscriptView, WaitingField } from './call-view.js';
 import { agentLanguages, newCallId, SetupForm, type Setup } from './call-setup.js';

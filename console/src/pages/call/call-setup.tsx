@@ -4,7 +4,7 @@
  * profile's builtins and transcription), the interpreter mode, and where a hang-up goes.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { dialectMode, type EmulatedDialect } from '../../../../sandbox/dialect-mode.js';
+import { dialectMode, type EmulatedDialect } from '../../../../sandbox/browser.js';
 import { getSettings, rotateSandboxSecret, type AppRecord, type DialectProfile, type SandboxStatus } from '../../api/client.js';
 import { useConfirm } from '../../ui/confirm-dialog.js';
 import { ErrorBox } from '../../ui/status.js';

@@ -4,8 +4,7 @@
  * they were thrown, and at the end how the call ended and what it returned.
  */
 import { Fragment } from 'preact';
-import type { InputRequest } from '../../../../sandbox/input-source.js';
-import type { CallResult } from '../../../../sandbox/run-call.js';
+import type { InputRequest, CallResult } from '../../../../sandbox/browser.js';
 import type { TranscriptEntry } from './web-transcript.js';
 
 /** Webhook tokens in a URL inside a message, shown by their start only (as the transcript masks them). */

@@ -3,7 +3,7 @@
  * text, each `<break>` to " … ": those split a prompt into utterances, a pause between them), and
  * the microphone through SpeechRecognition where the browser has it.
  */
-import { PAUSE } from '../../../../sandbox/ssml-text.js';
+import { PAUSE } from '../../../../sandbox/browser.js';
 
 /** Speaks prompts when sound is on; cancels them on barge-in. */
 export class Speaker {

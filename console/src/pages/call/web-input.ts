@@ -2,7 +2,7 @@
  * The web caller's input port: the interpreter asks for the next input of a waiting field and the
  * panel answers it when the operator types, keys, speaks, stays silent or hangs up.
  */
-import type { CallerInput, InputRequest, InputSource } from '../../../../sandbox/input-source.js';
+import type { CallerInput, InputRequest, InputSource } from '../../../../sandbox/browser.js';
 
 export class WebInput implements InputSource {
   readonly interactive = true;

@@ -3,9 +3,7 @@
  * time since the call started, each fetch with its answer's body) for the panel to show, and each
  * prompt handed to the speaker as it is spoken.
  */
-import type { EventRecord, FetchRecord } from '../../../../sandbox/call-outcome.js';
-import type { CallerInput } from '../../../../sandbox/input-source.js';
-import { Transcript } from '../../../../sandbox/transcript.js';
+import { Transcript, type EventRecord, type FetchRecord, type CallerInput } from '../../../../sandbox/browser.js';
 
 export type EntryKind = 'say' | 'unheard' | 'caller' | 'recognized' | 'fetch' | 'fetched' | 'event' | 'note' | 'log' | 'transfer' | 'line';
 
