@@ -94,7 +94,9 @@ export function adminRoutes(apps: AppsService, agents: AgentRegistry, opts: { ag
     defineRoute({
       method: 'put', path: '/api/admin/apps/:streamId/agent', summary: 'Save the agent definition as a new version (validated at once, trained in the background; published once trained unless publish=false)', tags, auth: admin,
       params: streamIdParam, query: agentSaveQuery, body: z.unknown(), documentedBody: agentDefinitionSchema, bodyLimit: { size: opts.agentMaxBytes, name: 'AGENT_MAX_BYTES' },
-      audit: { state: ({ params }) => agents.getDefinition(params.streamId) },
+      // the trail records which versions changed (the definitions' diff is GET …/agent/versions/diff):
+      // diffing two definitions of up to AGENT_MAX_BYTES on the event loop stalled every tenant's turns
+      audit: { state: ({ params }) => agents.status(params.streamId) },
       responses: {
         202: { description: 'accepted: its model trains while the live agent (if any) answers turns; then it goes live, or with publish=false becomes the draft (calls keep the published version; the sandbox may answer from the draft). The status, as GET …/agent/status answers it', schema: agentStatusAnswer },
         400: { description: 'every problem with its JSON path; code limit_exceeded when the agent has more intents, utterances or nodes than allowed (the message names the limit)' },
