@@ -96,8 +96,13 @@ export class AgentRegistry {
     }
     const raw = rawHashOf(input);
     const keys = this.keys(streamId);
-    const [liveDef, upload, trainingHeld] = await Promise.all([this.store.hgetall(keys.definition), this.store.hgetall(keys.upload), this.store.exists(keys.lock)]);
-    const { version: live, raw: liveRaw } = liveDef;
+    // the live definition's version and hash only: its JSON (up to AGENT_MAX_BYTES) is read when needed
+    const [live, liveRaw, upload, trainingHeld] = await Promise.all([
+      this.store.hget(keys.definition, 'version').then((v) => v ?? undefined),
+      this.store.hget(keys.definition, 'raw').then((v) => v ?? undefined),
+      this.store.hgetall(keys.upload),
+      this.store.exists(keys.lock),
+    ]);
     const unchanged = save.publish ? await this.unchanged(streamId, raw, { live, liveRaw, upload, trainingHeld }) : null;
     if (unchanged) return unchanged;
 
@@ -108,7 +113,7 @@ export class AgentRegistry {
     const json = JSON.stringify(checked.definition);
     const version = versionOf(json);
     const draft = await this.store.hget(keys.draft, 'version');
-    await this.keepUnversionedLive(streamId, liveDef);
+    await this.keepUnversionedLive(streamId, live);
     await this.versions.record(streamId, { version, savedAt: isoNow(), savedBy: save.savedBy, ...(save.note ? { note: save.note } : {}) }, json);
     await this.versions.trim(streamId, [live, draft, upload.version]);
     if (live === version) {
@@ -131,8 +136,10 @@ export class AgentRegistry {
   }
 
   /** The live agent of an app saved before versions were kept becomes a version, so that it can be rolled back to. */
-  private async keepUnversionedLive(streamId: string, def: Record<string, string>): Promise<void> {
-    if (!def.version || !def.json || (await this.versions.get(streamId, def.version))) return;
+  private async keepUnversionedLive(streamId: string, live: string | undefined): Promise<void> {
+    if (!live || (await this.versions.get(streamId, live))) return;
+    const def = await this.store.hgetall(this.keys(streamId).definition);
+    if (def.version !== live || !def.json) return;
     await this.versions.record(streamId, { version: def.version, savedAt: def.since ?? isoNow(), savedBy: 'unknown (saved before versions were kept)' }, def.json);
   }
 
