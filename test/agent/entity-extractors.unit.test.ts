@@ -93,6 +93,40 @@ describe('date entity (clock fixed at Wednesday 2027-03-10)', () => {
   });
 });
 
+describe('date entity in Spanish (clock fixed at Wednesday 2027-03-10)', () => {
+  it.each([
+    ['hoy', '2027-03-10'],
+    ['mañana', '2027-03-11'],
+    ['pasado mañana', '2027-03-12'],
+    ['el viernes', '2027-03-12'],
+    ['el próximo miércoles', '2027-03-17'],
+    ['el tres de marzo', '2028-03-03'],
+    ['el treinta de marzo', '2027-03-30'],
+    ['el veintiuno de abril', '2027-04-21'],
+    ['el primero de mayo', '2027-05-01'],
+    ['el 3 de abril de 2027', '2027-04-03'],
+    ['el tres de marzo de dos mil veintisiete', '2027-03-03'],
+    ['dentro de tres días', '2027-03-13'],
+    ['la semana que viene', '2027-03-17'],
+    ['Para el Quince de Junio, por favor', '2027-06-15'],
+  ])('when the caller says "%s", then the date is %s', (text, iso) => {
+    expect(extract({ type: 'date' }, text)).toEqual({ ok: true, value: iso });
+  });
+
+  it('when the Spanish names no day, or a day that does not exist, then there is no match', () => {
+    expect(extract({ type: 'date' }, 'en marzo')).toEqual({ ok: false });
+    expect(extract({ type: 'date' }, 'el treinta de febrero')).toEqual({ ok: false });
+    expect(extract({ type: 'date' }, 'a las cinco')).toEqual({ ok: false });
+    expect(extract({ type: 'date' }, 'no lo sé')).toEqual({ ok: false });
+  });
+
+  it('when a time zone is given, then "hoy" is the day in that zone', () => {
+    const lateUtc = new Date('2027-03-11T02:00:00Z');
+    const r = extractEntity({ name: 'd', type: 'date' }, { text: 'hoy', inputmode: 'voice' }, { now: lateUtc, timeZone: 'America/New_York' });
+    expect(r).toEqual({ ok: true, value: '2027-03-10' });
+  });
+});
+
 describe('yes/no entity', () => {
   it.each(['yes', 'Yeah.', 'yep', 'sure', 'correct', "that's right", 'yes please', 'absolutely'])('when the caller says "%s", then it is yes', (text) => {
     expect(extract({ type: 'yesno' }, text)).toEqual({ ok: true, value: true });

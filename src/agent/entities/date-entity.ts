@@ -1,4 +1,5 @@
 import { noMatch, type Extraction, type EntityInput, type ExtractOptions } from './entity-types.js';
+import { findSpanishDate } from './spanish-dates.js';
 import { numberTokens, parseNumberAt } from './spoken-numbers.js';
 
 const MONTHS: Record<string, number> = {
@@ -114,7 +115,8 @@ function monthDayForms(tokens: readonly string[], base: Day): Day | undefined {
 /**
  * A calendar date as ISO yyyy-mm-dd: "2027-03-14", "3/14/2027", "3/14", DTMF or builtin-grammar
  * "20270314", "today", "tomorrow", "the day after tomorrow", "in 3 days", "friday", "next friday"
- * (strictly after today), "march 3", "march 3rd 2027", "the third of march". Relative days resolve
+ * (strictly after today), "march 3", "march 3rd 2027", "the third of march", and the same said in
+ * Spanish ("mañana", "el próximo viernes", "el tres de marzo"; spanish-dates.ts). Relative days resolve
  * against the injected clock in the given time zone; dates without a year take the next occurrence.
  */
 export function extractDate(input: EntityInput, options: ExtractOptions): Extraction {
@@ -128,6 +130,6 @@ export function extractDate(input: EntityInput, options: ExtractOptions): Extrac
   const numeric = numericForms(text, base);
   if (numeric !== null) return numeric === undefined ? noMatch : { ok: true, value: iso(numeric) };
   const tokens = numberTokens(text.replace(/\bthe\b/g, ' the '));
-  const found = relativeForms(tokens, base) ?? monthDayForms(tokens, base);
+  const found = relativeForms(tokens, base) ?? monthDayForms(tokens, base) ?? findSpanishDate(text, base);
   return found === undefined ? noMatch : { ok: true, value: iso(found) };
 }

@@ -22,24 +22,51 @@ const fold = (text: string): string[] =>
     .split(/[^a-z0-9]+/)
     .filter((t) => t !== '');
 
+/** A run of number words from `start`: its value and the index after it, or undefined. */
+function runAt(tokens: readonly string[], start: number): { value: number; end: number } | undefined {
+  let total = 0;
+  let current = 0;
+  let end = start;
+  for (let i = start; i < tokens.length; i += 1) {
+    const t = tokens[i] ?? '';
+    const value = WORDS[t];
+    if (value !== undefined) current += value;
+    else if (t === 'mil') {
+      total += (current === 0 ? 1 : current) * 1000;
+      current = 0;
+    } else if (t === 'y' && i > start && WORDS[tokens[i + 1] ?? ''] !== undefined) continue;
+    else break;
+    end = i + 1;
+  }
+  return end > start ? { value: total + current, end } : undefined;
+}
+
+/**
+ * The text's words folded (accents and case dropped), with each run of Spanish number words written
+ * as digits: "el veintiuno de junio de dos mil veintisiete" → "el 21 de junio de 2027".
+ */
+export function spanishNumbersAsDigits(text: string): string {
+  const tokens = fold(text);
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; ) {
+    const run = runAt(tokens, i);
+    if (run) {
+      out.push(String(run.value));
+      i = run.end;
+    } else {
+      out.push(tokens[i] ?? '');
+      i += 1;
+    }
+  }
+  return out.join(' ');
+}
+
 /** The value of the first Spanish number in the text, or undefined. */
 export function findSpanishNumber(text: string): number | undefined {
   const tokens = fold(text);
-  let total = 0;
-  let current = 0;
-  let seen = false;
-  for (const [i, t] of tokens.entries()) {
-    const value = WORDS[t];
-    if (value !== undefined) {
-      current += value;
-      seen = true;
-    } else if (t === 'mil') {
-      total += (current === 0 ? 1 : current) * 1000;
-      current = 0;
-      seen = true;
-    } else if (t === 'y' && seen && WORDS[tokens[i + 1] ?? ''] !== undefined) {
-      continue;
-    } else if (seen) break;
+  for (let i = 0; i < tokens.length; i += 1) {
+    const run = runAt(tokens, i);
+    if (run) return run.value;
   }
-  return seen ? total + current : undefined;
+  return undefined;
 }
