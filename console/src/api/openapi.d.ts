@@ -8424,7 +8424,8 @@ export interface paths {
                                 accountId?: string;
                                 email?: string;
                                 grants: {
-                                    role: string;
+                                    /** @enum {string} */
+                                    role: "viewer" | "editor" | "owner";
                                     app?: string;
                                 }[];
                             };
@@ -8488,7 +8489,8 @@ export interface paths {
                                 accountId?: string;
                                 email?: string;
                                 grants: {
-                                    role: string;
+                                    /** @enum {string} */
+                                    role: "viewer" | "editor" | "owner";
                                     app?: string;
                                 }[];
                             };
