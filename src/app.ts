@@ -27,6 +27,9 @@ export interface AppDeps {
   consoleDir?: string;
 }
 
+/** The OpenAPI document's info (/openapi.json, and the console's generated types). */
+export const API_INFO = { title: 'IVR gateway', version: '0.1.0' };
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 export function buildApp(deps: AppDeps): Express {
@@ -63,7 +66,7 @@ export function buildApp(deps: AppDeps): Express {
   });
   app.use(compression({ threshold: 1024 }));
 
-  const openapi = buildOpenApi(deps.routes, { title: 'IVR gateway', version: '0.1.0' });
+  const openapi = buildOpenApi(deps.routes, API_INFO);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -63,6 +63,8 @@ export class DialogRunner implements NodeRuntime {
   /** The rules that chose a next node this turn (see TurnResult.rules). */
   readonly rules: NonNullable<TurnResult['rules']> = [];
   failed: TurnResult['failed'];
+  /** Set when the turn started the fallback dialog (see TurnResult.fallback). */
+  fallback: TurnResult['fallback'];
   languageChanged: TurnResult['languageChanged'];
   /** Said when the turn ends awaiting an intent: the offer of the other languages (the welcome turn only). */
   languageOffer: PromptPart[] | undefined;
@@ -367,6 +369,7 @@ export class DialogRunner implements NodeRuntime {
     if (this.decision) result.decision = this.decision;
     if (this.rules.length) result.rules = this.rules;
     if (this.failed) result.failed = this.failed;
+    if (this.fallback) result.fallback = this.fallback;
     return result;
   }
 }

@@ -12,7 +12,7 @@ import { DEFAULT_RETRIES, type DialogRunner } from './dialog-runner.js';
 import { extractEntity, type ListValue } from './entity-extractors.js';
 import { decideIntent, describeDecision } from './intent-decision.js';
 import { fillNluPrompt } from './nlu-settings.js';
-import type { AwaitSpec, DialogState, IntentDecision, PromptPart, RecognitionResult, TurnInput, TurnResult } from './turn-types.js';
+import type { AwaitSpec, DialogState, FallbackReason, IntentDecision, PromptPart, RecognitionResult, TurnInput, TurnResult } from './turn-types.js';
 
 type Question = NonNullable<DialogState['question']>;
 type Utterance = Extract<TurnInput, { kind: 'utterance' }>;
@@ -67,7 +67,13 @@ function ask(run: DialogRunner, q: Question, reason?: PromptPart[]): TurnResult 
 
 async function startIntent(run: DialogRunner, intent: string): Promise<TurnResult> {
   const dialog = run.agent.intentDialogs.get(intent);
-  return run.startDialog(dialog ?? run.agent.definition.fallbackDialog);
+  return dialog ? run.startDialog(dialog) : startFallback(run, 'no_dialog');
+}
+
+/** The agent's fallback dialog, with the reason kept for the turn's trace. */
+function startFallback(run: DialogRunner, reason: FallbackReason): Promise<TurnResult> {
+  run.fallback = { reason };
+  return run.startDialog(run.agent.definition.fallbackDialog);
 }
 
 function decided(run: DialogRunner, decision: IntentDecision): void {
@@ -83,7 +89,8 @@ export async function routeRecognition(run: DialogRunner, recognition: Recogniti
     case 'accept':
       return startIntent(run, decision.intent);
     case 'reject':
-      return run.startDialog(run.agent.definition.fallbackDialog);
+      // decideIntent rejects a recognition of None only: out of scope or below the threshold
+      return startFallback(run, decision.reason === 'out_of_scope' ? 'out_of_scope' : 'below_threshold');
     case 'confirm':
       return ask(run, { ask: 'confirm', intents: [decision.intent] });
     case 'choose':

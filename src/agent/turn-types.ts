@@ -105,6 +105,9 @@ export type IntentDecision =
   /** `intents`: for `denied`, the intents the caller said no to. */
   | { outcome: 'reject'; reason: 'out_of_scope' | 'below_threshold' | 'denied'; intents?: string[] };
 
+/** Why a turn went to the agent's fallback dialog (see TurnResult.fallback). */
+export type FallbackReason = 'out_of_scope' | 'below_threshold' | 'no_dialog';
+
 /** The dialog position and memory that must survive to the next turn. Small: it is stored per call. */
 export interface DialogState {
   dialog: string | null; // null = between dialogs (awaiting an intent)
@@ -155,6 +158,13 @@ export interface TurnResult {
    * asking node could not take it (`no_match`), or the browser reported the event.
    */
   failed?: { kind: 'noinput' | 'nomatch'; reason: 'below_threshold' | 'no_match' | 'event' };
+  /**
+   * Set when the turn started the agent's fallback dialog, and why: the recognizer answered None
+   * (`out_of_scope`: nearest the out-of-scope examples or nothing in common with the intents;
+   * `below_threshold`: its best confidence under the threshold), or the intent it accepted has no
+   * dialog of its own (`no_dialog`).
+   */
+  fallback?: { reason: FallbackReason };
   /** The language this turn's prompt is in (the call's language; it stays until the caller changes it). */
   language: string;
   /** Set on the turn where the call's language changed (by the channel at the start, or the caller's choice). */

@@ -1,5 +1,6 @@
 /** Request and answer shapes of the operator console's sign-in API. */
 import { z } from 'zod';
+import { ROLES } from '../platform/index.js';
 
 /** The admin token (ADMIN_TOKEN), or an account's email and password. */
 export const signInBody = z.union([
@@ -12,7 +13,7 @@ export const sessionAnswer = z.object({
   /** ISO 8601 time at which the session ends (absent when the request used the admin token). */
   expiresAt: z.string().optional(),
   /** Who holds the session: the admin token, or an account with its roles. */
-  holder: z.object({ kind: z.enum(['admin', 'account']), accountId: z.string().optional(), email: z.string().optional(), grants: z.array(z.object({ role: z.string(), app: z.string().optional() })) }).optional(),
+  holder: z.object({ kind: z.enum(['admin', 'account']), accountId: z.string().optional(), email: z.string().optional(), grants: z.array(z.object({ role: z.enum(ROLES), app: z.string().optional() })) }).optional(),
 });
 
 export interface ConsoleSessionRecord {

@@ -212,7 +212,11 @@ export const messageAnswer = z.object({
   tags: z.record(z.string(), z.string()),
   traceId: z.string().optional(),
   /** With includeAsrMetaData: a voice turn's input as the speech recognizer gave it (confidence, Inputmode, interpretation, utterance). */
-  asrMetaData: z.unknown().optional(),
+  asrMetaData: z
+    .object({ confidence: z.string(), Inputmode: z.string(), interpretation: z.string(), utterance: z.string() })
+    .loose()
+    .optional()
+    .describe("with includeAsrMetaData: a caller's turn as the speech recognizer gave it"),
   /** With includeAsrMetaData: the IVR call the message belongs to (its id in the call inspector). */
   callId: z.string().optional(),
 });

@@ -21,10 +21,11 @@ const parseTags = (raw: string | undefined): Record<string, string> => {
 };
 
 /** The stored ASR metadata of a voice turn (confidence, input mode…), or undefined. */
-const parseAsr = (raw: string | undefined): unknown => {
+const parseAsr = (raw: string | undefined): MessageAnswer['asrMetaData'] => {
   if (!raw) return undefined;
   try {
-    return JSON.parse(raw) as unknown;
+    // as the IVR turn recorded it (the recognizer's AsrMeta)
+    return JSON.parse(raw) as MessageAnswer['asrMetaData'];
   } catch {
     return undefined;
   }

@@ -8,7 +8,7 @@
 import type { HistoryRecorder, PreparedRecord } from './history-recorder.js';
 import { MAX_TEXT, type ValidMessage } from './history-schemas.js';
 
-/** A message of an IVR turn, as the IVR component builds it. */
+/** A message of an IVR turn, as the IVR component builds it (its TurnMessage is this record). */
 export interface TurnRecord {
   id: string;
   /** The app's streamId, under the history record's wire name `botId`. */
@@ -24,6 +24,7 @@ export interface TurnRecord {
   lang: string;
   traceId?: string;
   asrMetaData?: unknown;
+  /** Tags that history indexes (e.g. `hangup: 'idle'` on the message that records a call's end). */
   tags?: Record<string, string>;
 }
 

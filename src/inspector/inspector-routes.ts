@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { AppError, consoleSessionIdOf, defineRoute, type RouteDef } from '../platform/index.js';
 import type { FeedHub } from './feed-hub.js';
-import { callList, callParams, callTimeline, feedQuery, listQuery, streamIdParams } from './inspector-schemas.js';
+import { callList, callParams, callTimeline, feedQuery, feedTurn, listQuery, streamIdParams } from './inspector-schemas.js';
 import type { InspectorService } from './inspector-service.js';
 import { vxmlSchemaCheck } from './vxml-schema-check.js';
 
@@ -42,8 +42,9 @@ export function inspectorRoutes(service: InspectorService, feeds: FeedHub, requi
       params: streamIdParams, query: feedQuery,
       responses: {
         200: {
-          description: 'text/event-stream: per traced turn `id: <event id>`, `event: turn`, `data: {callId, trace, summary}` (the trace without its document XML); a `: heartbeat` comment every 15 s while idle. A Last-Event-ID header (or lastEventId) resumes after that event, with nothing missed. A feed opened with the console cookie ends (`event: end`, data `{"reason":"session_ended"}`) when its session does; a client that reads too slowly gets `{"reason":"too_slow"}` and resumes by Last-Event-ID.',
+          description: 'text/event-stream: per traced turn `id: <event id>`, `event: turn`, `data: {callId, trace, summary}` (the trace without its document XML); a `: heartbeat` comment every 15 s while idle. A Last-Event-ID header (or lastEventId) resumes after that event, with nothing missed. A feed opened with the console cookie ends (`event: end`, data `{"reason":"session_ended"}`) when its session does; a client that reads too slowly gets `{"reason":"too_slow"}` and resumes by Last-Event-ID. The schema is that of each `turn` event\'s data.',
           contentType: 'text/event-stream',
+          schema: feedTurn,
         },
         400: { description: 'a bad Last-Event-ID' },
         404: { description: 'unknown app' },

@@ -1,5 +1,6 @@
 /** The call inspector's API shapes: the list's query, a call's summary, a turn's trace, the timeline. */
 import { z } from 'zod';
+import { callSummaryUpdateSchema, turnTraceSchema as turnTrace } from '../ivr/index.js';
 
 export const OUTCOMES = ['completed', 'transferred', 'hungup', 'error', 'live'] as const;
 export type CallOutcome = (typeof OUTCOMES)[number];
@@ -61,53 +62,17 @@ export const callList = z.object({
   nextCursor: z.string().nullable().describe('pass as cursor for the next page; null at the end'),
 });
 
-const timing = z.object({ storeMs: z.number(), agentMs: z.number(), modelMs: z.number(), renderMs: z.number() });
-export const turnTrace = z.object({
-  callId: z.string(),
-  turn: z.number(),
-  receivedAt: z.number(),
-  durationMs: z.number(),
-  timing,
-  instance: z.string(),
-  lang: z.string().optional().describe("the call's language for the turn's answer, e.g. es-US"),
-  event: z.string(),
-  marks: z.array(z.enum(['wait', 'late', 'delivered', 'resumed', 'store_retry', 'duplicate', 'idle'])),
-  request: z.record(z.string(), z.union([z.string(), z.number()])),
-  asr: z.object({ confidence: z.string(), Inputmode: z.string(), interpretation: z.string(), utterance: z.string(), belowThreshold: z.boolean().optional() }).optional(),
-  recognition: z
-    .object({
-      intent: z.string(),
-      score: z.number(),
-      source: z.string(),
-      top: z.array(z.object({ intent: z.string(), score: z.number() })),
-      rejection: z.enum(['out_of_scope', 'below_threshold']).optional().describe('why the recognizer answered None'),
-    })
-    .optional(),
-  decision: z
-    .object({
-      outcome: z.enum(['accept', 'confirm', 'choose', 'reject']),
-      reason: z.enum(['confident', 'grammar', 'confirmed', 'chosen', 'unsure', 'always', 'ambiguous', 'out_of_scope', 'below_threshold', 'denied']),
-      intent: z.string().optional().describe('the intent accepted or asked about'),
-      intents: z.array(z.string()).optional().describe('the two intents asked between, or the intents denied'),
-      why: z.string().describe('the decision in words: "out of scope", "ambiguous between A and B", "denied A"…'),
-    })
-    .optional()
-    .describe('what the agent made of the recognition, or of the answer to its question'),
-  nomatch: z.object({ kind: z.enum(['noinput', 'nomatch']), reason: z.enum(['below_threshold', 'no_match', 'event']) }).optional(),
-  entities: z.record(z.string(), z.unknown()).optional(),
-  before: z.object({ dialog: z.string().nullable(), node: z.string().nullable() }).optional(),
-  dialog: z.string().nullable().optional(),
-  node: z.string().nullable().optional(),
-  rules: z.array(z.object({ node: z.string(), rule: z.number(), goto: z.string() })).optional(),
-  path: z.array(z.string()).optional(),
-  modelCalls: z
-    .array(z.object({ connectionId: z.string(), step: z.string().optional(), latencyMs: z.number(), inputTokens: z.number().optional(), outputTokens: z.number().optional(), outcome: z.enum(['ok', 'error', 'reused']), error: z.string().optional() }))
-    .optional(),
-  tableWrites: z.array(z.object({ table: z.string(), step: z.string().optional(), latencyMs: z.number(), outcome: z.enum(['ok', 'error']), error: z.string().optional() })).optional(),
-  transferResult: z.string().optional(),
-  answer: z.object({ action: z.string(), error: z.string().optional() }).optional(),
-  document: z.object({ kind: z.string(), xml: z.string().optional() }),
-  error: z.string().optional(),
-});
-
 export const callTimeline = z.object({ call: callSummary, turns: z.array(turnTrace) });
+
+/**
+ * The data of one `turn` event of the live feed: the trace without its document's XML (or, for a
+ * trace no longer kept, its turn and arrival only), and the call's summary as the turn left it.
+ */
+export const feedTurn = z.object({
+  callId: z.string(),
+  trace: z.union([
+    turnTrace.extend({ document: z.object({ kind: z.string() }) }),
+    z.object({ callId: z.string(), turn: z.number(), receivedAt: z.number() }).describe('a trace no longer kept (past CALL_TRACE_MAX_TURNS, or expired)'),
+  ]),
+  summary: callSummaryUpdateSchema,
+});

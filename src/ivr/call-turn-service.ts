@@ -215,7 +215,7 @@ export class CallTurnService {
    * was lost meanwhile, the other owner's committed session (its answer is the request's).
    */
   private async commit(ctx: TurnContext, trace: TurnTraceCollector, held: HeldTurn, next: CallSession, answer: AnswerSpec, result: TurnResult | null): Promise<CallSession> {
-    const messages = turnMessages({ streamId: ctx.streamId, lang: ctx.lang }, next, held.text, answer, result, this.now(), activeTraceId());
+    const messages = turnMessages({ streamId: ctx.streamId, lang: ctx.lang }, next, held.text, answer, result, this.now(), ctx.traceId ?? activeTraceId());
     const committed = await trace.store(historyWriteSpan(messages, () => commitWithHistory(this.sessions, this.ports.history, next, held.token, messages)));
     if (committed) return next;
     this.logger.warn({ callId: next.callId }, 'turn lock lost before commit; the other owner answers');

@@ -17,6 +17,7 @@ import { sandboxLockoutRoutes } from './sandbox-lockout-routes.js';
 
 export type { IvrPorts, HistoryPort, PreparedHistory, TurnMessage, AgentSource, AppSource, CallLifecycle, TurnTracePort } from './ivr-ports.js';
 export type { TurnTrace, CallSummaryUpdate, TraceMark, ModelCallTrace, TableWriteTrace } from './turn-trace.js';
+export { turnTraceSchema, callSummaryUpdateSchema, TRACE_MARKS } from './turn-trace.js';
 export type { IvrSettings } from './ivr-settings-schema.js';
 export type { IvrCaches } from './ivr-caches.js';
 export { ivrSettingsSchema, sandboxRequiredSettings } from './ivr-settings-schema.js';

@@ -1,27 +1,15 @@
 /** What the IVR component needs from the rest of the system; compose.ts wires these. */
 import type { AgentPorts, CompiledAgent, AsrMeta } from '../agent/index.js';
+import type { TurnRecord } from '../history/index.js';
 import type { Guard, WriteOp } from '../store/index.js';
 import type { CallSession } from './call-session.js';
 import type { CallSummaryUpdate, TurnTrace } from './turn-trace.js';
 
-export interface TurnMessage {
-  id: string;
-  /** The app's streamId, under the history record's wire name `botId` (stored and answered so). */
-  botId: string;
-  userId: string;
-  identities: string[];
-  sessionId: string;
-  callId: string;
-  type: 'incoming' | 'outgoing';
-  text: string;
-  channelUId: string;
-  createdOn: number;
-  lang: string;
-  traceId?: string;
-  asrMetaData?: AsrMeta & { data: { text: AsrMeta } };
-  /** Tags that history indexes (e.g. `hangup: 'idle'` on the message that records a call's end). */
-  tags?: Record<string, string>;
-}
+/**
+ * A message of an IVR turn: history's record of one (TurnRecord, which the history port takes), with
+ * the caller's ASR values as the agent keeps them.
+ */
+export type TurnMessage = Omit<TurnRecord, 'asrMetaData'> & { asrMetaData?: AsrMeta & { data: { text: AsrMeta } } };
 
 /** A history write handed to the turn, to apply in one step with its commit. */
 export interface PreparedHistory {

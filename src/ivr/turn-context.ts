@@ -17,6 +17,8 @@ export interface TurnContext {
   agent: CompiledAgent;
   lang: string;
   deadlineAt: number;
+  /** The trace id of the request's valid W3C traceparent: the caller's history message carries it. */
+  traceId?: string;
   /**
    * Renders the document of an outcome. The turn renders its answer before the commit (a trace
    * keeps the document) and any other outcome when it answers, and hands it back as `rendered`.

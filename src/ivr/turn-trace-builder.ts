@@ -84,6 +84,7 @@ export function committedTrace(
       trace.recognition = { intent: r.intent, score: r.score, source: r.source, top: r.scores.slice(0, 3), ...(r.rejection ? { rejection: r.rejection } : {}) };
     }
     if (result.decision) trace.decision = { ...result.decision, why: describeDecision(result.decision) };
+    if (result.fallback) trace.fallback = result.fallback;
     if (result.failed) trace.nomatch = result.failed;
     if (Object.keys(result.state.entities).length) trace.entities = result.state.entities;
     trace.dialog = result.state.dialog;

@@ -5,111 +5,127 @@
  * (a wait document, a resumed turn, a retry after a store fault). Never the webhook token: the
  * request's parameters are copied field by field from the parsed request, without it.
  */
-import type { AsrMeta, IntentDecision, RecognitionResult, TurnResult } from '../agent/index.js';
+import { z } from 'zod';
 import type { WebhookRequest } from './webhook-input.js';
 
-/** What a request's trace is marked with besides its event. */
-export type TraceMark =
+/** What a request's trace is marked with besides its event (see TurnTrace.marks). */
+export const TRACE_MARKS = [
   /** the answer was a wait document (the turn outlived its deadline) */
-  | 'wait'
+  'wait',
   /** the turn finished after its request got a wait document (the answer went out on a poll) */
-  | 'late'
+  'late',
   /** a poll delivered an answer a turn committed earlier */
-  | 'delivered'
+  'delivered',
   /** the turn was run again from its stored input: the instance that ran it stopped */
-  | 'resumed'
+  'resumed',
   /** a retry document resubmitted the request after a store fault */
-  | 'store_retry'
+  'store_retry',
   /** a resubmission of a turn already answered got its answer again */
-  | 'duplicate'
+  'duplicate',
   /** the gateway closed a call that stopped sending turns */
-  | 'idle';
+  'idle',
+] as const;
+export type TraceMark = (typeof TRACE_MARKS)[number];
 
-export interface ModelCallTrace {
-  connectionId: string;
-  /** The node's place in the turn (`<dialog>.<node>`). */
-  step?: string;
-  latencyMs: number;
-  inputTokens?: number;
-  outputTokens?: number;
-  /** ok; error (with the error's stable code); reused: kept from an earlier run of the same turn. */
-  outcome: 'ok' | 'error' | 'reused';
-  error?: string;
-}
+export const modelCallTraceSchema = z.object({
+  connectionId: z.string(),
+  step: z.string().optional().describe("the node's place in the turn (<dialog>.<node>)"),
+  latencyMs: z.number(),
+  inputTokens: z.number().optional(),
+  outputTokens: z.number().optional(),
+  outcome: z.enum(['ok', 'error', 'reused']).describe("ok; error (with the error's stable code); reused: kept from an earlier run of the same turn"),
+  error: z.string().optional(),
+});
+export type ModelCallTrace = z.infer<typeof modelCallTraceSchema>;
 
-export interface TableWriteTrace {
-  table: string;
-  step?: string;
-  latencyMs: number;
-  outcome: 'ok' | 'error';
-  error?: string;
-}
+export const tableWriteTraceSchema = z.object({
+  table: z.string(),
+  step: z.string().optional(),
+  latencyMs: z.number(),
+  outcome: z.enum(['ok', 'error']),
+  error: z.string().optional(),
+});
+export type TableWriteTrace = z.infer<typeof tableWriteTraceSchema>;
 
-export interface TurnTrace {
-  callId: string;
-  /** The turn the request submitted (the turn number of the document that sent it). */
-  turn: number;
-  /** When the request came (ms since epoch). */
-  receivedAt: number;
-  /** From arrival to the commit being sent (or the answer being ready when nothing is committed). */
-  durationMs: number;
-  timing: { storeMs: number; agentMs: number; modelMs: number; renderMs: number };
-  /** The instance that answered (INSTANCE_ID). */
-  instance: string;
-  /** The call's language for this turn's answer (a language tag such as es-US). */
-  lang?: string;
-  /** The turn's event: start, input, noinput, nomatch, maxretries, continue, transfer, hangup, recording, poll. */
-  event: string;
-  marks: TraceMark[];
-  /** The webhook request's parameters as read (never the token). */
-  request: Record<string, string | number>;
-  asr?: AsrMeta & { belowThreshold?: boolean };
-  recognition?: Pick<RecognitionResult, 'intent' | 'score' | 'source' | 'rejection'> & { top: RecognitionResult['scores'] };
-  /**
-   * What the agent made of the recognition or of the answer to its question, and why, also in words
-   * (`why`: "out of scope", "below threshold", "ambiguous between A and B", "A confirmed", "denied A").
-   */
-  decision?: IntentDecision & { why: string };
-  /** A failed attempt and why (below the confidence threshold, no match, the browser's event). */
-  nomatch?: NonNullable<TurnResult['failed']>;
-  entities?: Record<string, unknown>;
-  /** The dialog position before the turn and after it. */
-  before?: { dialog: string | null; node: string | null };
-  dialog?: string | null;
-  node?: string | null;
-  /** The rules that chose the next node. */
-  rules?: NonNullable<TurnResult['rules']>;
-  /** The nodes the turn ran through (the agent's trace). */
-  path?: string[];
-  modelCalls?: ModelCallTrace[];
-  tableWrites?: TableWriteTrace[];
-  transferResult?: string;
-  /** The stored answer: its action and error code. */
-  answer?: { action: string; error?: string };
-  /** The document answered: its kind (ask, say, end, transfer, error, wait…) and, when kept, its XML. */
-  document: { kind: string; xml?: string };
-  /** An error met by the turn (its stable code). */
-  error?: string;
-}
+const position = z.object({ dialog: z.string().nullable(), node: z.string().nullable() });
 
-/** A call's summary in the app's index of calls, as one turn leaves it. */
-export interface CallSummaryUpdate {
-  callId: string;
-  from?: string;
-  to?: string;
-  startedAt: number;
-  lastTurnAt: number;
-  /** Turns answered so far (the session's turn number). */
-  turns: number;
-  lastEvent: string;
-  node?: string;
-  /** Set once the call ended: how. */
-  ended?: 'completed' | 'hungup' | 'error';
-  /** A transfer was answered in this turn (sticky in the summary). */
-  transferred?: boolean;
-  /** Something went wrong in this turn (sticky in the summary). */
-  error?: boolean;
-}
+/**
+ * The trace of one request, declared once: the TypeScript type is inferred from it, the inspector's
+ * answers reuse it, and the console's types are generated from those answers (npm run api:types).
+ * The agent's types it copies (AsrMeta, RecognitionResult, IntentDecision, TurnResult) must fit it,
+ * or the trace builder does not compile.
+ */
+export const turnTraceSchema = z.object({
+  callId: z.string(),
+  turn: z.number().describe('the turn the request submitted (the turn number of the document that sent it)'),
+  receivedAt: z.number().describe('when the request came (ms since the epoch)'),
+  durationMs: z.number().describe('from arrival to the commit being sent (or the answer being ready when nothing is committed)'),
+  timing: z.object({ storeMs: z.number(), agentMs: z.number(), modelMs: z.number(), renderMs: z.number() }),
+  instance: z.string().describe('the instance that answered (INSTANCE_ID)'),
+  lang: z.string().optional().describe("the call's language for the turn's answer, e.g. es-US"),
+  event: z.string().describe("the turn's event: start, input, noinput, nomatch, maxretries, continue, transfer, hangup, recording, poll"),
+  marks: z.array(z.enum(TRACE_MARKS)),
+  request: z.record(z.string(), z.union([z.string(), z.number()])).describe("the webhook request's parameters as read (never the token)"),
+  asr: z.object({ confidence: z.string(), Inputmode: z.string(), interpretation: z.string(), utterance: z.string(), belowThreshold: z.boolean().optional() }).optional(),
+  recognition: z
+    .object({
+      intent: z.string(),
+      score: z.number(),
+      source: z.enum(['grammar', 'nlu']),
+      top: z.array(z.object({ intent: z.string(), score: z.number() })),
+      rejection: z.enum(['out_of_scope', 'below_threshold']).optional().describe('why the recognizer answered None'),
+    })
+    .optional(),
+  decision: z
+    .object({
+      outcome: z.enum(['accept', 'confirm', 'choose', 'reject']),
+      reason: z.enum(['confident', 'grammar', 'confirmed', 'chosen', 'unsure', 'always', 'ambiguous', 'out_of_scope', 'below_threshold', 'denied']),
+      intent: z.string().optional().describe('the intent accepted or asked about'),
+      intents: z.array(z.string()).optional().describe('the two intents asked between, or the intents denied'),
+      why: z.string().describe('the decision in words: "out of scope", "ambiguous between A and B", "denied A"…'),
+    })
+    .optional()
+    .describe('what the agent made of the recognition, or of the answer to its question'),
+  fallback: z
+    .object({ reason: z.enum(['out_of_scope', 'below_threshold', 'no_dialog']) })
+    .optional()
+    .describe("set when the turn started the agent's fallback dialog, and why: the recognizer answered None (out of scope, or below the threshold), or the intent accepted has no dialog"),
+  nomatch: z
+    .object({ kind: z.enum(['noinput', 'nomatch']), reason: z.enum(['below_threshold', 'no_match', 'event']) })
+    .optional()
+    .describe("a failed attempt and why (below the confidence threshold, no match, the browser's event)"),
+  entities: z.record(z.string(), z.unknown()).optional(),
+  before: position.optional().describe('the dialog position before the turn'),
+  dialog: z.string().nullable().optional(),
+  node: z.string().nullable().optional(),
+  rules: z.array(z.object({ node: z.string(), rule: z.number(), goto: z.string() })).optional().describe('the rules that chose the next node'),
+  path: z.array(z.string()).optional().describe("the nodes the turn ran through (the agent's trace)"),
+  modelCalls: z.array(modelCallTraceSchema).optional(),
+  tableWrites: z.array(tableWriteTraceSchema).optional(),
+  transferResult: z.string().optional(),
+  answer: z.object({ action: z.string(), error: z.string().optional() }).optional().describe('the stored answer: its action and error code'),
+  document: z
+    .object({ kind: z.string(), xml: z.string().optional() })
+    .describe('the document answered: its kind (ask, say, end, transfer, error, wait…) and, when kept (CALL_TRACE_DOCUMENTS), its XML (never in the feed)'),
+  error: z.string().optional().describe('an error met by the turn (its stable code)'),
+});
+export type TurnTrace = z.infer<typeof turnTraceSchema>;
+
+/** A call's summary in the app's index of calls, as one turn leaves it (the live feed carries it). */
+export const callSummaryUpdateSchema = z.object({
+  callId: z.string(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  startedAt: z.number().describe('ms since the epoch'),
+  lastTurnAt: z.number().describe('ms since the epoch'),
+  turns: z.number().describe("turns answered so far (the session's turn number)"),
+  lastEvent: z.string(),
+  node: z.string().optional().describe('<dialog>.<node> the call is at'),
+  ended: z.enum(['completed', 'hungup', 'error']).optional().describe('set once the call ended: how'),
+  transferred: z.boolean().optional().describe('a transfer was answered in this turn (sticky in the summary)'),
+  error: z.boolean().optional().describe('something went wrong in this turn (sticky in the summary)'),
+});
+export type CallSummaryUpdate = z.infer<typeof callSummaryUpdateSchema>;
 
 /** The request's parameters for a trace: every field read from the webhook request except the token. */
 export function traceParams(req: WebhookRequest): Record<string, string | number> {

@@ -5,7 +5,7 @@
  * browser never runs a non-2xx body); refusals answer their status with an error document.
  */
 import { z } from 'zod';
-import { AppError, defineRoute, type Config, type Logger, type Metrics, type RouteDef } from '../platform/index.js';
+import { AppError, defineRoute, incomingTraceId, type Config, type Logger, type Metrics, type RouteDef } from '../platform/index.js';
 import { isStoreUnavailable } from '../store/index.js';
 import { renderDocument, type DialectName, type VxmlDocument } from '../vxml/index.js';
 import type { CallTurnService } from './call-turn-service.js';
@@ -114,7 +114,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
     logger.warn({ streamId, callId: req.callId, reason }, 'webhook token refused');
   }
 
-  async function answer(streamId: string, req: WebhookRequest, baseUrl: string, startedAt: number) {
+  async function answer(streamId: string, req: WebhookRequest, baseUrl: string, startedAt: number, traceId: string | undefined) {
     const url = submitUrl(baseUrl, streamId, req.token);
     let settings: IvrSettings;
     let sandboxCall = false;
@@ -149,7 +149,7 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
         const doc = toVxmlDocument(outcome.answer, { ...base, turn: outcome.issuedTurn });
         return { kind: doc.kind, xml: vxml(doc, dialect).xml };
       };
-      const outcome = await turns.handle({ streamId, req, settings, agent, lang, deadlineAt: startedAt + config.turnDeadlineMs, render });
+      const outcome = await turns.handle({ streamId, req, settings, agent, lang, deadlineAt: startedAt + config.turnDeadlineMs, render, ...(traceId ? { traceId } : {}) });
       if (settings.log) logTurnTranscript(logger, streamId, req, outcome);
       const rendered = outcome.rendered ?? render(outcome);
       return { kind: rendered.kind, node: nodeOfTurn(outcome), status: 200, xml: rendered.xml };
@@ -175,11 +175,12 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       mergeQueryIntoBody: true,
       responses: { 200: { description: 'a VoiceXML 2.1 document', contentType: 'application/voicexml+xml' } },
       renderError: (err) => renderWebhookError(err),
-      handler: async ({ params, body, baseUrl }) => {
+      handler: async ({ params, body, baseUrl, headers }) => {
         const startedAt = Date.now();
         const end = metrics.turnLatency.startTimer();
         const req = readWebhookRequest(body);
-        const out = await answer(params.streamId, req, baseUrl, startedAt);
+        // the caller's history message takes the trace id of a valid incoming traceparent, telemetry on or off
+        const out = await answer(params.streamId, req, baseUrl, startedAt, incomingTraceId(headers.traceparent));
         end({ kind: out.kind });
         metrics.turns.inc({ kind: out.kind });
         metrics.appTurns.inc({ app: metrics.appLabel(params.streamId), outcome: out.kind });

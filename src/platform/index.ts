@@ -14,7 +14,7 @@ export {
   type ConsoleSessionLookup, type SessionHolder,
 } from './console-session.js';
 export { createLogger, scrubUrl, type Logger } from './logger.js';
-export { activeTraceId, annotate, inSpan, startTelemetry, traceFields, type Telemetry, type TelemetryOptions } from './telemetry.js';
+export { activeTraceId, annotate, incomingTraceId, inSpan, startTelemetry, traceFields, type Telemetry, type TelemetryOptions } from './telemetry.js';
 export { createMetrics, type Metrics } from './metrics.js';
 export {
   defineRoute, buildOpenApi, apiDocs, consolePages, errorHandler, metricsGate, mountRoutes, notFoundHandler, traceContext,

@@ -71,3 +71,20 @@ export function activeTraceId(): string | undefined {
   const sc = trace.getActiveSpan()?.spanContext();
   return sc && isSpanContextValid(sc) ? sc.traceId : undefined;
 }
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
+
+/**
+ * The trace id of an incoming W3C `traceparent` header (trace context level 1); undefined when
+ * absent or invalid: version ff, an all-zero trace or parent id, several headers, or version 00 with
+ * more fields. A later version may add fields after the four it shares with 00.
+ */
+export function incomingTraceId(header: string | string[] | undefined): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  const m = TRACEPARENT.exec(header.trim());
+  if (!m) return undefined;
+  const [, version, traceId, parentId, , rest] = m;
+  if (version === 'ff' || (version === '00' && rest !== undefined)) return undefined;
+  if (/^0+$/.test(traceId!) || /^0+$/.test(parentId!)) return undefined;
+  return traceId;
+}

@@ -180,7 +180,23 @@ describe('rejecting an utterance', () => {
       expect(r.promptText).toBe('Sorry, I can refill prescriptions or tell you our hours.');
       expect(r.decision).toEqual({ outcome: 'reject', reason: rejection });
       expect(r.trace).toContain(`#decision ${rejection.replace(/_/g, ' ')}`);
+      expect(r.fallback).toEqual({ reason: rejection });
     }
+  });
+
+  it('when the intent accepted has no dialog of its own, then the fallback runs with the reason no_dialog', async () => {
+    const agent = await compileAgent(pharmacy({}));
+    const r = last(await converse(answering(agent, { intent: 'Unmapped', score: 0.99, scores: [{ intent: 'Unmapped', score: 0.99 }], source: 'nlu' }), [start, voice('something else')]));
+    expect(r.decision).toMatchObject({ outcome: 'accept', intent: 'Unmapped' });
+    expect(r.promptText).toBe('Sorry, I can refill prescriptions or tell you our hours.');
+    expect(r.fallback).toEqual({ reason: 'no_dialog' });
+  });
+
+  it('when an intent is accepted into its own dialog, then the turn has no fallback reason', async () => {
+    const agent = await compileAgent(pharmacy({}));
+    const r = last(await converse(answering(agent, { intent: 'StoreHours', score: 0.99, scores: [{ intent: 'StoreHours', score: 0.99 }], source: 'nlu' }), [start, voice('when are you open')]));
+    expect(r.decision).toMatchObject({ outcome: 'accept', intent: 'StoreHours' });
+    expect(r.fallback).toBeUndefined();
   });
 
   it('when nothing in the utterance is known to the agent, then it falls back below the threshold', async () => {

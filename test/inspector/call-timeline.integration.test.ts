@@ -99,6 +99,20 @@ describeEachStore('call inspector timeline', (factory) => {
     }
   });
 
+  it('when an utterance falls back to the fallback dialog, then its turn\'s trace says why', async () => {
+    const call = new IvrCall(gw, app.webhookUrl);
+    await call.start();
+    await call.say('banana');
+    const { turns } = await timeline(call.callId);
+    const fell = turns[1];
+    expect(fell).toMatchObject({ recognition: { intent: 'None' }, decision: { outcome: 'reject' }, dialog: null });
+    expect(fell.path).toEqual(expect.arrayContaining(['fallback.sorry']));
+    // the recognizer's own reason, as the decision took it
+    expect(['out_of_scope', 'below_threshold']).toContain(fell.fallback?.reason);
+    expect(fell.fallback).toEqual({ reason: fell.recognition.rejection ?? 'below_threshold' });
+    expect(turns[0].fallback).toBeUndefined();
+  });
+
   it('when a caller is transferred and the transfer comes back busy, then the timeline has the transfer result and the rule it took', async () => {
     const call = new IvrCall(gw, app.webhookUrl);
     await call.start();

@@ -10,6 +10,9 @@ import type {
   SandboxLockouts, SandboxLockout, SandboxStatus, SkillGroupReadBack, SuiteSummary, SuiteUtterance, TableDefinition,
 } from './types.js';
 import type { CallFilters, CallList, CallTimeline } from './inspector-types.js';
+import type { Answer } from './types.js';
+
+type Item<A> = A extends ReadonlyArray<infer T> ? T : never;
 
 export * from './types.js';
 export * from './inspector-types.js';
@@ -20,21 +23,9 @@ const enc = encodeURIComponent;
 
 // ---- sign-in ----
 /** Who holds the session: the admin token (every role) or an account with its role grants. */
-export interface RoleGrant {
-  role: 'viewer' | 'editor' | 'owner';
-  app?: string;
-}
-export interface SessionHolder {
-  kind: 'admin' | 'account';
-  accountId?: string;
-  email?: string;
-  grants: RoleGrant[];
-}
-export interface SessionAnswer {
-  signedIn: true;
-  expiresAt?: string;
-  holder?: SessionHolder;
-}
+export type SessionAnswer = Answer<'/api/console/session', 'get'>;
+export type SessionHolder = NonNullable<SessionAnswer['holder']>;
+export type RoleGrant = Item<SessionHolder['grants']>;
 export const signIn = (credentials: { token: string } | { email: string; password: string }) => request<SessionAnswer>('POST', '/api/console/session', { body: credentials });
 export const currentSession = () => request<SessionAnswer>('GET', '/api/console/session');
 export async function signOut(): Promise<void> {
@@ -86,14 +77,7 @@ export const agentStatus = (streamId: string) => request<AgentStatus>('GET', `${
 export const getSettings = (streamId: string) => request<Record<string, unknown>>('GET', `${app(streamId)}/ivr-settings`);
 export const putSettings = (streamId: string, settings: unknown) => request<Record<string, unknown>>('PUT', `${app(streamId)}/ivr-settings`, { body: settings });
 /** A VoiceXML browser profile (the IVR setting dialect): the builtins and transcription its browsers have. */
-export interface DialectProfile {
-  name: string;
-  title: string;
-  builtins: { voice: string[]; dtmf: string[] };
-  transcription: boolean;
-  transferStyle: 'type' | 'bridge';
-  facts: Array<{ what: string; source: string; confidence: 'verified' | 'documented' | 'assumed' }>;
-}
+export type DialectProfile = Item<Answer<'/api/admin/ivr/dialects', 'get'>['dialects']>;
 export const listDialects = () => request<{ dialects: DialectProfile[] }>('GET', '/api/admin/ivr/dialects');
 /** Checks a document against the W3C VoiceXML 2.1 schema (the service's libxml2). */
 export const validateVxml = (xml: string) => request<{ valid: boolean; errors: string[] }>('POST', '/api/admin/vxml/validate', { body: { xml } });
@@ -184,23 +168,9 @@ export async function importSkillGroups(streamId: string, accountId: string, org
 }
 
 // ---- operator accounts (owners), the caller's own account, the audit trail ----
-export interface AccountRecord {
-  id: string;
-  email: string;
-  grants: RoleGrant[];
-  status: 'invited' | 'active' | 'disabled';
-  createdOn: string;
-  updatedOn: string;
-}
-export interface Invitation {
-  account: AccountRecord;
-  invitation: { url: string; token: string; expiresAt: string };
-}
-export interface PersonalToken {
-  id: string;
-  name: string;
-  createdOn: string;
-}
+export type AccountRecord = Answer<'/api/admin/accounts/{accountId}', 'get'>;
+export type Invitation = Answer<'/api/admin/accounts', 'post', 201>;
+export type PersonalToken = Item<Answer<'/api/account/tokens', 'get'>['tokens']>;
 export const listAccounts = () => request<{ accounts: AccountRecord[] }>('GET', '/api/admin/accounts');
 export const inviteAccount = (input: { email: string; grants: RoleGrant[] }) => request<Invitation>('POST', '/api/admin/accounts', { body: input });
 export const updateAccount = (id: string, change: { grants?: RoleGrant[]; disabled?: boolean }) => request<AccountRecord>('PATCH', `/api/admin/accounts/${enc(id)}`, { body: change });
@@ -211,17 +181,7 @@ export const listMyTokens = () => request<{ tokens: PersonalToken[] }>('GET', '/
 export const createMyToken = (name: string) => request<PersonalToken & { token: string }>('POST', '/api/account/tokens', { body: { name } });
 export const revokeMyToken = (id: string) => request<void>('DELETE', `/api/account/tokens/${enc(id)}`);
 
-export interface AuditEntry {
-  id: string;
-  at: string;
-  author: { kind: 'admin-token' | 'account' | 'token' | 'anonymous'; accountId?: string; email?: string; tokenName?: string };
-  action: string;
-  item: string;
-  app?: string;
-  status: number;
-  changes: Array<{ path: string; before?: unknown; after?: unknown }>;
-  truncated?: boolean;
-}
+export type AuditEntry = Item<Answer<'/api/admin/audit', 'get'>['entries']>;
 export interface AuditFilters {
   app?: string;
   author?: string;
@@ -239,27 +199,9 @@ export const setAuditSettings = (retentionDays: number) => request<{ retentionDa
 // ---- versions (of the agent and of the IVR settings) ----
 /** What is versioned: the agent definition, or the IVR settings. */
 export type VersionedKind = 'agent' | 'ivr-settings';
-export interface VersionListed {
-  version: string;
-  savedAt: string;
-  savedBy: string;
-  note?: string;
-  published: boolean;
-  draft: boolean;
-  /** The last time it was published: when, by whom, why. */
-  lastPublished?: { at: string; by: string; note?: string };
-}
-export interface VersionList {
-  versions: VersionListed[];
-  published: string | null;
-  draft: string | null;
-}
-export interface VersionDiff {
-  from: string;
-  to: string;
-  changes: Array<{ path: string; before?: unknown; after?: unknown }>;
-  truncated: boolean;
-}
+export type VersionList = Answer<'/api/admin/apps/{streamId}/agent/versions', 'get'>;
+export type VersionListed = Item<VersionList['versions']>;
+export type VersionDiff = Answer<'/api/admin/apps/{streamId}/agent/versions/diff', 'get'>;
 export const listVersions = (streamId: string, kind: VersionedKind) => request<VersionList>('GET', `${app(streamId)}/${kind}/versions`);
 export const diffVersions = (streamId: string, kind: VersionedKind, from: string, to: string) =>
   request<VersionDiff>('GET', `${app(streamId)}/${kind}/versions/diff?from=${enc(from)}&to=${enc(to)}`);

@@ -1,163 +1,71 @@
-/** Shapes of the answers the console reads (as the service's OpenAPI document describes them). */
+/**
+ * Shapes of the answers the console reads: aliases of the types generated from the service's
+ * OpenAPI document (openapi.d.ts, `npm run api:types`), so a schema change on the server that the
+ * console does not follow fails `npm run check`. Only the filters the pages keep (in their URLs) are
+ * the console's own.
+ */
+import type { paths } from './openapi.js';
 
-export interface AppRecord {
-  streamId: string;
-  name: string;
-  language: string;
-  icon?: string;
-  createdOn: string;
-}
+type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
+
+/** The JSON body that route `P` answers to method `M` with status `S`, as the service declares it. */
+export type Answer<P extends keyof paths, M extends Method, S extends number = 200> = paths[P] extends Record<M, { responses: infer R }>
+  ? R extends Record<S, { content: { 'application/json': infer B } }>
+    ? B
+    : never
+  : never;
+
+/** The JSON body that route `P` takes for method `M`. */
+export type Body<P extends keyof paths, M extends Method> = paths[P] extends Record<M, { requestBody?: { content: { 'application/json': infer B } } }> ? B : never;
+
+/** The query parameters that route `P` takes for method `M`. */
+export type Query<P extends keyof paths, M extends Method> = paths[P] extends Record<M, { parameters: { query?: infer Q } }> ? NonNullable<Q> : never;
+
+type Item<A> = A extends ReadonlyArray<infer T> ? T : never;
+
+export type AppRecord = Answer<'/api/admin/apps/{streamId}', 'get'>;
+
+/** An API key as the operator API lists it (never the key itself). */
+export type ApiKeyListed = Item<Answer<'/api/admin/api-keys', 'get'>['apiKeys']>;
 
 /** An API app of an app as the operator API lists it (never its secret). */
-/** An API key as the operator API lists it (never the key itself). */
-export interface ApiKeyListed {
-  id: string;
-  name: string;
-  scopes: string[];
-  createdOn: string;
-}
+export type ApiAppListed = Item<Answer<'/api/admin/apps/{streamId}/api-apps', 'get'>['apiApps']>;
 
-export interface ApiAppListed {
-  clientId: string;
-  name: string;
-  scopes: string[];
-  createdOn: string;
-}
-
-export interface ChannelState {
-  enabled: boolean;
-  webhookUrl?: string;
-  clientId?: string;
-  /** Whether the webhook also accepts tokens without an `exp` claim (refused by default). */
-  allowTokensWithoutExpiry?: boolean;
-}
+export type ChannelState = Answer<'/api/admin/apps/{streamId}/channels/ivr', 'get'>;
 
 /** The answer of switching the channel: `clientSecret` only when the call created the channel. */
-export interface ChannelAnswer {
-  enabled: boolean;
-  webhookUrl: string;
-  clientId: string;
-  allowTokensWithoutExpiry: boolean;
-  clientSecret?: string;
-}
+export type ChannelAnswer = Answer<'/api/admin/apps/{streamId}/channels/ivr', 'put'>;
 
 /** A webhook token the service minted, when it expires, and the webhook URL carrying it. */
-export interface MintedToken {
-  token: string;
-  expiresAt: string;
-  webhookUrl: string;
-}
+export type MintedToken = Answer<'/api/admin/apps/{streamId}/channels/ivr/tokens', 'post', 201>;
 
-export interface SandboxStatus {
-  enabled: boolean;
-  phoneNumber: string;
-  maxConcurrentCalls: number;
-  linesInUse: number;
-}
+export type SandboxStatus = Answer<'/api/admin/apps/{streamId}/ivr-sandbox/status', 'get'>;
+
+export type SandboxLockouts = Answer<'/api/admin/apps/{streamId}/ivr-sandbox/lockouts', 'get'>;
 
 /** One lockout at the sandbox number: the number itself, a client address, or one caller (address and from). */
-export interface SandboxLockout {
-  kind: 'number' | 'address' | 'caller';
-  state: 'locked' | 'slowed';
-  phoneNumber?: string;
-  address?: string;
-  from?: string;
-  wrongEntries: number;
-  /** When it ends by itself (ISO 8601). */
-  until: string;
-}
-
-export interface SandboxLockouts {
-  phoneNumber: string;
-  lockouts: SandboxLockout[];
-  /** There were more counters than one listing looks at: some lockouts may be missing. */
-  truncated: boolean;
-}
+export type SandboxLockout = Item<SandboxLockouts['lockouts']>;
 
 /** Which subset of lockouts to end (none given: all of them). */
-export interface LockoutFilter {
-  kind?: SandboxLockout['kind'];
-  address?: string;
-  from?: string;
-}
+export type LockoutFilter = Query<'/api/admin/apps/{streamId}/ivr-sandbox/lockouts', 'delete'>;
 
 /** The answer of switching the sandbox: `pin` and `secret` only when the call created (or rotated) them. */
-export interface SandboxAnswer {
-  enabled: boolean;
-  phoneNumber: string;
-  pin?: string;
-  secret?: string;
-  maxConcurrentCalls: number;
-}
+export type SandboxAnswer = Answer<'/api/admin/apps/{streamId}/ivr-sandbox', 'put'>;
 
-export interface SuiteUtterance {
-  utterance: string;
-  intent: string;
-  entities?: Array<{ name: string; value: string | number | boolean }>;
-}
+export type SuiteUtterance = Item<Body<'/api/admin/apps/{streamId}/testsuites/{name}', 'put'>['utterances']>;
 
-export interface SuiteSummary {
-  id: string;
-  name: string;
-  streamId: string;
-  utteranceCount: number;
-  createdOn: string;
-  updatedOn: string;
-}
+export type SuiteSummary = Answer<'/api/admin/apps/{streamId}/testsuites/{name}', 'put'>;
 
-export interface RunAccepted {
-  _id: string;
-  status: 'accepted';
-  testSuiteName: string;
-  utterance_count: number;
-  startTime: string;
-}
+export type RunAccepted = Answer<'/api/public/bot/{botId}/testsuite/{testSuiteName}/run', 'post', 202>;
 
-export interface RunStatus {
-  _id: string;
-  status: 'running' | 'completed' | 'failed';
-  utterance_count: number;
-  totalUtterances?: number;
-  utterance_ran?: number;
-  percentage?: number;
-  result: {
-    status: 'running' | 'completed' | 'failed';
-    f1_score?: string;
-    precision?: string;
-    recall?: string;
-    fileUrl?: string;
-    reason?: string;
-    endTime?: string;
-    results?: RunCounters;
-    /** Absent on runs stored before the service reported them. */
-    falseAcceptRate?: number | null;
-    inScopeAccuracy?: number | null;
-    confusionMatrix?: { labels: string[]; matrix: number[][] };
-    calibration?: { ece: number | null; bins: CalibrationBin[] };
-  };
-}
+export type RunStatus = Answer<'/api/public/stream/{streamId}/testsuite/{testSuiteName}/{testRunId}/status', 'get'>;
 
 /** The run's counters: the platform's, and (newer runs) None as a class. */
-export interface RunCounters {
-  TP: number;
-  TN: number;
-  FP: number;
-  FN: number;
-  outOfScopeCount?: number;
-  falseAcceptCount?: number;
-  inScopeCount?: number;
-  inScopeCorrectCount?: number;
-  falseRejectCount?: number;
-}
+export type RunCounters = NonNullable<RunStatus['result']['results']>;
 
-export interface CalibrationBin {
-  from: number;
-  to: number;
-  count: number;
-  meanConfidence: number | null;
-  accuracy: number | null;
-}
+export type CalibrationBin = Item<NonNullable<RunStatus['result']['calibration']>['bins']>;
 
+/** The history page's filters (its URL), sent in the getMessages body. */
 export interface HistoryFilters {
   userId?: string;
   sessionId?: string;
@@ -167,76 +75,21 @@ export interface HistoryFilters {
   forward?: boolean;
 }
 
-export interface AsrMeta {
-  confidence?: string;
-  Inputmode?: string;
-  interpretation?: string;
-  utterance?: string;
-}
+export type HistoryAnswer = Answer<'/api/public/bot/{botId}/getMessages', 'post'>;
 
-export interface HistoryMessage {
-  _id: string;
-  type: 'incoming' | 'outgoing';
-  createdBy: string;
-  createdOn: string;
-  chnl: string;
-  sessionId: string;
-  channels: Array<{ type: string; channelUId: string }>;
-  components: Array<{ cT: string; data: { text: string } }>;
-  tags: Record<string, string>;
-  asrMetaData?: AsrMeta;
-  /** With includeAsrMetaData: the IVR call the message belongs to. */
-  callId?: string;
-}
+export type HistoryMessage = Item<HistoryAnswer['messages']>;
 
-export interface HistoryAnswer {
-  total: number;
-  moreAvailable: boolean;
-  messages: HistoryMessage[];
-}
+export type AsrMeta = NonNullable<HistoryMessage['asrMetaData']>;
 
-export interface ConnectionSummary {
-  connectionId: string;
-  connectionName: string;
-  provider: string;
-  model: string;
-  status: string;
-  createdOn: string;
-  modifiedOn: string;
-}
+export type ConnectionSummary = Item<Answer<'/api/public/connections', 'get'>['connections']>;
 
-export interface ConnectionDetail extends Omit<ConnectionSummary, 'modifiedOn'> {
-  modifiedOn?: string;
-  fields: Record<string, string>;
-  [member: string]: unknown;
-}
+export type ConnectionDetail = Answer<'/api/public/connections/{connectionId}', 'get'>;
 
-export interface TableColumn {
-  name: string;
-  type: 'string' | 'number' | 'date';
-  required: boolean;
-  unique: boolean;
-  encrypted: boolean;
-  maxLength?: number;
-  default?: string | number;
-  reference?: string;
-}
+export type TableDefinition = Answer<'/api/admin/tables/{tableName}', 'get'>;
 
-export interface TableDefinition {
-  tableName: string;
-  columns: TableColumn[];
-  access: Record<string, { read: boolean; write: boolean }>;
-  createdOn: string;
-  updatedOn: string;
-}
+export type TableColumn = Item<TableDefinition['columns']>;
 
-export interface SkillGroupReadBack {
-  streamId: string;
-  accountId: string;
-  orgId: string;
-  skillGroups: Array<Record<string, unknown>>;
-  total: number;
-}
+export type SkillGroupReadBack = Answer<'/api/admin/apps/{streamId}/skill-groups', 'get'>;
 
 /** The channelType values of conversation history (the platform's 25), IVR first. */
 export const CHANNELS = [
@@ -245,13 +98,4 @@ export const CHANNELS = [
 ] as const;
 
 /** Which version of the agent answers turns, and how the training of the latest upload stands. */
-export interface AgentStatus {
-  state: 'ready' | 'training' | 'failed';
-  liveVersion: string | null;
-  latestVersion: string;
-  liveSince?: string;
-  trainingSince?: string;
-  error?: string;
-  /** The latest trained draft (saved, not published): the sandbox may answer from it. */
-  draftVersion?: string;
-}
+export type AgentStatus = Answer<'/api/admin/apps/{streamId}/agent/status', 'get'>;

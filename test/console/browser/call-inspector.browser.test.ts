@@ -209,4 +209,18 @@ describe.skipIf(!run)('the call inspector in the console', () => {
     expect(await page.getByTestId('feed-state').count()).toBe(0);
     expect(problems).toEqual([]);
   });
+
+  it('when a turn fell back to the fallback dialog, then its panel is marked and says why', async () => {
+    const call = new IvrCall(gw, app.webhookUrl, '+15550009999');
+    await call.start();
+    await call.say('banana');
+    await page.goto(`${base()}/calls/${encodeURIComponent(call.callId)}`);
+    await page.getByRole('heading', { name: /^Call /, level: 1 }).waitFor();
+    const fell = page.getByTestId('turn-panel').filter({ has: page.getByTestId('fallback-badge') });
+    await fell.first().waitFor();
+    expect(await fell.count()).toBe(1);
+    await fell.locator('summary').click();
+    expect(await fell.getByTestId('fallback').innerText()).toMatch(/^the (utterance is out of scope|best intent's confidence was below the threshold).* \((out_of_scope|below_threshold)\)$/);
+    expect(problems).toEqual([]);
+  });
 });

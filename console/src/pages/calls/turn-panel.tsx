@@ -10,6 +10,13 @@ const NOMATCH_REASON: Record<string, string> = {
   event: 'the browser reported it',
 };
 
+/** Why the turn went to the fallback dialog (every reason the trace can carry: a new one fails the type check). */
+const FALLBACK_REASON: Record<NonNullable<TurnTrace['fallback']>['reason'], string> = {
+  out_of_scope: 'the utterance is out of scope (nearest the out-of-scope examples, or nothing in common with the intents)',
+  below_threshold: "the best intent's confidence was below the threshold",
+  no_dialog: 'the intent recognised has no dialog of its own',
+};
+
 const MARK_MEANING: Record<string, string> = {
   wait: 'a wait document went out (the turn outlived its deadline)',
   late: 'the turn finished after its request got a wait document',
@@ -69,6 +76,7 @@ export function TurnPanel({ t, index }: { t: TurnTrace; index: number }) {
           </span>
         ) : null}
         {t.nomatch ? <span class="badge warn-badge">{t.nomatch.kind}</span> : null}
+        {t.fallback ? <span class="badge warn-badge" data-testid="fallback-badge">fallback</span> : null}
         {t.marks.map((m) => (
           <span key={m} class="badge">
             {m}
@@ -95,6 +103,7 @@ export function TurnPanel({ t, index }: { t: TurnTrace; index: number }) {
                 </span>,
               ],
               t.decision && ['Decision', <span data-testid="decision"><code>{t.decision.outcome}</code>: {t.decision.why}</span>],
+              t.fallback && ['Fallback', <span data-testid="fallback">{FALLBACK_REASON[t.fallback.reason]} (<code>{t.fallback.reason}</code>)</span>],
               t.nomatch && ['No match', <span data-testid="nomatch"><code>{t.nomatch.kind}</code>: {NOMATCH_REASON[t.nomatch.reason] ?? t.nomatch.reason} (<code>{t.nomatch.reason}</code>)</span>],
               t.entities && Object.keys(t.entities).length > 0 && ['Entities', <code>{JSON.stringify(t.entities)}</code>],
               ['Dialog and node', <span data-testid="node"><code>{position(t.before?.dialog, t.before?.node)}</code> → <code>{position(t.dialog, t.node)}</code></span>],
