@@ -6,7 +6,7 @@
  * request's parameters are copied field by field from the parsed request, without it.
  */
 import type { AsrMeta, IntentDecision, RecognitionResult, TurnResult } from '../agent/index.js';
-import type { WebhookRequest } from './webhook-input.js';
+import type { WebhookRequest } from '../ivr/index.js';
 
 /** What a request's trace is marked with besides its event. */
 export type TraceMark =
@@ -109,6 +109,19 @@ export interface CallSummaryUpdate {
   transferred?: boolean;
   /** Something went wrong in this turn (sticky in the summary). */
   error?: boolean;
+}
+
+/**
+ * Where the turn loop records a trace of every request (the call inspector). Traces are
+ * observability data: `write` hands one over after the answer is settled and never waits for the
+ * store; the port writes them best-effort, batched across turns, outside the turn's commit.
+ */
+export interface TurnTracePort {
+  /** The instance that answers, as traces name it. */
+  readonly instanceId: string;
+  /** Whether traces keep the document's XML. */
+  readonly documents: boolean;
+  write(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): void;
 }
 
 /** The request's parameters for a trace: every field read from the webhook request except the token. */
