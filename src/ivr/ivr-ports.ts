@@ -6,8 +6,8 @@ import type { TurnTracePort } from '../tracing/index.js';
 
 export interface TurnMessage {
   id: string;
-  /** The app's streamId, under the history record's wire name `botId` (stored and answered so). */
-  botId: string;
+  /** The app's streamId. */
+  streamId: string;
   userId: string;
   identities: string[];
   sessionId: string;
