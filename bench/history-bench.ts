@@ -78,7 +78,7 @@ function userMessages(streamId: string, u: number): { sessions: Array<{ id: stri
       const incoming = i % 2 === 1;
       const taskKind = !incoming && i > 0 && rand() < 0.05 ? (rand() < 0.5 ? 'Alert' : 'Action') : 'Dialog';
       const m: ValidMessage = {
-        id: `ms-${randomUUID()}`, botId: streamId, userId, identities: [callId, from], sessionId, callId,
+        id: `ms-${randomUUID()}`, streamId, userId, identities: [callId, from], sessionId, callId,
         type: incoming ? 'incoming' : 'outgoing', text: incoming ? `caller says ${i}` : `agent answers ${i}`,
         channel: 'ivr', channelUId: from, createdOn: start + i * 5_000, lang: 'en', taskKind,
         ...(incoming ? { traceId: `tr-${randomUUID()}`, tags: { intent: INTENTS[Math.floor(rand() * INTENTS.length)]! } } : {}),

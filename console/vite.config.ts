@@ -1,7 +1,7 @@
 /**
  * Builds the operator console (console/src, Preact) into dist/console-client, which the service
- * serves at /console/ (not dist/console: that is the compiled src/console component). Run by
- * `npm run build` through console/build-if-stale.ts.
+ * serves at /console/ (not dist/console-sign-in: that is the compiled src/console-sign-in
+ * component). Run by `npm run build` through console/build-if-stale.ts.
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';

@@ -12,11 +12,13 @@ import { createTablesComponent } from './tables/index.js';
 import { createAssistComponent } from './assist/index.js';
 import { createTestRunsComponent, type TestRunsOptions } from './testruns/index.js';
 import { createHistoryComponent, type CachedMeta } from './history/index.js';
-import { ConsoleCredentials, ConsoleService, consoleRoutes } from './console/index.js';
+import { ConsoleCredentials, ConsoleService, consoleRoutes } from './console-sign-in/index.js';
 import { createInspectorComponent, type TraceBatchOptions } from './inspector/index.js';
 import { AccountsService, accountsRoutes } from './accounts/index.js';
 import { AuditService, auditRoutes } from './audit/index.js';
-import { createIvrComponent, type SandboxOptions, type IvrCaches, type IvrConfigService, type SandboxService, type CallSessionRepository } from './ivr/index.js';
+import { createIvrComponent, type CallSessionRepository } from './ivr/index.js';
+import { createIvrSettingsComponent, type IvrCaches, type IvrConfigService } from './ivr-settings/index.js';
+import { createSandboxLineComponent, type SandboxOptions, type SandboxService } from './sandbox-line/index.js';
 
 export interface GatewayOptions {
   /** Overrides of the platform's rate limits (tests use small ones). */
@@ -120,20 +122,28 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     ...(options.agentTrainingLockMs ? { trainingLockMs: options.agentTrainingLockMs } : {}),
   });
   const history = createHistoryComponent({ store, apps, metrics, rateLimiters, sessionMetas: caches.historySessions, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
-  const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents, async (id) => (await ivrComponent.ivr.getSettings(id)).sandboxAnswersFrom), ...(options.testRuns ? { options: options.testRuns } : {}) });
+  const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents, async (id) => (await ivrSettings.ivr.getSettings(id)).sandboxAnswersFrom), ...(options.testRuns ? { options: options.testRuns } : {}) });
 
   const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId), sessions: consoleSessions, logger, metrics, ...(options.traceBatch ? { traceBatch: options.traceBatch } : {}) });
-  const ivrComponent = createIvrComponent({
+  const ivrSettings = createIvrSettingsComponent({ store, sealer, caches: caches.ivr, requireApp: (streamId) => apps.requireApp(streamId) });
+  const sandboxLine = createSandboxLineComponent({
     ...base,
-    caches: caches.ivr,
+    ivr: ivrSettings.ivr,
     requireApp: (streamId) => apps.requireApp(streamId),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+  });
+  const ivrComponent = createIvrComponent({
+    ...base,
+    ivr: ivrSettings.ivr,
+    caches: caches.ivr,
     ...(options.clock ? { clock: options.clock } : {}),
     ports: {
       agents,
       apps,
       history: history.turns,
       agentPorts: { llm: connections.llm, tables: tables.tables, skillGroups: assist.skillGroups },
+      // a call that ended gives its sandbox line back
+      lifecycle: { ended: (s) => sandboxLine.sandbox.release(s.streamId, s.callId) },
       ...(inspector.traces ? { traces: inspector.traces } : {}),
     },
   });
@@ -141,12 +151,14 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   // Deleting an app: refused while one of its test runs is active; then what other components keep
   // outside the app's key scope goes, and then every key in the scope (AppsService.deleteApp).
   apps.onDelete((streamId) => testRuns.assertNoActiveRun(streamId));
-  apps.onDelete((streamId) => ivrComponent.ivr.forgetApp(streamId));
-  apps.onDelete((streamId) => ivrComponent.sandbox.forgetApp(streamId));
+  apps.onDelete((streamId) => ivrSettings.ivr.forgetApp(streamId));
+  apps.onDelete((streamId) => sandboxLine.sandbox.forgetApp(streamId));
   apps.onDelete((streamId) => inspector.forgetApp(streamId));
 
   const routes: RouteDef[] = [
     ...adminRoutes(apps, agents, { agentMaxBytes: config.agentMaxBytes }),
+    ...ivrSettings.routes,
+    ...sandboxLine.routes,
     ...ivrComponent.routes,
     ...inspector.routes,
     ...connections.routes,
@@ -167,8 +179,8 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     routes,
     apps,
     agents,
-    ivr: ivrComponent.ivr,
-    sandbox: ivrComponent.sandbox,
+    ivr: ivrSettings.ivr,
+    sandbox: sandboxLine.sandbox,
     sessions: ivrComponent.sessions,
     sweepIdleCalls: () => ivrComponent.idleCalls.sweep(),
     start: async () => {

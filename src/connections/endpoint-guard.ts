@@ -2,7 +2,7 @@
  * Keeps user-given model endpoints off private networks. At create time the URL is checked as
  * written (scheme, `localhost`, literal IPs); at call time the host name is resolved (every
  * address, `dns.lookup` with all:true) and refused when any address is private. The caller then
- * connects to the very address that was checked (see pinned-request.ts), so a name that re-resolves
+ * connects to the very address that was checked (see pinned-transport.ts), so a name that re-resolves
  * to another address between check and connect (DNS rebinding) cannot slip through.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';

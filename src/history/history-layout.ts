@@ -68,9 +68,9 @@ interface MessageScopes {
 function scopesOf(m: ValidMessage): MessageScopes {
   const cls = classOf(m.taskKind);
   const identities = identitiesOf(m);
-  const indexKeys = [historyLayout.indexKey(m.botId, m.channel, cls, { kind: 'all' })];
-  for (const id of identities) indexKeys.push(historyLayout.indexKey(m.botId, m.channel, cls, { kind: 'user', id }));
-  indexKeys.push(historyLayout.indexKey(m.botId, m.channel, cls, { kind: 'session', id: m.sessionId }));
+  const indexKeys = [historyLayout.indexKey(m.streamId, m.channel, cls, { kind: 'all' })];
+  for (const id of identities) indexKeys.push(historyLayout.indexKey(m.streamId, m.channel, cls, { kind: 'user', id }));
+  indexKeys.push(historyLayout.indexKey(m.streamId, m.channel, cls, { kind: 'session', id: m.sessionId }));
   return { cls, idsField: JSON.stringify(identities), userScopes: identities.map((id): SessionScope => `u:${id}`), indexKeys };
 }
 
@@ -110,7 +110,8 @@ export const historyLayout = {
   fields(m: ValidMessage, idsField = JSON.stringify(identitiesOf(m))): Record<string, string> {
     const f: Record<string, string> = {
       id: m.id,
-      botId: m.botId,
+      // the stored field keeps the name records have always had (existing data; message-view answers it)
+      botId: m.streamId,
       type: m.type,
       status: m.status ?? (m.type === 'incoming' ? 'received' : 'delivered'),
       userId: m.userId,
@@ -133,15 +134,15 @@ export const historyLayout = {
   /** The message hash, its index entries and its traceId (with the rest of its 30 days as TTL). */
   messageOps(m: ValidMessage, nowMs: number): WriteOp[] {
     const scopes = scopesOf(m);
-    const ops: WriteOp[] = [{ op: 'hset', key: historyLayout.messageKey(m.botId, m.id), fields: historyLayout.fields(m, scopes.idsField) }];
+    const ops: WriteOp[] = [{ op: 'hset', key: historyLayout.messageKey(m.streamId, m.id), fields: historyLayout.fields(m, scopes.idsField) }];
     for (const key of scopes.indexKeys) ops.push({ op: 'zadd', key, score: m.createdOn, member: m.id });
     if (m.tags) {
       for (const key in m.tags) {
-        ops.push({ op: 'zadd', key: historyLayout.indexKey(m.botId, m.channel, scopes.cls, { kind: 'tag', key, value: m.tags[key]! }), score: m.createdOn, member: m.id });
+        ops.push({ op: 'zadd', key: historyLayout.indexKey(m.streamId, m.channel, scopes.cls, { kind: 'tag', key, value: m.tags[key]! }), score: m.createdOn, member: m.id });
       }
     }
     const ttlMs = m.createdOn + TRACE_RETENTION_MS - nowMs;
-    if (m.traceId && ttlMs > 0) ops.push({ op: 'set', key: historyLayout.traceKey(m.botId, m.id), value: m.traceId, ttlMs });
+    if (m.traceId && ttlMs > 0) ops.push({ op: 'set', key: historyLayout.traceKey(m.streamId, m.id), value: m.traceId, ttlMs });
     return ops;
   },
 

@@ -28,10 +28,10 @@ interface Queued {
  * turn's incoming and outgoing message), else null.
  */
 function oneAppOf(valid: ValidMessage[]): string | null {
-  const streamId = valid[0]?.botId;
+  const streamId = valid[0]?.streamId;
   if (streamId === undefined) return null;
-  if (valid.length === 2) return valid[1]!.botId === streamId && valid[1]!.id !== valid[0]!.id ? streamId : null;
-  for (const m of valid) if (m.botId !== streamId) return null;
+  if (valid.length === 2) return valid[1]!.streamId === streamId && valid[1]!.id !== valid[0]!.id ? streamId : null;
+  for (const m of valid) if (m.streamId !== streamId) return null;
   return valid.length === 1 || new Set(valid.map((m) => m.id)).size === valid.length ? streamId : null;
 }
 
@@ -103,12 +103,12 @@ export class HistoryRecorder {
     const byApp = new Map<string, ValidMessage[]>();
     const seen = new Set<string>();
     for (const m of valid) {
-      const k = `${m.botId}\u0000${m.id}`;
+      const k = `${m.streamId}\u0000${m.id}`;
       if (seen.has(k)) continue;
       seen.add(k);
-      const list = byApp.get(m.botId);
+      const list = byApp.get(m.streamId);
       if (list) list.push(m);
-      else byApp.set(m.botId, [m]);
+      else byApp.set(m.streamId, [m]);
     }
     await Promise.all([...byApp].map(([streamId, msgs]) => this.enqueue(streamId, msgs)));
   }

@@ -32,8 +32,8 @@ export const MAX_TEXT = 100_000;
 export interface NewMessage {
   /** `ms-<uuid>`; recording the same id twice is a no-op. */
   id: string;
-  /** The app's streamId; the record keeps the wire name `botId` (stored in msg hashes, answered by the API). */
-  botId: string;
+  /** The app's streamId (the history API answers it as `botId`). */
+  streamId: string;
   /** The end user's id (createdBy). */
   userId: string;
   /** Further ids the userId filter must match (the callId and the `from` number for IVR). */
@@ -63,7 +63,7 @@ const id200 = z.string().trim().min(1).max(200);
 
 export const newMessageSchema = z.object({
   id: z.string().regex(/^ms-[0-9a-fA-F-]{36}$/, 'must be a message id ms-<uuid>'),
-  botId: id200,
+  streamId: id200,
   userId: id200,
   identities: z.array(z.string().max(200)).max(10).default([]),
   sessionId: id200,

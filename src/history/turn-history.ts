@@ -11,8 +11,8 @@ import { MAX_TEXT, type ValidMessage } from './history-schemas.js';
 /** A message of an IVR turn, as the IVR component builds it (its TurnMessage is this record). */
 export interface TurnRecord {
   id: string;
-  /** The app's streamId, under the history record's wire name `botId`. */
-  botId: string;
+  /** The app's streamId. */
+  streamId: string;
   userId: string;
   identities: string[];
   sessionId: string;
@@ -44,7 +44,7 @@ const toValid = (messages: TurnRecord[]): ValidMessage[] =>
   messages.map((m) => {
     const v: ValidMessage = {
       id: m.id,
-      botId: m.botId,
+      streamId: m.streamId,
       userId: m.userId,
       identities: m.identities,
       sessionId: m.sessionId,

@@ -6,7 +6,7 @@
  * CALL_TRACE_MAX_TURNS, or expired) leaves only its turn and arrival. Built once per entry, however
  * many feeds watch: the text is shared.
  */
-import type { CallSummaryUpdate, TurnTrace } from '../ivr/index.js';
+import type { CallSummaryUpdate, TurnTrace } from '../tracing/index.js';
 import type { StreamEntry } from '../store/index.js';
 import type { InspectorRepository } from './inspector-repository.js';
 

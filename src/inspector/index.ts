@@ -5,7 +5,7 @@
  */
 import type { Config, ConsoleSessionLookup, Logger, Metrics, RouteDef } from '../platform/index.js';
 import type { Store } from '../store/index.js';
-import type { TurnTracePort } from '../ivr/index.js';
+import type { TurnTracePort } from '../tracing/index.js';
 import { FeedHub } from './feed-hub.js';
 import { InspectorRepository } from './inspector-repository.js';
 import { inspectorRoutes } from './inspector-routes.js';

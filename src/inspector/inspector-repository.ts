@@ -9,7 +9,7 @@
  * app's record so that nothing lands under an app deleted meanwhile.
  */
 import { storeKeys, type Guard, type Store, type StreamEntry, type StreamReader, type WriteOp } from '../store/index.js';
-import type { CallSummaryUpdate, TurnTrace } from '../ivr/index.js';
+import type { CallSummaryUpdate, TurnTrace } from '../tracing/index.js';
 
 /** About how many events an app's feed keeps (MAXLEN ~): what a reconnecting client can resume from. */
 export const FEED_MAX_EVENTS = 10_000;

@@ -1,6 +1,6 @@
 /** The call inspector's API shapes: the list's query, a call's summary, a turn's trace, the timeline. */
 import { z } from 'zod';
-import { callSummaryUpdateSchema, turnTraceSchema as turnTrace } from '../ivr/index.js';
+import { callSummaryUpdateSchema, turnTraceSchema as turnTrace } from '../tracing/index.js';
 
 export const OUTCOMES = ['completed', 'transferred', 'hungup', 'error', 'live'] as const;
 export type CallOutcome = (typeof OUTCOMES)[number];

@@ -3,7 +3,7 @@
  * timeline (its summary and every turn's trace). The live feed is the FeedHub's (feed-hub.ts).
  */
 import { AppError } from '../platform/index.js';
-import type { TurnTrace } from '../ivr/index.js';
+import type { TurnTrace } from '../tracing/index.js';
 import type { InspectorRepository } from './inspector-repository.js';
 import type { CallOutcome, CallSummary, ListQuery } from './inspector-schemas.js';
 

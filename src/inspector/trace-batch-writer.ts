@@ -12,7 +12,7 @@
  */
 import type { Logger } from '../platform/index.js';
 import type { Store } from '../store/index.js';
-import type { CallSummaryUpdate, TurnTrace, TurnTracePort } from '../ivr/index.js';
+import type { CallSummaryUpdate, TurnTrace, TurnTracePort } from '../tracing/index.js';
 import type { InspectorRepository, TraceWrites } from './inspector-repository.js';
 
 export interface TraceBatchOptions {

@@ -22,9 +22,8 @@ import type { IvrPorts } from './ivr-ports.js';
 import { commitWithHistory, turnMessages } from './turn-commit.js';
 import { languageResponses } from './ivr-languages.js';
 import { effectPorts, type TurnJournal } from './turn-effects.js';
-import { agentStepSpan, historyWriteSpan, turnSpan } from './turn-spans.js';
+import { agentStepSpan, historyWriteSpan, turnSpan, TurnTraceCollector } from '../tracing/index.js';
 import type { RenderedDocument, TurnContext, TurnOutcome } from './turn-context.js';
-import { TurnTraceCollector } from './turn-trace-collector.js';
 import { storedAnswer, TurnClaims, type HeldTurn } from './turn-claims.js';
 
 export { messageId } from './turn-commit.js';

@@ -10,7 +10,7 @@ import {
 } from '../vxml/index.js';
 import type { AnswerSpec } from './call-session.js';
 import { wellFormed } from '../platform/index.js';
-import type { IvrSettings } from './ivr-settings-schema.js';
+import type { IvrSettings } from '../ivr-settings/index.js';
 import { voiceFor } from './ivr-languages.js';
 
 export interface DocumentContext {

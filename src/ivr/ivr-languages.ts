@@ -6,7 +6,7 @@
  */
 import type { AgentRuntimeSettings, TurnInput } from '../agent/index.js';
 import { dialectProfile, type PromptVoice } from '../vxml/index.js';
-import type { IvrSettings } from './ivr-settings-schema.js';
+import type { IvrSettings } from '../ivr-settings/index.js';
 import type { WebhookRequest } from './webhook-input.js';
 
 /** A number as dialled, its formatting dropped ("+1 (555) 0100" → "+15550100"). */

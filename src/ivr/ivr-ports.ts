@@ -3,7 +3,7 @@ import type { AgentPorts, CompiledAgent, AsrMeta } from '../agent/index.js';
 import type { TurnRecord } from '../history/index.js';
 import type { Guard, WriteOp } from '../store/index.js';
 import type { CallSession } from './call-session.js';
-import type { CallSummaryUpdate, TurnTrace } from './turn-trace.js';
+import type { TurnTracePort } from '../tracing/index.js';
 
 /**
  * A message of an IVR turn: history's record of one (TurnRecord, which the history port takes), with
@@ -43,19 +43,6 @@ export interface CallLifecycle {
   started?(session: CallSession): Promise<void> | void;
   /** A call ended (end, error or hangup committed). */
   ended?(session: CallSession): Promise<void> | void;
-}
-
-/**
- * Where the turn loop records a trace of every request (the call inspector). Traces are
- * observability data: `write` hands one over after the answer is settled and never waits for the
- * store; the port writes them best-effort, batched across turns, outside the turn's commit.
- */
-export interface TurnTracePort {
-  /** The instance that answers, as traces name it. */
-  readonly instanceId: string;
-  /** Whether traces keep the document's XML. */
-  readonly documents: boolean;
-  write(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): void;
 }
 
 export interface IvrPorts {

@@ -15,7 +15,7 @@ import type { CallLifecycle } from './ivr-ports.js';
 import { toTurnInput } from './turn-input.js';
 import { TurnJournal } from './turn-effects.js';
 import type { TurnContext, TurnOutcome } from './turn-context.js';
-import type { TurnTraceCollector } from './turn-trace-collector.js';
+import type { TurnTraceCollector } from '../tracing/index.js';
 
 /** A turn this request holds the call's lock for, ready to run: the session with its pending input. */
 export interface HeldTurn {

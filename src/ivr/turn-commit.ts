@@ -26,7 +26,7 @@ export const HUNG_UP = 'hung up';
 export function hungUpMessage(s: CallSession, turn: number, lang: string, at: number, cause: 'caller' | 'idle'): TurnMessage {
   return {
     id: messageId(s.callId, turn, 'in'),
-    botId: s.streamId,
+    streamId: s.streamId,
     userId: s.userId,
     identities: s.from ? [s.callId, s.from] : [s.callId],
     sessionId: s.sessionId,
@@ -77,7 +77,7 @@ export function turnMessages(app: { streamId: string; lang: string }, s: CallSes
   const lang = answer.language ?? app.lang;
   // literals of one shape (no spreads): this runs on every turn
   const message = (id: string, type: TurnMessage['type'], said: string, createdOn: number): TurnMessage => ({
-    id, botId: app.streamId, userId: s.userId, identities, sessionId: s.sessionId, callId: s.callId, type, text: said, channelUId, createdOn, lang,
+    id, streamId: app.streamId, userId: s.userId, identities, sessionId: s.sessionId, callId: s.callId, type, text: said, channelUId, createdOn, lang,
   });
   const out: TurnMessage[] = [];
   if (s.last!.event === 'hangup') out.push(hungUpMessage(s, turn, lang, now, 'caller'));

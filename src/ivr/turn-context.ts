@@ -1,7 +1,7 @@
 /** What one webhook request's turn works with (TurnContext) and what it answers (TurnOutcome). */
 import type { CompiledAgent } from '../agent/index.js';
 import type { AnswerSpec, CallSession } from './call-session.js';
-import type { IvrSettings } from './ivr-settings-schema.js';
+import type { IvrSettings } from '../ivr-settings/index.js';
 import type { WebhookRequest } from './webhook-input.js';
 
 /** A rendered document: its kind and its XML. */

@@ -14,7 +14,7 @@ import { AppError, sha256 } from '../platform/index.js';
 import { isStoreUnavailable } from '../store/index.js';
 import type { CallSession } from './call-session.js';
 import type { CallSessionRepository } from './call-session-repository.js';
-import type { TraceDraft } from './turn-trace.js';
+import type { TraceDraft } from '../tracing/index.js';
 
 /** Longest model answer kept with a turn (the agent keeps much less of it). */
 const MAX_KEPT_ANSWER = 8_000;

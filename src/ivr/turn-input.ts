@@ -3,7 +3,7 @@ import type { AsrMeta, CompiledAgent, TurnInput } from '../agent/index.js';
 import { belowThreshold, buildAsrMeta, parseNlsml, type RawAsr } from './asr-metadata.js';
 import type { WebhookRequest } from './webhook-input.js';
 import { startInput } from './ivr-languages.js';
-import type { IvrSettings } from './ivr-settings-schema.js';
+import type { IvrSettings } from '../ivr-settings/index.js';
 
 export interface ReadInput {
   input: TurnInput;

@@ -11,11 +11,9 @@ import { renderDocument, type DialectName, type VxmlDocument } from '../vxml/ind
 import type { CallTurnService } from './call-turn-service.js';
 import type { RenderedDocument, TurnOutcome } from './turn-context.js';
 import { textPrompt, toVxmlDocument, waitDocument } from './document-mapper.js';
-import type { IvrConfigService } from './ivr-config-service.js';
 import type { IvrPorts } from './ivr-ports.js';
 import { readWebhookRequest, type WebhookRequest } from './webhook-input.js';
-import { defaultIvrSettings, type IvrSettings } from './ivr-settings-schema.js';
-import { readThrough, type IvrCaches } from './ivr-caches.js';
+import { defaultIvrSettings, readThrough, type IvrCaches, type IvrConfigService, type IvrSettings } from '../ivr-settings/index.js';
 import { firstFaultAt, storeRetryPause } from './store-retry.js';
 import { logTurnTranscript } from './turn-transcript.js';
 

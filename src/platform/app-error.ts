@@ -22,7 +22,7 @@ export class AppError extends Error {
 
   /**
    * Why a credential was refused, for the log and the metrics (never the client's answer, whose
-   * message stays the contract's): e.g. `expired`, `bad_signature` (token-refusal.ts).
+   * message stays the contract's): e.g. `expired`, `bad_signature` (TOKEN_REFUSAL_REASONS in jwt.ts).
    */
   reason?: string;
 

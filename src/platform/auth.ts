@@ -43,7 +43,7 @@ export type AuthRequirement =
   | { kind: 'none' }
   /** The operator API: the admin token, a console session or a personal API token; `role` is the role needed (auth-roles.ts: by method when absent). */
   | { kind: 'admin'; role?: Role | 'self' }
-  /** `appParam` names the path parameter that must equal the token's app's streamId (`botId` or `streamId` in the public paths). */
+  /** `appParam` names the path parameter that must equal the token's app's streamId (the public paths' own name for it). */
   | { kind: 'jwt'; scope: string; appParam?: string }
   | { kind: 'apiKey'; scope: string };
 

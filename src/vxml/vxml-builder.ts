@@ -1,9 +1,10 @@
 /**
- * A small typed builder over xmlbuilder2 for the VoiceXML 2.1 we emit (in the spirit of twilio-node's
- * TwiML builder): each class only offers the children the schema allows where we use them, so a
- * wrong nesting does not compile. Text goes only through text nodes (escaped by xmlbuilder2, illegal
- * characters removed in xml-values.ts); `expr`/`cond` only take EcmaExpr (see ecma-string.ts); URIs,
- * durations, names and language tags are checked against their schema datatypes.
+ * A small typed builder for the VoiceXML 2.1 we emit (in the spirit of twilio-node's TwiML builder),
+ * written as it is used by the streaming writer of builder-core.ts (no DOM): each class only offers
+ * the children the schema allows where we use them, so a wrong nesting does not compile. Text goes
+ * only through text nodes (escaped, illegal characters removed, by xmlText in xml-values.ts);
+ * `expr`/`cond` only take EcmaExpr (see ecma-string.ts); URIs, durations, names and language tags
+ * are checked against their schema datatypes.
  */
 import type { EcmaExpr } from './ecma-string.js';
 import { BuilderNode, VXML_NS, documentRoot, type PromptVoice } from './builder-core.js';

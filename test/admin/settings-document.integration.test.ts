@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator, type Schema } from '@cfworker/json-schema';
 import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
 import { MemoryStore } from '../../src/store/index.js';
-import { LOG_SETTING_HELP } from '../../src/ivr/ivr-settings-schema.js';
+import { LOG_SETTING_HELP } from '../../src/ivr-settings/ivr-settings-schema.js';
 
 type Spec = { paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>> };
 

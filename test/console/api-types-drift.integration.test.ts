@@ -10,7 +10,7 @@ import ts from 'typescript';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_TYPES_FILE, apiTypes, serviceRoutes } from '../../console/api-types.js';
-import { turnTraceSchema } from '../../src/ivr/index.js';
+import { turnTraceSchema } from '../../src/tracing/index.js';
 import type { RouteDef } from '../../src/platform/index.js';
 
 const CONSOLE_TSCONFIG = fileURLToPath(new URL('../../console/tsconfig.json', import.meta.url));

@@ -7,7 +7,7 @@ import type { ValidMessage } from '../../src/history/history-schemas.js';
 
 const message = (over: Partial<ValidMessage>): ValidMessage =>
   ({
-    id: 'ms-1', botId: 'st-1', type: 'incoming', userId: 'u-1', identities: [], sessionId: 's-1', text: 'hi', channel: 'ivr',
+    id: 'ms-1', streamId: 'st-1', type: 'incoming', userId: 'u-1', identities: [], sessionId: 's-1', text: 'hi', channel: 'ivr',
     channelUId: '+1555', createdOn: 1_800_000_000_000, lang: 'en', taskKind: 'Dialog', ...over,
   });
 
@@ -37,7 +37,7 @@ describe('history layout', () => {
     expect(userKeys(moreIds).filter((k) => k.includes(':u:')).map((k) => k.split(':u:')[1])).toEqual(['u-1', 'call-1', '%2B1999']);
     const otherUser = message({ id: 'ms-4', sessionId: 's-memo', userId: 'u-9', identities: ['call-1'], callId: 'call-1' });
     expect(userKeys(otherUser).filter((k) => k.includes(':u:')).map((k) => k.split(':u:')[1])).toEqual(['u-9', 'call-1']);
-    const otherApp = message({ id: 'ms-5', botId: 'st-2', sessionId: 's-memo', identities: ['call-1'], callId: 'call-1' });
+    const otherApp = message({ id: 'ms-5', streamId: 'st-2', sessionId: 's-memo', identities: ['call-1'], callId: 'call-1' });
     expect(userKeys(otherApp).every((k) => k.includes('{a:st-2}'))).toBe(true);
     const alert = message({ id: 'ms-6', sessionId: 's-memo', identities: ['call-1'], callId: 'call-1', taskKind: 'Alert' });
     expect(userKeys(alert).every((k) => k.includes(':h:ivr:x:'))).toBe(true);

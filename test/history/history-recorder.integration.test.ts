@@ -36,7 +36,7 @@ describeEachStore('conversation history recorder', (factory) => {
   it('when one record carries a message twice, or messages of two apps, then each is stored once in its app', async () => {
     const [hi, hello] = ivrCall({ botId: h.botId, ...user(9), callId: 'call-r9', start: NOW - D, turns: [{ caller: 'hi', bot: 'hello' }] });
     await h.comp.recorder.record([hi!, hi!]);
-    await h.comp.recorder.record([hello!, { ...hello!, botId: 'st-unknown-app' }].reverse()).catch((e: unknown) => e);
+    await h.comp.recorder.record([hello!, { ...hello!, streamId: 'st-unknown-app' }].reverse()).catch((e: unknown) => e);
     const res = await h.get('v1', { userId: user(9).userId, channelType: 'ivr' }).expect(200);
     expect(idsOf(res)).toEqual([hello!.id, hi!.id]);
     expect(await store.hget(historyLayout.messageKey('st-unknown-app', hello!.id), 'id')).toBeNull();
@@ -77,7 +77,7 @@ describeEachStore('conversation history recorder', (factory) => {
     expect(idsOf(res)).toEqual(newestFirst(call));
     expect(await store.zscore(historyLayout.sessionSetKey(h.botId, 'ivr', 'v2', `u:${user(10).from}`), 'sess-call-r10')).toBe(NOW - D);
     // messages of two apps, or one message twice, are left to record
-    expect(a.prepare([valid[0]!, { ...valid[1]!, botId: 'st-other' }])).toBeNull();
+    expect(a.prepare([valid[0]!, { ...valid[1]!, streamId: 'st-other' }])).toBeNull();
     expect(a.prepare([valid[0]!, valid[0]!])).toBeNull();
     expect(a.prepare([valid[0]!, valid[1]!, valid[0]!])).toBeNull();
     expect(a.prepare([])).toBeNull();
@@ -127,7 +127,7 @@ describeEachStore('conversation history recorder', (factory) => {
 
   it('when the webhook\'s turn message has no channel, then it is recorded as ivr with its identities', async () => {
     const turn = {
-      id: msgIdFor('call-r6', 0, 'in'), botId: h.botId, userId: 'u-rec-6', identities: ['call-r6', '+15550706'], sessionId: 's-r6', callId: 'call-r6',
+      id: msgIdFor('call-r6', 0, 'in'), streamId: h.botId, userId: 'u-rec-6', identities: ['call-r6', '+15550706'], sessionId: 's-r6', callId: 'call-r6',
       type: 'incoming' as const, text: 'Login.', channelUId: '+15550706', createdOn: NOW - 1_000, lang: 'en', traceId: 'tr-r6',
       asrMetaData: { confidence: '0.810000', Inputmode: 'voice', interpretation: 'Login.', utterance: 'Login.', data: { text: { confidence: '0.810000', Inputmode: 'voice', interpretation: 'Login.', utterance: 'Login.' } } },
     };
@@ -149,7 +149,7 @@ describeEachStore('conversation history recorder', (factory) => {
   });
 
   it('when a message is invalid, then record throws a 400 naming the field and stores nothing', async () => {
-    const bad = { id: 'not-an-id', botId: h.botId, userId: 'u', sessionId: 's', type: 'incoming', text: 'x', createdOn: NOW } as NewMessage;
+    const bad = { id: 'not-an-id', streamId: h.botId, userId: 'u', sessionId: 's', type: 'incoming', text: 'x', createdOn: NOW } as NewMessage;
     const err = await h.comp.recorder.record([bad]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).status).toBe(400);

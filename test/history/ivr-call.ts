@@ -37,7 +37,7 @@ export function ivrCall(spec: IvrCallSpec): NewMessage[] {
   const gap = spec.gapMs ?? 10_000;
   const out: NewMessage[] = [];
   const base: Omit<NewMessage, 'id' | 'type' | 'text' | 'createdOn'> = {
-    botId: spec.botId,
+    streamId: spec.botId,
     userId: spec.userId,
     identities: [spec.callId, spec.from],
     sessionId: spec.sessionId ?? `sess-${spec.callId}`,

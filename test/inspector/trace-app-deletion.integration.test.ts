@@ -9,7 +9,7 @@ import { setupIvrApp, startGateway, type RunningGateway } from '../helpers/test-
 import { IvrCall, kindOf } from '../helpers/ivr-call.js';
 import { storeKeys, type Store } from '../../src/store/index.js';
 import { InspectorRepository, TraceBatchWriter } from '../../src/inspector/index.js';
-import type { CallSummaryUpdate, TurnTrace } from '../../src/ivr/index.js';
+import type { CallSummaryUpdate, TurnTrace } from '../../src/tracing/index.js';
 
 const traceOf = (callId: string, turn: number): TurnTrace => ({
   callId, turn, receivedAt: 1_700_000_000_000 + turn, durationMs: 1, timing: { storeMs: 0, agentMs: 0, modelMs: 0, renderMs: 0 },

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { storeKeys, type Store } from '../../src/store/index.js';
 import { InspectorRepository, TraceBatchWriter, type TraceBatchOptions } from '../../src/inspector/index.js';
-import type { CallSummaryUpdate, TurnTrace } from '../../src/ivr/index.js';
+import type { CallSummaryUpdate, TurnTrace } from '../../src/tracing/index.js';
 
 const STREAM = 'app-trace-batch';
 

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compileAgent, demoAgentDefinition, type CompiledAgent } from '../../src/agent/index.js';
 import type { AnswerSpec } from '../../src/ivr/call-session.js';
 import { toVxmlDocument, type DocumentContext } from '../../src/ivr/document-mapper.js';
-import { ivrSettingsSchema, type IvrSettings } from '../../src/ivr/ivr-settings-schema.js';
+import { ivrSettingsSchema, type IvrSettings } from '../../src/ivr-settings/ivr-settings-schema.js';
 import { toTurnInput } from '../../src/ivr/turn-input.js';
 import { readWebhookRequest } from '../../src/ivr/webhook-input.js';
 import { renderDocument, type AskDocument, type DialectName, type FieldGrammar } from '../../src/vxml/index.js';

@@ -75,7 +75,7 @@ describeEachStore('conversation history over recorded IVR calls', (factory) => {
     // another instance's recorder (its own cache), as a run of this turn that died before its commit
     const other = new HistoryRecorder(new HistoryRepository(store), new LRUCache({ max: 1000 }));
     const id = messageId(call.callId, 1, 'in');
-    await other.record([{ id, botId: app.streamId, userId: session.userId, identities: [call.callId, call.from], sessionId: session.sessionId, callId: call.callId, type: 'incoming', text: 'book a table (first run)', channel: 'ivr', channelUId: call.from, createdOn: Date.now() }]);
+    await other.record([{ id, streamId: app.streamId, userId: session.userId, identities: [call.callId, call.from], sessionId: session.sessionId, callId: call.callId, type: 'incoming', text: 'book a table (first run)', channel: 'ivr', channelUId: call.from, createdOn: Date.now() }]);
     expect(await call.say('book a table')).toContain('For how many people?');
     expect(await call.say('4', { inputmode: 'dtmf' })).toContain('For which day?');
     const r = await history('getMessages', { userId: call.callId, channelType: 'ivr', limit: '100', forward: 'true' });
@@ -95,7 +95,7 @@ describeEachStore('conversation history over recorded IVR calls', (factory) => {
     const before = (await sessions.load(app.streamId, call.callId))!;
     expect(await sessions.tryLock(app.streamId, call.callId, 'the-new-owner')).toBe(true);
     const recorder = new HistoryRecorder(new HistoryRepository(store), new LRUCache({ max: 1000 }));
-    const msg = { id: messageId(call.callId, 1, 'in'), botId: app.streamId, userId: before.userId, identities: [call.callId, call.from], sessionId: before.sessionId, callId: call.callId, type: 'incoming' as const, status: 'received' as const, text: 'lost', channel: 'ivr' as const, channelUId: call.from, createdOn: Date.now(), lang: 'en-US', taskKind: 'Dialog' as const };
+    const msg = { id: messageId(call.callId, 1, 'in'), streamId: app.streamId, userId: before.userId, identities: [call.callId, call.from], sessionId: before.sessionId, callId: call.callId, type: 'incoming' as const, status: 'received' as const, text: 'lost', channel: 'ivr' as const, channelUId: call.from, createdOn: Date.now(), lang: 'en-US', taskKind: 'Dialog' as const };
     const next = { ...before, turn: before.turn + 1 };
     if (store.atomicAcrossSlots) {
       const prepared = recorder.prepare([msg])!;

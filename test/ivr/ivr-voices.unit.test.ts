@@ -8,7 +8,7 @@ import { compileAgent, demoAgentDefinition, type CompiledAgent } from '../../src
 import type { AnswerSpec } from '../../src/ivr/call-session.js';
 import { toVxmlDocument, waitDocument, type DocumentContext } from '../../src/ivr/document-mapper.js';
 import { voiceFor } from '../../src/ivr/ivr-languages.js';
-import { ivrSettingsSchema, type IvrSettings } from '../../src/ivr/ivr-settings-schema.js';
+import { ivrSettingsSchema, type IvrSettings } from '../../src/ivr-settings/ivr-settings-schema.js';
 import { dialectNames, dialectProfile } from '../../src/vxml/index.js';
 
 let agent: CompiledAgent;

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bilingualDemoAgentDefinition, compileAgent, demoAgentDefinition, listIntentPhrases, type CompiledAgent } from '../../src/agent/index.js';
 import type { AnswerSpec } from '../../src/ivr/call-session.js';
 import { toVxmlDocument, type DocumentContext } from '../../src/ivr/document-mapper.js';
-import { ivrSettingsSchema } from '../../src/ivr/ivr-settings-schema.js';
+import { ivrSettingsSchema } from '../../src/ivr-settings/ivr-settings-schema.js';
 import {
   buildIntentGrammar, dialectNames, renderDocument, renderSrgsDocument,
   type AskDocument, type DialectName, type FieldGrammar, type SrgsFieldGrammar,

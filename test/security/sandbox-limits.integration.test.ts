@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { Config } from '../../src/platform/index.js';
-import type { SandboxOptions } from '../../src/ivr/index.js';
+import type { SandboxOptions } from '../../src/sandbox-line/index.js';
 import type { Store } from '../../src/store/index.js';
 import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
 import { describeEachStore, makeRedisStore, redisAvailable, redisUrl, testPrefix } from '../helpers/test-stores.js';

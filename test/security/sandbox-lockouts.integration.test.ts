@@ -4,7 +4,7 @@
  * client addresses (127/8 source addresses), as in sandbox-limits.integration.test.ts.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { SandboxOptions } from '../../src/ivr/index.js';
+import type { SandboxOptions } from '../../src/sandbox-line/index.js';
 import type { Store } from '../../src/store/index.js';
 import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
 import { describeEachStore } from '../helpers/test-stores.js';

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
-import { ConsoleService } from '../../src/console/index.js';
+import { ConsoleService } from '../../src/console-sign-in/index.js';
 import { rateLimitersOf } from '../../src/store/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';

@@ -1,7 +1,7 @@
 /**
  * Shapes of the call inspector's answers (docs/inspector.md): aliases of the types generated from
  * the service's OpenAPI document (openapi.d.ts), where the trace is declared once
- * (src/ivr/turn-trace.ts). Only the list's filters are the console's own.
+ * (src/tracing/turn-trace.ts). Only the list's filters are the console's own.
  */
 import type { paths } from './openapi.js';
 import type { Answer, Query } from './types.js';

@@ -35,7 +35,7 @@ const W3C_PROPERTIES = new Set([
 
 /**
  * What the `log` setting does, the one text the OpenAPI document and the console's form show
- * (ivr-settings-help.ts); turn-transcript.ts writes the lines it describes.
+ * (ivr-settings-help.ts); the turn loop's src/ivr/turn-transcript.ts writes the lines it describes.
  */
 export const LOG_SETTING_HELP =
   "true writes a `turn transcript` line for each turn to the service log at info level, with the caller's words (`heard`) and the prompt text answered (`said`). "

@@ -3,9 +3,8 @@
  * the turn loop renders, writes and times; this only shapes). See docs/inspector.md.
  */
 import { describeDecision, type TurnResult } from '../agent/index.js';
-import type { AnswerSpec, CallSession } from './call-session.js';
+import type { AnswerSpec, CallSession, WebhookRequest } from '../ivr/index.js';
 import { redactedDocument, traceParams, type CallSummaryUpdate, type TraceDraft, type TraceMark, type TurnTrace } from './turn-trace.js';
-import type { WebhookRequest } from './webhook-input.js';
 
 /** What every trace takes from the request and the tracing port. */
 export interface TraceSource {

@@ -7,8 +7,7 @@
  */
 import type { TurnResult } from '../agent/index.js';
 import { annotate, inSpan } from '../platform/index.js';
-import type { TurnMessage } from './ivr-ports.js';
-import type { WebhookRequest } from './webhook-input.js';
+import type { TurnMessage, WebhookRequest } from '../ivr/index.js';
 
 const NO_OPTIONS = {};
 

@@ -9,12 +9,9 @@
  * store. With tracing off (no port, or no renderer) it collects nothing and the steps run the same.
  */
 import type { TurnResult } from '../agent/index.js';
-import type { AnswerSpec, CallSession } from './call-session.js';
-import type { RenderedDocument, TurnContext, TurnOutcome } from './turn-context.js';
-import type { TurnTracePort } from './ivr-ports.js';
-import { TraceDraft, type TraceMark } from './turn-trace.js';
+import type { AnswerSpec, CallSession, RenderedDocument, TurnContext, TurnOutcome, WebhookRequest } from '../ivr/index.js';
+import { TraceDraft, type TraceMark, type TurnTracePort } from './turn-trace.js';
 import { committedTrace, uncommittedTrace, type BuiltTrace, type TraceSource } from './turn-trace-builder.js';
-import type { WebhookRequest } from './webhook-input.js';
 
 /** A committed turn as its trace tells it (`before` holds the pending input). */
 export interface CommittedTurn {

@@ -1,6 +1,7 @@
 /**
- * The IVR component's in-process caches, made by the composition root (lru-cache, bounds and time to
- * live from the config, hits and misses on /metrics) and handed in. Each saves work on every turn:
+ * The in-process caches of the IVR channel and settings, made by the composition root (lru-cache,
+ * bounds and time to live from the config, hits and misses on /metrics) and handed to the settings
+ * service and the webhook (src/ivr), which share them. Each saves work on every turn:
  * the per-app records a store read each (channel, settings, app record: read one after the other
  * before the turn can start), a verified channel token its signature check. (The intent grammar
  * is no cache: it is prepared with the compiled agent.)

@@ -9,10 +9,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { AppError, randomDigits, safeEqual, signHs256, type Config, type Metrics, type RateLimiterFactory, type Sealer } from '../platform/index.js';
 import { storeKeys, type Store } from '../store/index.js';
-import type { IvrConfigService } from './ivr-config-service.js';
-import { sandboxRequiredSettings, type IvrSettings } from './ivr-settings-schema.js';
+import { sandboxRequiredSettings, settingChanges, type IvrConfigService, type IvrSettings, type SettingChange } from '../ivr-settings/index.js';
 import { SandboxRepository } from './sandbox-repository.js';
-import { settingChanges, type SettingChange } from './settings-patch.js';
 import { SandboxAttempts } from './sandbox-attempts.js';
 import { SandboxLoginLimits, sandboxLimits, type Lockout, type LockoutFilter, type LoginRefusal, type SandboxLimits } from './sandbox-login-limits.js';
 

@@ -6,7 +6,7 @@
  * request's parameters are copied field by field from the parsed request, without it.
  */
 import { z } from 'zod';
-import type { WebhookRequest } from './webhook-input.js';
+import type { WebhookRequest } from '../ivr/index.js';
 
 /** What a request's trace is marked with besides its event (see TurnTrace.marks). */
 export const TRACE_MARKS = [
@@ -126,6 +126,19 @@ export const callSummaryUpdateSchema = z.object({
   error: z.boolean().optional().describe('something went wrong in this turn (sticky in the summary)'),
 });
 export type CallSummaryUpdate = z.infer<typeof callSummaryUpdateSchema>;
+
+/**
+ * Where the turn loop records a trace of every request (the call inspector). Traces are
+ * observability data: `write` hands one over after the answer is settled and never waits for the
+ * store; the port writes them best-effort, batched across turns, outside the turn's commit.
+ */
+export interface TurnTracePort {
+  /** The instance that answers, as traces name it. */
+  readonly instanceId: string;
+  /** Whether traces keep the document's XML. */
+  readonly documents: boolean;
+  write(streamId: string, trace: TurnTrace, summary: CallSummaryUpdate): void;
+}
 
 /** The request's parameters for a trace: every field read from the webhook request except the token. */
 export function traceParams(req: WebhookRequest): Record<string, string | number> {

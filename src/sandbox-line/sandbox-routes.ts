@@ -2,10 +2,8 @@
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../platform/index.js';
 import { renderDocument, type VxmlDocument } from '../vxml/index.js';
-import { textPrompt } from './document-mapper.js';
-import { param } from './webhook-input.js';
 import type { SandboxService, SandboxStep } from './sandbox-service.js';
-import { WEBHOOK_BODY_LIMIT, renderWebhookError, submitUrl } from './webhook-routes.js';
+import { WEBHOOK_BODY_LIMIT, param, renderWebhookError, submitUrl, textPrompt } from '../ivr/index.js';
 
 const streamIdParams = z.object({ streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>') });
 const sandboxBody = z.strictObject({ enabled: z.boolean(), maxConcurrentCalls: z.number().int().min(1).max(100).optional() });
