@@ -96,6 +96,7 @@ export class InspectorRepository {
       if (summary.to) fields.to = summary.to;
     }
     if (summary.node) fields.node = summary.node;
+    if (summary.lang) fields.lang = summary.lang;
     // sticky flags: set by the turn they happen in, never cleared (no read before the write)
     if (summary.ended) fields.ended = summary.ended;
     if (summary.transferred) fields.transferred = '1';

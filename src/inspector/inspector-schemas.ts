@@ -54,6 +54,7 @@ export const callSummary = z.object({
   transferred: z.boolean(),
   lastEvent: z.string(),
   node: z.string().optional().describe('<dialog>.<node> the call is at'),
+  lang: z.string().optional().describe("the call's language as its last turn left it (a language tag such as es-US)"),
 });
 export type CallSummary = z.infer<typeof callSummary>;
 

@@ -46,6 +46,7 @@ export function toSummary(h: Record<string, string>): CallSummary | null {
   if (h.from) out.from = h.from;
   if (h.to) out.to = h.to;
   if (h.node) out.node = h.node;
+  if (h.lang) out.lang = h.lang;
   return out;
 }
 

@@ -97,6 +97,7 @@ export function committedTrace(
   const ended = endedHow(next, input.kind, answer);
   const summary = summaryOf(next, pending.event, {
     ...(node ? { node } : {}),
+    ...(answer.language ? { lang: answer.language } : {}),
     ...(ended ? { ended } : {}),
     ...(answer.action === 'transfer' ? { transferred: true } : {}),
     ...(answer.error || failedEffect || marks.has('store_retry') ? { error: true } : {}),

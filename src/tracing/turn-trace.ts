@@ -121,6 +121,7 @@ export const callSummaryUpdateSchema = z.object({
   turns: z.number().describe("turns answered so far (the session's turn number)"),
   lastEvent: z.string(),
   node: z.string().optional().describe('<dialog>.<node> the call is at'),
+  lang: z.string().optional().describe("the call's language after this turn (a language tag such as es-US; it can change mid-call)"),
   ended: z.enum(['completed', 'hungup', 'error']).optional().describe('set once the call ended: how'),
   transferred: z.boolean().optional().describe('a transfer was answered in this turn (sticky in the summary)'),
   error: z.boolean().optional().describe('something went wrong in this turn (sticky in the summary)'),

@@ -35,6 +35,13 @@ describeEachStore('the call language in traces and voices', (factory) => {
     return (r.body as { turns: Array<{ turn: number; lang?: string }> }).turns;
   };
 
+  /** The call's language as the app's list of calls shows it. */
+  const listedLangOf = async (callId: string): Promise<string | undefined> => {
+    const r = await gw.admin('GET', `/api/admin/apps/${app.streamId}/calls?limit=100`);
+    expect(r.status).toBe(200);
+    return (r.body as { calls: Array<{ callId: string; lang?: string }> }).calls.find((c) => c.callId === callId)?.lang;
+  };
+
   /** The voices of every prompt of a document (one per prompt that has words). */
   const voicesOf = (xml: string) =>
     findAll(parseXml(xml), 'prompt').map((p) => {
@@ -64,6 +71,7 @@ describeEachStore('the call language in traces and voices', (factory) => {
     for (const v of voicesOf(first)) expect(v).toEqual({ gender: 'male', 'xml:lang': 'en-US' });
     const turns = await turnsOf(call.callId);
     expect(turns.map((t) => t.lang)).toEqual(['en-US']);
+    expect(await listedLangOf(call.callId)).toBe('en-US');
   });
 
   it('when the caller keys 2 at the welcome, then the turn that switched and the ones after it carry es-US', async () => {
@@ -73,5 +81,7 @@ describeEachStore('the call language in traces and voices', (factory) => {
     expect(spokenOf(switched)).toContain('Bienvenido a Casa Luigi.');
     const turns = await turnsOf(call.callId);
     expect(turns.map((t) => t.lang)).toEqual(['en-US', 'es-US']);
+    // the list of calls shows the language the call has now
+    expect(await listedLangOf(call.callId)).toBe('es-US');
   });
 });

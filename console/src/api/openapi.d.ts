@@ -5678,6 +5678,8 @@ export interface paths {
                                 lastEvent: string;
                                 /** @description <dialog>.<node> the call is at */
                                 node?: string;
+                                /** @description the call's language as its last turn left it (a language tag such as es-US) */
+                                lang?: string;
                             }[];
                             /** @description pass as cursor for the next page; null at the end */
                             nextCursor: string | null;
@@ -5905,6 +5907,8 @@ export interface paths {
                                 lastEvent: string;
                                 /** @description <dialog>.<node> the call is at */
                                 node?: string;
+                                /** @description the call's language after this turn (a language tag such as es-US; it can change mid-call) */
+                                lang?: string;
                                 /**
                                  * @description set once the call ended: how
                                  * @enum {string}
@@ -6020,6 +6024,8 @@ export interface paths {
                                 lastEvent: string;
                                 /** @description <dialog>.<node> the call is at */
                                 node?: string;
+                                /** @description the call's language as its last turn left it (a language tag such as es-US) */
+                                lang?: string;
                             };
                             turns: {
                                 callId: string;

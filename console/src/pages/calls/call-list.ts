@@ -12,9 +12,11 @@ export function listedOf(s: FeedSummary, prev: CallListed | undefined): CallList
   const from = s.from ?? prev?.from;
   const to = s.to ?? prev?.to;
   const node = s.node ?? prev?.node;
+  const lang = s.lang ?? prev?.lang;
   if (from) out.from = from;
   if (to) out.to = to;
   if (node) out.node = node;
+  if (lang) out.lang = lang;
   return out;
 }
 

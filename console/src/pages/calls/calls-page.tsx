@@ -1,5 +1,5 @@
 /**
- * An app's traced calls, newest first: caller, start, turns, outcome, the node it is at and whether
+ * An app's traced calls, newest first: caller, start, language, turns, outcome, the node it is at and whether
  * a turn met an error. Live calls are marked, and the live feed updates the list without a reload.
  * Filters are in the URL; "Load more" follows the API's cursor.
  */
@@ -37,6 +37,7 @@ function CallRows({ app, calls }: { app: AppRecord; calls: CallListed[] }) {
         <tr>
           <th scope="col">Started</th>
           <th scope="col">From</th>
+          <th scope="col" class="hide-narrow">Language</th>
           <th scope="col">Turns</th>
           <th scope="col">Outcome</th>
           <th scope="col" class="hide-narrow">Last node</th>
@@ -53,6 +54,7 @@ function CallRows({ app, calls }: { app: AppRecord; calls: CallListed[] }) {
               </a>
             </td>
             <td class="from">{c.from ?? <span class="muted">unknown</span>}</td>
+            <td class="hide-narrow" data-testid="lang">{c.lang ?? <span class="muted">–</span>}</td>
             <td data-testid="turns">{c.turns}</td>
             <td>
               <Outcome outcome={c.outcome} />
