@@ -11,6 +11,7 @@ import { renderDocument, type DialectName, type VxmlDocument } from '../vxml/ind
 import type { CallTurnService } from './call-turn-service.js';
 import type { RenderedDocument, TurnOutcome } from './turn-context.js';
 import { textPrompt, toVxmlDocument, waitDocument } from './document-mapper.js';
+import { faultSpeech, type Spoken } from './fault-speech.js';
 import type { IvrPorts } from './ivr-ports.js';
 import { readWebhookRequest, type WebhookRequest } from './webhook-input.js';
 import { defaultIvrSettings, readThrough, type IvrCaches, type IvrConfigService, type IvrSettings } from '../ivr-settings/index.js';
@@ -36,12 +37,14 @@ export function submitUrl(baseUrl: string, streamId: string, token?: string): st
   return url.toString();
 }
 
-const errorDoc = (error: string, text = 'Sorry, something went wrong on our side. Please try again later.', req?: WebhookRequest): VxmlDocument => ({
+const errorDoc = (error: string, text = 'Sorry, something went wrong on our side. Please try again later.', req?: WebhookRequest, spoken: Spoken = {}): VxmlDocument => ({
   kind: 'error',
+  ...spoken,
   ...(req ? { callId: req.callId ?? '', from: req.from ?? '', to: req.to ?? '' } : {}),
   prompt: textPrompt(text),
   error,
 });
+
 
 /**
  * The node a turn's answer came from: the last node the agent ran for it, else the node the call
@@ -93,16 +96,17 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
    * While the store is unreachable: after a pause that grows with each retry, the retry document;
    * the error document once the retry budget (counted from the turn's first fault) is spent.
    */
-  async function storeFault(req: WebhookRequest, url: string, settings: IvrSettings) {
+  async function storeFault(req: WebhookRequest, url: string, settings: IvrSettings, appLang?: string) {
     const dialect = settings.dialect as DialectName;
     const now = Date.now();
     const since = firstFaultAt(req.retry, req.retrySince, now);
     const pauseMs = storeRetryPause(req.retry, now - since, config.storeRetryBudgetMs);
     metrics.storeErrors.inc({ operation: 'turn' });
     logger.warn({ callId: req.callId, retry: req.retry, faultForMs: now - since, pauseMs }, 'store unavailable during a turn');
-    if (pauseMs === null) return { kind: 'error', ...vxml(errorDoc('store_unavailable', settings.standardResponses.error, req), dialect) };
+    const { spoken, responses } = faultSpeech(req, settings, appLang);
+    if (pauseMs === null) return { kind: 'error', ...vxml(errorDoc('store_unavailable', responses.error, req, spoken), dialect) };
     await sleep(pauseMs);
-    return { kind: 'retry', ...vxml(retryDocument(req, url, since, settings.standardResponses), dialect) };
+    return { kind: 'retry', ...vxml({ ...retryDocument(req, url, since, responses), ...spoken }, dialect) };
   }
 
   /** A refused token: a line with its reason (never the token) and the count by reason. */
@@ -136,11 +140,13 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       throw AppError.badRequest('callId is required', 'callId');
     }
     const dialect = settings.dialect as DialectName;
+    let appLang: string | undefined;
     try {
       const [agent, app] = await Promise.all([ports.agents.get(streamId, sandboxCall && settings.sandboxAnswersFrom === 'draft' ? 'draft' : 'published'), readThrough(caches.apps, streamId, () => ports.apps.findApp(streamId))]);
       if (!app) throw AppError.notFound('App not found');
       if (!agent) throw AppError.notFound('No agent is set for this app');
       const lang = app.language.includes('-') ? app.language : `${app.language}-US`;
+      appLang = lang;
       const render = (outcome: TurnOutcome): RenderedDocument => {
         const base = { settings, agent, callId: req.callId!, from: outcome.session.from ?? req.from, to: outcome.session.to ?? req.to, submitUrl: url, lang };
         if (outcome.kind === 'wait') return { kind: 'wait', xml: vxml(waitDocument({ ...base, turn: outcome.turn }), dialect).xml };
@@ -153,9 +159,10 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       return { kind: rendered.kind, node: nodeOfTurn(outcome), status: 200, xml: rendered.xml };
     } catch (err) {
       if (err instanceof AppError && (err.status < 500 || err.code === 'at_capacity')) throw err;
-      if (isStoreFault(err)) return storeFault(req, url, settings);
+      if (isStoreFault(err)) return storeFault(req, url, settings, appLang);
       logger.error({ err, callId: req.callId }, 'turn failed');
-      return { kind: 'error', ...vxml(errorDoc('internal_error', settings.standardResponses.error, req), dialect) };
+      const { spoken, responses } = faultSpeech(req, settings, appLang);
+      return { kind: 'error', ...vxml(errorDoc('internal_error', responses.error, req, spoken), dialect) };
     }
   }
 
