@@ -1,11 +1,12 @@
 /**
- * Operator routes of the agent's versions: the list, one version's definition, a diff between two,
- * and publishing one (an earlier one is the rollback). Saving a draft is `PUT …/agent?publish=false`
+ * Operator routes of the agent's versions: the list, one version's definition, a diff between two
+ * (version-read-routes.ts, shared with the IVR settings), and publishing one (an earlier one is the rollback). Saving a draft is `PUT …/agent?publish=false`
  * (admin-routes.ts). Reads need the viewer role, publishing the editor role.
  */
-import { AppError, auditAuthorOf, auditDiff, defineRoute, isoNow, type Principal, type RouteDef } from '../platform/index.js';
+import { auditAuthorOf, defineRoute, isoNow, type Principal, type RouteDef } from '../platform/index.js';
 import { agentDefinitionSchema } from '../agent/index.js';
-import { agentStatusAnswer, agentVersionList, agentVersionParams, publishBody, streamIdParam, versionDiff, versionDiffQuery } from './admin-schemas.js';
+import { agentStatusAnswer, agentVersionList, agentVersionParams, publishBody } from './admin-schemas.js';
+import { versionReadRoutes } from './version-read-routes.js';
 import type { AgentRegistry } from './agent-registry.js';
 import type { AppsService } from './apps-service.js';
 
@@ -20,39 +21,12 @@ export function savedByOf(principal: Principal): string {
 }
 
 export function agentVersionRoutes(apps: AppsService, agents: AgentRegistry): RouteDef[] {
-  const requireVersion = async (streamId: string, version: string) => {
-    const found = await agents.versions.get(streamId, version);
-    if (!found) throw AppError.notFound(`The agent has no saved version ${version} (it was never saved, or is past the retention)`);
-    return found;
-  };
   return [
-    defineRoute({
-      method: 'get', path: '/api/admin/apps/:streamId/agent/versions', summary: "List the agent's saved versions, newest first", tags, auth: { kind: 'admin', role: 'viewer' }, params: streamIdParam,
-      responses: { 200: { description: 'the kept versions and which one is published and which the draft', schema: agentVersionList }, 404: { description: 'unknown app' } },
-      handler: async ({ params }) => {
-        await apps.requireApp(params.streamId);
-        return { json: await agents.listVersions(params.streamId) };
-      },
-    }),
-    defineRoute({
-      method: 'get', path: '/api/admin/apps/:streamId/agent/versions/diff', summary: 'What changed between two saved versions of the agent', tags, auth: { kind: 'admin', role: 'viewer' },
-      params: streamIdParam, query: versionDiffQuery,
-      responses: { 200: { description: 'the members that differ, from `from` to `to`', schema: versionDiff }, 400: { description: 'from or to is not a version id' }, 404: { description: 'unknown app, or a version not kept' } },
-      handler: async ({ params, query }) => {
-        await apps.requireApp(params.streamId);
-        const [from, to] = await Promise.all([requireVersion(params.streamId, query.from), requireVersion(params.streamId, query.to)]);
-        const { changes, truncated } = auditDiff(JSON.parse(from.json), JSON.parse(to.json));
-        return { json: { from: query.from, to: query.to, changes, truncated } };
-      },
-    }),
-    defineRoute({
-      method: 'get', path: '/api/admin/apps/:streamId/agent/versions/:version', summary: 'Read a saved version of the agent definition', tags, auth: { kind: 'admin', role: 'viewer' },
-      params: agentVersionParams,
-      responses: { 200: { description: 'the definition as saved', schema: agentDefinitionSchema }, 404: { description: 'unknown app, or a version not kept' } },
-      handler: async ({ params }) => {
-        await apps.requireApp(params.streamId);
-        return { json: JSON.parse((await requireVersion(params.streamId, params.version)).json) };
-      },
+    ...versionReadRoutes({
+      path: 'agent', name: 'the agent', possessive: "the agent's", tags, schema: agentDefinitionSchema, listSchema: agentVersionList,
+      list: (streamId) => agents.listVersions(streamId),
+      version: (streamId, version) => agents.versions.get(streamId, version),
+      requireApp: (streamId) => apps.requireApp(streamId),
     }),
     defineRoute({
       method: 'post', path: '/api/admin/apps/:streamId/agent/versions/:version/publish', summary: 'Publish a saved version: calls answer from it (an earlier version: the rollback)', tags,

@@ -6,6 +6,7 @@ export type { AgentLimits } from './agent-limits.js';
 export { agentRecognizers, type AgentRecognizer } from './agent-recognizers.js';
 export { adminRoutes } from './admin-routes.js';
 export { savedByOf } from './agent-version-routes.js';
+export { versionReadRoutes, type VersionedDocument } from './version-read-routes.js';
 export { streamIdParam, publishBody, publishedRecord, versionDiff, versionDiffQuery, type AppRecord, type AgentStatus } from './admin-schemas.js';
 export { benchFloorRoute } from './bench-floor-route.js';
 export { VersionLog, VERSIONS_KEPT, type VersionRecord, type VersionLogKeys } from './version-log.js';

@@ -5,14 +5,13 @@
  * publishing the editor role.
  */
 import { z } from 'zod';
-import { AppError, auditDiff, defineRoute, isoNow, type RouteDef } from '../platform/index.js';
-import { publishBody, publishedRecord, savedByOf, versionDiff, versionDiffQuery } from '../admin/index.js';
+import { defineRoute, isoNow, type RouteDef } from '../platform/index.js';
+import { publishBody, publishedRecord, savedByOf, versionReadRoutes } from '../admin/index.js';
 import type { IvrConfigService } from './ivr-config-service.js';
 import { ivrSettingsSchema } from './ivr-settings-schema.js';
 
 const tags = ['operator', 'ivr'];
-const params = z.object({ streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>') });
-const versionParams = params.extend({ version: z.string().regex(/^[0-9a-f]{16}$/, 'must be a version id (16 hex digits)') });
+const versionParams = z.object({ streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>') }).extend({ version: z.string().regex(/^[0-9a-f]{16}$/, 'must be a version id (16 hex digits)') });
 
 /** How a settings save is made: `publish=false` keeps it as a draft; `note` says what changed. */
 export const settingsSaveQuery = z.object({
@@ -35,40 +34,15 @@ const settingsVersionList = z.object({
 });
 
 export function settingsVersionRoutes(ivr: IvrConfigService, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {
-  const requireVersion = async (streamId: string, version: string) => {
-    const found = await ivr.versions.get(streamId, version);
-    if (!found) throw AppError.notFound(`The IVR settings have no saved version ${version} (never saved, or past the retention)`);
-    return found;
-  };
   return [
-    defineRoute({
-      method: 'get', path: '/api/admin/apps/:streamId/ivr-settings/versions', summary: "List the IVR settings' saved versions, newest first", tags, auth: { kind: 'admin', role: 'viewer' }, params,
-      responses: { 200: { description: 'the kept versions and which one is published and which the draft', schema: settingsVersionList }, 404: { description: 'unknown app' } },
-      handler: async ({ params: p }) => {
-        await requireApp(p.streamId);
-        const [list, { published, draft }] = await Promise.all([ivr.versions.list(p.streamId), ivr.settingsPointers(p.streamId)]);
-        return { json: { versions: list.map((v) => ({ ...v, published: v.version === published, draft: v.version === draft })), published, draft } };
+    ...versionReadRoutes({
+      path: 'ivr-settings', name: 'the IVR settings', possessive: "the IVR settings'", tags, schema: ivrSettingsSchema, listSchema: settingsVersionList,
+      list: async (streamId) => {
+        const [list, { published, draft }] = await Promise.all([ivr.versions.list(streamId), ivr.settingsPointers(streamId)]);
+        return { versions: list.map((v) => ({ ...v, published: v.version === published, draft: v.version === draft })), published, draft };
       },
-    }),
-    defineRoute({
-      method: 'get', path: '/api/admin/apps/:streamId/ivr-settings/versions/diff', summary: 'What changed between two saved versions of the IVR settings', tags, auth: { kind: 'admin', role: 'viewer' },
-      params, query: versionDiffQuery,
-      responses: { 200: { description: 'the members that differ, from `from` to `to`', schema: versionDiff }, 400: { description: 'from or to is not a version id' }, 404: { description: 'unknown app, or a version not kept' } },
-      handler: async ({ params: p, query }) => {
-        await requireApp(p.streamId);
-        const [from, to] = await Promise.all([requireVersion(p.streamId, query.from), requireVersion(p.streamId, query.to)]);
-        const { changes, truncated } = auditDiff(JSON.parse(from.json), JSON.parse(to.json));
-        return { json: { from: query.from, to: query.to, changes, truncated } };
-      },
-    }),
-    defineRoute({
-      method: 'get', path: '/api/admin/apps/:streamId/ivr-settings/versions/:version', summary: 'Read a saved version of the IVR settings', tags, auth: { kind: 'admin', role: 'viewer' },
-      params: versionParams,
-      responses: { 200: { description: 'the settings as saved', schema: ivrSettingsSchema }, 404: { description: 'unknown app, or a version not kept' } },
-      handler: async ({ params: p }) => {
-        await requireApp(p.streamId);
-        return { json: JSON.parse((await requireVersion(p.streamId, p.version)).json) };
-      },
+      version: (streamId, version) => ivr.versions.get(streamId, version),
+      requireApp,
     }),
     defineRoute({
       method: 'post', path: '/api/admin/apps/:streamId/ivr-settings/versions/:version/publish', summary: 'Publish a saved version of the IVR settings: calls use it at once (an earlier version: the rollback)', tags,

@@ -1946,7 +1946,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read a saved version of the agent definition
+         * Read a saved version of the agent
          * @description Role: viewer (on the app in the path, or the whole service), or the admin token.
          */
         get: {
@@ -1961,7 +1961,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description the definition as saved */
+                /** @description the agent as saved */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -4350,7 +4350,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description the settings as saved */
+                /** @description the IVR settings as saved */
                 200: {
                     headers: {
                         [name: string]: unknown;
