@@ -7,6 +7,6 @@ export { agentRecognizers, type AgentRecognizer } from './agent-recognizers.js';
 export { adminRoutes } from './admin-routes.js';
 export { savedByOf } from './agent-version-routes.js';
 export { versionReadRoutes, type VersionedDocument } from './version-read-routes.js';
-export { streamIdParam, publishBody, publishedRecord, versionDiff, versionDiffQuery, type AppRecord, type AgentStatus } from './admin-schemas.js';
+export { streamIdParam, publishBody, publishedRecord, versionDiff, versionDiffQuery, agentVersionList, agentVersionRecord, type AppRecord, type AgentStatus } from './admin-schemas.js';
 export { benchFloorRoute } from './bench-floor-route.js';
 export { VersionLog, VERSIONS_KEPT, type VersionRecord, type VersionLogKeys } from './version-log.js';

@@ -42,18 +42,11 @@ export const feedQuery = z
   })
   .strict();
 
-export const callSummary = z.object({
-  callId: z.string(),
-  from: z.string().optional(),
-  to: z.string().optional(),
-  startedAt: z.number().describe('ms since the epoch'),
-  lastTurnAt: z.number().describe('ms since the epoch'),
-  turns: z.number(),
+/** A call as the list shows it: what its turns left in the summary, with the sticky flags read as an outcome. */
+export const callSummary = callSummaryUpdateSchema.omit({ ended: true, error: true }).extend({
   outcome: z.enum(OUTCOMES),
   hasError: z.boolean(),
   transferred: z.boolean(),
-  lastEvent: z.string(),
-  node: z.string().optional().describe('<dialog>.<node> the call is at'),
   lang: z.string().optional().describe("the call's language as its last turn left it (a language tag such as es-US)"),
 });
 export type CallSummary = z.infer<typeof callSummary>;

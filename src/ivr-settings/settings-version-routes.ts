@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { defineRoute, isoNow, type RouteDef } from '../platform/index.js';
-import { publishBody, publishedRecord, savedByOf, versionReadRoutes } from '../admin/index.js';
+import { agentVersionList, agentVersionRecord, publishBody, savedByOf, versionReadRoutes } from '../admin/index.js';
 import type { IvrConfigService } from './ivr-config-service.js';
 import { ivrSettingsSchema } from './ivr-settings-schema.js';
 
@@ -19,18 +19,12 @@ export const settingsSaveQuery = z.object({
   note: z.string().trim().max(500).optional().describe('what this version changes, shown in the list of versions'),
 });
 
-const settingsVersionList = z.object({
-  versions: z.array(z.object({
-    version: z.string(),
-    savedAt: z.string().describe('ISO 8601 time it was saved'),
-    savedBy: z.string().describe('the account (email) or credential that saved it'),
-    note: z.string().optional(),
-    published: z.boolean().describe('calls use these settings'),
-    draft: z.boolean().describe('the draft (the sandbox may use it)'),
-    lastPublished: publishedRecord.optional(),
-  })).describe('newest first; the newest 50 are kept, and the published version and the draft whatever their age'),
+/** The agent's list of versions, with what published and draft mean for settings. */
+const settingsVersionList = agentVersionList.extend({
+  versions: z
+    .array(agentVersionRecord.extend({ published: z.boolean().describe('calls use these settings'), draft: z.boolean().describe('the draft (the sandbox may use it)') }))
+    .describe('newest first; the newest 50 are kept, and the published version and the draft whatever their age'),
   published: z.string().nullable().describe('null: the app runs with the defaults, never saved'),
-  draft: z.string().nullable(),
 });
 
 export function settingsVersionRoutes(ivr: IvrConfigService, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {

@@ -5670,16 +5670,17 @@ export interface paths {
                                 startedAt: number;
                                 /** @description ms since the epoch */
                                 lastTurnAt: number;
+                                /** @description turns answered so far (the session's turn number) */
                                 turns: number;
-                                /** @enum {string} */
-                                outcome: "completed" | "transferred" | "hungup" | "error" | "live";
-                                hasError: boolean;
-                                transferred: boolean;
                                 lastEvent: string;
                                 /** @description <dialog>.<node> the call is at */
                                 node?: string;
                                 /** @description the call's language as its last turn left it (a language tag such as es-US) */
                                 lang?: string;
+                                transferred: boolean;
+                                /** @enum {string} */
+                                outcome: "completed" | "transferred" | "hungup" | "error" | "live";
+                                hasError: boolean;
                             }[];
                             /** @description pass as cursor for the next page; null at the end */
                             nextCursor: string | null;
@@ -6016,16 +6017,17 @@ export interface paths {
                                 startedAt: number;
                                 /** @description ms since the epoch */
                                 lastTurnAt: number;
+                                /** @description turns answered so far (the session's turn number) */
                                 turns: number;
-                                /** @enum {string} */
-                                outcome: "completed" | "transferred" | "hungup" | "error" | "live";
-                                hasError: boolean;
-                                transferred: boolean;
                                 lastEvent: string;
                                 /** @description <dialog>.<node> the call is at */
                                 node?: string;
                                 /** @description the call's language as its last turn left it (a language tag such as es-US) */
                                 lang?: string;
+                                transferred: boolean;
+                                /** @enum {string} */
+                                outcome: "completed" | "transferred" | "hungup" | "error" | "live";
+                                hasError: boolean;
                             };
                             turns: {
                                 callId: string;
