@@ -31,7 +31,7 @@ async function firstTurn(url: string, callId: string): Promise<{ status: number;
   return { status: res.status, xml: await res.text() };
 }
 
-describeEachStore('webhook tokens', (factory) => {
+describeEachStore('webhook tokens', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;
@@ -79,7 +79,7 @@ describeEachStore('webhook tokens', (factory) => {
   });
 });
 
-describeEachStore('the token and demo scripts', (factory) => {
+describeEachStore('the token and demo scripts', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   beforeAll(async () => {
