@@ -1,5 +1,5 @@
 /**
- * Operator accounts and roles over real HTTP on every store: invitations, password sign-in in the
+ * Operator accounts and roles over real HTTP on the API stores (memory, Redis): invitations, password sign-in in the
  * console, the caller's identity, roles enforced by the operator API (403 naming the missing role),
  * per-app roles, personal API tokens, disabling and password changes, and the audit trail of it all.
  */
@@ -14,7 +14,7 @@ const agent = {
   nodes: [{ id: 'hello', type: 'message', text: 'Hello there' }],
 };
 
-describeEachStore('operator accounts and roles', (factory) => {
+describeEachStore('operator accounts and roles', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let appA: string;

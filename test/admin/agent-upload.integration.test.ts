@@ -45,7 +45,7 @@ const masterKey = randomBytes(32);
 
 const status = async (gw: RunningGateway, streamId: string) => (await gw.admin('GET', `/api/admin/apps/${streamId}/agent/status`)).body;
 
-describeEachStore('agent upload limits', (factory) => {
+describeEachStore('agent upload limits', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;
@@ -96,7 +96,7 @@ describeEachStore('agent upload limits', (factory) => {
   });
 });
 
-describeEachStore('agent training off the event loop', (factory) => {
+describeEachStore('agent training off the event loop', 'api', (factory) => {
   let store: Store;
   let a: RunningGateway;
   let b: RunningGateway;

@@ -1,5 +1,5 @@
 /**
- * Agent versions over real HTTP on every store: a draft that the sandbox hears while calls hear the
+ * Agent versions over real HTTP on the API stores (memory, Redis): a draft that the sandbox hears while calls hear the
  * published version, publishing it, rolling back, the diff, roles (viewers read, editors change),
  * the audit trail, the version a batch test run names, and a viewer's read-only console token.
  */
@@ -11,7 +11,7 @@ import { waitUntilAgentTrained } from '../helpers/agent-upload.js';
 import { call, makeOperator, type Operator } from '../accounts/operator-kit.js';
 import { agentSaying, callLines, eventuallyHears as heardOnce, hear as heard, sleep } from './versions-kit.js';
 
-describeEachStore('agent versions', (factory) => {
+describeEachStore('agent versions', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let streamId: string;

@@ -1,5 +1,5 @@
 /**
- * An app's API apps through the operator API, on every store: listed without their secrets,
+ * An app's API apps through the operator API, on the API stores (memory, Redis): listed without their secrets,
  * deleted one by one (its tokens refused at once, the app's other API apps untouched), and the
  * refusals: another app's client id, a malformed one, an unknown app, no credentials.
  */
@@ -9,7 +9,7 @@ import type { Store } from '../../src/store/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
 
-describeEachStore('API apps of an app', (factory) => {
+describeEachStore('API apps of an app', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   beforeAll(async () => {

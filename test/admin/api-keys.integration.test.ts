@@ -1,5 +1,5 @@
 /**
- * API keys through the operator API, on every store: listed without the key or its hash, deleted
+ * API keys through the operator API, on the API stores (memory, Redis): listed without the key or its hash, deleted
  * one by one (a deleted key is refused at once, the others still work), and the refusals.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import type { Store } from '../../src/store/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
 
-describeEachStore('API keys', (factory) => {
+describeEachStore('API keys', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   beforeAll(async () => {

@@ -5,7 +5,7 @@ import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../
 import { IvrCall, kindOf } from '../helpers/ivr-call.js';
 import { storeKeys, type Store } from '../../src/store/index.js';
 
-describeEachStore('app deletion', (factory) => {
+describeEachStore('app deletion', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   beforeAll(async () => {

@@ -21,7 +21,7 @@ async function appWithoutSettings(gw: RunningGateway): Promise<{ streamId: strin
   return { streamId, webhookUrl: `${ch.webhookUrl}?token=${encodeURIComponent(token)}` };
 }
 
-describeEachStore('IVR settings that do what they say', (factory) => {
+describeEachStore('IVR settings that do what they say', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
 

@@ -4,7 +4,7 @@ import { createModelConnection, importSkillGroup, startGateway, type RunningGate
 import { demoAgentDefinition, demoAgentWith } from '../../src/agent/index.js';
 import type { Store } from '../../src/store/index.js';
 
-describeEachStore('operator API', (factory) => {
+describeEachStore('operator API', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   beforeAll(async () => {

@@ -29,7 +29,7 @@ function diff(before: Record<string, unknown>, after: Record<string, unknown>) {
 }
 const byName = (list: Array<{ name: string }>) => [...list].sort((x, y) => x.name.localeCompare(y.name));
 
-describeEachStore('what enabling the sandbox changed', (factory) => {
+describeEachStore('what enabling the sandbox changed', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
 

@@ -11,7 +11,7 @@ import { setupIvrApp, startGateway, type RunningGateway } from '../helpers/test-
 
 const attemptOf = (xml: string) => /<var name="attempt" expr="'([^']+)'"/.exec(xml)?.[1] ?? '';
 
-describeEachStore('secrets shown once', (factory) => {
+describeEachStore('secrets shown once', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   beforeAll(async () => {

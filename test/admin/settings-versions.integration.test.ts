@@ -1,5 +1,5 @@
 /**
- * IVR settings versions over real HTTP on every store: a draft the sandbox uses while calls keep the
+ * IVR settings versions over real HTTP on the API stores (memory, Redis): a draft the sandbox uses while calls keep the
  * published settings, publishing it, rolling back, the diff, roles and the audit trail.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { putAgentAndWait } from '../helpers/agent-upload.js';
 import { call, makeOperator, type Operator } from '../accounts/operator-kit.js';
 import { agentSaying, callLines, eventuallyHears, hear } from './versions-kit.js';
 
-describeEachStore('IVR settings versions', (factory) => {
+describeEachStore('IVR settings versions', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let streamId: string;

@@ -4,7 +4,7 @@ import { createModelConnection, importSkillGroup, setupIvrApp, startGateway, typ
 import { demoAgentDefinition, demoAgentWith } from '../../src/agent/index.js';
 import type { Store } from '../../src/store/index.js';
 
-describeEachStore('strict agent and settings', (factory) => {
+describeEachStore('strict agent and settings', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   beforeAll(async () => {

@@ -13,9 +13,10 @@ import type { Store } from '../../src/store/index.js';
 
 const projectRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
+/** Runs a script as `npm run <script>` does, with tsx, in one Node process (no npx or tsx launcher processes). */
 function run(script: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, reject) => {
-    const child = spawn('npx', ['tsx', script, ...args], { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -31,7 +32,7 @@ async function firstTurn(url: string, callId: string): Promise<{ status: number;
   return { status: res.status, xml: await res.text() };
 }
 
-describeEachStore('webhook tokens', (factory) => {
+describeEachStore('webhook tokens', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;
@@ -79,7 +80,7 @@ describeEachStore('webhook tokens', (factory) => {
   });
 });
 
-describeEachStore('the token and demo scripts', (factory) => {
+describeEachStore('the token and demo scripts', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   beforeAll(async () => {

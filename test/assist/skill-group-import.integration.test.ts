@@ -6,7 +6,7 @@ import { assistFixture, group, metaData, skill, type AssistFixture, type Importe
 
 const paths = (body: { errors: Array<{ path?: string }> }): Array<string | undefined> => body.errors.map((e) => e.path);
 
-describeEachStore('skill group import', (factory) => {
+describeEachStore('skill group import', 'api', (factory) => {
   let store: Store;
   let f: AssistFixture;
   let bot: Importer;
@@ -154,7 +154,7 @@ describeEachStore('skill group import', (factory) => {
   });
 });
 
-describeEachStore('skill group import rate limit', (factory) => {
+describeEachStore('skill group import rate limit', 'api', (factory) => {
   let store: Store;
   beforeAll(async () => {
     store = await factory.make();

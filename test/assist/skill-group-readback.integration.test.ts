@@ -4,7 +4,7 @@ import type { Store } from '../../src/store/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { ACCOUNT, ORG, assistFixture, group, metaData, type AssistFixture, type Importer } from './assist-fixture.js';
 
-describeEachStore('skill group read-back and port', (factory) => {
+describeEachStore('skill group read-back and port', 'api', (factory) => {
   let store: Store;
   let f: AssistFixture;
   let bot: Importer;

@@ -15,7 +15,7 @@ const ID = /^cn-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const STARS = '*'.repeat(15);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describeEachStore('model connections API', (factory) => {
+describeEachStore('model connections API', 'api', (factory) => {
   let store: Store;
   let t: TestApp;
   let key: string;

@@ -19,7 +19,7 @@ async function failure(p: Promise<unknown>): Promise<LlmError> {
   return err as LlmError;
 }
 
-describeEachStore('LLM port over model connections', (factory) => {
+describeEachStore('LLM port over model connections', 'api', (factory) => {
   let store: Store;
   let stub: StubModelServer;
   let t: TestApp;

@@ -1,5 +1,5 @@
 /**
- * The credentials the operator console calls the public APIs with, over real HTTP on every store:
+ * The credentials the operator console calls the public APIs with, over real HTTP on the API stores (memory, Redis):
  * one API app per app named "Operator console", made on first use and reused by every request and
  * instance (it does not pile up), listed with the app's API apps; tokens signed with it that the
  * public APIs accept; a new one after it is deleted; one API key, reused; and the refusals (no
@@ -10,7 +10,7 @@ import { storeKeys, type Store } from '../../src/store/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
 
-describeEachStore('operator console credentials', (factory) => {
+describeEachStore('operator console credentials', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let other: RunningGateway;

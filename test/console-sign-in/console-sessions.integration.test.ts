@@ -1,5 +1,5 @@
 /**
- * The operator console's sign-in over real HTTP, on every store: the session cookie and its
+ * The operator console's sign-in over real HTTP, on the API stores (memory, Redis): the session cookie and its
  * attributes, sessions shared by two instances of the service, expiry and sign-out, the operator
  * API with the cookie and without it, the cross-site refusal of state-changing requests made with
  * the cookie, and the strict headers of the console's pages.
@@ -11,7 +11,7 @@ import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
 
 const COOKIE = 'ivr_console_session';
 
-describeEachStore('operator console sessions', (factory) => {
+describeEachStore('operator console sessions', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let other: RunningGateway;

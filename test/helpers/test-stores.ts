@@ -38,7 +38,7 @@ export interface StoreFactory {
   make: () => Promise<Store>;
 }
 
-/** The adapters every contract and end-to-end suite runs against. */
+/** The four adapters, each with whether it can run here. */
 export function storeFactories(): StoreFactory[] {
   return [
     { name: 'memory', available: true, make: async () => new MemoryStore(testPrefix()) },
@@ -48,9 +48,37 @@ export function storeFactories(): StoreFactory[] {
   ];
 }
 
-/** describe() for each adapter; Redis suites are skipped (loudly, by global setup) without Redis. */
-export function describeEachStore(title: string, body: (factory: StoreFactory) => void): void {
-  for (const f of storeFactories()) {
+/**
+ * The store policy: which adapters a suite runs on, by what the suite is about.
+ * - `'store'`: all four (memory, embedded, Redis, Redis Cluster). For suites about what a store
+ *   does, where the adapters differ: the port's contract, atomic and guarded writes, a turn's
+ *   commit, locks, streams, batches, durability across restarts, and a whole call's keys (their
+ *   slots on the cluster).
+ * - `'api'`: memory and Redis. For suites about the HTTP API, calls, the console and security,
+ *   which reach the store only through its port: the `'store'` suites prove every adapter keeps the
+ *   port's promises, so the in-process adapter and one real one prove the rest. Running them four
+ *   times would cost minutes of CI for nothing more.
+ * A suite that is about a difference between adapters names them itself (e.g. a two-instance sweep
+ * on Redis and the cluster).
+ */
+export type StoreScope = 'store' | 'api';
+
+const SCOPES: Record<StoreScope, ReadonlyArray<StoreFactory['name']>> = {
+  store: ['memory', 'embedded', 'redis', 'redis-cluster'],
+  api: ['memory', 'redis'],
+};
+
+/** The adapters a suite of this scope runs on (see StoreScope). */
+export function storesFor(scope: StoreScope): StoreFactory[] {
+  return storeFactories().filter((f) => SCOPES[scope].includes(f.name));
+}
+
+/**
+ * describe() for each adapter of the scope (see StoreScope); Redis suites are skipped (loudly, by
+ * global setup) without Redis.
+ */
+export function describeEachStore(title: string, scope: StoreScope, body: (factory: StoreFactory) => void): void {
+  for (const f of storesFor(scope)) {
     describe.skipIf(!f.available)(`${title} [${f.name}]`, () => body(f));
   }
 }

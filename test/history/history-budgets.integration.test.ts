@@ -7,7 +7,7 @@ import { D, NOW, newestFirst } from './history-harness.js';
 import { ivrCall } from './ivr-call.js';
 
 /** Intersections of several filters are checked entry by entry: the work per request is bounded. */
-describeEachStore('conversation history bounded intersections', (factory) => {
+describeEachStore('conversation history bounded intersections', 'api', (factory) => {
   let store: Store;
   let small: HistoryComponent;
   const botId = 'st-00000000-0000-4000-8000-00000000b0d9';

@@ -4,7 +4,7 @@ import { ALICE, BOB, D, ICON, NOW, dataset, historyHarness, idsOf, newestFirst, 
 import { msgIdFor } from './ivr-call.js';
 import type { NewMessage } from '../../src/history/index.js';
 
-describeEachStore('conversation history filters', (factory) => {
+describeEachStore('conversation history filters', 'api', (factory) => {
   let h: HistoryHarness;
   let calls: Record<string, NewMessage[]>;
   const ids = (...names: string[]) => newestFirst(names.flatMap((n) => calls[n]!));

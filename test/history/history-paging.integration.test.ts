@@ -19,7 +19,7 @@ async function pageBySessions(fetch: (skip: number) => Promise<Page>): Promise<{
   return { ids: pages.flat(), pages };
 }
 
-describeEachStore('conversation history paging', (factory) => {
+describeEachStore('conversation history paging', 'api', (factory) => {
   let h: HistoryHarness;
   let calls: NewMessage[][];
   const all = () => newestFirst(calls.flat());

@@ -9,7 +9,7 @@ import { describeEachStore } from '../helpers/test-stores.js';
 import { D, NOW, historyHarness, idsOf, newestFirst, type HistoryHarness } from './history-harness.js';
 import { ivrCall, msgIdFor } from './ivr-call.js';
 
-describeEachStore('conversation history recorder', (factory) => {
+describeEachStore('conversation history recorder', 'store', (factory) => {
   let h: HistoryHarness;
   let store: Store;
   const user = (n: number) => ({ userId: `u-rec-${n}`, from: `+1555070${n}` });

@@ -6,7 +6,7 @@ import { ALICE, ICON, dataset, historyHarness, type HistoryHarness } from './his
 
 const ivr = { userId: ALICE.userId, channelType: 'ivr' };
 
-describeEachStore('conversation history refusals, auth, limits and encoding', (factory) => {
+describeEachStore('conversation history refusals, auth, limits and encoding', 'api', (factory) => {
   let h: HistoryHarness;
 
   beforeAll(async () => {
@@ -117,7 +117,7 @@ describeEachStore('conversation history refusals, auth, limits and encoding', (f
   });
 });
 
-describeEachStore('conversation history rate limit', (factory) => {
+describeEachStore('conversation history rate limit', 'api', (factory) => {
   it('when a bot exceeds its per-minute limit, then 429 with Retry-After and the platform message', async () => {
     const h = await historyHarness(factory, { rateLimits: { perMinute: 3, perHour: 100 } });
     try {

@@ -30,7 +30,7 @@ async function startModelStub() {
   };
 }
 
-describeEachStore('call inspector timeline', (factory) => {
+describeEachStore('call inspector timeline', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;

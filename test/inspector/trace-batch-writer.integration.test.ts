@@ -17,7 +17,7 @@ const traceOf = (callId: string, turn: number): TurnTrace => ({
 });
 const summaryOf = (callId: string, turn: number): CallSummaryUpdate => ({ callId, startedAt: 1_700_000_000_000, lastTurnAt: Date.now(), turns: turn + 1, lastEvent: 'input' });
 
-describeEachStore('trace batch writer', (factory) => {
+describeEachStore('trace batch writer', 'store', (factory) => {
   let store: Store;
   let repo: InspectorRepository;
   let counts: { written: number; dropped: number };

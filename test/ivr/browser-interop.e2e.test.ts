@@ -5,7 +5,7 @@ import { IvrCall, spokenOf, kindOf } from '../helpers/ivr-call.js';
 import { runCall } from '../../sandbox/index.js';
 import type { Store } from '../../src/store/index.js';
 
-describeEachStore('browser interop', (factory) => {
+describeEachStore('browser interop', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;

@@ -21,7 +21,7 @@ async function cacheCounts(gw: RunningGateway): Promise<Record<string, { hits: n
   return out;
 }
 
-describeEachStore('in-process caches on /metrics', (factory) => {
+describeEachStore('in-process caches on /metrics', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;

@@ -13,7 +13,7 @@ import type { Store } from '../../src/store/index.js';
 
 const VOICES = { 'es-US': { name: 'Paulina Monica', gender: 'female' }, en: { gender: 'male' } };
 
-describeEachStore('the call language in traces and voices', (factory) => {
+describeEachStore('the call language in traces and voices', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;

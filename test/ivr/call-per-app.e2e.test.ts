@@ -10,7 +10,7 @@ import { IvrCall, kindOf } from '../helpers/ivr-call.js';
 import { signHs256 } from '../../src/platform/index.js';
 import { storeKeys, type Store } from '../../src/store/index.js';
 
-describeEachStore('call sessions keyed per app', (factory) => {
+describeEachStore('call sessions keyed per app', 'store', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let appA: IvrApp;

@@ -18,7 +18,7 @@ import type { Store } from '../../src/store/index.js';
 const lines = (h: HistoryMessage[]) => h.map((m) => `${m.type}:${m.text}`);
 const STRICT_DIALECTS = ['w3c', 'cisco-vvb'] as const;
 
-describeEachStore('keys beside transcription (caller)', (factory) => {
+describeEachStore('keys beside transcription (caller)', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let recogniser: DictationRecogniser;

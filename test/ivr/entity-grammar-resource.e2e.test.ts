@@ -13,7 +13,7 @@ import type { Store } from '../../src/store/index.js';
 const servedGrammars = (xml: string): URL[] =>
   [...xml.matchAll(/<grammar\b[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&')).filter((s) => s.startsWith('http')).map((s) => new URL(s));
 
-describeEachStore('entity grammars served as resources', (factory) => {
+describeEachStore('entity grammars served as resources', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;

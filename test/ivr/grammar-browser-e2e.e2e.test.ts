@@ -48,7 +48,7 @@ function rootWithParamsInQuery(webhookUrl: string, streamId: string, callId: str
 
 const lines = (h: HistoryMessage[]) => h.map((m) => `${m.type}:${m.text}`);
 
-describeEachStore('a grammar-based browser (strict-w3c caller)', (factory) => {
+describeEachStore('a grammar-based browser (strict-w3c caller)', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;

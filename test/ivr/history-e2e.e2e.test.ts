@@ -10,7 +10,7 @@ import { HistoryRepository } from '../../src/history/history-repository.js';
 import { historyLayout } from '../../src/history/index.js';
 import { messageId } from '../../src/ivr/call-turn-service.js';
 
-describeEachStore('conversation history over recorded IVR calls', (factory) => {
+describeEachStore('conversation history over recorded IVR calls', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;

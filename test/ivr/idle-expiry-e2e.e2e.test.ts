@@ -39,7 +39,7 @@ function rootWithoutHangupCatch(webhookUrl: string, callId: string): string {
 
 const last = (h: HistoryMessage[]) => h.at(-1)!;
 
-describeEachStore('idle calls (strict-w3c caller)', (factory) => {
+describeEachStore('idle calls (strict-w3c caller)', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;

@@ -42,7 +42,7 @@ interface Line {
   historyOf: (callId: string) => Promise<HistoryMessage[]>;
 }
 
-describeEachStore('confirmation and disambiguation of intents (caller)', (factory) => {
+describeEachStore('confirmation and disambiguation of intents (caller)', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let recogniser: DictationRecogniser;

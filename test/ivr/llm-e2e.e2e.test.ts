@@ -32,7 +32,7 @@ async function startModelStub() {
   };
 }
 
-describeEachStore('IVR call through an llm node', (factory) => {
+describeEachStore('IVR call through an llm node', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;

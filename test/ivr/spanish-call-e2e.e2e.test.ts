@@ -20,7 +20,7 @@ const MODES = ['lenient', 'strict-w3c'] as const;
 type Mode = (typeof MODES)[number];
 const SPANISH_LINE = '+15550100';
 
-describeEachStore('a call in Spanish (caller)', (factory) => {
+describeEachStore('a call in Spanish (caller)', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let recogniser: DictationRecogniser;

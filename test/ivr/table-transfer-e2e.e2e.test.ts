@@ -26,7 +26,7 @@ const callbackAgent = {
   },
 };
 
-describeEachStore('IVR call that records a callback and transfers to a skill group', (factory) => {
+describeEachStore('IVR call that records a callback and transfers to a skill group', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;

@@ -5,7 +5,7 @@ import { IvrCall, kindOf, spokenOf } from '../helpers/ivr-call.js';
 import { signHs256 } from '../../src/platform/index.js';
 import type { Store } from '../../src/store/index.js';
 
-describeEachStore('IVR webhook end to end', (factory) => {
+describeEachStore('IVR webhook end to end', 'store', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;

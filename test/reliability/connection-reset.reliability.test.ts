@@ -17,7 +17,7 @@ import { callHistory, createModelConnection, provisionIvrApp, type ProvisionedAp
 import { MODEL_ANSWER, startModelStub, type ModelStub } from './model-stub.js';
 import { startResetProxy, type ResetProxy } from './reset-proxy.js';
 
-describeEachStore('a connection reset before the answer', (factory) => {
+describeEachStore('a connection reset before the answer', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let proxy: ResetProxy;

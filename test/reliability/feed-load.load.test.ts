@@ -3,9 +3,8 @@
  * - 500 feeds on one app while its calls take turns: another app's turn p99 stays within 3× of its
  *   baseline taken in the same run, every feed gets the turns, and the feeds hold no Redis
  *   connection each (the readers the store made are counted: one per watched app, one for backlogs).
- * - an idle feed for 60 s: a heartbeat every 15 s, no read of the feed fails (the reader's socket
- *   timeout outlasts its 15 s blocking read; it was 5 s, and idle feeds failed at ~17 s), and a
- *   turn after the minute still comes through.
+ * The idle feed (a minute of waiting, no load) is feed-idle.reliability.test.ts: it runs beside
+ * the other reliability suites instead of holding up the load suites, which run one at a time.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeRedisStore, testPrefix } from '../helpers/test-stores.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
 import { IvrCall } from '../helpers/ivr-call.js';
-import type { RedisStore, StreamReader } from '../../src/store/index.js';
-import { SseClient } from '../inspector/sse-client.js';
+import type { RedisStore } from '../../src/store/index.js';
+import { countReaders } from './count-readers.js';
 
 const FEEDS = 500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -22,35 +21,6 @@ const p99 = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)]!;
 };
-
-/** Counts the stream readers (connections of their own on Redis) the store makes, and their failed reads. */
-function countReaders(store: RedisStore) {
-  const counts = { made: 0, open: 0, failedReads: 0, errors: [] as string[] };
-  const make = store.streamReader.bind(store);
-  store.streamReader = async (): Promise<StreamReader> => {
-    const reader = await make();
-    counts.made++;
-    counts.open++;
-    let closed = false;
-    return {
-      read: (...args) =>
-        reader.read(...args).catch((err: unknown) => {
-          // a read ended by closing its reader is no failure
-          if (!closed) {
-            counts.failedReads++;
-            counts.errors.push(String(err));
-          }
-          throw err;
-        }),
-      close: () => {
-        closed = true;
-        counts.open--;
-        return reader.close();
-      },
-    };
-  };
-  return counts;
-}
 
 /** Feeds held open by a child process (feed-clients.ts): their reading costs this process nothing. */
 async function openFeedsElsewhere(url: string, token: string, count: number) {
@@ -140,24 +110,4 @@ describe.skipIf(!inject('redisAvailable'))('live feeds on Redis', () => {
     expect(fewest).toBe(watchedTurns);
     feeds.close();
   }, 240_000);
-
-  it('when a feed stays idle on Redis for 60 s, then a heartbeat comes every 15 s, no read fails, and a turn after it still comes', async () => {
-    const failedBefore = counts.failedReads;
-    const feed = await SseClient.open(`${gw.url}/api/admin/apps/${measured.streamId}/calls/feed`, { Authorization: `Bearer ${gw.config.adminToken}` });
-    expect(feed.status).toBe(200);
-    const opened = performance.now();
-    const first = feed.next(); // reads in the background, keeping the comments as they come
-    first.catch(() => undefined); // judged below
-    await sleep(61_000);
-    const beats = feed.comments.filter((c) => c.text === 'heartbeat').map((c) => c.at - opened);
-    expect(beats).toHaveLength(4);
-    expect(counts.errors.slice(failedBefore)).toEqual([]);
-    expect(gw.log.text()).not.toMatch(/could not read the feed/);
-
-    const call = new IvrCall(gw, measured.webhookUrl);
-    await call.start();
-    const event = await first;
-    expect(JSON.parse(event.data)).toMatchObject({ callId: call.callId });
-    feed.close();
-  }, 90_000);
 });

@@ -1,6 +1,7 @@
 /**
- * The CLI in scripted mode, run as a child process (npx tsx sandbox/call.ts … --script FILE) against
- * the local gateway stub: its transcript and its exit codes.
+ * The CLI in scripted mode, run as a child process (node --import tsx sandbox/call.ts … --script
+ * FILE: what `npm run call` runs, without the npx and tsx launcher processes, each a Node start-up
+ * of its own per run) against the local gateway stub: its transcript and its exit codes.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,7 @@ afterEach(async () => {
 /** Runs the CLI without blocking this process (the stub server lives here). */
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, reject) => {
-    const child = spawn('npx', ['tsx', 'sandbox/call.ts', ...args], { cwd: projectRoot });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/call.ts', ...args], { cwd: projectRoot });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

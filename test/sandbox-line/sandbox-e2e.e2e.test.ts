@@ -7,7 +7,7 @@ import { MemoryStore, type Store } from '../../src/store/index.js';
 const attemptOf = (xml: string) => /<var name="attempt" expr="'([^']+)'"/.exec(xml)?.[1] ?? '';
 const subdialogSrcOf = (xml: string) => /<subdialog[^>]*src="([^"]+)"/.exec(xml)?.[1]?.replace(/&amp;/g, '&') ?? '';
 
-describeEachStore('test sandbox', (factory) => {
+describeEachStore('test sandbox', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;

@@ -1,5 +1,5 @@
 /**
- * Attacks on operator accounts over real HTTP on every store: an expired or used invitation link, a
+ * Attacks on operator accounts over real HTTP on the API stores (memory, Redis): an expired or used invitation link, a
  * disabled account's session and tokens, password guessing from one address and spread over many,
  * and passwords, their hashes and tokens looked for in every answer, the audit trail and the log.
  */
@@ -9,7 +9,7 @@ import { describeEachStore } from '../helpers/test-stores.js';
 import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
 import { call, makeOperator, signInWithPassword } from '../accounts/operator-kit.js';
 
-describeEachStore('attacks on operator accounts', (factory) => {
+describeEachStore('attacks on operator accounts', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let now = Date.now();

@@ -1,5 +1,5 @@
 /**
- * Issue 38, finding 7: guesses at the admin token, over real HTTP on every store. Each client
+ * Issue 38, finding 7: guesses at the admin token, over real HTTP on the API stores (memory, Redis). Each client
  * address is its own (X-Forwarded-For behind a trusted proxy). 5,000 wrong Bearer tokens get at
  * most the first window's comparisons, the rest 429 without one, and the right token is refused
  * too while the address is limited; a parallel burst at sign-in with the right token inside it gets
@@ -18,7 +18,7 @@ import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
 const FIRST_WINDOW = 10;
 const TRUSTED = '198.51.100.0/24';
 
-describeEachStore('guesses at the admin token', (factory) => {
+describeEachStore('guesses at the admin token', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let n = 0;

@@ -1,5 +1,5 @@
 /**
- * Issue 38, finding 8, over real HTTP on every store: /metrics answers only its token or its
+ * Issue 38, finding 8, over real HTTP on the API stores (memory, Redis): /metrics answers only its token or its
  * networks; a grammar source (a node's grammar src, the transcription engine) or fetchaudio of
  * another scheme than http, https or builtin: is refused with 400 at the field's path and nothing
  * is stored; every answer that carries a secret is `Cache-Control: no-store`.
@@ -13,7 +13,7 @@ import { createModelConnection, importSkillGroup, startGateway, type RunningGate
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 const HOSTILE_SOURCES = ['javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'data:application/srgs+xml,<grammar/>', 'file:///etc/passwd', 'vbscript:x', '//evil.example/g.grxml', 'grammars/menu.grxml'];
 
-describeEachStore('the edge: metrics, grammar sources, secrets in answers', (factory) => {
+describeEachStore('the edge: metrics, grammar sources, secrets in answers', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let streamId: string;

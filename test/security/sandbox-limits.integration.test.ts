@@ -61,7 +61,7 @@ const wrong = (from: string, address: string, headers?: Record<string, string>) 
 const outcome = (xml: string): 'checked' | 'slowed' | 'locked' | 'connected' | 'other' =>
   xml.includes('<subdialog') ? 'connected' : xml.includes(CHECKED) ? 'checked' : xml.includes(SLOWED) ? 'slowed' : xml.includes(LOCKED) ? 'locked' : 'other';
 
-describeEachStore('sandbox limits', (factory) => {
+describeEachStore('sandbox limits', 'api', (factory) => {
   let store: Store;
   const lines: Line[] = [];
   const open = async (sandbox: SandboxOptions, config: Partial<Config> = {}) => {

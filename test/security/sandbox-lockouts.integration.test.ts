@@ -24,7 +24,7 @@ type Outcome = 'checked' | 'slowed' | 'locked' | 'connected' | 'other';
 const outcome = (xml: string): Outcome =>
   xml.includes('<subdialog') ? 'connected' : xml.includes('did not match') ? 'checked' : xml.includes('Please wait a minute') ? 'slowed' : xml.includes('This line is locked') ? 'locked' : 'other';
 
-describeEachStore('sandbox lockouts for operators', (factory) => {
+describeEachStore('sandbox lockouts for operators', 'api', (factory) => {
   let store: Store;
   const gateways: RunningGateway[] = [];
 

@@ -1,6 +1,6 @@
 /**
  * Issue 38, finding 4: a console session outlived the admin token that made it. Over real HTTP
- * on every store: a cookie made while the instances ran with one ADMIN_TOKEN is refused (GET and
+ * on the API stores (memory, Redis): a cookie made while the instances ran with one ADMIN_TOKEN is refused (GET and
  * POST) by an instance that runs with a new one, and by the first instance once it restarts with
  * the new token; a session made with the new token works. And the session check the live feeds
  * ask at every heartbeat (`ConsoleService.isActive`) answers false after sign-out, at expiry and
@@ -18,7 +18,7 @@ const OLD_TOKEN = 'old-admin-token-0123456789abcdef';
 const NEW_TOKEN = 'new-admin-token-0123456789abcdef';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describeEachStore('a console session after the admin token changes', (factory) => {
+describeEachStore('a console session after the admin token changes', 'api', (factory) => {
   let store: Store;
   const masterKey = randomBytes(32);
   const running: RunningGateway[] = [];

@@ -22,7 +22,7 @@ const history = (): NonNullable<TurnCommit['extra']> => ({
   guards: [{ key: MESSAGE, absent: true }],
 });
 
-describeEachStore('commitTurn', (factory) => {
+describeEachStore('commitTurn', 'store', (factory) => {
   let store: Store;
   beforeEach(async () => {
     store = await factory.make();

@@ -11,7 +11,7 @@ const LOCK = 'lock:{c:w1}';
 const SESSION = 'session:{c:w1}';
 const LONG = 30_000;
 
-describeEachStore('waitForRelease', (factory) => {
+describeEachStore('waitForRelease', 'store', (factory) => {
   let store: Store;
   beforeEach(async () => {
     store = await factory.make();

@@ -4,7 +4,7 @@ import { storeKeys, type Store } from '../../src/store/index.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describeEachStore('store contract', (factory) => {
+describeEachStore('store contract', 'store', (factory) => {
   let store: Store;
   beforeEach(async () => {
     store = await factory.make();

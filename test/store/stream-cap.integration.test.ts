@@ -7,7 +7,7 @@ import { storeKeys, type Store } from '../../src/store/index.js';
  * of its radix tree (100 entries each by default) and the embedded store counts a stream once per
  * hundredth of its cap, so neither keeps exactly `maxLen`; the memory store does.
  */
-describeEachStore('stream cap', (factory) => {
+describeEachStore('stream cap', 'store', (factory) => {
   let store: Store;
   beforeEach(async () => {
     store = await factory.make();

@@ -6,7 +6,7 @@ import { admin, tablesFixture, uniqueTable, type TablesFixture } from './tables-
 
 const paths = (body: { errors: Array<{ path?: string }> }): Array<string | undefined> => body.errors.map((e) => e.path);
 
-describeEachStore('data table definitions', (factory) => {
+describeEachStore('data table definitions', 'api', (factory) => {
   let store: Store;
   let f: TablesFixture;
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { tablesFixture, uniqueTable, type TablesFixture } from './tables-fixture
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const paths = (body: { errors: Array<{ path?: string }> }): Array<string | undefined> => body.errors.map((e) => e.path);
 
-describeEachStore('data table insert', (factory) => {
+describeEachStore('data table insert', 'api', (factory) => {
   let store: Store;
   let f: TablesFixture;
   let w: { streamId: string; auth: { auth: string } };
@@ -181,7 +181,7 @@ describeEachStore('data table insert', (factory) => {
   });
 });
 
-describeEachStore('data table insert rate limit', (factory) => {
+describeEachStore('data table insert rate limit', 'api', (factory) => {
   let store: Store;
   beforeAll(async () => {
     store = await factory.make();

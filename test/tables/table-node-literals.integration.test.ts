@@ -26,7 +26,7 @@ const agentWith = (record: Record<string, unknown>) => ({
   },
 });
 
-describeEachStore('table node with literal values', (factory) => {
+describeEachStore('table node with literal values', 'api', (factory) => {
   let store: Store;
   let gw: RunningGateway;
   let app: IvrApp;

@@ -15,7 +15,7 @@ const failure = async (p: Promise<unknown>): Promise<AppError> => {
   throw new Error('expected an AppError');
 };
 
-describeEachStore('the TablePort (agent table node)', (factory) => {
+describeEachStore('the TablePort (agent table node)', 'api', (factory) => {
   let store: Store;
   let f: TablesFixture;
   let streamId: string;

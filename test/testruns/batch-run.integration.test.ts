@@ -67,7 +67,7 @@ const EXPECTED_BINS: Record<number, { count: number; meanConfidence: number; acc
   6: { count: 4, meanConfidence: 2 / 3, accuracy: 1 },
 };
 
-describeEachStore('batch test runs', (factory) => {
+describeEachStore('batch test runs', 'api', (factory) => {
   let store: Store;
   let h: Harness;
   let app: { streamId: string; token: (claims?: Record<string, unknown>) => string };

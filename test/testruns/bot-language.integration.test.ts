@@ -17,7 +17,7 @@ const SPANISH_SUITE = [
   { utterance: 'adiós', intent: 'Goodbye' },
 ];
 
-describeEachStore('batch runs in the agent\'s languages', (factory) => {
+describeEachStore('batch runs in the agent\'s languages', 'api', (factory) => {
   let store: Store;
   let h: Harness;
   let app: Awaited<ReturnType<Harness['t']['createAppWithClient']>>;

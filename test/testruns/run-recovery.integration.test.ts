@@ -18,7 +18,7 @@ async function until(cond: () => Promise<boolean>, timeoutMs = 10_000): Promise<
   }
 }
 
-describeEachStore('batch test runs across restarts', (factory) => {
+describeEachStore('batch test runs across restarts', 'store', (factory) => {
   let store: Store;
   const harnesses: Harness[] = [];
   const harness = async (opts = {}, agents?: Harness['agents']): Promise<Harness> => {
