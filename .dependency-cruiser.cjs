@@ -17,7 +17,8 @@ module.exports = {
     {
       name: 'express-only-in-http',
       severity: 'error',
-      comment: 'Only the HTTP helpers (src/platform/http) and src/app.ts import express; domain code never does.',
+      comment:
+        'Only the HTTP helpers (src/platform/http) and src/app.ts import express; domain code never does.',
       from: { path: '^src/', pathNot: ['^src/platform/http/', '^src/app\\.ts$'] },
       to: { path: '^node_modules/(@types/)?express/' },
     },
@@ -39,7 +40,8 @@ module.exports = {
     {
       name: 'wiring-only-through-index',
       severity: 'error',
-      comment: 'The wiring files (src/app.ts, compose.ts, main.ts) use components only through their index.ts.',
+      comment:
+        'The wiring files (src/app.ts, compose.ts, main.ts) use components only through their index.ts.',
       from: { path: '^src/[^/]+\\.ts$' },
       to: { path: '^src/[^/]+/', pathNot: '^src/[^/]+/index\\.ts$' },
     },
@@ -70,36 +72,53 @@ module.exports = {
       comment:
         'The VoiceXML interpreter (sandbox/) runs in Node and in the console: its core imports no Node builtin (node:*, fs, ' +
         'readline, vm, crypto…). The Node front ends (call.ts, interactive-input.ts, index.ts, the demo/token scripts) may.',
-      from: { path: '^sandbox/', pathNot: '^sandbox/(call|interactive-input|index|demo-model|mint-token|setup-demo)\\.ts$' },
+      from: {
+        path: '^sandbox/',
+        pathNot: '^sandbox/(call|interactive-input|index|demo-model|mint-token|setup-demo)\\.ts$',
+      },
       to: { dependencyTypes: ['core'] },
     },
     {
       name: 'sandbox-core-not-to-node-front-ends',
       severity: 'error',
-      comment: 'The interpreter core imports none of the Node front ends of sandbox/, nor Node-only libraries.',
-      from: { path: '^sandbox/', pathNot: '^sandbox/(call|interactive-input|index|demo-model|mint-token|setup-demo)\\.ts$' },
-      to: { path: ['^sandbox/(call|interactive-input|index|demo-model|mint-token|setup-demo)\\.ts$', '^node_modules/(@types/node|jsonwebtoken|ioredis|express)/'] },
+      comment:
+        'The interpreter core imports none of the Node front ends of sandbox/, nor Node-only libraries.',
+      from: {
+        path: '^sandbox/',
+        pathNot: '^sandbox/(call|interactive-input|index|demo-model|mint-token|setup-demo)\\.ts$',
+      },
+      to: {
+        path: [
+          '^sandbox/(call|interactive-input|index|demo-model|mint-token|setup-demo)\\.ts$',
+          '^node_modules/(@types/node|jsonwebtoken|ioredis|express)/',
+        ],
+      },
     },
     {
       name: 'bench-through-public-faces',
       severity: 'error',
       comment:
-        'The benchmarks use the service as its callers and wiring do: through a component\'s index.ts, the wiring files ' +
-        '(app.ts, compose.ts), and the recognizer\'s parts for the evaluation tools (src/agent/nlu/index.ts).',
+        "The benchmarks use the service as its callers and wiring do: through a component's index.ts, the wiring files " +
+        "(app.ts, compose.ts), and the recognizer's parts for the evaluation tools (src/agent/nlu/index.ts).",
       from: { path: '^bench/' },
-      to: { path: '^src/', pathNot: ['^src/[^/]+/index\\.ts$', '^src/agent/nlu/index\\.ts$', '^src/(app|compose)\\.ts$'] },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/[^/]+/index\\.ts$', '^src/agent/nlu/index\\.ts$', '^src/(app|compose)\\.ts$'],
+      },
     },
     {
       name: 'console-sandbox-through-browser-face',
       severity: 'error',
-      comment: 'The console runs the VoiceXML interpreter through its browser face (sandbox/browser.ts), never its inner files.',
+      comment:
+        'The console runs the VoiceXML interpreter through its browser face (sandbox/browser.ts), never its inner files.',
       from: { path: '^console/' },
       to: { path: '^sandbox/', pathNot: '^sandbox/browser\\.ts$' },
     },
     {
       name: 'console-not-server',
       severity: 'error',
-      comment: 'The console is a client of the HTTP API: it imports no server code (src/) and no bench or test code.',
+      comment:
+        'The console is a client of the HTTP API: it imports no server code (src/) and no bench or test code.',
       from: { path: '^console/' },
       to: { path: '^(src|bench|test)/' },
     },

@@ -50,10 +50,29 @@ export default defineConfig({
     },
     projects: [
       { extends: true, test: { name: 'unit', include: [projectOf('unit')], isolate: false, ...busy } },
-      { extends: true, test: { name: 'integration', include: [projectOf('integration')], globalSetup: redisSetup, ...busy } },
+      {
+        extends: true,
+        test: { name: 'integration', include: [projectOf('integration')], globalSetup: redisSetup, ...busy },
+      },
       { extends: true, test: { name: 'e2e', include: [projectOf('e2e')], globalSetup: redisSetup, ...busy } },
-      { extends: true, test: { name: 'reliability', include: [projectOf('reliability')], globalSetup: [...redisSetup, ...haproxySetup], ...quiet } },
-      { extends: true, test: { name: 'load', include: [projectOf('load')], globalSetup: [...redisSetup, ...haproxySetup], ...alone } },
+      {
+        extends: true,
+        test: {
+          name: 'reliability',
+          include: [projectOf('reliability')],
+          globalSetup: [...redisSetup, ...haproxySetup],
+          ...quiet,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'load',
+          include: [projectOf('load')],
+          globalSetup: [...redisSetup, ...haproxySetup],
+          ...alone,
+        },
+      },
       {
         extends: true,
         test: {

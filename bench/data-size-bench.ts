@@ -35,14 +35,25 @@ const arg = (name: string): string | undefined => {
 };
 const CALLS = Math.max(1, Math.floor(Number(arg('calls') ?? 10_000)));
 const STORE = arg('store') ?? 'embedded';
-if (STORE !== 'embedded' && STORE !== 'memory') throw new Error(`--store must be embedded or memory, not ${STORE}`);
+if (STORE !== 'embedded' && STORE !== 'memory')
+  throw new Error(`--store must be embedded or memory, not ${STORE}`);
 const CONCURRENCY = Math.max(1, Math.floor(Number(process.env.CALLS_CONCURRENCY ?? 8)));
 const line = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ivr-data-size-'));
 const adminToken = randomBytes(24).toString('base64url');
-const config = loadConfig({ ADMIN_TOKEN: adminToken, MASTER_KEY: randomBytes(32).toString('base64'), DATA_DIR: dataDir, STORE, BENCH_MODE: 'true', LOG_LEVEL: 'warn' });
-const store: Store = STORE === 'embedded' ? await SqliteStore.open({ dir: dataDir, prefix: config.keyPrefix, syncMs: config.dataSyncMs }) : new MemoryStore();
+const config = loadConfig({
+  ADMIN_TOKEN: adminToken,
+  MASTER_KEY: randomBytes(32).toString('base64'),
+  DATA_DIR: dataDir,
+  STORE,
+  BENCH_MODE: 'true',
+  LOG_LEVEL: 'warn',
+});
+const store: Store =
+  STORE === 'embedded'
+    ? await SqliteStore.open({ dir: dataDir, prefix: config.keyPrefix, syncMs: config.dataSyncMs })
+    : new MemoryStore();
 const gateway = composeGateway({ config, store, logger: createLogger({ level: 'warn' }) });
 await gateway.start();
 const server = gateway.app.listen(0, '127.0.0.1');
@@ -65,7 +76,8 @@ await Promise.all(
         // a turn past its deadline on a loaded machine: counted, and the size is per call attempted
         if (++failed <= 3) process.stderr.write(`call ${i} failed: ${String(err).slice(0, 300)}\n`);
       }
-      if (++done % 1000 === 0) line({ calls: done, failed, elapsedS: Math.round((performance.now() - started) / 100) / 10 });
+      if (++done % 1000 === 0)
+        line({ calls: done, failed, elapsedS: Math.round((performance.now() - started) / 100) / 10 });
     }
   }),
 );
@@ -80,13 +92,23 @@ await new Promise<void>((resolve) => server.close(() => resolve()));
 await store.close();
 
 if (STORE === 'memory') {
-  line({ summary: 'data-size', store: STORE, calls: CALLS, failed, concurrency: CONCURRENCY, msPerCall: Math.round(msPerCall * 100) / 100, cpuMsPerCall });
+  line({
+    summary: 'data-size',
+    store: STORE,
+    calls: CALLS,
+    failed,
+    concurrency: CONCURRENCY,
+    msPerCall: Math.round(msPerCall * 100) / 100,
+    cpuMsPerCall,
+  });
 } else {
   const files = readdirSync(dataDir).map((f) => ({ file: f, bytes: statSync(join(dataDir, f)).size }));
   const bytes = files.reduce((a, f) => a + f.bytes, 0);
   const db = new Database(join(dataDir, 'gateway.sqlite'), { readonly: true });
   // the pages of each table and index, and what the biggest kinds of key hold
-  const tables = db.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all() as Array<{ name: string; bytes: number }>;
+  const tables = db
+    .prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC')
+    .all() as Array<{ name: string; bytes: number }>;
   const byKind = db
     .prepare(
       `SELECT kind, count(*) AS keys, sum(coalesce(length(v), 0) + length(k)) AS bytes FROM keys GROUP BY kind
@@ -99,16 +121,36 @@ if (STORE === 'memory') {
   // which key families hold the bytes (ids replaced by *)
   const families = new Map<string, number>();
   const add = (k: string, n: number) => {
-    const family = k.replace(/(call-size-)[\w-]+/g, '$1*').replace(/\b(ms|ss|tr|u|st)[0-9A-Za-z_-]{6,}/g, '$1*');
+    const family = k
+      .replace(/(call-size-)[\w-]+/g, '$1*')
+      .replace(/\b(ms|ss|tr|u|st)[0-9A-Za-z_-]{6,}/g, '$1*');
     families.set(family, (families.get(family) ?? 0) + n);
   };
-  for (const r of db.prepare('SELECT k, coalesce(length(v), 0) + length(k) AS n FROM keys').iterate() as Iterable<{ k: string; n: number }>) add(r.k, r.n);
-  for (const r of db.prepare('SELECT k, sum(length(k) + length(f) + length(v)) AS n FROM hash GROUP BY k').iterate() as Iterable<{ k: string; n: number }>) add(r.k, r.n);
-  for (const r of db.prepare('SELECT k, sum(length(k) + length(m) + 8) AS n FROM zset GROUP BY k').iterate() as Iterable<{ k: string; n: number }>) add(r.k, r.n);
-  for (const r of db.prepare('SELECT k, sum(length(k) + length(v)) AS n FROM list GROUP BY k').iterate() as Iterable<{ k: string; n: number }>) add(r.k, r.n);
-  for (const r of db.prepare('SELECT k, sum(length(k) + length(f)) AS n FROM stream GROUP BY k').iterate() as Iterable<{ k: string; n: number }>) add(r.k, r.n);
+  for (const r of db
+    .prepare('SELECT k, coalesce(length(v), 0) + length(k) AS n FROM keys')
+    .iterate() as Iterable<{ k: string; n: number }>)
+    add(r.k, r.n);
+  for (const r of db
+    .prepare('SELECT k, sum(length(k) + length(f) + length(v)) AS n FROM hash GROUP BY k')
+    .iterate() as Iterable<{ k: string; n: number }>)
+    add(r.k, r.n);
+  for (const r of db
+    .prepare('SELECT k, sum(length(k) + length(m) + 8) AS n FROM zset GROUP BY k')
+    .iterate() as Iterable<{ k: string; n: number }>)
+    add(r.k, r.n);
+  for (const r of db
+    .prepare('SELECT k, sum(length(k) + length(v)) AS n FROM list GROUP BY k')
+    .iterate() as Iterable<{ k: string; n: number }>)
+    add(r.k, r.n);
+  for (const r of db
+    .prepare('SELECT k, sum(length(k) + length(f)) AS n FROM stream GROUP BY k')
+    .iterate() as Iterable<{ k: string; n: number }>)
+    add(r.k, r.n);
   db.close();
-  const topFamilies = [...families].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([family, n]) => ({ family, bytes: n }));
+  const topFamilies = [...families]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12)
+    .map(([family, n]) => ({ family, bytes: n }));
   line({
     summary: 'data-size',
     store: STORE,

@@ -31,12 +31,23 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { compileAgent } from '../src/agent/index.js';
 import { englishWordVectors } from '../src/agent/nlu/index.js';
-import { DATASETS, drawAgent, loadNluDataset, seededRandom, shuffled, type DatasetName, type DrawnAgent, type Part } from './lib/nlu-dataset.js';
+import {
+  DATASETS,
+  drawAgent,
+  loadNluDataset,
+  seededRandom,
+  shuffled,
+  type DatasetName,
+  type DrawnAgent,
+  type Part,
+} from './lib/nlu-dataset.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const part: Part = arg('part') === 'tune' ? 'tune' : 'report';
-const dataset: DatasetName = (DATASETS as readonly string[]).includes(arg('data') ?? '') ? (arg('data') as DatasetName) : 'hwu64';
+const dataset: DatasetName = (DATASETS as readonly string[]).includes(arg('data') ?? '')
+  ? (arg('data') as DatasetName)
+  : 'hwu64';
 /** The Home Assistant sets are too small for agents of 20 intents. */
 const small = dataset !== 'hwu64';
 const drawsArg = arg('draws');
@@ -73,8 +84,16 @@ function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
 }
 
-function reliability(scored: Scored[]): Array<{ from: number; to: number; n: number; confidence: number; accuracy: number }> {
-  const bins = Array.from({ length: BINS }, (_, i) => ({ from: i / BINS, to: (i + 1) / BINS, n: 0, sumConf: 0, correct: 0 }));
+function reliability(
+  scored: Scored[],
+): Array<{ from: number; to: number; n: number; confidence: number; accuracy: number }> {
+  const bins = Array.from({ length: BINS }, (_, i) => ({
+    from: i / BINS,
+    to: (i + 1) / BINS,
+    n: 0,
+    sumConf: 0,
+    correct: 0,
+  }));
   for (const s of scored) {
     const bin = bins[Math.min(BINS - 1, Math.floor(s.confidence * BINS))];
     if (!bin) continue;
@@ -82,12 +101,21 @@ function reliability(scored: Scored[]): Array<{ from: number; to: number; n: num
     bin.sumConf += s.confidence;
     if (s.correct) bin.correct += 1;
   }
-  return bins.map((b) => ({ from: b.from, to: b.to, n: b.n, confidence: b.n ? b.sumConf / b.n : NaN, accuracy: b.n ? b.correct / b.n : NaN }));
+  return bins.map((b) => ({
+    from: b.from,
+    to: b.to,
+    n: b.n,
+    confidence: b.n ? b.sumConf / b.n : NaN,
+    accuracy: b.n ? b.correct / b.n : NaN,
+  }));
 }
 
 function expectedCalibrationError(scored: Scored[]): number {
   const total = scored.length;
-  return reliability(scored).reduce((sum, b) => (b.n === 0 ? sum : sum + (b.n / total) * Math.abs(b.accuracy - b.confidence)), 0);
+  return reliability(scored).reduce(
+    (sum, b) => (b.n === 0 ? sum : sum + (b.n / total) * Math.abs(b.accuracy - b.confidence)),
+    0,
+  );
 }
 
 /** ECE with in-scope and out-of-scope utterances weighing half each. */
@@ -205,9 +233,16 @@ async function main(): Promise<void> {
     return;
   }
   const data = loadNluDataset(dataset);
-  const where = dataset === 'hwu64' ? `the HWU64 sample, ${part} part` : `Home Assistant's ${data.language} test sentences (all intents)`;
-  console.log(`eval:nlu on ${where} (${data.trainingPhrases ?? 10} training phrases per intent, threshold ${thresholdArg ?? 'the definition default'})`);
-  console.log('| Intents | Draws | In-scope accuracy | False accepts, out of scope | False accepts, held-out intents | ECE as drawn / balanced | Training (median) | Recognition median / p99 |');
+  const where =
+    dataset === 'hwu64'
+      ? `the HWU64 sample, ${part} part`
+      : `Home Assistant's ${data.language} test sentences (all intents)`;
+  console.log(
+    `eval:nlu on ${where} (${data.trainingPhrases ?? 10} training phrases per intent, threshold ${thresholdArg ?? 'the definition default'})`,
+  );
+  console.log(
+    '| Intents | Draws | In-scope accuracy | False accepts, out of scope | False accepts, held-out intents | ECE as drawn / balanced | Training (median) | Recognition median / p99 |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     console.log(
@@ -218,11 +253,18 @@ async function main(): Promise<void> {
   }
   if (args.includes('--sweep')) {
     const thresholds = [0.2, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7];
-    console.log('\nAt other thresholds: in-scope accuracy / false accepts (out-of-scope and held-out together)');
+    console.log(
+      '\nAt other thresholds: in-scope accuracy / false accepts (out-of-scope and held-out together)',
+    );
     console.log(`| Intents | ${thresholds.join(' | ')} |`);
     console.log(`|---|${thresholds.map(() => '---').join('|')}|`);
     for (const r of results) {
-      console.log(`| ${r.size} | ${thresholds.map((t) => atThreshold(r, t)).map((a) => `${pct(a.accuracy)} / ${pct(a.falseAccepts)}`).join(' | ')} |`);
+      console.log(
+        `| ${r.size} | ${thresholds
+          .map((t) => atThreshold(r, t))
+          .map((a) => `${pct(a.accuracy)} / ${pct(a.falseAccepts)}`)
+          .join(' | ')} |`,
+      );
     }
   }
   if (args.includes('--reliability')) {
@@ -230,12 +272,16 @@ async function main(): Promise<void> {
     console.log('| Bin | n | Mean score | Right |');
     console.log('|---|---|---|---|');
     for (const b of reliability(results.flatMap((r) => r.scored))) {
-      console.log(`| ${b.from.toFixed(1)}–${b.to.toFixed(1)} | ${b.n} | ${Number.isNaN(b.confidence) ? '–' : b.confidence.toFixed(2)} | ${Number.isNaN(b.accuracy) ? '–' : pct(b.accuracy)} |`);
+      console.log(
+        `| ${b.from.toFixed(1)}–${b.to.toFixed(1)} | ${b.n} | ${Number.isNaN(b.confidence) ? '–' : b.confidence.toFixed(2)} | ${Number.isNaN(b.accuracy) ? '–' : pct(b.accuracy)} |`,
+      );
     }
   }
   const mem = process.memoryUsage();
   console.log(`\nword vectors: ${vectors.size} words loaded in ${loadMs.toFixed(0)} ms (once per process)`);
-  console.log(`memory: rss ${(mem.rss / 1e6).toFixed(0)} MB, heap used ${(mem.heapUsed / 1e6).toFixed(0)} MB`);
+  console.log(
+    `memory: rss ${(mem.rss / 1e6).toFixed(0)} MB, heap used ${(mem.heapUsed / 1e6).toFixed(0)} MB`,
+  );
   console.log(`load average while measuring: ${(loadavg()[0] ?? 0).toFixed(1)} on ${cpus().length} cores`);
 }
 

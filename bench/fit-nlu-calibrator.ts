@@ -9,7 +9,13 @@
  * out-of-scope and held-out utterances together weigh as much as the in-scope ones: the confidence
  * is calibrated for traffic where half the requests are in scope (docs/nlu.md).
  */
-import { AgentIndex, calibrationFeatures, languagePack, PhraseEncoder, profileIntent } from '../src/agent/nlu/index.js';
+import {
+  AgentIndex,
+  calibrationFeatures,
+  languagePack,
+  PhraseEncoder,
+  profileIntent,
+} from '../src/agent/nlu/index.js';
 import { fitLogistic } from './lib/logistic-fit.js';
 import { drawAgent, loadNluDataset, seededRandom, shuffled } from './lib/nlu-dataset.js';
 
@@ -36,7 +42,11 @@ async function main(): Promise<void> {
           .features(encoder.encode(text))
           .sort((a, b) => b.softCoverage - a.softCoverage)
           .slice(0, ROWS_PER_UTTERANCE);
-        for (const row of rows) (truth === null ? outOfScope : inScope).push({ x: calibrationFeatures(row), y: row.intent === truth ? 1 : 0 });
+        for (const row of rows)
+          (truth === null ? outOfScope : inScope).push({
+            x: calibrationFeatures(row),
+            y: row.intent === truth ? 1 : 0,
+          });
       };
       for (const u of agent.inScope) add(u.text, u.intent);
       for (const t of agent.outOfScope) add(t, null);
@@ -51,7 +61,9 @@ async function main(): Promise<void> {
     weights,
   );
   console.log(`rows: ${inScope.length} in scope, ${outOfScope.length} out of scope`);
-  console.log(`export const CALIBRATION_COEFFICIENTS: readonly number[] = [${coefficients.map((c) => Number(c.toFixed(3))).join(', ')}];`);
+  console.log(
+    `export const CALIBRATION_COEFFICIENTS: readonly number[] = [${coefficients.map((c) => Number(c.toFixed(3))).join(', ')}];`,
+  );
 }
 
 main().catch((err: unknown) => {

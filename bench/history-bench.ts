@@ -24,8 +24,22 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.js';
 import { AppsService } from '../src/admin/index.js';
-import { createHistoryComponent, historyLayout, type HistoryParams, type HistoryVersion, type ValidMessage } from '../src/history/index.js';
-import { createAuthenticator, createLogger, createMetrics, createSealer, signHs256, testConfig, type RateLimiterFactory } from '../src/platform/index.js';
+import {
+  createHistoryComponent,
+  historyLayout,
+  type HistoryParams,
+  type HistoryVersion,
+  type ValidMessage,
+} from '../src/history/index.js';
+import {
+  createAuthenticator,
+  createLogger,
+  createMetrics,
+  createSealer,
+  signHs256,
+  testConfig,
+  type RateLimiterFactory,
+} from '../src/platform/index.js';
 import { isStoreUnavailable, rateLimitersOf, RedisStore, type WriteOp } from '../src/store/index.js';
 import { seededRandom } from './lib/nlu-dataset.js';
 
@@ -51,7 +65,6 @@ const MSGS_PER_USER = SESSIONS_PER_USER * MSGS_PER_SESSION;
 
 const line = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
-
 interface Probe {
   userId: string;
   from: string;
@@ -63,7 +76,10 @@ interface Probe {
 }
 
 /** The messages of one user: SESSIONS_PER_USER IVR calls of MSGS_PER_SESSION turns' messages. */
-function userMessages(streamId: string, u: number): { sessions: Array<{ id: string; msgs: ValidMessage[] }>; probe: Probe } {
+function userMessages(
+  streamId: string,
+  u: number,
+): { sessions: Array<{ id: string; msgs: ValidMessage[] }>; probe: Probe } {
   const rand = seededRandom(u + 1);
   const userId = `u-${u}`;
   const from = `+1555${String(u).padStart(7, '0')}`;
@@ -78,10 +94,22 @@ function userMessages(streamId: string, u: number): { sessions: Array<{ id: stri
       const incoming = i % 2 === 1;
       const taskKind = !incoming && i > 0 && rand() < 0.05 ? (rand() < 0.5 ? 'Alert' : 'Action') : 'Dialog';
       const m: ValidMessage = {
-        id: `ms-${randomUUID()}`, streamId, userId, identities: [callId, from], sessionId, callId,
-        type: incoming ? 'incoming' : 'outgoing', text: incoming ? `caller says ${i}` : `agent answers ${i}`,
-        channel: 'ivr', channelUId: from, createdOn: start + i * 5_000, lang: 'en', taskKind,
-        ...(incoming ? { traceId: `tr-${randomUUID()}`, tags: { intent: INTENTS[Math.floor(rand() * INTENTS.length)]! } } : {}),
+        id: `ms-${randomUUID()}`,
+        streamId,
+        userId,
+        identities: [callId, from],
+        sessionId,
+        callId,
+        type: incoming ? 'incoming' : 'outgoing',
+        text: incoming ? `caller says ${i}` : `agent answers ${i}`,
+        channel: 'ivr',
+        channelUId: from,
+        createdOn: start + i * 5_000,
+        lang: 'en',
+        taskKind,
+        ...(incoming
+          ? { traceId: `tr-${randomUUID()}`, tags: { intent: INTENTS[Math.floor(rand() * INTENTS.length)]! } }
+          : {}),
         ...(incoming && rand() < 0.02 ? { secureForm: true } : {}),
       };
       msgs.push(m);
@@ -95,7 +123,13 @@ function userMessages(streamId: string, u: number): { sessions: Array<{ id: stri
   return { sessions, probe };
 }
 
-async function fill(store: RedisStore, streamId: string, fromUser: number, toUser: number, probes: Probe[]): Promise<void> {
+async function fill(
+  store: RedisStore,
+  streamId: string,
+  fromUser: number,
+  toUser: number,
+  probes: Probe[],
+): Promise<void> {
   const started = performance.now();
   let messages = 0;
   let opsCount = 0;
@@ -125,30 +159,123 @@ async function fill(store: RedisStore, streamId: string, fromUser: number, toUse
   if (batch.length) await flush();
   await Promise.all(inFlight);
   const s = (performance.now() - started) / 1000;
-  line({ phase: 'fill', users: toUser - fromUser, messages, writeOps: opsCount, seconds: +s.toFixed(2), messagesPerSec: Math.round(messages / s), opsPerSec: Math.round(opsCount / s) });
+  line({
+    phase: 'fill',
+    users: toUser - fromUser,
+    messages,
+    writeOps: opsCount,
+    seconds: +s.toFixed(2),
+    messagesPerSec: Math.round(messages / s),
+    opsPerSec: Math.round(opsCount / s),
+  });
 }
 
-type Measure = { name: string; via: 'service' | 'http'; version: HistoryVersion; params: (p: Probe, i: number) => HistoryParams; path?: 'bot' | 'admin' };
+type Measure = {
+  name: string;
+  via: 'service' | 'http';
+  version: HistoryVersion;
+  params: (p: Probe, i: number) => HistoryParams;
+  path?: 'bot' | 'admin';
+};
 
 const pick = <T>(xs: T[], i: number): T => xs[i % xs.length]!;
 const MEASURES: Measure[] = [
-  { name: 'user-page', via: 'service', version: 'v1', params: (p) => ({ userId: p.userId, channelType: 'ivr' }) },
-  { name: 'user-by-from-v2-limit100', via: 'service', version: 'v2', params: (p) => ({ userId: p.from, channelType: 'ivr', limit: 100, includeSecureForm: false }) },
-  { name: 'user-dates-forward', via: 'service', version: 'v1', params: (p) => ({ userId: p.userId, channelType: 'ivr', forward: true, dateFrom: { ms: NOW - 6 * D, dateOnly: false }, dateTo: { ms: NOW, dateOnly: false } }) },
-  { name: 'user-skip-1-session', via: 'service', version: 'v1', params: (p) => ({ userId: p.userId, channelType: 'ivr', skip: 1 }) },
-  { name: 'user-session', via: 'service', version: 'v1', params: (p, i) => ({ userId: p.userId, channelType: 'ivr', sessionId: pick(p.recentSessions, i) }) },
-  { name: 'sessions-list-3', via: 'service', version: 'v1', params: (p, i) => ({ channelType: 'ivr', sessionId: [...new Set([pick(p.recentSessions, i), pick(p.sessions, i + 1), pick(p.sessions, i + 2)])] }) },
-  { name: 'user-and-tag', via: 'service', version: 'v1', params: (p, i) => ({ userId: p.userId, channelType: 'ivr', tags: { intent: pick(INTENTS, i) } }) },
-  { name: 'user-msgId-older', via: 'service', version: 'v1', params: (p, i) => ({ userId: p.userId, channelType: 'ivr', ...(p.recent.length ? { msgId: pick(p.recent, i).id, direction: -1 } : {}) }) },
+  {
+    name: 'user-page',
+    via: 'service',
+    version: 'v1',
+    params: (p) => ({ userId: p.userId, channelType: 'ivr' }),
+  },
+  {
+    name: 'user-by-from-v2-limit100',
+    via: 'service',
+    version: 'v2',
+    params: (p) => ({ userId: p.from, channelType: 'ivr', limit: 100, includeSecureForm: false }),
+  },
+  {
+    name: 'user-dates-forward',
+    via: 'service',
+    version: 'v1',
+    params: (p) => ({
+      userId: p.userId,
+      channelType: 'ivr',
+      forward: true,
+      dateFrom: { ms: NOW - 6 * D, dateOnly: false },
+      dateTo: { ms: NOW, dateOnly: false },
+    }),
+  },
+  {
+    name: 'user-skip-1-session',
+    via: 'service',
+    version: 'v1',
+    params: (p) => ({ userId: p.userId, channelType: 'ivr', skip: 1 }),
+  },
+  {
+    name: 'user-session',
+    via: 'service',
+    version: 'v1',
+    params: (p, i) => ({ userId: p.userId, channelType: 'ivr', sessionId: pick(p.recentSessions, i) }),
+  },
+  {
+    name: 'sessions-list-3',
+    via: 'service',
+    version: 'v1',
+    params: (p, i) => ({
+      channelType: 'ivr',
+      sessionId: [...new Set([pick(p.recentSessions, i), pick(p.sessions, i + 1), pick(p.sessions, i + 2)])],
+    }),
+  },
+  {
+    name: 'user-and-tag',
+    via: 'service',
+    version: 'v1',
+    params: (p, i) => ({ userId: p.userId, channelType: 'ivr', tags: { intent: pick(INTENTS, i) } }),
+  },
+  {
+    name: 'user-msgId-older',
+    via: 'service',
+    version: 'v1',
+    params: (p, i) => ({
+      userId: p.userId,
+      channelType: 'ivr',
+      ...(p.recent.length ? { msgId: pick(p.recent, i).id, direction: -1 } : {}),
+    }),
+  },
   { name: 'app-page', via: 'service', version: 'v1', params: () => ({ channelType: 'ivr' }) },
-  { name: 'app-page-v2-limit100', via: 'service', version: 'v2', params: () => ({ channelType: 'ivr', limit: 100, includeSecureForm: true }) },
-  { name: 'app-skip-10-sessions', via: 'service', version: 'v1', params: () => ({ channelType: 'ivr', skip: 10 }) },
-  { name: 'app-tag', via: 'service', version: 'v1', params: (_p, i) => ({ channelType: 'ivr', tags: { intent: pick(INTENTS, i) } }) },
-  { name: 'http-user-page', via: 'http', version: 'v1', params: (p) => ({ userId: p.userId, channelType: 'ivr' }) },
-  { name: 'http-app-page-v2-limit100-gzip', via: 'http', version: 'v2', params: () => ({ channelType: 'ivr', limit: 100, includeSecureForm: true }) },
+  {
+    name: 'app-page-v2-limit100',
+    via: 'service',
+    version: 'v2',
+    params: () => ({ channelType: 'ivr', limit: 100, includeSecureForm: true }),
+  },
+  {
+    name: 'app-skip-10-sessions',
+    via: 'service',
+    version: 'v1',
+    params: () => ({ channelType: 'ivr', skip: 10 }),
+  },
+  {
+    name: 'app-tag',
+    via: 'service',
+    version: 'v1',
+    params: (_p, i) => ({ channelType: 'ivr', tags: { intent: pick(INTENTS, i) } }),
+  },
+  {
+    name: 'http-user-page',
+    via: 'http',
+    version: 'v1',
+    params: (p) => ({ userId: p.userId, channelType: 'ivr' }),
+  },
+  {
+    name: 'http-app-page-v2-limit100-gzip',
+    via: 'http',
+    version: 'v2',
+    params: () => ({ channelType: 'ivr', limit: 100, includeSecureForm: true }),
+  },
 ];
 
-const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const quantile = (sorted: number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 async function main(): Promise<void> {
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -158,16 +285,36 @@ async function main(): Promise<void> {
   const apps = new AppsService(store, createSealer(config.masterKey));
   const metrics = createMetrics();
   const rateLimiters: RateLimiterFactory = rateLimitersOf(store);
-  const history = createHistoryComponent({ sessionMetas: new LRUCache({ max: 1_000 }), store, apps, metrics, rateLimiters, now: () => NOW, rateLimits: { perMinute: 1e9, perHour: 1e9 } });
+  const history = createHistoryComponent({
+    sessionMetas: new LRUCache({ max: 1_000 }),
+    store,
+    apps,
+    metrics,
+    rateLimiters,
+    now: () => NOW,
+    rateLimits: { perMinute: 1e9, perHour: 1e9 },
+  });
   const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, rateLimiters });
-  const app = buildApp({ config, logger: createLogger({ level: 'silent' }), metrics, authenticator, routes: history.routes, isReady: () => store.ping(), isStoreUnavailable });
+  const app = buildApp({
+    config,
+    logger: createLogger({ level: 'silent' }),
+    metrics,
+    authenticator,
+    routes: history.routes,
+    isReady: () => store.ping(),
+    isStoreUnavailable,
+  });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const makeApp = async (name: string) => {
     const rec = await apps.createApp({ name, language: 'en', icon: 'https://cdn.example.com/bench.png' });
     const client = await apps.createApiApp(rec.streamId, { name: 'bench', scopes: ['chat-history'] });
-    return { streamId: rec.streamId, token: signHs256({ appId: client.clientId, sub: 'bench' }, client.clientSecret), probes: [] as Probe[] };
+    return {
+      streamId: rec.streamId,
+      token: signHs256({ appId: client.clientId, sub: 'bench' }, client.clientSecret),
+      probes: [] as Probe[],
+    };
   };
   type BenchApp = Awaited<ReturnType<typeof makeApp>>;
 
@@ -178,9 +325,14 @@ async function main(): Promise<void> {
       await history.service.getMessages(a.streamId, m.version, params, 'body');
     } else {
       const body = JSON.stringify(params);
-      const res = await fetch(`${base}/api/public/bot/${a.streamId}/${m.version === 'v1' ? 'getMessages' : 'getMessagesV2'}`, {
-        method: 'POST', body, headers: { auth: a.token, 'content-type': 'application/json', 'accept-encoding': 'gzip' },
-      });
+      const res = await fetch(
+        `${base}/api/public/bot/${a.streamId}/${m.version === 'v1' ? 'getMessages' : 'getMessagesV2'}`,
+        {
+          method: 'POST',
+          body,
+          headers: { auth: a.token, 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+        },
+      );
       if (res.status !== 200) throw new Error(`${m.name}: HTTP ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
     }
@@ -200,10 +352,22 @@ async function main(): Promise<void> {
     }
     return times.map(stats);
   };
-  const usedMemory = async () => Math.round(Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1] ?? 0) / 1e6);
+  const usedMemory = async () =>
+    Math.round(Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1] ?? 0) / 1e6);
 
   try {
-    line({ phase: 'config', redis: REDIS_URL, prefix: PREFIX, messages: TOTAL, users: USERS, sessions: USERS * SESSIONS_PER_USER, messagesPerSession: MSGS_PER_SESSION, small: SMALL, iterations: ITERATIONS, smoke });
+    line({
+      phase: 'config',
+      redis: REDIS_URL,
+      prefix: PREFIX,
+      messages: TOTAL,
+      users: USERS,
+      sessions: USERS * SESSIONS_PER_USER,
+      messagesPerSession: MSGS_PER_SESSION,
+      small: SMALL,
+      iterations: ITERATIONS,
+      smoke,
+    });
     // two apps with the same users' histories: one stops at SMALL messages, one holds TOTAL
     const small = await makeApp('history bench small');
     const large = await makeApp('history bench large');
@@ -225,14 +389,31 @@ async function main(): Promise<void> {
       const ratio = l!.p99 / s!.p99;
       worst = Math.max(worst, ratio);
       line({
-        measure: m.name, via: m.via, version: m.version, small: smallSize, large: largeSize,
-        [`p50_${smallSize}`]: s!.p50, [`p99_${smallSize}`]: s!.p99, [`p50_${largeSize}`]: l!.p50, [`p99_${largeSize}`]: l!.p99,
-        p99Ratio: +ratio.toFixed(2), p50Ratio: +(l!.p50 / s!.p50).toFixed(2),
-        [`p50_${smallSize}_alone`]: a.p50, [`p99_${smallSize}_alone`]: a.p99, p99RatioVsAlone: +(l!.p99 / a.p99).toFixed(2),
-        target: 'p99Ratio <= 2', ok: ratio <= 2,
+        measure: m.name,
+        via: m.via,
+        version: m.version,
+        small: smallSize,
+        large: largeSize,
+        [`p50_${smallSize}`]: s!.p50,
+        [`p99_${smallSize}`]: s!.p99,
+        [`p50_${largeSize}`]: l!.p50,
+        [`p99_${largeSize}`]: l!.p99,
+        p99Ratio: +ratio.toFixed(2),
+        p50Ratio: +(l!.p50 / s!.p50).toFixed(2),
+        [`p50_${smallSize}_alone`]: a.p50,
+        [`p99_${smallSize}_alone`]: a.p99,
+        p99RatioVsAlone: +(l!.p99 / a.p99).toFixed(2),
+        target: 'p99Ratio <= 2',
+        ok: ratio <= 2,
       });
     }
-    line({ summary: 'history-bench', worstP99Ratio: +worst.toFixed(2), ...(smoke ? { note: 'smoke sizes: a functional check, ratios are not meaningful' } : { ok: worst <= 2 }) });
+    line({
+      summary: 'history-bench',
+      worstP99Ratio: +worst.toFixed(2),
+      ...(smoke
+        ? { note: 'smoke sizes: a functional check, ratios are not meaningful' }
+        : { ok: worst <= 2 }),
+    });
   } finally {
     server.close();
     await store.close();

@@ -29,7 +29,17 @@ import type { Redis } from 'ioredis';
 import { composeGateway, type Gateway } from '../src/compose.js';
 import { createLogger, createMetrics, loadConfig } from '../src/platform/index.js';
 import { RedisStore, storeKeys } from '../src/store/index.js';
-import { envNumber, line, machine, note, quantile, randomPrefix, redisUrl, round, smoke } from './lib/bench-env.js';
+import {
+  envNumber,
+  line,
+  machine,
+  note,
+  quantile,
+  randomPrefix,
+  redisUrl,
+  round,
+  smoke,
+} from './lib/bench-env.js';
 import { CALL_SCRIPT, checkDocument, stepParams, turnOf } from './lib/call-script.js';
 import { setupDemoApp } from './lib/operator-setup.js';
 import { connectRedis, removePrefix, scanKeys, usedMemory } from './lib/redis-prefix.js';
@@ -91,7 +101,11 @@ async function runCalls(baseUrl: string, path: string, tag: string, count: numbe
 
 const stats = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
-  return { mean: round(sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1), 1), p50: quantile(sorted, 0.5), max: sorted[sorted.length - 1] ?? 0 };
+  return {
+    mean: round(sorted.reduce((a, b) => a + b, 0) / (sorted.length || 1), 1),
+    p50: quantile(sorted, 0.5),
+    max: sorted[sorted.length - 1] ?? 0,
+  };
 };
 
 /** The call's own keys (session, lock, the inspector's trace) and its summary in the app's slot. */
@@ -138,7 +152,14 @@ async function callCosts(redis: Redis, streamId: string, tag: string, count: num
 }
 
 /** A few calls through the whole script, the call's Redis bytes measured after every step. */
-async function costsByStep(redis: Redis, baseUrl: string, streamId: string, path: string, tag: string, calls: number) {
+async function costsByStep(
+  redis: Redis,
+  baseUrl: string,
+  streamId: string,
+  path: string,
+  tag: string,
+  calls: number,
+) {
   const bytes: number[][] = CALL_SCRIPT.map(() => []);
   const withTrace: number[][] = CALL_SCRIPT.map(() => []);
   for (let c = 0; c < calls; c++) {
@@ -154,13 +175,22 @@ async function costsByStep(redis: Redis, baseUrl: string, streamId: string, path
       const problem = checkDocument('turn', CALL_SCRIPT[i]!, res.status, body);
       if (problem) throw new Error(`call ${callId} step ${i}: ${problem}\n${body.slice(0, 800)}`);
       turn = turnOf(body) ?? '';
-      const each = await Promise.all(callKeys(streamId, callId).map(async (k) => Number((await redis.call('MEMORY', 'USAGE', PREFIX + k, 'SAMPLES', '0')) ?? 0)));
+      const each = await Promise.all(
+        callKeys(streamId, callId).map(async (k) =>
+          Number((await redis.call('MEMORY', 'USAGE', PREFIX + k, 'SAMPLES', '0')) ?? 0),
+        ),
+      );
       // the target is judged on the call's live state (session and lock); its trace is reported apart
       bytes[i]!.push(each[0]! + each[1]!);
       withTrace[i]!.push(each.reduce((a, b) => a + b, 0));
     }
   }
-  return CALL_SCRIPT.map((step, i) => ({ step: i, after: step.message || '(start)', ...stats(bytes[i]!), withTrace: stats(withTrace[i]!) }));
+  return CALL_SCRIPT.map((step, i) => ({
+    step: i,
+    after: step.message || '(start)',
+    ...stats(bytes[i]!),
+    withTrace: stats(withTrace[i]!),
+  }));
 }
 
 /** Every key under the prefix that belongs to a call, counted by kind (session, lock, doc, pending…). */
@@ -177,7 +207,11 @@ async function callKeyKinds(redis: Redis): Promise<Record<string, number>> {
 
 /** CALL_TRACE and CALL_TRACE_DOCUMENTS from the environment, to measure the call's bytes with and without its trace. */
 const traceSettings = (): Record<string, string> =>
-  Object.fromEntries((['CALL_TRACE', 'CALL_TRACE_DOCUMENTS'] as const).flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])));
+  Object.fromEntries(
+    (['CALL_TRACE', 'CALL_TRACE_DOCUMENTS'] as const).flatMap((k) =>
+      process.env[k] ? [[k, process.env[k]]] : [],
+    ),
+  );
 
 let redis: Redis | undefined;
 let store: RedisStore | undefined;
@@ -186,12 +220,36 @@ let gateway: Gateway | undefined;
 
 async function main(): Promise<void> {
   const gc = findGc();
-  line({ bench: 'memory', phase: 'config', ...machine(), calls: CALLS, concurrency: CONCURRENCY, warmupCalls: WARMUP_CALLS, smoke, redis: REDIS_URL, prefix: PREFIX, gc: gc ? 'forced' : 'unavailable' });
+  line({
+    bench: 'memory',
+    phase: 'config',
+    ...machine(),
+    calls: CALLS,
+    concurrency: CONCURRENCY,
+    warmupCalls: WARMUP_CALLS,
+    smoke,
+    redis: REDIS_URL,
+    prefix: PREFIX,
+    gc: gc ? 'forced' : 'unavailable',
+  });
   redis = await connectRedis(REDIS_URL);
   const adminToken = randomBytes(24).toString('base64url');
-  const config = loadConfig({ STORE: 'redis', REDIS_URL, KEY_PREFIX: PREFIX, MASTER_KEY: randomBytes(32).toString('base64'), ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', ...traceSettings() });
+  const config = loadConfig({
+    STORE: 'redis',
+    REDIS_URL,
+    KEY_PREFIX: PREFIX,
+    MASTER_KEY: randomBytes(32).toString('base64'),
+    ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: 'warn',
+    ...traceSettings(),
+  });
   store = await RedisStore.connect({ url: REDIS_URL, prefix: PREFIX });
-  gateway = composeGateway({ config, store, logger: createLogger({ level: 'warn' }), metrics: createMetrics() });
+  gateway = composeGateway({
+    config,
+    store,
+    logger: createLogger({ level: 'warn' }),
+    metrics: createMetrics(),
+  });
   await gateway.start();
   const s: Server = gateway.app.listen(0, '127.0.0.1');
   server = s;
@@ -206,17 +264,62 @@ async function main(): Promise<void> {
   const seconds = await runCalls(baseUrl, app.webhookPath, tag, CALLS);
   const heapAfter = await settledHeap(gc);
   const redisAfter = await usedMemory(redis);
-  line({ phase: 'calls', calls: CALLS, requests: CALLS * 2, seconds: round(seconds, 2), callsPerSec: round(CALLS / seconds, 1) });
+  line({
+    phase: 'calls',
+    calls: CALLS,
+    requests: CALLS * 2,
+    seconds: round(seconds, 2),
+    callsPerSec: round(CALLS / seconds, 1),
+  });
 
   const costs = await callCosts(redis, app.streamId, tag, CALLS);
   const keyKinds = await callKeyKinds(redis);
-  line({ measure: 'redis-per-call', unit: 'bytes', keys: ['session', 'lock', 'trace', 'summary'], callTrace: config.callTrace, ...costs.total, withoutTrace: costs.withoutTrace, trace: costs.trace, session: costs.session, lock: costs.lock, sessionJsonChars: costs.sessionJsonChars, missingSessions: costs.missingSessions, callKeysByKind: keyKinds, liveCalls: CALLS + WARMUP_CALLS });
-  const bySteps = await costsByStep(redis, baseUrl, app.streamId, app.webhookPath, `${tag}-steps`, BY_STEP_CALLS);
+  line({
+    measure: 'redis-per-call',
+    unit: 'bytes',
+    keys: ['session', 'lock', 'trace', 'summary'],
+    callTrace: config.callTrace,
+    ...costs.total,
+    withoutTrace: costs.withoutTrace,
+    trace: costs.trace,
+    session: costs.session,
+    lock: costs.lock,
+    sessionJsonChars: costs.sessionJsonChars,
+    missingSessions: costs.missingSessions,
+    callKeysByKind: keyKinds,
+    liveCalls: CALLS + WARMUP_CALLS,
+  });
+  const bySteps = await costsByStep(
+    redis,
+    baseUrl,
+    app.streamId,
+    app.webhookPath,
+    `${tag}-steps`,
+    BY_STEP_CALLS,
+  );
   const maxAnyStep = Math.max(...bySteps.map((b) => b.max));
-  line({ measure: 'redis-per-call-by-step', unit: 'bytes', calls: BY_STEP_CALLS, steps: bySteps, note: 'the whole script; after the last step the call has ended (its session stays until its TTL)' });
+  line({
+    measure: 'redis-per-call-by-step',
+    unit: 'bytes',
+    calls: BY_STEP_CALLS,
+    steps: bySteps,
+    note: 'the whole script; after the last step the call has ended (its session stays until its TTL)',
+  });
   const heapPerCall = (heapAfter - heapBefore) / CALLS;
-  line({ measure: 'heap-per-call', unit: 'bytes', perCall: round(heapPerCall, 1), heapUsedBefore: heapBefore, heapUsedAfter: heapAfter, gc: gc ? 'forced before each reading' : 'unavailable: figure includes garbage, treat as an upper bound' });
-  line({ measure: 'redis-used-memory-per-call', unit: 'bytes', perCall: round((redisAfter - redisBefore) / CALLS, 1), note: 'used_memory growth / calls: includes the history the two turns record and other runs on this Redis' });
+  line({
+    measure: 'heap-per-call',
+    unit: 'bytes',
+    perCall: round(heapPerCall, 1),
+    heapUsedBefore: heapBefore,
+    heapUsedAfter: heapAfter,
+    gc: gc ? 'forced before each reading' : 'unavailable: figure includes garbage, treat as an upper bound',
+  });
+  line({
+    measure: 'redis-used-memory-per-call',
+    unit: 'bytes',
+    perCall: round((redisAfter - redisBefore) / CALLS, 1),
+    note: 'used_memory growth / calls: includes the history the two turns record and other runs on this Redis',
+  });
 
   await shutdown();
   line({ phase: 'cleanup', prefix: PREFIX, keysRemoved: await removePrefix(redis, PREFIX) });
@@ -226,7 +329,11 @@ async function main(): Promise<void> {
     cores: machine().cores,
     calls: CALLS,
     callTrace: config.callTrace,
-    redisBytesPerCall: { mean: costs.withoutTrace.mean, p50: costs.withoutTrace.p50, max: costs.withoutTrace.max },
+    redisBytesPerCall: {
+      mean: costs.withoutTrace.mean,
+      p50: costs.withoutTrace.p50,
+      max: costs.withoutTrace.max,
+    },
     redisBytesPerCallWithTrace: { mean: costs.total.mean, p50: costs.total.p50, max: costs.total.max },
     heapBytesPerCall: round(heapPerCall, 1),
     gc: Boolean(gc),

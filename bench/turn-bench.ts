@@ -44,7 +44,18 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { envNumber, flagCount, flagValue, line, machine, note, randomPrefix, redisUrl, round, smoke } from './lib/bench-env.js';
+import {
+  envNumber,
+  flagCount,
+  flagValue,
+  line,
+  machine,
+  note,
+  randomPrefix,
+  redisUrl,
+  round,
+  smoke,
+} from './lib/bench-env.js';
 import { serviceNodeFlags, startChildService, type ChildService } from './lib/child-service.js';
 import { playOnce } from './lib/call-script.js';
 import { mergeLoads, runLoad, type LoadOptions, type LoadResult } from './lib/load-run.js';
@@ -64,8 +75,12 @@ const ROUNDS = Math.round(envNumber('BENCH_ROUNDS', 5, 1));
 const RUNS = flagCount('runs', 3, 1);
 const ONLY = flagValue('only');
 /** The service's store: redis (default), embedded (SQLite in a fresh DATA_DIR per run) or memory. */
-const STORE = flagValue('store') ?? (process.argv.includes('--store') ? process.argv[process.argv.indexOf('--store') + 1] : undefined) ?? 'redis';
-if (!['redis', 'embedded', 'memory'].includes(STORE)) throw new Error(`--store must be redis, embedded or memory, not ${STORE}`);
+const STORE =
+  flagValue('store') ??
+  (process.argv.includes('--store') ? process.argv[process.argv.indexOf('--store') + 1] : undefined) ??
+  'redis';
+if (!['redis', 'embedded', 'memory'].includes(STORE))
+  throw new Error(`--store must be redis, embedded or memory, not ${STORE}`);
 const AA = process.argv.includes('--aa');
 const CPU_PROF = process.argv.includes('--cpu-prof');
 const REDIS_URL = redisUrl();
@@ -114,10 +129,36 @@ let redis: Redis | undefined;
  * The server's histograms are scraped once around all rounds (each measure has its own series);
  * the process CPU counter and the main thread's scheduler account (schedstat) around each round.
  */
-async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions; route: string }>, pids: { service: number; redis: number | null }): Promise<Record<string, Measured & { byKind?: Record<string, unknown> }>> {
-  type Part = { loads: LoadResult[]; cpuMs: number; redisCpuMs: number; loadGenCpuMs: number; storeCalls: number; main: ThreadSched | null; redisMain: ThreadSched | null };
-  const parts = new Map<string, Part>(runs.map((r) => [r.opts.name, { loads: [], cpuMs: 0, redisCpuMs: 0, loadGenCpuMs: 0, storeCalls: 0, main: { cpuMs: 0, waitMs: 0 }, redisMain: { cpuMs: 0, waitMs: 0 } }]));
-  const add = (sum: ThreadSched | null, d: ThreadSched | null): ThreadSched | null => (sum && d ? { cpuMs: sum.cpuMs + d.cpuMs, waitMs: sum.waitMs + d.waitMs } : null);
+async function measureInRounds(
+  baseUrl: string,
+  runs: Array<{ opts: LoadOptions; route: string }>,
+  pids: { service: number; redis: number | null },
+): Promise<Record<string, Measured & { byKind?: Record<string, unknown> }>> {
+  type Part = {
+    loads: LoadResult[];
+    cpuMs: number;
+    redisCpuMs: number;
+    loadGenCpuMs: number;
+    storeCalls: number;
+    main: ThreadSched | null;
+    redisMain: ThreadSched | null;
+  };
+  const parts = new Map<string, Part>(
+    runs.map((r) => [
+      r.opts.name,
+      {
+        loads: [],
+        cpuMs: 0,
+        redisCpuMs: 0,
+        loadGenCpuMs: 0,
+        storeCalls: 0,
+        main: { cpuMs: 0, waitMs: 0 },
+        redisMain: { cpuMs: 0, waitMs: 0 },
+      },
+    ]),
+  );
+  const add = (sum: ThreadSched | null, d: ThreadSched | null): ThreadSched | null =>
+    sum && d ? { cpuMs: sum.cpuMs + d.cpuMs, waitMs: sum.waitMs + d.waitMs } : null;
   const first = await scrape(baseUrl);
   for (let round = 0; round < ROUNDS; round++) {
     for (const r of runs) {
@@ -164,7 +205,8 @@ async function measureInRounds(baseUrl: string, runs: Array<{ opts: LoadOptions;
 /** The sum of every series of a counter (all its labels), 0 when it has none. */
 function sumOf(exposition: string, name: string): number {
   let sum = 0;
-  for (const m of exposition.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})?\\s+(\\S+)`, 'gm'))) sum += Number(m[1]);
+  for (const m of exposition.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})?\\s+(\\S+)`, 'gm')))
+    sum += Number(m[1]);
   return sum;
 }
 
@@ -181,11 +223,28 @@ async function redisCpuMs(): Promise<number> {
   return (read('used_cpu_user') + read('used_cpu_sys')) * 1000;
 }
 
-function measured(opts: LoadOptions, route: string, r: LoadResult, cpuMs: number, before: Scrape, after: Scrape): Measured & { byKind?: Record<string, unknown> } {
+function measured(
+  opts: LoadOptions,
+  route: string,
+  r: LoadResult,
+  cpuMs: number,
+  before: Scrape,
+  after: Scrape,
+): Measured & { byKind?: Record<string, unknown> } {
   const http = serverTime(after, before, HTTP_HISTOGRAM, { route, method: 'POST' });
-  const serverCpuMsPerRequest = Number.isFinite(cpuMs) && r.requests > 0 ? round(cpuMs / r.requests, 3) : null;
+  const serverCpuMsPerRequest =
+    Number.isFinite(cpuMs) && r.requests > 0 ? round(cpuMs / r.requests, 3) : null;
   if (opts.mode === 'floor') {
-    return { ...r, serverSource: `${HTTP_HISTOGRAM}{route="${route}"}`, serverCount: http.count, serverP50Ms: http.p50Ms, serverP99Ms: http.p99Ms, serverHttpP50Ms: http.p50Ms, serverHttpP99Ms: http.p99Ms, serverCpuMsPerRequest };
+    return {
+      ...r,
+      serverSource: `${HTTP_HISTOGRAM}{route="${route}"}`,
+      serverCount: http.count,
+      serverP50Ms: http.p50Ms,
+      serverP99Ms: http.p99Ms,
+      serverHttpP50Ms: http.p50Ms,
+      serverHttpP99Ms: http.p99Ms,
+      serverCpuMsPerRequest,
+    };
   }
   const turn = serverTime(after, before, TURN_HISTOGRAM);
   const byKind: Record<string, unknown> = {};
@@ -193,10 +252,21 @@ function measured(opts: LoadOptions, route: string, r: LoadResult, cpuMs: number
     const k = serverTime(after, before, TURN_HISTOGRAM, { kind });
     if (k.count) byKind[kind] = k;
   }
-  return { ...r, serverSource: TURN_HISTOGRAM, serverCount: turn.count, serverP50Ms: turn.p50Ms, serverP99Ms: turn.p99Ms, serverHttpP50Ms: http.p50Ms, serverHttpP99Ms: http.p99Ms, serverCpuMsPerRequest, byKind };
+  return {
+    ...r,
+    serverSource: TURN_HISTOGRAM,
+    serverCount: turn.count,
+    serverP50Ms: turn.p50Ms,
+    serverP99Ms: turn.p99Ms,
+    serverHttpP50Ms: http.p50Ms,
+    serverHttpP99Ms: http.p99Ms,
+    serverCpuMsPerRequest,
+    byKind,
+  };
 }
 
-const ratio = (a: number | null | undefined, b: number | null | undefined): number | null => (a != null && b != null && b > 0 ? round(a / b, 3) : null);
+const ratio = (a: number | null | undefined, b: number | null | undefined): number | null =>
+  a != null && b != null && b > 0 ? round(a / b, 3) : null;
 
 /** One run: a fresh service on its own prefix, the warm-ups, the rounds; prints its lines, returns its ratios. */
 async function oneRun(run: number, profileDir: string | undefined): Promise<RunRatios> {
@@ -225,11 +295,32 @@ async function oneRun(run: number, profileDir: string | undefined): Promise<RunR
   await playOnce(baseUrl, app.floorPath, 'floor', `sanity-${Date.now()}`);
 
   const runs: Array<{ opts: LoadOptions; route: string }> = [];
-  const floorRun = (name: string) => ({ opts: { name, mode: 'floor' as const, baseUrl, path: app.floorPath, connections: CONNECTIONS, durationS: DURATION_S }, route: '/bench/floor/:streamId' });
+  const floorRun = (name: string) => ({
+    opts: {
+      name,
+      mode: 'floor' as const,
+      baseUrl,
+      path: app.floorPath,
+      connections: CONNECTIONS,
+      durationS: DURATION_S,
+    },
+    route: '/bench/floor/:streamId',
+  });
   if (AA) runs.push(floorRun('floor'), floorRun('floor-again'));
   else {
     if (ONLY !== 'turn') runs.push(floorRun('floor'));
-    if (ONLY !== 'floor') runs.push({ opts: { name: 'turn', mode: 'turn', baseUrl, path: app.webhookPath, connections: CONNECTIONS, durationS: DURATION_S }, route: '/ivr/hooks/:streamId' });
+    if (ONLY !== 'floor')
+      runs.push({
+        opts: {
+          name: 'turn',
+          mode: 'turn',
+          baseUrl,
+          path: app.webhookPath,
+          connections: CONNECTIONS,
+          durationS: DURATION_S,
+        },
+        route: '/ivr/hooks/:streamId',
+      });
   }
   const loadStartedAt = performance.now();
   let requestsUnderLoad = 0;
@@ -240,7 +331,10 @@ async function oneRun(run: number, profileDir: string | undefined): Promise<RunR
       note(`warm-up ${r.opts.name}: ${w.requestsPerSec} req/s, p99 ${w.p99Ms} ms, invalid ${w.invalid}`);
     }
   }
-  const results = await measureInRounds(baseUrl, runs, { service: service.pid, redis: await localRedisPid() });
+  const results = await measureInRounds(baseUrl, runs, {
+    service: service.pid,
+    redis: await localRedisPid(),
+  });
   for (const m of Object.values(results)) {
     requestsUnderLoad += m.requests;
     const { times: _times, allTimes: _allTimes, loopDelayP99s: _loopDelays, ...printed } = m;
@@ -254,15 +348,36 @@ async function oneRun(run: number, profileDir: string | undefined): Promise<RunR
   note(`service stopped (exit code ${code})`);
   if (profileDir) {
     // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread (the others are loader workers)
-    const file = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile') && f.split('.')[4] === '0' && f.split('.')[3] === String(pid)).pop();
+    const file = readdirSync(profileDir)
+      .filter((f) => f.endsWith('.cpuprofile') && f.split('.')[4] === '0' && f.split('.')[3] === String(pid))
+      .pop();
     if (file) {
       const s = summarizeProfile(readProfile(join(profileDir, file)), 12, loadWindowMs);
-      line({ run, profile: join(profileDir, file), window: 'warm-ups and measures (start-up and app set-up excluded)', windowMs: round(loadWindowMs, 0), busyMs: s.busyMs, idleMs: s.idleMs, requests: requestsUnderLoad, busyMsPerRequest: round(s.busyMs / requestsUnderLoad, 3), selfByArea: s.selfByArea, selfByFunction: s.selfByFunction, inclusiveOwnCode: s.inclusiveOwnCode });
+      line({
+        run,
+        profile: join(profileDir, file),
+        window: 'warm-ups and measures (start-up and app set-up excluded)',
+        windowMs: round(loadWindowMs, 0),
+        busyMs: s.busyMs,
+        idleMs: s.idleMs,
+        requests: requestsUnderLoad,
+        busyMsPerRequest: round(s.busyMs / requestsUnderLoad, 3),
+        selfByArea: s.selfByArea,
+        selfByFunction: s.selfByFunction,
+        inclusiveOwnCode: s.inclusiveOwnCode,
+      });
     } else note(`no main-thread .cpuprofile in ${profileDir}`);
   }
   if (dataDir) {
     const files = readdirSync(dataDir).map((f) => ({ f, bytes: statSync(join(dataDir, f)).size }));
-    line({ run, store: STORE, dataDir, dataDirBytes: files.reduce((a, x) => a + x.bytes, 0), files, turnRequests: results.turn?.requests });
+    line({
+      run,
+      store: STORE,
+      dataDir,
+      dataDirBytes: files.reduce((a, x) => a + x.bytes, 0),
+      files,
+      turnRequests: results.turn?.requests,
+    });
     if (!process.env.BENCH_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
   }
   line({ phase: 'cleanup', run, prefix, keysRemoved: await removePrefix(redis!, prefix) });
@@ -275,7 +390,10 @@ async function oneRun(run: number, profileDir: string | undefined): Promise<RunR
       // again ÷ first, as the turn's ratios are turn ÷ floor (the second measure of each round over the first)
       throughputRatio: ratio(again.requestsPerSec, first.requestsPerSec),
       p99Ratio: ratio(again.p99Ms, first.p99Ms),
-      serverMainThreadCpuRatio: ratio(again.serverMainThreadCpuMsPerRequest, first.serverMainThreadCpuMsPerRequest),
+      serverMainThreadCpuRatio: ratio(
+        again.serverMainThreadCpuMsPerRequest,
+        first.serverMainThreadCpuMsPerRequest,
+      ),
       requestProblems: problems,
     };
     line({
@@ -296,7 +414,10 @@ async function oneRun(run: number, profileDir: string | undefined): Promise<RunR
   const floor = results.floor;
   const throughputRatio = ratio(turn?.requestsPerSec, floor?.requestsPerSec);
   const p99Ratio = ratio(turn?.p99Ms, floor?.p99Ms);
-  const serverMainThreadCpuRatio = ratio(turn?.serverMainThreadCpuMsPerRequest, floor?.serverMainThreadCpuMsPerRequest);
+  const serverMainThreadCpuRatio = ratio(
+    turn?.serverMainThreadCpuMsPerRequest,
+    floor?.serverMainThreadCpuMsPerRequest,
+  );
   line({
     summary: 'turn-bench-run',
     run,
@@ -318,11 +439,26 @@ async function oneRun(run: number, profileDir: string | undefined): Promise<RunR
     serverCpuPerRequestRatio: ratio(turn?.serverCpuMsPerRequest, floor?.serverCpuMsPerRequest),
     // the service's main thread in the same rounds: its own cost per request, and the wait for a core
     serverMainThreadCpuRatio,
-    serverMainThreadWaitMsPerRequest: { turn: turn?.serverMainThreadWaitMsPerRequest ?? null, floor: floor?.serverMainThreadWaitMsPerRequest ?? null },
-    redisWaitMsPerRequest: { turn: turn?.redisWaitMsPerRequest ?? null, floor: floor?.redisWaitMsPerRequest ?? null },
-    redisCpuMsPerRequest: { turn: turn?.redisCpuMsPerRequest ?? null, floor: floor?.redisCpuMsPerRequest ?? null },
-    loadGenCpuMsPerRequest: { turn: turn?.loadGenCpuMsPerRequest ?? null, floor: floor?.loadGenCpuMsPerRequest ?? null },
-    loadGenLoopDelayP99Ms: { turn: turn?.loadGenLoopDelayP99Ms ?? null, floor: floor?.loadGenLoopDelayP99Ms ?? null },
+    serverMainThreadWaitMsPerRequest: {
+      turn: turn?.serverMainThreadWaitMsPerRequest ?? null,
+      floor: floor?.serverMainThreadWaitMsPerRequest ?? null,
+    },
+    redisWaitMsPerRequest: {
+      turn: turn?.redisWaitMsPerRequest ?? null,
+      floor: floor?.redisWaitMsPerRequest ?? null,
+    },
+    redisCpuMsPerRequest: {
+      turn: turn?.redisCpuMsPerRequest ?? null,
+      floor: floor?.redisCpuMsPerRequest ?? null,
+    },
+    loadGenCpuMsPerRequest: {
+      turn: turn?.loadGenCpuMsPerRequest ?? null,
+      floor: floor?.loadGenCpuMsPerRequest ?? null,
+    },
+    loadGenLoopDelayP99Ms: {
+      turn: turn?.loadGenLoopDelayP99Ms ?? null,
+      floor: floor?.loadGenLoopDelayP99Ms ?? null,
+    },
     turnServerP50Ms: turn?.serverP50Ms ?? null,
     turnServerP99Ms: turn?.serverP99Ms ?? null,
     // this run alone against the targets; the judgement is the last line's, on the medians
@@ -334,13 +470,40 @@ async function oneRun(run: number, profileDir: string | undefined): Promise<RunR
 }
 
 async function main(): Promise<void> {
-  const profileDir = CPU_PROF ? (process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'ivr-bench-prof-'))) : undefined;
-  line({ bench: 'turn', phase: 'config', ...machine(), runs: RUNS, connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, warmupS: WARMUP_S, smoke, store: STORE, redis: REDIS_URL, serviceNodeFlags: serviceNodeFlags(), entry: process.env.BENCH_ENTRY ?? 'src/main.ts (tsx)', ...(profileDir ? { profileDir } : {}), ...(ONLY ? { only: ONLY } : {}), ...(AA ? { aa: true } : {}) });
+  const profileDir = CPU_PROF
+    ? (process.env.BENCH_PROFILE_DIR ?? mkdtempSync(join(tmpdir(), 'ivr-bench-prof-')))
+    : undefined;
+  line({
+    bench: 'turn',
+    phase: 'config',
+    ...machine(),
+    runs: RUNS,
+    connections: CONNECTIONS,
+    durationS: DURATION_S,
+    rounds: ROUNDS,
+    warmupS: WARMUP_S,
+    smoke,
+    store: STORE,
+    redis: REDIS_URL,
+    serviceNodeFlags: serviceNodeFlags(),
+    entry: process.env.BENCH_ENTRY ?? 'src/main.ts (tsx)',
+    ...(profileDir ? { profileDir } : {}),
+    ...(ONLY ? { only: ONLY } : {}),
+    ...(AA ? { aa: true } : {}),
+  });
   redis = await connectRedis(REDIS_URL);
   const perRun: RunRatios[] = [];
   for (let run = 1; run <= RUNS; run++) perRun.push(await oneRun(run, profileDir));
   const s = summarizeRuns(perRun);
-  const common = { cores: machine().cores, connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, runs: s.runs, perRun: s.perRun, median: s.median };
+  const common = {
+    cores: machine().cores,
+    connections: CONNECTIONS,
+    durationS: DURATION_S,
+    rounds: ROUNDS,
+    runs: s.runs,
+    perRun: s.perRun,
+    median: s.median,
+  };
   if (AA) {
     // the noise band: how far the floor measured against itself wandered over these runs
     line({ summary: 'turn-bench-aa', ...common, band: s.range, requestProblems: s.requestProblems });
@@ -354,7 +517,13 @@ async function main(): Promise<void> {
     range: s.range,
     targets: { throughputRatio: `>= ${TARGET_THROUGHPUT}`, p99Ratio: `<= ${TARGET_P99}` },
     targetsMetOnMedian: { throughputRatio: met.throughputRatio, p99Ratio: met.p99Ratio },
-    runsMeetingBothTargets: perRun.filter((r) => r.throughputRatio !== null && r.p99Ratio !== null && r.throughputRatio >= TARGET_THROUGHPUT && r.p99Ratio <= TARGET_P99).length,
+    runsMeetingBothTargets: perRun.filter(
+      (r) =>
+        r.throughputRatio !== null &&
+        r.p99Ratio !== null &&
+        r.throughputRatio >= TARGET_THROUGHPUT &&
+        r.p99Ratio <= TARGET_P99,
+    ).length,
     ok: met.both,
     requestProblems: s.requestProblems,
   });

@@ -31,7 +31,11 @@ export async function apiTypes(routes: RouteDef[]): Promise<string> {
 
 /** Every route of the service, composed as main.ts composes them, on an in-memory store; `close` ends its background work. */
 export function serviceRoutes(): { routes: RouteDef[]; close: () => Promise<void> } {
-  const gateway = composeGateway({ config: testConfig(), store: new MemoryStore('api-types:'), logger: createLogger({ level: 'silent' }) });
+  const gateway = composeGateway({
+    config: testConfig(),
+    store: new MemoryStore('api-types:'),
+    logger: createLogger({ level: 'silent' }),
+  });
   return { routes: gateway.routes, close: () => gateway.stop() };
 }
 
@@ -47,7 +51,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       // missing: reported below as out of date
     }
     if (committed !== text) {
-      process.stderr.write('console/src/api/openapi.d.ts is out of date with the route definitions: run `npm run api:types` and commit it\n');
+      process.stderr.write(
+        'console/src/api/openapi.d.ts is out of date with the route definitions: run `npm run api:types` and commit it\n',
+      );
       process.exit(1);
     }
     process.stdout.write('console/src/api/openapi.d.ts is up to date\n');

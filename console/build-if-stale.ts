@@ -23,7 +23,11 @@ function newestMtime(path: string): number {
 export function consoleIsStale(): boolean {
   if (!existsSync(stamp) || !existsSync(join(root, 'dist', 'console-client', 'index.html'))) return true;
   // the console bundles the VoiceXML interpreter of sandbox/ (the web caller)
-  const sources = Math.max(newestMtime(here), newestMtime(join(root, 'sandbox')), newestMtime(join(root, 'package-lock.json')));
+  const sources = Math.max(
+    newestMtime(here),
+    newestMtime(join(root, 'sandbox')),
+    newestMtime(join(root, 'package-lock.json')),
+  );
   return sources > statSync(stamp).mtimeMs;
 }
 
@@ -37,5 +41,9 @@ export async function buildConsole(force = false): Promise<boolean> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const built = await buildConsole(process.argv.includes('--force'));
-  process.stdout.write(built ? 'operator console built into dist/console-client\n' : 'operator console is up to date (dist/console-client)\n');
+  process.stdout.write(
+    built
+      ? 'operator console built into dist/console-client\n'
+      : 'operator console is up to date (dist/console-client)\n',
+  );
 }

@@ -50,7 +50,11 @@ export class AutoCredentials implements InputSource {
   private pick(request: InputRequest): 'pin' | 'secret' | undefined {
     const canPin = this.credentials.pin !== undefined && this.pinSent < MAX_TRIES;
     const canSecret = this.credentials.secret !== undefined && this.secretSent < MAX_TRIES;
-    const named = /secret/i.test(request.fieldName) ? 'secret' : /pin/i.test(request.fieldName) ? 'pin' : undefined;
+    const named = /secret/i.test(request.fieldName)
+      ? 'secret'
+      : /pin/i.test(request.fieldName)
+        ? 'pin'
+        : undefined;
     const prompt = request.prompt.toLowerCase();
     const lastSecret = prompt.lastIndexOf('secret');
     const lastPin = Math.max(prompt.search(/\bpin\b(?![\s\S]*\bpin\b)/), -1);

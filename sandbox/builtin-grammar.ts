@@ -22,23 +22,82 @@ export function parseBuiltinGrammar(src: string, modeAttr?: string): BuiltinGram
     const [k, v = ''] = pair.split('=');
     if (k) params[k.trim()] = v.trim();
   }
-  const mode = m[1] === 'dtmf' ? 'dtmf' : m[1] === 'voice' || m[1] === 'speech' ? 'voice' : modeAttr === 'dtmf' ? 'dtmf' : 'voice';
+  const mode =
+    m[1] === 'dtmf'
+      ? 'dtmf'
+      : m[1] === 'voice' || m[1] === 'speech'
+        ? 'voice'
+        : modeAttr === 'dtmf'
+          ? 'dtmf'
+          : 'voice';
   return { type: (m[2] as string).toLowerCase(), mode, params, src };
 }
 
 const WORD_DIGITS: Record<string, string> = {
-  zero: '0', oh: '0', o: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9',
+  zero: '0',
+  oh: '0',
+  o: '0',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
 };
 const SMALL: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
-  twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
 };
-const YES = new Set(['yes', 'yeah', 'yep', 'yup', 'sure', 'correct', 'right', 'true', 'ok', 'okay', 'affirmative']);
+const YES = new Set([
+  'yes',
+  'yeah',
+  'yep',
+  'yup',
+  'sure',
+  'correct',
+  'right',
+  'true',
+  'ok',
+  'okay',
+  'affirmative',
+]);
 const NO = new Set(['no', 'nope', 'nah', 'false', 'wrong', 'negative', 'incorrect']);
 
 function words(text: string): string[] {
-  return text.toLowerCase().replace(/[.,!?]/g, ' ').split(/[\s-]+/).filter(Boolean);
+  return text
+    .toLowerCase()
+    .replace(/[.,!?]/g, ' ')
+    .split(/[\s-]+/)
+    .filter(Boolean);
 }
 
 function spokenDigits(text: string): string | undefined {
@@ -85,16 +144,22 @@ function lengthOk(digits: string, params: Record<string, string>): boolean {
  * `input` is the typed text (voice) or the keyed digits (dtmf). Types other than digits, boolean
  * and number are accepted as free text here; whether they are allowed at all is the caller's decision.
  */
-export function matchBuiltin(grammar: BuiltinGrammar, input: string, inputmode: 'voice' | 'dtmf'): { interpretation: unknown } | undefined {
+export function matchBuiltin(
+  grammar: BuiltinGrammar,
+  input: string,
+  inputmode: 'voice' | 'dtmf',
+): { interpretation: unknown } | undefined {
   const { type, params } = grammar;
   if (inputmode === 'dtmf') {
-    if (type === 'digits') return /^[0-9]+$/.test(input) && lengthOk(input, params) ? { interpretation: input } : undefined;
+    if (type === 'digits')
+      return /^[0-9]+$/.test(input) && lengthOk(input, params) ? { interpretation: input } : undefined;
     if (type === 'boolean') {
       if (input === (params.y ?? '1')) return { interpretation: true };
       if (input === (params.n ?? '2')) return { interpretation: false };
       return undefined;
     }
-    if (type === 'number') return /^\d+(\*\d+)?$/.test(input) ? { interpretation: Number(input.replace('*', '.')) } : undefined;
+    if (type === 'number')
+      return /^\d+(\*\d+)?$/.test(input) ? { interpretation: Number(input.replace('*', '.')) } : undefined;
     return /^[0-9*]+$/.test(input) ? { interpretation: input } : undefined;
   }
   if (type === 'digits') {

@@ -42,7 +42,12 @@ export function parseCallScript(text: string): ScriptStep[] {
         break;
       case 'dtmf':
         if (!/^[0-9*#A-D]+$/i.test(arg.replace(/\s+/g, ''))) bad('dtmf needs keys 0-9 * # A-D');
-        steps.push({ line, source, kind: 'input', input: { kind: 'dtmf', digits: arg.replace(/\s+/g, '').toUpperCase() } });
+        steps.push({
+          line,
+          source,
+          kind: 'input',
+          input: { kind: 'dtmf', digits: arg.replace(/\s+/g, '').toUpperCase() },
+        });
         break;
       case 'noinput':
       case 'hangup':
@@ -90,7 +95,9 @@ export class CallScript implements InputSource {
     if (!step) return undefined;
     if (step.kind !== 'input') {
       const what = step.kind === 'expect-end' ? 'expects the end of the call' : 'is a transfer outcome';
-      throw new ScriptFailure(`script line ${step.line} (${step.source}) ${what}, but field "${request.fieldName}" is waiting for input after: ${quote(request.prompt)}`);
+      throw new ScriptFailure(
+        `script line ${step.line} (${step.source}) ${what}, but field "${request.fieldName}" is waiting for input after: ${quote(request.prompt)}`,
+      );
     }
     this.index++;
     return step.input;
@@ -110,11 +117,15 @@ export class CallScript implements InputSource {
       const step = this.steps[this.index];
       if (!step) return;
       if (step.kind !== 'expect-end') {
-        throw new ScriptFailure(`script line ${step.line} (${step.source}) was never used: the call ended (${summary.ended}) before it`);
+        throw new ScriptFailure(
+          `script line ${step.line} (${step.source}) was never used: the call ended (${summary.ended}) before it`,
+        );
       }
       const eoc = summary.result?.endOfConversation;
       if ((eoc === true || eoc === 'true') !== step.value) {
-        throw new ScriptFailure(`script line ${step.line} (${step.source}) failed: the call ended (${summary.ended}) with endOfConversation=${String(eoc)}`);
+        throw new ScriptFailure(
+          `script line ${step.line} (${step.source}) failed: the call ended (${summary.ended}) with endOfConversation=${String(eoc)}`,
+        );
       }
       this.index++;
     }
@@ -125,12 +136,16 @@ export class CallScript implements InputSource {
     for (let step = this.steps[this.index]; step; step = this.steps[this.index]) {
       if (step.kind === 'expect') {
         if (!prompt.toLowerCase().includes(step.text.toLowerCase())) {
-          throw new ScriptFailure(`script line ${step.line} (${step.source}) failed: expected "${step.text}" in what was spoken since the last input, but heard ${quote(prompt)}`);
+          throw new ScriptFailure(
+            `script line ${step.line} (${step.source}) failed: expected "${step.text}" in what was spoken since the last input, but heard ${quote(prompt)}`,
+          );
         }
       } else if (step.kind === 'expect-event') {
         const name = step.name;
         if (!events.some((e) => e === name || e.startsWith(`${name}.`))) {
-          throw new ScriptFailure(`script line ${step.line} (${step.source}) failed: no ${name} event was raised (events: ${events.join(', ') || 'none'})`);
+          throw new ScriptFailure(
+            `script line ${step.line} (${step.source}) failed: no ${name} event was raised (events: ${events.join(', ') || 'none'})`,
+          );
         }
       } else return;
       this.index++;

@@ -12,7 +12,13 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { dialectNames, dialectProfiles, type DialectName } from '../src/vxml/index.js';
 import { CallScript } from './call-script.js';
-import { DEFAULT_FROM, runCall, type BrowserGrammars, type InterpreterMode, type RunCallOptions } from './index.js';
+import {
+  DEFAULT_FROM,
+  runCall,
+  type BrowserGrammars,
+  type InterpreterMode,
+  type RunCallOptions,
+} from './index.js';
 import { dialectMode } from './dialect-mode.js';
 import { InteractiveInput } from './interactive-input.js';
 import type { InputSource } from './input-source.js';
@@ -92,21 +98,34 @@ async function main(): Promise<number> {
     return 0;
   }
   const target = positionals[0];
-  if (!target || positionals.length > 1) fail(positionals.length > 1 ? `one target only, got: ${positionals.join(' ')}` : 'missing the phone number or webhook URL');
+  if (!target || positionals.length > 1)
+    fail(
+      positionals.length > 1
+        ? `one target only, got: ${positionals.join(' ')}`
+        : 'missing the phone number or webhook URL',
+    );
   let dialect: DialectName | undefined;
   let builtins: BrowserGrammars | undefined;
   if (values.dialect !== undefined) {
-    if (!(dialectNames as string[]).includes(values.dialect)) fail(`--dialect must be one of ${dialectNames.join(', ')}, not "${values.dialect}"`);
+    if (!(dialectNames as string[]).includes(values.dialect))
+      fail(`--dialect must be one of ${dialectNames.join(', ')}, not "${values.dialect}"`);
     dialect = values.dialect as DialectName;
     const profile = dialectProfiles[dialect];
-    builtins = { voice: profile.builtins.voice, dtmf: profile.builtins.dtmf, transcription: profile.transcription !== null };
+    builtins = {
+      voice: profile.builtins.voice,
+      dtmf: profile.builtins.dtmf,
+      transcription: profile.transcription !== null,
+    };
   }
   const mode = values.mode ?? (dialect ? MODE_OF[dialect] : 'lenient');
-  if (mode !== 'lenient' && mode !== 'strict-w3c') fail(`--mode must be lenient or strict-w3c, not "${mode}"`);
+  if (mode !== 'lenient' && mode !== 'strict-w3c')
+    fail(`--mode must be lenient or strict-w3c, not "${mode}"`);
   const confidence = Number(values.confidence);
-  if (!Number.isFinite(confidence) || confidence < 0 || confidence > 1) fail(`--confidence must be a number between 0 and 1, not "${values.confidence}"`);
+  if (!Number.isFinite(confidence) || confidence < 0 || confidence > 1)
+    fail(`--confidence must be a number between 0 and 1, not "${values.confidence}"`);
   const hangupTo = values['hangup-to'];
-  if (hangupTo !== 'innermost' && hangupTo !== 'top') fail(`--hangup-to must be innermost or top, not "${hangupTo}"`);
+  if (hangupTo !== 'innermost' && hangupTo !== 'top')
+    fail(`--hangup-to must be innermost or top, not "${hangupTo}"`);
   const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeout !== undefined && !(timeout > 0)) fail(`--timeout must be a positive number of milliseconds`);
 
@@ -150,7 +169,19 @@ async function main(): Promise<number> {
     } catch {
       fail(`--base is not a URL: "${values.base}"`);
     }
-    options = { ...common, to: values.to ?? number, inputs: input, startUrl, startMethod: 'POST', startParams: { callId, from: values.from, to: values.to ?? number, ...(values.language ? { language: values.language } : {}) } };
+    options = {
+      ...common,
+      to: values.to ?? number,
+      inputs: input,
+      startUrl,
+      startMethod: 'POST',
+      startParams: {
+        callId,
+        from: values.from,
+        to: values.to ?? number,
+        ...(values.language ? { language: values.language } : {}),
+      },
+    };
     process.stdout.write(`☎ dialling ${number} via ${startUrl} (${how})\n`);
   } else fail(`"${target}" is neither a phone number (+ or digits) nor an http(s) URL`);
 

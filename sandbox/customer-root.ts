@@ -43,7 +43,8 @@ function jsString(value: string): string {
 
 export function customerRootDocument(options: CustomerRootOptions): string {
   const to = options.to ?? streamIdOf(options.webhookUrl);
-  const param = (name: string, value: string): string => `      <param name="${name}" expr="${xmlAttr(jsString(value))}"/>`;
+  const param = (name: string, value: string): string =>
+    `      <param name="${name}" expr="${xmlAttr(jsString(value))}"/>`;
   const method = options.method ? ` method="${options.method}"` : '';
   return `<?xml version="1.0" encoding="UTF-8"?>
 <vxml version="2.1" xmlns="http://www.w3.org/2001/vxml" xml:lang="en-US">

@@ -11,8 +11,14 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const FACTS: Array<[RegExp, string]> = [
-  [/open|hour|close|sunday|monday|today|tonight/i, 'We are open every day from noon to eleven in the evening.'],
-  [/vegan|vegetarian|gluten|allerg/i, 'Yes, we have vegan and gluten-free pasta and pizza; just tell your waiter.'],
+  [
+    /open|hour|close|sunday|monday|today|tonight/i,
+    'We are open every day from noon to eleven in the evening.',
+  ],
+  [
+    /vegan|vegetarian|gluten|allerg/i,
+    'Yes, we have vegan and gluten-free pasta and pizza; just tell your waiter.',
+  ],
   [/where|address|located|find you/i, 'We are at 12 Harbour Street, next to the old lighthouse.'],
   [/park/i, 'There is free parking behind the restaurant for guests.'],
   [/menu|pizza|pasta|price|cost|much/i, 'Pizzas are from nine to fifteen euros, and pasta from eleven.'],
@@ -50,14 +56,26 @@ export async function startDemoModel(port = 0): Promise<DemoModel> {
         // answered below as a bad request
       }
       if (req.method !== 'POST' || !req.url?.startsWith('/v1/chat/completions') || body === null) {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'POST a chat-completions body to /v1/chat/completions' } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(
+            JSON.stringify({ error: { message: 'POST a chat-completions body to /v1/chat/completions' } }),
+          );
         return;
       }
       const question = lastUserText(body);
       const content = demoAnswer(question);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content } }], usage: { prompt_tokens: question.split(/\s+/).length, completion_tokens: content.split(/\s+/).length } }),
-      );
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            choices: [{ index: 0, message: { role: 'assistant', content } }],
+            usage: {
+              prompt_tokens: question.split(/\s+/).length,
+              completion_tokens: content.split(/\s+/).length,
+            },
+          }),
+        );
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -71,5 +89,7 @@ export async function startDemoModel(port = 0): Promise<DemoModel> {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { values } = parseArgs({ options: { port: { type: 'string', default: '3999' } } });
   const model = await startDemoModel(Number(values.port));
-  process.stdout.write(`demo model answering at ${model.url}\n  npm run demo:setup -- --model-url ${model.url} …\n`);
+  process.stdout.write(
+    `demo model answering at ${model.url}\n  npm run demo:setup -- --model-url ${model.url} …\n`,
+  );
 }

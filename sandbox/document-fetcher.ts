@@ -53,7 +53,10 @@ export class DocumentFetcher {
   async fetchText(request: FetchRequest): Promise<{ text: string; url: string; status: number }> {
     const target = new URL(request.url);
     target.hash = '';
-    const init: RequestInit = { method: request.method, headers: { Accept: 'application/voicexml+xml, application/xml;q=0.9, */*;q=0.5' } };
+    const init: RequestInit = {
+      method: request.method,
+      headers: { Accept: 'application/voicexml+xml, application/xml;q=0.9, */*;q=0.5' },
+    };
     if (request.method === 'GET') {
       for (const [k, v] of Object.entries(request.params)) target.searchParams.append(k, v);
     } else if (request.enctype === 'multipart/form-data') {
@@ -62,12 +65,25 @@ export class DocumentFetcher {
       init.body = form;
     } else {
       init.body = new URLSearchParams(request.params).toString();
-      init.headers = { ...(init.headers as Record<string, string>), 'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8' };
+      init.headers = {
+        ...(init.headers as Record<string, string>),
+        'Content-Type': 'application/x-www-form-urlencoded; charset=UTF-8',
+      };
     }
     const requested = target.toString();
     const started = performance.now();
     const record = (extra: Partial<FetchRecord>, body?: string): void =>
-      this.onFetch({ kind: request.kind, method: request.method, url: requested, params: request.params, ms: Math.round(performance.now() - started), ...extra }, body);
+      this.onFetch(
+        {
+          kind: request.kind,
+          method: request.method,
+          url: requested,
+          params: request.params,
+          ms: Math.round(performance.now() - started),
+          ...extra,
+        },
+        body,
+      );
     let response: Response;
     let text: string;
     try {
@@ -90,7 +106,8 @@ export class DocumentFetcher {
 function describeNetworkError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = (err as Error & { cause?: unknown }).cause;
-  if (cause instanceof Error) return `${err.message} (${(cause as Error & { code?: string }).code ?? cause.message})`;
+  if (cause instanceof Error)
+    return `${err.message} (${(cause as Error & { code?: string }).code ?? cause.message})`;
   return err.message;
 }
 

@@ -7,12 +7,68 @@
 
 export class UnsupportedExpression extends Error {}
 
-type Tok = { t: 'num'; v: number } | { t: 'str'; v: string } | { t: 'id'; v: string } | { t: 'op'; v: string } | { t: 'eof' };
+type Tok =
+  | { t: 'num'; v: number }
+  | { t: 'str'; v: string }
+  | { t: 'id'; v: string }
+  | { t: 'op'; v: string }
+  | { t: 'eof' };
 
-const OPERATORS = ['===', '!==', '==', '!=', '<=', '>=', '&&', '||', '(', ')', '[', ']', '.', ',', '?', ':', '!', '+', '-', '*', '/', '%', '<', '>'];
-const REJECTED = ['=>', '++', '--', '+=', '-=', '*=', '/=', '%=', '**', '<<', '>>', '&', '|', '^', '~', '=', '{', '}', ';', '`', '\\', '@', '#'];
+const OPERATORS = [
+  '===',
+  '!==',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '(',
+  ')',
+  '[',
+  ']',
+  '.',
+  ',',
+  '?',
+  ':',
+  '!',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '<',
+  '>',
+];
+const REJECTED = [
+  '=>',
+  '++',
+  '--',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '**',
+  '<<',
+  '>>',
+  '&',
+  '|',
+  '^',
+  '~',
+  '=',
+  '{',
+  '}',
+  ';',
+  '`',
+  '\\',
+  '@',
+  '#',
+];
 const RESERVED = new Set(
-  'function new this var let const delete void instanceof in return if else for while do switch case break continue throw try catch finally class extends super import export yield await with debugger'.split(' '),
+  'function new this var let const delete void instanceof in return if else for while do switch case break continue throw try catch finally class extends super import export yield await with debugger'.split(
+    ' ',
+  ),
 );
 const JEXL_IDENT = /^[a-zA-Z_$][a-zA-Z0-9_$]*$/;
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
@@ -40,7 +96,8 @@ function tokenize(src: string): Tok[] {
           if (e === 'u' || e === 'x') {
             const len = e === 'u' ? 4 : 2;
             const hex = src.slice(i, i + len);
-            if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== len) throw new UnsupportedExpression('bad escape');
+            if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== len)
+              throw new UnsupportedExpression('bad escape');
             v += String.fromCharCode(parseInt(hex, 16));
             i += len;
           } else v += ESCAPES[e] ?? e;
@@ -62,7 +119,9 @@ function tokenize(src: string): Tok[] {
       continue;
     }
     const rest = src.slice(i);
-    const bad = REJECTED.find((r) => rest.startsWith(r) && !OPERATORS.some((o) => o.length >= r.length && rest.startsWith(o)));
+    const bad = REJECTED.find(
+      (r) => rest.startsWith(r) && !OPERATORS.some((o) => o.length >= r.length && rest.startsWith(o)),
+    );
     const op = OPERATORS.find((o) => rest.startsWith(o));
     if (bad || !op) throw new UnsupportedExpression(`unsupported syntax at "${rest.slice(0, 12)}"`);
     toks.push({ t: 'op', v: op });
@@ -113,7 +172,9 @@ export function translateEcmascript(src: string, isDeclared: (name: string) => b
     if (name === 'Infinity') return lit(Infinity);
     if (RESERVED.has(name)) throw new UnsupportedExpression(`"${name}" is not supported`);
     if (!isDeclared(name)) return `${HELPER_PREFIX}undeclared(${lit(name)})`;
-    return JEXL_IDENT.test(name) && !name.startsWith(HELPER_PREFIX) ? name : `${HELPER_PREFIX}var(${lit(name)})`;
+    return JEXL_IDENT.test(name) && !name.startsWith(HELPER_PREFIX)
+      ? name
+      : `${HELPER_PREFIX}var(${lit(name)})`;
   };
 
   const args = (): string[] => {
@@ -138,7 +199,11 @@ export function translateEcmascript(src: string, isDeclared: (name: string) => b
     if (t.t === 'id') {
       if (t.v === 'typeof') {
         const next = peek();
-        if (next.t === 'id' && !isDeclared(next.v) && !['true', 'false', 'null', 'undefined', 'NaN', 'Infinity'].includes(next.v)) {
+        if (
+          next.t === 'id' &&
+          !isDeclared(next.v) &&
+          !['true', 'false', 'null', 'undefined', 'NaN', 'Infinity'].includes(next.v)
+        ) {
           const after = toks[pos + 1];
           if (!(after?.t === 'op' && ['.', '[', '('].includes(after.v))) {
             pos++;
@@ -166,7 +231,9 @@ export function translateEcmascript(src: string, isDeclared: (name: string) => b
       expectOp(']');
       return { code: `[${items.join(', ')}]` };
     }
-    throw new UnsupportedExpression(t.t === 'eof' ? 'unexpected end of expression' : `unexpected "${t.t === 'op' ? t.v : ''}"`);
+    throw new UnsupportedExpression(
+      t.t === 'eof' ? 'unexpected end of expression' : `unexpected "${t.t === 'op' ? t.v : ''}"`,
+    );
   };
 
   const postfix = (): string => {
@@ -224,7 +291,14 @@ export function translateEcmascript(src: string, isDeclared: (name: string) => b
       else left = `(${left} ${t.v} ${right})`;
     }
   };
-  const LEVELS = [['||'], ['&&'], ['==', '!=', '===', '!=='], ['<', '>', '<=', '>='], ['+', '-'], ['*', '/', '%']];
+  const LEVELS = [
+    ['||'],
+    ['&&'],
+    ['==', '!=', '===', '!=='],
+    ['<', '>', '<=', '>='],
+    ['+', '-'],
+    ['*', '/', '%'],
+  ];
 
   function conditional(): string {
     const test = binary(LEVELS, 0);

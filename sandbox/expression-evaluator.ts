@@ -22,8 +22,24 @@ const { Jexl } = jexlModule as JexlModule;
 const BLOCKED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 const STRING_METHODS = new Set([
-  'toUpperCase', 'toLowerCase', 'trim', 'indexOf', 'lastIndexOf', 'substring', 'substr', 'slice', 'charAt',
-  'split', 'startsWith', 'endsWith', 'includes', 'concat', 'toString', 'replace', 'padStart', 'padEnd',
+  'toUpperCase',
+  'toLowerCase',
+  'trim',
+  'indexOf',
+  'lastIndexOf',
+  'substring',
+  'substr',
+  'slice',
+  'charAt',
+  'split',
+  'startsWith',
+  'endsWith',
+  'includes',
+  'concat',
+  'toString',
+  'replace',
+  'padStart',
+  'padEnd',
 ]);
 const ARRAY_METHODS = new Set(['join', 'indexOf', 'includes', 'slice', 'concat', 'toString']);
 const NUMBER_METHODS = new Set(['toFixed', 'toString', 'toPrecision']);
@@ -46,10 +62,12 @@ function typeName(v: unknown): string {
 }
 
 function getProperty(obj: unknown, key: unknown): unknown {
-  if (obj === undefined || obj === null) throw new TypeError(`cannot read property "${String(key)}" of ${String(obj)}`);
+  if (obj === undefined || obj === null)
+    throw new TypeError(`cannot read property "${String(key)}" of ${String(obj)}`);
   const k = String(key);
   if (BLOCKED_KEYS.has(k)) return undefined;
-  if (typeof obj === 'string') return k === 'length' ? obj.length : /^\d+$/.test(k) ? obj[Number(k)] : undefined;
+  if (typeof obj === 'string')
+    return k === 'length' ? obj.length : /^\d+$/.test(k) ? obj[Number(k)] : undefined;
   if (typeof obj !== 'object') return undefined;
   if (Array.isArray(obj) && k === 'length') return obj.length;
   if (!Object.prototype.hasOwnProperty.call(obj, k)) return undefined;
@@ -61,7 +79,8 @@ function callMethod(obj: unknown, name: unknown, ...args: unknown[]): unknown {
   const m = String(name);
   if (obj === undefined || obj === null) throw new TypeError(`cannot call ${m} on ${String(obj)}`);
   let allowed = false;
-  if (typeof obj === 'string') allowed = STRING_METHODS.has(m) && !(m === 'replace' && typeof args[0] !== 'string');
+  if (typeof obj === 'string')
+    allowed = STRING_METHODS.has(m) && !(m === 'replace' && typeof args[0] !== 'string');
   else if (Array.isArray(obj)) allowed = ARRAY_METHODS.has(m);
   else if (typeof obj === 'number') allowed = NUMBER_METHODS.has(m);
   else if (obj === Math) allowed = MATH_METHODS.has(m);
@@ -75,7 +94,8 @@ export class ExpressionEvaluator {
   private context: Record<string, unknown> = {};
 
   constructor() {
-    const add = (name: string, fn: (...args: unknown[]) => unknown): void => this.jexl.addFunction(HELPER_PREFIX + name, fn);
+    const add = (name: string, fn: (...args: unknown[]) => unknown): void =>
+      this.jexl.addFunction(HELPER_PREFIX + name, fn);
     add('get', getProperty);
     add('call', callMethod);
     add('seq', (a, b) => a === b);
@@ -106,7 +126,12 @@ export class ExpressionEvaluator {
       const why = err instanceof UnsupportedExpression ? err.message : String(err);
       throw semanticError(`cannot evaluate "${source}": ${why}`);
     }
-    const context: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, GLOBAL_OBJECTS, visible, translation.literals);
+    const context: Record<string, unknown> = Object.assign(
+      Object.create(null) as Record<string, unknown>,
+      GLOBAL_OBJECTS,
+      visible,
+      translation.literals,
+    );
     const previous = this.context;
     this.context = context;
     try {

@@ -6,7 +6,13 @@
  * item, the form and the document, filtered by name and cond, then the highest count ≤ the event's
  * counter (kept per item and per event name), first in document order.
  */
-import { ExitSignal, ReturnSignal, ScriptFailure, TransitionSignal, type LoadedDocument } from './control-signal.js';
+import {
+  ExitSignal,
+  ReturnSignal,
+  ScriptFailure,
+  TransitionSignal,
+  type LoadedDocument,
+} from './control-signal.js';
 import { ExecutableContent } from './executable-content.js';
 import { FormItemRunner, type FormItem } from './form-item-runner.js';
 import type { DocumentContext, FormHooks, InterpreterRuntime } from './interpreter-runtime.js';
@@ -22,7 +28,11 @@ export type FormOutcome =
   /** No form item left to select: the form is done. */
   | { kind: 'end' };
 
-type StepResult = { kind: 'ok' } | { kind: 'handled'; reprompt: boolean } | { kind: 'next-item'; name: string } | { kind: 'done'; outcome: FormOutcome };
+type StepResult =
+  | { kind: 'ok' }
+  | { kind: 'handled'; reprompt: boolean }
+  | { kind: 'next-item'; name: string }
+  | { kind: 'done'; outcome: FormOutcome };
 
 const ITEM_KINDS = ['field', 'block', 'subdialog', 'transfer', 'initial', 'record', 'object'];
 const INPUT_KINDS = ['field', 'subdialog', 'transfer', 'record', 'object'];
@@ -64,7 +74,8 @@ export class FormInterpreter implements FormHooks {
       if (nextItem !== undefined) {
         const wanted = nextItem;
         item = this.items.find((i) => i.name === wanted);
-        if (!item) return { kind: 'event', event: badFetch(`<goto nextitem="${wanted}">: no such form item`) };
+        if (!item)
+          return { kind: 'event', event: badFetch(`<goto nextitem="${wanted}">: no such form item`) };
         nextItem = undefined;
       } else item = this.select();
       if (!item) return { kind: 'end' };
@@ -110,8 +121,12 @@ export class FormInterpreter implements FormHooks {
     if (this.options.initDocument) {
       for (const child of childElements(this.ctx.doc.root)) {
         if (child.name === 'var' && child.attrs.name) {
-          this.ctx.scope.declare(child.attrs.name, child.attrs.expr === undefined ? undefined : ev.evaluate(child.attrs.expr, this.ctx.scope));
-        } else if (child.name === 'script') throw new VxmlEvent('error.unsupported.script', '<script> is not supported');
+          this.ctx.scope.declare(
+            child.attrs.name,
+            child.attrs.expr === undefined ? undefined : ev.evaluate(child.attrs.expr, this.ctx.scope),
+          );
+        } else if (child.name === 'script')
+          throw new VxmlEvent('error.unsupported.script', '<script> is not supported');
       }
     }
     const params = this.options.params;
@@ -122,22 +137,39 @@ export class FormInterpreter implements FormHooks {
         if (params && Object.prototype.hasOwnProperty.call(params, name)) {
           this.scope.declare(name, params[name]);
           used.add(name);
-        } else this.scope.declare(name, child.attrs.expr === undefined ? undefined : ev.evaluate(child.attrs.expr, this.scope));
+        } else
+          this.scope.declare(
+            name,
+            child.attrs.expr === undefined ? undefined : ev.evaluate(child.attrs.expr, this.scope),
+          );
       } else if (child.name === 'script') {
         throw new VxmlEvent('error.unsupported.script', '<script> is not supported');
       } else if (ITEM_KINDS.includes(child.name)) {
         const itemName = name ?? `_${child.name}${index}`;
-        this.scope.declare(itemName, child.attrs.expr === undefined ? undefined : ev.evaluate(child.attrs.expr, this.scope));
-        this.items.push({ el: child, name: itemName, kind: child.name, promptCount: 0, eventCounts: new Map() });
+        this.scope.declare(
+          itemName,
+          child.attrs.expr === undefined ? undefined : ev.evaluate(child.attrs.expr, this.scope),
+        );
+        this.items.push({
+          el: child,
+          name: itemName,
+          kind: child.name,
+          promptCount: 0,
+          eventCounts: new Map(),
+        });
       }
     });
     const unmatched = Object.keys(params ?? {}).filter((p) => !used.has(p));
     if (unmatched.length > 0) {
       const list = unmatched.join(', ');
       if (this.rt.mode === 'strict-w3c') {
-        throw semanticError(`<param> ${list} of the <subdialog> has no <var> of the same name in the first form of ${this.ctx.doc.url}`);
+        throw semanticError(
+          `<param> ${list} of the <subdialog> has no <var> of the same name in the first form of ${this.ctx.doc.url}`,
+        );
       }
-      this.rt.transcript.note(`params ${list} have no matching form <var> (lenient: ignored; a strict browser raises error.semantic)`);
+      this.rt.transcript.note(
+        `params ${list} have no matching form <var> (lenient: ignored; a strict browser raises error.semantic)`,
+      );
     }
     return Promise.resolve();
   }
@@ -148,7 +180,9 @@ export class FormInterpreter implements FormHooks {
       try {
         return this.rt.evaluator.condition(i.el.attrs.cond, this.scope);
       } catch (err) {
-        this.rt.transcript.note(`cond of ${describeElement(i.el)} failed (${err instanceof Error ? err.message : String(err)}): item skipped`);
+        this.rt.transcript.note(
+          `cond of ${describeElement(i.el)} failed (${err instanceof Error ? err.message : String(err)}): item skipped`,
+        );
         return false;
       }
     });
@@ -168,7 +202,9 @@ export class FormInterpreter implements FormHooks {
       const event: VxmlEvent = pending;
       try {
         const handled = await this.handleEvent(event, item);
-        return handled ? { kind: 'handled', reprompt: handled.reprompt } : { kind: 'done', outcome: { kind: 'event', event } };
+        return handled
+          ? { kind: 'handled', reprompt: handled.reprompt }
+          : { kind: 'done', outcome: { kind: 'event', event } };
       } catch (err) {
         if (!(err instanceof VxmlEvent)) return this.signal(err);
         pending = err;
@@ -180,19 +216,29 @@ export class FormInterpreter implements FormHooks {
   private signal(err: unknown): StepResult {
     if (err instanceof TransitionSignal) {
       if (!err.document && err.nextItem !== undefined) return { kind: 'next-item', name: err.nextItem };
-      return { kind: 'done', outcome: { kind: 'transition', document: err.document, dialogId: err.dialogId } };
+      return {
+        kind: 'done',
+        outcome: { kind: 'transition', document: err.document, dialogId: err.dialogId },
+      };
     }
-    if (err instanceof ReturnSignal) return { kind: 'done', outcome: { kind: 'return', values: err.values, event: err.event } };
+    if (err instanceof ReturnSignal)
+      return { kind: 'done', outcome: { kind: 'return', values: err.values, event: err.event } };
     if (err instanceof ExitSignal) return { kind: 'done', outcome: { kind: 'exit', values: err.values } };
     throw err;
   }
 
-  private async handleEvent(event: VxmlEvent, item: FormItem | undefined): Promise<{ reprompt: boolean } | undefined> {
+  private async handleEvent(
+    event: VxmlEvent,
+    item: FormItem | undefined,
+  ): Promise<{ reprompt: boolean } | undefined> {
     const name = event.eventName;
     const counts = item ? item.eventCounts : this.formEventCounts;
     const count = (counts.get(name) ?? 0) + 1;
     counts.set(name, count);
-    const where: Array<[XmlElement, string]> = [[this.form, 'form'], [this.ctx.doc.root, 'document']];
+    const where: Array<[XmlElement, string]> = [
+      [this.form, 'form'],
+      [this.ctx.doc.root, 'document'],
+    ];
     if (item) where.unshift([item.el, describeElement(item.el)]);
     const candidates: Array<{ el: XmlElement; where: string }> = [];
     for (const [el, label] of where) {
@@ -216,14 +262,26 @@ export class FormInterpreter implements FormHooks {
         return { reprompt: true };
       }
       const hangup = name.startsWith('connection.disconnect');
-      const where = depth > 0 ? 'not caught: it leaves the subdialog' : hangup ? 'default handler: the call ends' : 'not caught: it ends the call';
+      const where =
+        depth > 0
+          ? 'not caught: it leaves the subdialog'
+          : hangup
+            ? 'default handler: the call ends'
+            : 'not caught: it ends the call';
       this.rt.recordEvent(event, depth, false, where);
       return undefined;
     }
     const best = Math.max(...eligible.map(countOf));
     const handler = eligible.find((c) => countOf(c) === best) as { el: XmlElement; where: string };
-    const attrs = Object.entries(handler.el.attrs).map(([k, v]) => ` ${k}="${v}"`).join('');
-    this.rt.recordEvent(event, depth, true, `<${handler.el.name}${attrs}> of the ${handler.where} (${name} #${count})`);
+    const attrs = Object.entries(handler.el.attrs)
+      .map(([k, v]) => ` ${k}="${v}"`)
+      .join('');
+    this.rt.recordEvent(
+      event,
+      depth,
+      true,
+      `<${handler.el.name}${attrs}> of the ${handler.where} (${name} #${count})`,
+    );
     const scope = this.scope.child();
     scope.declare('_event', name);
     scope.declare('_message', event.eventMessage);

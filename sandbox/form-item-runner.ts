@@ -7,7 +7,12 @@ import { ExitSignal, ScriptFailure, SessionEndSignal } from './control-signal.js
 import { selectPrompts, type ExecutableContent } from './executable-content.js';
 import { describeGrammar, type CompiledGrammar } from './grammar-matcher.js';
 import type { CallerInput } from './input-source.js';
-import { propertyValue, toParam, type DocumentContext, type InterpreterRuntime } from './interpreter-runtime.js';
+import {
+  propertyValue,
+  toParam,
+  type DocumentContext,
+  type InterpreterRuntime,
+} from './interpreter-runtime.js';
 import type { ScopeChain } from './scope-chain.js';
 import { parseTimeMs } from './document-fetcher.js';
 import { badFetch, semanticError, VxmlEvent } from './vxml-event.js';
@@ -66,15 +71,21 @@ export class FormItemRunner {
         this.rt.transcript.note('<initial> (mixed initiative) is not supported: skipped');
         return;
       default:
-        throw new VxmlEvent(`error.unsupported.${item.kind}`, `<${item.kind}> is not supported by this interpreter`);
+        throw new VxmlEvent(
+          `error.unsupported.${item.kind}`,
+          `<${item.kind}> is not supported by this interpreter`,
+        );
     }
   }
 
   private playPrompts(item: FormItem): void {
     item.promptCount++;
     const exec = this.form.exec(item);
-    const nodes = selectPrompts(item.el, item.promptCount, (cond) => this.rt.evaluator.condition(cond, this.form.scope));
-    for (const n of nodes) exec.speak(typeof n !== 'string' && n.name === 'prompt' ? n.children : [n], this.form.scope);
+    const nodes = selectPrompts(item.el, item.promptCount, (cond) =>
+      this.rt.evaluator.condition(cond, this.form.scope),
+    );
+    for (const n of nodes)
+      exec.speak(typeof n !== 'string' && n.name === 'prompt' ? n.children : [n], this.form.scope);
   }
 
   private lineMustBeUp(): void {
@@ -84,17 +95,28 @@ export class FormItemRunner {
   private async field(item: FormItem, suppressPrompts: boolean): Promise<void> {
     const grammars = await this.rt.matcher.compile(item.el, this.ctx.doc.url || undefined);
     // a grammar-based browser cannot fill a field that has no grammar (JVoiceXML: error.semantic)
-    if (grammars.length === 0) throw semanticError(`No grammars defined for the input of form item "${item.name}"`);
+    if (grammars.length === 0)
+      throw semanticError(`No grammars defined for the input of form item "${item.name}"`);
     if (!suppressPrompts) this.playPrompts(item);
     this.lineMustBeUp();
     const path = this.form.path(item);
     const prompt = this.rt.transcript.spokenSinceInput;
     const modes = [...new Set(grammars.map(grammarMode))];
     const bargein = propertyValue('bargein', path) !== 'false';
-    const request = { fieldName: item.name, prompt, modes, depth: this.ctx.depth, events: this.rt.eventNames(), grammars: grammars.map(describeGrammar), bargein };
+    const request = {
+      fieldName: item.name,
+      prompt,
+      modes,
+      depth: this.ctx.depth,
+      events: this.rt.eventNames(),
+      grammars: grammars.map(describeGrammar),
+      bargein,
+    };
     const input: CallerInput | undefined = await this.rt.input.next(request);
     if (!input) {
-      throw new ScriptFailure(`the caller's inputs ran out while field "${item.name}" waits for input, after hearing: "${prompt}"`);
+      throw new ScriptFailure(
+        `the caller's inputs ran out while field "${item.name}" waits for input, after hearing: "${prompt}"`,
+      );
     }
     this.rt.transcript.caller(input, !this.rt.input.interactive, propertyValue('timeout', path));
     if (input.kind === 'hangup') this.rt.disconnect('caller', this.ctx.depth);
@@ -103,9 +125,15 @@ export class FormItemRunner {
     if (input.kind === 'dtmf') {
       const termchar = propertyValue('termchar', path) ?? '#';
       let digits = input.digits;
-      if (termchar !== '' && digits.length > 1 && digits.endsWith(termchar)) digits = digits.slice(0, -termchar.length);
+      if (termchar !== '' && digits.length > 1 && digits.endsWith(termchar))
+        digits = digits.slice(0, -termchar.length);
       recognizerInput = { kind: 'dtmf', digits };
-    } else recognizerInput = { kind: 'speech', text: input.text, ...(input.confidence !== undefined ? { confidence: input.confidence } : {}) };
+    } else
+      recognizerInput = {
+        kind: 'speech',
+        text: input.text,
+        ...(input.confidence !== undefined ? { confidence: input.confidence } : {}),
+      };
     const rec = this.rt.matcher.recognize(grammars, recognizerInput);
     if (!rec) {
       this.rt.transcript.line('   ↳ nomatch');
@@ -118,8 +146,14 @@ export class FormItemRunner {
     }
     const slot = item.el.attrs.slot ?? item.name;
     let value = rec.interpretation;
-    if (value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, slot)) value = (value as Record<string, unknown>)[slot];
-    const shadow = { utterance: rec.utterance, confidence: rec.confidence, inputmode: rec.inputmode, interpretation: rec.interpretation };
+    if (value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, slot))
+      value = (value as Record<string, unknown>)[slot];
+    const shadow = {
+      utterance: rec.utterance,
+      confidence: rec.confidence,
+      inputmode: rec.inputmode,
+      interpretation: rec.interpretation,
+    };
     this.form.scope.assign(item.name, value);
     this.form.scope.declare(`${item.name}$`, shadow);
     this.ctx.scope.named('application')?.declare('lastresult$', [shadow]);
@@ -135,16 +169,34 @@ export class FormItemRunner {
     if (!suppressPrompts) this.playPrompts(item);
     this.lineMustBeUp();
     const prompt = this.rt.transcript.spokenSinceInput;
-    const input = await this.rt.input.next({ fieldName: item.name, prompt, modes: ['voice'], depth: this.ctx.depth, events: this.rt.eventNames() });
-    if (!input) throw new ScriptFailure(`the caller's inputs ran out while <record> "${item.name}" waits for a message, after hearing: "${prompt}"`);
-    this.rt.transcript.caller(input, !this.rt.input.interactive, propertyValue('timeout', this.form.path(item)));
+    const input = await this.rt.input.next({
+      fieldName: item.name,
+      prompt,
+      modes: ['voice'],
+      depth: this.ctx.depth,
+      events: this.rt.eventNames(),
+    });
+    if (!input)
+      throw new ScriptFailure(
+        `the caller's inputs ran out while <record> "${item.name}" waits for a message, after hearing: "${prompt}"`,
+      );
+    this.rt.transcript.caller(
+      input,
+      !this.rt.input.interactive,
+      propertyValue('timeout', this.form.path(item)),
+    );
     if (input.kind === 'hangup') this.rt.disconnect('caller', this.ctx.depth);
     if (input.kind !== 'speech' || input.text.trim() === '') throw new VxmlEvent('noinput');
     const maxtime = parseTimeMs(item.el.attrs.maxtime, Number.POSITIVE_INFINITY);
     const duration = Math.min(maxtime, Math.max(RECORDED_MS_MIN, input.text.length * RECORDED_MS_PER_CHAR));
     const audio = { type: item.el.attrs.type ?? 'audio/x-wav', transcript: input.text };
     this.form.scope.assign(item.name, audio);
-    this.form.scope.declare(`${item.name}$`, { duration, size: Math.round(duration * 16), termchar: undefined, maxtime: duration >= maxtime });
+    this.form.scope.declare(`${item.name}$`, {
+      duration,
+      size: Math.round(duration * 16),
+      termchar: undefined,
+      maxtime: duration >= maxtime,
+    });
     this.rt.transcript.line(`   ↳ ${item.name} recorded (${duration} ms)`);
     await this.filled(item);
   }
@@ -171,7 +223,14 @@ export class FormItemRunner {
       method = 'GET';
       for (const [k, v] of Object.entries(params)) query[k] = toParam(v);
     } else method = (a.method ?? 'get').toLowerCase() === 'post' ? 'POST' : 'GET';
-    const request = { kind: 'subdialog' as const, url, method, params: query, enctype: a.enctype, timeoutMs: exec.fetchTimeoutMs(a.fetchtimeout) };
+    const request = {
+      kind: 'subdialog' as const,
+      url,
+      method,
+      params: query,
+      enctype: a.enctype,
+      timeoutMs: exec.fetchTimeoutMs(a.fetchtimeout),
+    };
     const outcome = await this.rt.runSubdialog(request, fragment, this.ctx.depth + 1, params);
     if (outcome.kind === 'exit') throw new ExitSignal(outcome.values);
     if (outcome.kind === 'event') throw outcome.event;
@@ -190,7 +249,13 @@ export class FormItemRunner {
     const aai = a.aai ?? (a.aaiexpr !== undefined ? String(ev.evaluate(a.aaiexpr, scope)) : undefined);
     const type = a.type ?? (a.bridge === 'true' ? 'bridge' : 'blind');
     this.rt.transcript.transfer(type, dest, aai);
-    const request = { dest, aai, type, prompt: this.rt.transcript.spokenSinceInput, events: this.rt.eventNames() };
+    const request = {
+      dest,
+      aai,
+      type,
+      prompt: this.rt.transcript.spokenSinceInput,
+      events: this.rt.eventNames(),
+    };
     const outcome = (await this.rt.input.transferOutcome?.(request)) ?? this.rt.transferOutcome;
     this.rt.transcript.transferResult(outcome);
     if (/^(error|connection)\./.test(outcome)) throw new VxmlEvent(outcome, `transfer to ${dest}`);
@@ -207,7 +272,8 @@ export class FormItemRunner {
   private async filled(item: FormItem): Promise<void> {
     const exec = this.form.exec(item);
     const scope = this.form.scope;
-    for (const f of childElements(item.el, 'filled')) await exec.run(f.children, scope.child(), { reprompt: false });
+    for (const f of childElements(item.el, 'filled'))
+      await exec.run(f.children, scope.child(), { reprompt: false });
     for (const f of childElements(this.form.form, 'filled')) {
       const names = f.attrs.namelist?.split(/\s+/).filter(Boolean) ?? this.form.inputItemNames();
       if (!names.includes(item.name)) continue;

@@ -12,7 +12,13 @@
  * either mode: any other raises error.badfetch, as that browser does.
  */
 import { matchBuiltin, parseBuiltinGrammar, type BuiltinGrammar } from './builtin-grammar.js';
-import { grammarFromPhrases, matchSrgs, parseSrgsGrammar, samplePhrases, type SrgsGrammar } from './srgs-grammar.js';
+import {
+  grammarFromPhrases,
+  matchSrgs,
+  parseSrgsGrammar,
+  samplePhrases,
+  type SrgsGrammar,
+} from './srgs-grammar.js';
 import { badFetch, semanticError } from './vxml-event.js';
 import { childElements, parseXmlTree, textContent, type XmlElement } from './xml-tree.js';
 
@@ -24,7 +30,8 @@ export type CompiledGrammar =
   | { kind: 'transcribe'; src: string };
 
 /** Typed speech may carry its own ASR confidence (else the configured one). */
-export type RecognizerInput = { kind: 'speech'; text: string; confidence?: number } | { kind: 'dtmf'; digits: string };
+export type RecognizerInput =
+  { kind: 'speech'; text: string; confidence?: number } | { kind: 'dtmf'; digits: string };
 
 /** What a grammar accepts, as shown to a person: its name, its mode and some phrases (or a description). */
 export interface GrammarSummary {
@@ -38,8 +45,19 @@ export function describeGrammar(g: CompiledGrammar): GrammarSummary {
   if (g.kind === 'transcribe') return { label: g.src, mode: 'voice', phrases: ['(any words)'] };
   if (g.kind === 'builtin') {
     const p = g.builtin.params;
-    const length = p.length ? ` (${p.length} of them)` : p.minlength || p.maxlength ? ` (${p.minlength ?? '1'} to ${p.maxlength ?? 'any number'})` : '';
-    const what = g.builtin.type === 'boolean' ? (g.builtin.mode === 'dtmf' ? ['1 (yes)', '2 (no)'] : ['yes', 'no']) : g.builtin.type === 'digits' ? [`digits${length}`] : [`(a ${g.builtin.type})`];
+    const length = p.length
+      ? ` (${p.length} of them)`
+      : p.minlength || p.maxlength
+        ? ` (${p.minlength ?? '1'} to ${p.maxlength ?? 'any number'})`
+        : '';
+    const what =
+      g.builtin.type === 'boolean'
+        ? g.builtin.mode === 'dtmf'
+          ? ['1 (yes)', '2 (no)']
+          : ['yes', 'no']
+        : g.builtin.type === 'digits'
+          ? [`digits${length}`]
+          : [`(a ${g.builtin.type})`];
     return { label: g.builtin.src, mode: g.builtin.mode, phrases: what };
   }
   return { label: g.label, mode: g.grammar.mode, phrases: samplePhrases(g.grammar) };
@@ -108,7 +126,13 @@ export class GrammarMatcher {
     const raw = input.kind === 'dtmf' ? input.digits : input.text.trim();
     if (raw === '') return undefined;
     const confidence = input.kind === 'dtmf' ? 1 : (input.confidence ?? this.options.confidence);
-    const hit = (interpretation: unknown, grammar: string): Recognition => ({ utterance: raw, interpretation, inputmode, confidence, grammar });
+    const hit = (interpretation: unknown, grammar: string): Recognition => ({
+      utterance: raw,
+      interpretation,
+      inputmode,
+      confidence,
+      grammar,
+    });
     for (const g of grammars) {
       if (g.kind === 'transcribe') {
         if (inputmode === 'voice') return hit(raw, g.src);
@@ -124,7 +148,11 @@ export class GrammarMatcher {
     return undefined;
   }
 
-  private matchSrgs(grammar: SrgsGrammar, raw: string, label: string): { interpretation: unknown } | undefined {
+  private matchSrgs(
+    grammar: SrgsGrammar,
+    raw: string,
+    label: string,
+  ): { interpretation: unknown } | undefined {
     try {
       return matchSrgs(grammar, raw, this.options.mode === 'lenient' && grammar.mode === 'voice');
     } catch (err) {
@@ -140,7 +168,9 @@ export class GrammarMatcher {
       const listed = b.type === 'transcribe' ? has.transcription : has[b.mode].includes(b.type);
       if (!listed) {
         const names = has[b.mode].length ? has[b.mode].join(', ') : 'none';
-        throw badFetch(`${src} is not supported: this browser's ${b.mode} builtins are ${names}${has.transcription ? '' : ', and it has no transcription'}`);
+        throw badFetch(
+          `${src} is not supported: this browser's ${b.mode} builtins are ${names}${has.transcription ? '' : ', and it has no transcription'}`,
+        );
       }
     } else if (this.options.mode === 'strict-w3c' && !STRICT_BUILTINS.has(b.type)) {
       throw badFetch(`${src} is not supported: this browser has only the digits and boolean builtins`);
@@ -151,7 +181,11 @@ export class GrammarMatcher {
     return { kind: 'builtin', builtin: b };
   }
 
-  private async external(src: string, baseUrl: string | undefined, modeAttr?: string): Promise<CompiledGrammar> {
+  private async external(
+    src: string,
+    baseUrl: string | undefined,
+    modeAttr?: string,
+  ): Promise<CompiledGrammar> {
     let url: string;
     try {
       url = new URL(src, baseUrl).toString();

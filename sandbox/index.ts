@@ -5,7 +5,12 @@
 export { runCall, DEFAULT_FROM } from './run-call.js';
 export type { RunCallOptions, CallResult } from './run-call.js';
 export { VxmlInterpreter } from './vxml-interpreter.js';
-export type { BrowserGrammars, InterpreterMode, VxmlInterpreterOptions, InterpreterResult } from './vxml-interpreter.js';
+export type {
+  BrowserGrammars,
+  InterpreterMode,
+  VxmlInterpreterOptions,
+  InterpreterResult,
+} from './vxml-interpreter.js';
 export { CallScript, parseCallScript } from './call-script.js';
 export { InteractiveInput } from './interactive-input.js';
 export { AutoCredentials } from './auto-credentials.js';

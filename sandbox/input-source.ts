@@ -5,16 +5,17 @@
 import type { CallEnd } from './call-outcome.js';
 import type { GrammarSummary } from './grammar-matcher.js';
 
-export type CallerInput = (
+export type CallerInput =
   /** confidence: the ASR confidence of this utterance (default: the call's configured one). */
-  | { kind: 'speech'; text: string; confidence?: number }
-  | { kind: 'dtmf'; digits: string }
-  | { kind: 'noinput' }
-  | { kind: 'hangup' }
-) & {
-  /** Shown beside the input in the transcript (e.g. "auto PIN"). */
-  note?: string;
-};
+  (
+    | { kind: 'speech'; text: string; confidence?: number }
+    | { kind: 'dtmf'; digits: string }
+    | { kind: 'noinput' }
+    | { kind: 'hangup' }
+  ) & {
+    /** Shown beside the input in the transcript (e.g. "auto PIN"). */
+    note?: string;
+  };
 
 export interface InputRequest {
   fieldName: string;
@@ -67,7 +68,8 @@ export function parseCallerInput(token: string): CallerInput {
   if (t.toLowerCase() === '!hangup') return { kind: 'hangup' };
   if (t.startsWith('#')) {
     const digits = t.slice(1).replace(/\s+/g, '');
-    if (!/^[0-9*#A-Da-d]*$/.test(digits)) throw new Error(`"${t}" is not a DTMF input (#, then keys 0-9 * # A-D)`);
+    if (!/^[0-9*#A-Da-d]*$/.test(digits))
+      throw new Error(`"${t}" is not a DTMF input (#, then keys 0-9 * # A-D)`);
     return { kind: 'dtmf', digits: digits.toUpperCase() };
   }
   return { kind: 'speech', text: t };

@@ -34,10 +34,20 @@ export class InteractiveInput implements InputSource {
   }
 
   async next(request: InputRequest): Promise<CallerInput | undefined> {
-    const hint = request.modes.length === 1 && request.modes[0] === 'dtmf' ? 'keys: #1234' : request.modes.includes('dtmf') ? 'speak, or #keys' : 'speak';
+    const hint =
+      request.modes.length === 1 && request.modes[0] === 'dtmf'
+        ? 'keys: #1234'
+        : request.modes.includes('dtmf')
+          ? 'speak, or #keys'
+          : 'speak';
     for (;;) {
-      if (this.interactive) this.output.write(`🗣  [${request.fieldName}: ${hint} · Enter = silence · !hangup] > `);
-      const line = this.lines.shift() ?? (this.closed ? undefined : await new Promise<string | undefined>((resolve) => (this.waiting = resolve)));
+      if (this.interactive)
+        this.output.write(`🗣  [${request.fieldName}: ${hint} · Enter = silence · !hangup] > `);
+      const line =
+        this.lines.shift() ??
+        (this.closed
+          ? undefined
+          : await new Promise<string | undefined>((resolve) => (this.waiting = resolve)));
       if (line === undefined) {
         this.output.write('\n');
         return { kind: 'hangup', note: 'end of input' };

@@ -50,7 +50,12 @@ export interface InterpreterRuntime {
   /** Records a `<submit>` (the API's submits list). */
   recordSubmit(url: string, method: 'GET' | 'POST', params: Record<string, string>): void;
   /** Fetches a subdialog's document and runs it in a new execution context; params are the `<param>` values. */
-  runSubdialog(request: FetchRequest, dialogId: string | undefined, depth: number, params: Record<string, unknown>): Promise<ContextOutcome>;
+  runSubdialog(
+    request: FetchRequest,
+    dialogId: string | undefined,
+    depth: number,
+    params: Record<string, unknown>,
+  ): Promise<ContextOutcome>;
   /** Records an event and how it was handled. */
   recordEvent(event: VxmlEvent, depth: number, caught: boolean, handling: string): void;
   /** Names of the events raised so far. */

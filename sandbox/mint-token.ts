@@ -5,7 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 
-const USAGE = 'usage: npm run token -- <streamId> [--base http://127.0.0.1:3000] [--token <admin token>] [--sub ivr] [--expires-in 86400]';
+const USAGE =
+  'usage: npm run token -- <streamId> [--base http://127.0.0.1:3000] [--token <admin token>] [--sub ivr] [--expires-in 86400]';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -28,14 +29,25 @@ if (expiresInS !== undefined && !Number.isInteger(expiresInS)) {
   process.exit(2);
 }
 
-const res = await fetch(`${values.base.replace(/\/+$/, '')}/api/admin/apps/${encodeURIComponent(streamId)}/channels/ivr/tokens`, {
-  method: 'POST',
-  headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
-  body: JSON.stringify({ ...(values.sub ? { sub: values.sub } : {}), ...(expiresInS !== undefined ? { expiresInS } : {}) }),
-});
-const body = (await res.json().catch(() => ({}))) as { webhookUrl?: string; expiresAt?: string; errors?: Array<{ msg: string; path?: string }> };
+const res = await fetch(
+  `${values.base.replace(/\/+$/, '')}/api/admin/apps/${encodeURIComponent(streamId)}/channels/ivr/tokens`,
+  {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      ...(values.sub ? { sub: values.sub } : {}),
+      ...(expiresInS !== undefined ? { expiresInS } : {}),
+    }),
+  },
+);
+const body = (await res.json().catch(() => ({}))) as {
+  webhookUrl?: string;
+  expiresAt?: string;
+  errors?: Array<{ msg: string; path?: string }>;
+};
 if (res.status !== 201 || !body.webhookUrl) {
-  const why = body.errors?.map((e) => `${e.path ? `${e.path}: ` : ''}${e.msg}`).join('; ') ?? `HTTP ${res.status}`;
+  const why =
+    body.errors?.map((e) => `${e.path ? `${e.path}: ` : ''}${e.msg}`).join('; ') ?? `HTTP ${res.status}`;
   process.stderr.write(`token not minted: ${why}\n`);
   process.exit(1);
 }

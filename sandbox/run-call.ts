@@ -75,10 +75,14 @@ export const DEFAULT_FROM = '+15550001111';
 
 export async function runCall(options: RunCallOptions): Promise<CallResult> {
   const starts = [options.startUrl, options.rootDocument, options.webhookUrl].filter((s) => s !== undefined);
-  if (starts.length !== 1) throw new Error('runCall needs exactly one of startUrl, rootDocument or webhookUrl');
+  if (starts.length !== 1)
+    throw new Error('runCall needs exactly one of startUrl, rootDocument or webhookUrl');
   const transcript = options.transcript ?? new Transcript({ plain: options.plain, onLine: options.onLine });
-  let input: InputSource = Array.isArray(options.inputs) ? new ArrayInputSource(options.inputs) : options.inputs;
-  if (options.pin !== undefined || options.secret !== undefined) input = new AutoCredentials(input, { pin: options.pin, secret: options.secret });
+  let input: InputSource = Array.isArray(options.inputs)
+    ? new ArrayInputSource(options.inputs)
+    : options.inputs;
+  if (options.pin !== undefined || options.secret !== undefined)
+    input = new AutoCredentials(input, { pin: options.pin, secret: options.secret });
   const from = options.from ?? DEFAULT_FROM;
   const to = options.to ?? (options.webhookUrl ? streamIdOf(options.webhookUrl) : undefined);
   const interpreter = new VxmlInterpreter({
@@ -100,11 +104,22 @@ export async function runCall(options: RunCallOptions): Promise<CallResult> {
     run = await interpreter.runText(options.rootDocument, options.rootUrl ?? '');
   } else {
     const webhookUrl = options.webhookUrl as string;
-    const root = customerRootDocument({ webhookUrl, callId: options.callId ?? globalThis.crypto.randomUUID(), from, to, method: options.subdialogMethod, ...(options.language ? { language: options.language } : {}) });
+    const root = customerRootDocument({
+      webhookUrl,
+      callId: options.callId ?? globalThis.crypto.randomUUID(),
+      from,
+      to,
+      method: options.subdialogMethod,
+      ...(options.language ? { language: options.language } : {}),
+    });
     run = await interpreter.runText(root, webhookUrl);
   }
   const result = run.result;
-  const summary = result ? ` · ${Object.entries(result).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ')}` : '';
+  const summary = result
+    ? ` · ${Object.entries(result)
+        .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+        .join(' ')}`
+    : '';
   transcript.note(`call ended: ${run.ended}${summary}${run.error ? ` · ${run.error}` : ''}`);
   if (run.failure) transcript.line(`${options.plain ? 'FAILED:' : '✖'} ${run.failure}`);
   return {

@@ -29,12 +29,16 @@ export class ScopeChain {
 
   /** The scope that holds a plain (unqualified) name. */
   holder(name: string): ScopeChain | undefined {
-    for (let s: ScopeChain | undefined = this; s; s = s.parent) if (Object.prototype.hasOwnProperty.call(s.vars, name)) return s;
+    for (let s: ScopeChain | undefined = this; s; s = s.parent)
+      if (Object.prototype.hasOwnProperty.call(s.vars, name)) return s;
     return undefined;
   }
 
   isDeclared(name: string): boolean {
-    return this.holder(name) !== undefined || ((QUALIFIERS as readonly string[]).includes(name) && this.named(name as ScopeName) !== undefined);
+    return (
+      this.holder(name) !== undefined ||
+      ((QUALIFIERS as readonly string[]).includes(name) && this.named(name as ScopeName) !== undefined)
+    );
   }
 
   /** `<var name>`: declares in this scope, or in the named scope for `document.x`. */
@@ -49,7 +53,11 @@ export class ScopeChain {
     const { scope, local, qualified } = this.split(name);
     const [head, ...path] = local.split('.');
     if (!head) throw semanticError(`bad variable name "${name}"`);
-    const holder = qualified ? (Object.prototype.hasOwnProperty.call(scope.vars, head) ? scope : undefined) : this.holder(head);
+    const holder = qualified
+      ? Object.prototype.hasOwnProperty.call(scope.vars, head)
+        ? scope
+        : undefined
+      : this.holder(head);
     if (!holder) throw semanticError(`${name} is not declared`);
     if (path.length === 0) {
       holder.vars[head] = value;

@@ -16,7 +16,10 @@ const createdApp = z.object({ streamId: z.string() });
 const apiApp = z.object({ clientId: z.string(), clientSecret: z.string() });
 const ivrChannel = z.object({ webhookUrl: z.string() });
 const sandboxLine = z.object({ phoneNumber: z.string(), pin: z.string(), secret: z.string() });
-const agentStatus = z.object({ state: z.enum(['ready', 'training', 'failed']), error: z.string().optional() });
+const agentStatus = z.object({
+  state: z.enum(['ready', 'training', 'failed']),
+  error: z.string().optional(),
+});
 
 const { values } = parseArgs({
   options: {
@@ -30,14 +33,26 @@ const { values } = parseArgs({
 const base = values.base.replace(/\/+$/, '');
 const adminToken = values.token ?? process.env.ADMIN_TOKEN;
 if (!adminToken) {
-  process.stderr.write('usage: npm run demo:setup -- --base http://127.0.0.1:3000 --token <admin token printed by npm start>\n');
+  process.stderr.write(
+    'usage: npm run demo:setup -- --base http://127.0.0.1:3000 --token <admin token printed by npm start>\n',
+  );
   process.exit(2);
 }
 
-async function call<T>(schema: z.ZodType<T>, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+async function call<T>(
+  schema: z.ZodType<T>,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${adminToken}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    headers: {
+      Authorization: `Bearer ${adminToken}`,
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -47,13 +62,33 @@ async function call<T>(schema: z.ZodType<T>, method: string, path: string, body?
 }
 
 const app = await call(createdApp, 'POST', '/api/admin/apps', { name: "Luigi's", language: 'en' });
-const importer = await call(apiApp, 'POST', `/api/admin/apps/${app.streamId}/api-apps`, { name: 'skill import', scopes: ['assist-import-export'] });
+const importer = await call(apiApp, 'POST', `/api/admin/apps/${app.streamId}/api-apps`, {
+  name: 'skill import',
+  scopes: ['assist-import-export'],
+});
 const q = new URLSearchParams({ accountId: 'demo-account', orgId: 'demo-org', type: 'skillGroups' });
 await fetch(`${base}/assist/api/v1/public/analytics/${app.streamId}/storeAssistFunctionalities?${q}`, {
   method: 'POST',
-  headers: { auth: jwt.sign({ appId: importer.clientId }, importer.clientSecret, { algorithm: 'HS256', expiresIn: 300 }), accountId: 'demo-account', 'Content-Type': 'application/json' },
+  headers: {
+    auth: jwt.sign({ appId: importer.clientId }, importer.clientSecret, {
+      algorithm: 'HS256',
+      expiresIn: 300,
+    }),
+    accountId: 'demo-account',
+    'Content-Type': 'application/json',
+  },
   body: JSON.stringify({
-    data: [{ _id: 'sg-reservations', name: 'Reservations', status: 'ACTIVE', isDefault: false, iId: app.streamId, createdByAId: 'demo', skills: [] }],
+    data: [
+      {
+        _id: 'sg-reservations',
+        name: 'Reservations',
+        status: 'ACTIVE',
+        isDefault: false,
+        iId: app.streamId,
+        createdByAId: 'demo',
+        skills: [],
+      },
+    ],
     metaData: { userId: 'demo', orgId: 'demo-org', type: 'skillGroups', accountId: 'demo-account' },
   }),
 }).then(async (r) => {
@@ -64,15 +99,28 @@ const connectionId = await createDemoConnection(base, adminToken, values['model-
   ...(values.model ? { model: values.model } : {}),
 });
 // the upload answers at once and its intent model trains in the background: wait until it is live
-let agent = await call(agentStatus, 'PUT', `/api/admin/apps/${app.streamId}/agent`, demoAgentWith(connectionId));
+let agent = await call(
+  agentStatus,
+  'PUT',
+  `/api/admin/apps/${app.streamId}/agent`,
+  demoAgentWith(connectionId),
+);
 while (agent.state === 'training') {
   await new Promise((r) => setTimeout(r, 100));
   agent = await call(agentStatus, 'GET', `/api/admin/apps/${app.streamId}/agent/status`);
 }
 if (agent.state === 'failed') throw new Error(`the agent could not be trained: ${agent.error ?? ''}`);
 await call(ivrChannel, 'PUT', `/api/admin/apps/${app.streamId}/channels/ivr`, { enabled: true });
-const sandbox = await call(sandboxLine, 'PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 2 });
-const minted = await call(z.object({ webhookUrl: z.string(), expiresAt: z.string() }), 'POST', `/api/admin/apps/${app.streamId}/channels/ivr/tokens`, { sub: 'demo', expiresInS: 7 * 86_400 });
+const sandbox = await call(sandboxLine, 'PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, {
+  enabled: true,
+  maxConcurrentCalls: 2,
+});
+const minted = await call(
+  z.object({ webhookUrl: z.string(), expiresAt: z.string() }),
+  'POST',
+  `/api/admin/apps/${app.streamId}/channels/ivr/tokens`,
+  { sub: 'demo', expiresInS: 7 * 86_400 },
+);
 
 process.stdout.write(
   [

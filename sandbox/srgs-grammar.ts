@@ -53,7 +53,9 @@ export function normalizeWords(text: string): string[] {
 }
 
 function tokensOf(text: string, mode: 'voice' | 'dtmf'): string[] {
-  return mode === 'dtmf' ? text.replace(/\s+/g, '').toUpperCase().split('').filter(Boolean) : normalizeWords(text);
+  return mode === 'dtmf'
+    ? text.replace(/\s+/g, '').toUpperCase().split('').filter(Boolean)
+    : normalizeWords(text);
 }
 
 function parseRepeat(repeat: string): [number, number] {
@@ -83,12 +85,18 @@ function compile(node: XmlNode, mode: 'voice' | 'dtmf', literalTags: boolean): S
       return { t: 'repeat', node: body, min, max };
     }
     case 'one-of':
-      return { t: 'alt', items: childElements(node, 'item').map((i) => compile(i, mode, literalTags) ?? { t: 'seq', items: [] }) };
+      return {
+        t: 'alt',
+        items: childElements(node, 'item').map(
+          (i) => compile(i, mode, literalTags) ?? { t: 'seq', items: [] },
+        ),
+      };
     case 'token':
       return { t: 'tokens', words: tokensOf(textContent(node), mode) };
     case 'ruleref': {
       const special = node.attrs.special;
-      if (special === 'NULL' || special === 'VOID' || special === 'GARBAGE') return { t: 'special', name: special };
+      if (special === 'NULL' || special === 'VOID' || special === 'GARBAGE')
+        return { t: 'special', name: special };
       const uri = node.attrs.uri ?? '';
       if (!uri.startsWith('#')) throw new Error(`ruleref "${uri}": only local rules (#id) are supported`);
       return { t: 'ref', rule: uri.slice(1) };
@@ -113,9 +121,12 @@ export function parseSrgsGrammar(grammar: XmlElement): SrgsGrammar {
   const literalTags = (grammar.attrs['tag-format'] ?? '').includes('literals');
   const rules = new Map<string, SrgsNode>();
   const ruleEls = childElements(grammar, 'rule');
-  for (const rule of ruleEls) if (rule.attrs.id) rules.set(rule.attrs.id, seqOf(rule.children.map((c) => compile(c, mode, literalTags))));
+  for (const rule of ruleEls)
+    if (rule.attrs.id)
+      rules.set(rule.attrs.id, seqOf(rule.children.map((c) => compile(c, mode, literalTags))));
   const root = grammar.attrs.root ?? ruleEls[0]?.attrs.id;
-  if (!root || !rules.has(root)) throw new Error(root ? `root rule "${root}" not found` : 'grammar has no rule');
+  if (!root || !rules.has(root))
+    throw new Error(root ? `root rule "${root}" not found` : 'grammar has no rule');
   const check = (n: SrgsNode): void => {
     if (n.t === 'ref' && !rules.has(n.rule)) throw new Error(`ruleref "#${n.rule}": no such rule`);
     if (n.t === 'seq' || n.t === 'alt') n.items.forEach(check);
@@ -126,8 +137,17 @@ export function parseSrgsGrammar(grammar: XmlElement): SrgsGrammar {
 }
 
 /** A grammar of fixed phrases, each with its value (used for `<option>`s). */
-export function grammarFromPhrases(mode: 'voice' | 'dtmf', phrases: Array<{ text: string; value: unknown }>): SrgsGrammar {
-  const items: SrgsNode[] = phrases.map((p) => ({ t: 'seq', items: [{ t: 'tokens', words: tokensOf(p.text, mode) }, { t: 'literal', value: p.value }] }));
+export function grammarFromPhrases(
+  mode: 'voice' | 'dtmf',
+  phrases: Array<{ text: string; value: unknown }>,
+): SrgsGrammar {
+  const items: SrgsNode[] = phrases.map((p) => ({
+    t: 'seq',
+    items: [
+      { t: 'tokens', words: tokensOf(p.text, mode) },
+      { t: 'literal', value: p.value },
+    ],
+  }));
   return { mode, root: 'options', rules: new Map([['options', { t: 'alt', items }]]), literalTags: false };
 }
 
@@ -185,7 +205,12 @@ class Parser {
     }
   }
 
-  private *repeat(n: Extract<SrgsNode, { t: 'repeat' }>, count: number, pos: number, depth: number): Generator<Parse> {
+  private *repeat(
+    n: Extract<SrgsNode, { t: 'repeat' }>,
+    count: number,
+    pos: number,
+    depth: number,
+  ): Generator<Parse> {
     if (count < n.max) {
       for (const [p1, d1] of this.node(n.node, pos, depth)) {
         if (p1 === pos && count >= n.min) continue;
@@ -233,7 +258,9 @@ function combine(op: string, current: unknown, value: unknown): unknown {
 }
 
 function runTag(script: string, scope: ScopeChain): void {
-  const source = script.replace(/\brules\s*\.\s*latest\s*\(\s*\)/g, 'rules.latest__').replace(/\bmeta\s*\.\s*(current|latest)\s*\(\s*\)/g, 'meta.$1__');
+  const source = script
+    .replace(/\brules\s*\.\s*latest\s*\(\s*\)/g, 'rules.latest__')
+    .replace(/\bmeta\s*\.\s*(current|latest)\s*\(\s*\)/g, 'meta.$1__');
   for (const statement of statements(source)) {
     const v = VAR_STATEMENT.exec(statement);
     if (v) {
@@ -285,7 +312,11 @@ function evaluateRule(d: RuleDeriv, tokens: string[]): unknown {
  * longest one wins). Returns the SISR interpretation, or undefined for no match; a tag script
  * outside the subset throws an Error.
  */
-export function matchSrgs(grammar: SrgsGrammar, input: string, prefix: boolean): { interpretation: unknown; words: number } | undefined {
+export function matchSrgs(
+  grammar: SrgsGrammar,
+  input: string,
+  prefix: boolean,
+): { interpretation: unknown; words: number } | undefined {
   const tokens = tokensOf(input, grammar.mode);
   if (tokens.length === 0) return undefined;
   const parser = new Parser(grammar, tokens);
@@ -320,7 +351,9 @@ export function samplePhrases(grammar: SrgsGrammar, limit = 12): string[] {
         let out: string[][] = [[]];
         for (const item of node.items) {
           const next: string[][] = [];
-          for (const head of out) for (const tail of expand(item, depth + 1)) if (next.length < limit) next.push([...head, ...tail]);
+          for (const head of out)
+            for (const tail of expand(item, depth + 1))
+              if (next.length < limit) next.push([...head, ...tail]);
           out = next;
         }
         return out;
@@ -346,5 +379,11 @@ export function samplePhrases(grammar: SrgsGrammar, limit = 12): string[] {
   const root = grammar.rules.get(grammar.root);
   if (!root) return [];
   const joiner = grammar.mode === 'dtmf' ? '' : ' ';
-  return [...new Set(expand(root, 0).map((words) => words.join(joiner)).filter((p) => p !== ''))].slice(0, limit);
+  return [
+    ...new Set(
+      expand(root, 0)
+        .map((words) => words.join(joiner))
+        .filter((p) => p !== ''),
+    ),
+  ].slice(0, limit);
 }

@@ -30,7 +30,8 @@ function render(nodes: XmlNode[], valueOf: (expr: string) => unknown): string {
         break;
       case 'audio': {
         const fallback = render(node.children, valueOf).trim();
-        const src = node.attrs.src ?? (node.attrs.expr !== undefined ? spokenValue(valueOf(node.attrs.expr)) : '');
+        const src =
+          node.attrs.src ?? (node.attrs.expr !== undefined ? spokenValue(valueOf(node.attrs.expr)) : '');
         out += fallback !== '' ? ` ${fallback} ` : ` [audio ${src}] `;
         break;
       }

@@ -12,7 +12,16 @@ export interface TranscriptOptions {
   onLine?: (line: string) => void;
 }
 
-const FIRST_KEYS = ['turn', 'event', 'message', 'utterance', 'interpretation', 'confidence', 'inputmode', 'transferResult'];
+const FIRST_KEYS = [
+  'turn',
+  'event',
+  'message',
+  'utterance',
+  'interpretation',
+  'confidence',
+  'inputmode',
+  'transferResult',
+];
 
 /** Parameters whose values are credentials: never printed whole. */
 const SECRET_PARAMS = /^(token|auth|pin|secret|password|client_?secret)$/i;
@@ -35,14 +44,17 @@ export function formatParams(params: Record<string, string>): string {
     const ib = FIRST_KEYS.indexOf(b);
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
   });
-  return keys.map((k) => `${k}=${SECRET_PARAMS.test(k) ? maskSecret(k, params[k] ?? '') : shown(params[k] ?? '')}`).join(' ');
+  return keys
+    .map((k) => `${k}=${SECRET_PARAMS.test(k) ? maskSecret(k, params[k] ?? '') : shown(params[k] ?? '')}`)
+    .join(' ');
 }
 
 /** A URL as printed: credential parameters in its query masked. */
 export function maskedUrl(url: string): string {
   try {
     const u = new URL(url);
-    for (const [k, v] of [...u.searchParams]) if (SECRET_PARAMS.test(k)) u.searchParams.set(k, maskSecret(k, v));
+    for (const [k, v] of [...u.searchParams])
+      if (SECRET_PARAMS.test(k)) u.searchParams.set(k, maskSecret(k, v));
     return decodeURIComponent(u.toString());
   } catch {
     return url;
@@ -98,8 +110,16 @@ export class Transcript {
     this.line(`${who} ${what}${note}`, echo || input.note !== undefined);
   }
 
-  recognized(field: string, interpretation: unknown, inputmode: string, confidence: number, grammar: string): void {
-    this.line(`   ↳ ${field} = ${JSON.stringify(interpretation)}  (${inputmode}, confidence ${confidence}, ${grammar})`);
+  recognized(
+    field: string,
+    interpretation: unknown,
+    inputmode: string,
+    confidence: number,
+    grammar: string,
+  ): void {
+    this.line(
+      `   ↳ ${field} = ${JSON.stringify(interpretation)}  (${inputmode}, confidence ${confidence}, ${grammar})`,
+    );
   }
 
   fetchStarted(kind: FetchRecord['kind'], method: string, url: string, params: Record<string, string>): void {
@@ -109,11 +129,17 @@ export class Transcript {
 
   /** A fetch ended; `_body` is the answer's text (not printed here: a richer front end may show it). */
   fetchDone(record: FetchRecord, _body?: string): void {
-    this.line(record.error ? `← failed after ${record.ms} ms: ${record.error}` : `← ${record.status} in ${record.ms} ms`);
+    this.line(
+      record.error
+        ? `← failed after ${record.ms} ms: ${record.error}`
+        : `← ${record.status} in ${record.ms} ms`,
+    );
   }
 
   transfer(type: string, dest: string, aai: string | undefined): void {
-    this.line(`${this.options.plain ? 'TRANSFER:' : '📞'} ${type} transfer to ${dest}${aai ? `  aai=${aai}` : ''}`);
+    this.line(
+      `${this.options.plain ? 'TRANSFER:' : '📞'} ${type} transfer to ${dest}${aai ? `  aai=${aai}` : ''}`,
+    );
   }
 
   transferResult(outcome: string): void {
@@ -125,7 +151,9 @@ export class Transcript {
   }
 
   event(record: EventRecord, handling: string): void {
-    this.line(`${this.options.plain ? 'EVENT:' : '⚡'} ${record.name}${record.message ? ` (${record.message})` : ''} → ${handling}`);
+    this.line(
+      `${this.options.plain ? 'EVENT:' : '⚡'} ${record.name}${record.message ? ` (${record.message})` : ''} → ${handling}`,
+    );
   }
 
   note(text: string): void {

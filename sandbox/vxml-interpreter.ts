@@ -102,7 +102,16 @@ export class VxmlInterpreter implements InterpreterRuntime {
       mode: this.mode,
       ...(options.builtins ? { builtins: options.builtins } : {}),
       confidence: options.confidence ?? 0.9,
-      fetchText: async (url) => (await this.fetcher.fetchText({ kind: 'grammar', url, method: 'GET', params: {}, timeoutMs: this.defaultFetchTimeoutMs })).text,
+      fetchText: async (url) =>
+        (
+          await this.fetcher.fetchText({
+            kind: 'grammar',
+            url,
+            method: 'GET',
+            params: {},
+            timeoutMs: this.defaultFetchTimeoutMs,
+          })
+        ).text,
     });
     this.sessionScope.declare('connection', {
       local: { uri: options.session?.to },
@@ -115,14 +124,21 @@ export class VxmlInterpreter implements InterpreterRuntime {
   }
 
   /** Runs a call whose first document is fetched from a URL. */
-  runUrl(url: string, method: 'GET' | 'POST' = 'GET', params: Record<string, string> = {}): Promise<InterpreterResult> {
+  runUrl(
+    url: string,
+    method: 'GET' | 'POST' = 'GET',
+    params: Record<string, string> = {},
+  ): Promise<InterpreterResult> {
     let fragment: string | undefined;
     try {
       fragment = new URL(url).hash.slice(1) || undefined;
     } catch {
       fragment = undefined;
     }
-    return this.runTop(() => this.fetchDocument({ kind: 'start', url, method, params, timeoutMs: this.defaultFetchTimeoutMs }), fragment);
+    return this.runTop(
+      () => this.fetchDocument({ kind: 'start', url, method, params, timeoutMs: this.defaultFetchTimeoutMs }),
+      fragment,
+    );
   }
 
   /** Runs a call whose first document is given as text (relative URLs resolve against baseUrl). */
@@ -139,7 +155,10 @@ export class VxmlInterpreter implements InterpreterRuntime {
     }, undefined);
   }
 
-  private async runTop(load: () => Promise<LoadedDocument>, fragment: string | undefined): Promise<InterpreterResult> {
+  private async runTop(
+    load: () => Promise<LoadedDocument>,
+    fragment: string | undefined,
+  ): Promise<InterpreterResult> {
     let sessionEnd: CallEnd = 'exit';
     let topResult: Record<string, unknown> | undefined;
     let error: string | undefined;
@@ -161,7 +180,8 @@ export class VxmlInterpreter implements InterpreterRuntime {
         if (sessionEnd === 'error') error = err.message;
       } else if (err instanceof SessionEndSignal) sessionEnd = 'disconnect';
       else if (err instanceof ScriptFailure) failure = err.message;
-      else failure = `interpreter failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
+      else
+        failure = `interpreter failure: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
     }
     let ended: CallEnd;
     if (failure !== undefined || sessionEnd === 'error') ended = 'error';
@@ -170,17 +190,36 @@ export class VxmlInterpreter implements InterpreterRuntime {
     error ??= this.agent?.error;
     const result = this.agent?.result ?? topResult;
     try {
-      if (failure === undefined) await this.input.finish?.({ ended, result, prompt: this.transcript.spokenSinceInput, events: this.eventNames() });
+      if (failure === undefined)
+        await this.input.finish?.({
+          ended,
+          result,
+          prompt: this.transcript.spokenSinceInput,
+          events: this.eventNames(),
+        });
     } catch (err) {
       if (!(err instanceof ScriptFailure)) throw err;
       failure = err.message;
     } finally {
       this.input.close?.();
     }
-    return { ended, result, error, failure, events: this.events, fetches: this.fetches, submits: this.submits };
+    return {
+      ended,
+      result,
+      error,
+      failure,
+      events: this.events,
+      fetches: this.fetches,
+      submits: this.submits,
+    };
   }
 
-  async runSubdialog(request: FetchRequest, dialogId: string | undefined, depth: number, params: Record<string, unknown>): Promise<ContextOutcome> {
+  async runSubdialog(
+    request: FetchRequest,
+    dialogId: string | undefined,
+    depth: number,
+    params: Record<string, unknown>,
+  ): Promise<ContextOutcome> {
     let doc: LoadedDocument;
     try {
       doc = await this.fetchDocument(request);
@@ -194,19 +233,31 @@ export class VxmlInterpreter implements InterpreterRuntime {
       // a hang-up delivered to the top level only: it surfaces at the root's <subdialog>
       if (err instanceof TopLevelHangup && depth === 1) {
         this.agent = { ended: 'disconnect' };
-        throw new VxmlEvent('connection.disconnect.hangup', 'the caller hung up (delivered to the top-level document only)');
+        throw new VxmlEvent(
+          'connection.disconnect.hangup',
+          'the caller hung up (delivered to the top-level document only)',
+        );
       }
       throw err;
     }
   }
 
-  private async runContext(doc: LoadedDocument, dialogId: string | undefined, depth: number, params?: Record<string, unknown>): Promise<ContextOutcome> {
+  private async runContext(
+    doc: LoadedDocument,
+    dialogId: string | undefined,
+    depth: number,
+    params?: Record<string, unknown>,
+  ): Promise<ContextOutcome> {
     try {
       const outcome = await this.runDocuments(doc, dialogId, depth, params);
       if (depth === 1) {
         if (outcome.kind === 'return') this.agent = { ended: 'return', result: outcome.values };
         else if (outcome.kind === 'exit') this.agent = { ended: 'exit' };
-        else this.agent = { ended: endOf(outcome.event), error: endOf(outcome.event) === 'error' ? outcome.event.message : undefined };
+        else
+          this.agent = {
+            ended: endOf(outcome.event),
+            error: endOf(outcome.event) === 'error' ? outcome.event.message : undefined,
+          };
       }
       return outcome;
     } catch (err) {
@@ -215,7 +266,12 @@ export class VxmlInterpreter implements InterpreterRuntime {
     }
   }
 
-  private async runDocuments(doc: LoadedDocument, dialogId: string | undefined, depth: number, params?: Record<string, unknown>): Promise<ContextOutcome> {
+  private async runDocuments(
+    doc: LoadedDocument,
+    dialogId: string | undefined,
+    depth: number,
+    params?: Record<string, unknown>,
+  ): Promise<ContextOutcome> {
     const application = new ScopeChain('application', this.sessionScope);
     let current = doc;
     let wanted = dialogId;
@@ -228,7 +284,10 @@ export class VxmlInterpreter implements InterpreterRuntime {
         this.recordEvent(form, depth, false, 'the dialog cannot start');
         return { kind: 'event', event: form };
       }
-      const run = new FormInterpreter(this, { doc: current, scope: documentScope, depth }, form, { params: pendingParams, initDocument: fresh });
+      const run = new FormInterpreter(this, { doc: current, scope: documentScope, depth }, form, {
+        params: pendingParams,
+        initDocument: fresh,
+      });
       const outcome = await run.run();
       pendingParams = undefined;
       fresh = false;
@@ -249,8 +308,10 @@ export class VxmlInterpreter implements InterpreterRuntime {
   private findDialog(root: XmlElement, id: string | undefined): XmlElement | VxmlEvent {
     const dialogs = childElements(root, 'form', 'menu');
     const dialog = id === undefined ? dialogs[0] : dialogs.find((d) => d.attrs.id === id);
-    if (!dialog) return badFetch(id === undefined ? 'the document has no <form>' : `no dialog with id "${id}"`);
-    if (dialog.name === 'menu') return new VxmlEvent('error.unsupported.menu', '<menu> is not supported by this interpreter');
+    if (!dialog)
+      return badFetch(id === undefined ? 'the document has no <form>' : `no dialog with id "${id}"`);
+    if (dialog.name === 'menu')
+      return new VxmlEvent('error.unsupported.menu', '<menu> is not supported by this interpreter');
     return dialog;
   }
 
@@ -265,7 +326,8 @@ export class VxmlInterpreter implements InterpreterRuntime {
   }
 
   private fetchStarted(request: FetchRequest): void {
-    if (this.fetches.length >= this.maxFetches) throw new ScriptFailure(`loop guard: more than ${this.maxFetches} fetches in one call`);
+    if (this.fetches.length >= this.maxFetches)
+      throw new ScriptFailure(`loop guard: more than ${this.maxFetches} fetches in one call`);
     this.transcript.fetchStarted(request.kind, request.method, request.url, request.params);
   }
 
@@ -287,15 +349,23 @@ export class VxmlInterpreter implements InterpreterRuntime {
     if (this.session.disconnected) throw new SessionEndSignal('disconnect');
     this.session.disconnected = true;
     if (by === 'caller') this.session.callerHungUp = true;
-    this.transcript.note(by === 'caller' ? 'the caller hangs up' : `<disconnect/> at depth ${depth}: the line is down`);
+    this.transcript.note(
+      by === 'caller' ? 'the caller hangs up' : `<disconnect/> at depth ${depth}: the line is down`,
+    );
     if (by === 'caller' && depth > 0 && this.hangupDelivery === 'top') {
-      this.transcript.note('this browser delivers the hang-up to the top-level document only: the subdialog ends without its catch');
+      this.transcript.note(
+        'this browser delivers the hang-up to the top-level document only: the subdialog ends without its catch',
+      );
       throw new TopLevelHangup();
     }
-    throw new VxmlEvent('connection.disconnect.hangup', by === 'caller' ? 'the caller hung up' : '<disconnect/>');
+    throw new VxmlEvent(
+      'connection.disconnect.hangup',
+      by === 'caller' ? 'the caller hung up' : '<disconnect/>',
+    );
   }
 
   tick(): void {
-    if (++this.steps > this.maxSteps) throw new ScriptFailure(`loop guard: more than ${this.maxSteps} dialog steps in one call`);
+    if (++this.steps > this.maxSteps)
+      throw new ScriptFailure(`loop guard: more than ${this.maxSteps} dialog steps in one call`);
   }
 }

@@ -59,7 +59,9 @@ export function parseXmlTree(text: string): XmlElement {
   if (valid !== true) {
     throw new Error(`not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
   }
-  const roots = convert(parser.parse(text) as RawNode[]).filter((n): n is XmlElement => typeof n !== 'string');
+  const roots = convert(parser.parse(text) as RawNode[]).filter(
+    (n): n is XmlElement => typeof n !== 'string',
+  );
   const root = roots[0];
   if (!root || roots.length > 1) throw new Error('an XML document needs exactly one root element');
   return root;
@@ -67,7 +69,9 @@ export function parseXmlTree(text: string): XmlElement {
 
 /** Child elements, optionally only those with one of the given names. */
 export function childElements(el: XmlElement, ...names: string[]): XmlElement[] {
-  return el.children.filter((c): c is XmlElement => typeof c !== 'string' && (names.length === 0 || names.includes(c.name)));
+  return el.children.filter(
+    (c): c is XmlElement => typeof c !== 'string' && (names.length === 0 || names.includes(c.name)),
+  );
 }
 
 /** All text inside an element, in document order. */

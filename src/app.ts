@@ -9,8 +9,27 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import compression from 'compression';
 import { pinoHttp } from 'pino-http';
-import type { AuditSink, Config, Logger, Metrics, Authenticator, RouteDef, StoreOutageCheck } from './platform/index.js';
-import { AppError, apiDocs, buildOpenApi, consolePages, errorHandler, metricsGate, mountRoutes, notFoundHandler, scrubUrl, traceContext } from './platform/index.js';
+import type {
+  AuditSink,
+  Config,
+  Logger,
+  Metrics,
+  Authenticator,
+  RouteDef,
+  StoreOutageCheck,
+} from './platform/index.js';
+import {
+  AppError,
+  apiDocs,
+  buildOpenApi,
+  consolePages,
+  errorHandler,
+  metricsGate,
+  mountRoutes,
+  notFoundHandler,
+  scrubUrl,
+  traceContext,
+} from './platform/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -53,15 +72,25 @@ export function buildApp(deps: AppDeps): Express {
         return id;
       },
       serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: scrubUrl(req.url) }),
+        req: (req: { id: unknown; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: scrubUrl(req.url),
+        }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
     }),
   );
   app.use((req, res, next) => {
     const end = metrics.httpDuration.startTimer({ method: req.method });
-    res.on('finish', () => end({ route: (res.locals.routeDef as RouteDef | undefined)?.path ?? 'unmatched', status: String(res.statusCode) }));
+    res.on('finish', () =>
+      end({
+        route: (res.locals.routeDef as RouteDef | undefined)?.path ?? 'unmatched',
+        status: String(res.statusCode),
+      }),
+    );
     next();
   });
   app.use(compression({ threshold: 1024 }));
@@ -78,18 +107,40 @@ export function buildApp(deps: AppDeps): Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
-  app.get('/metrics', metricsGate({ networks: config.metricsNetworks, ...(config.metricsToken ? { token: config.metricsToken } : {}) }), async (_req, res) => {
-    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
-  });
+  app.get(
+    '/metrics',
+    metricsGate({
+      networks: config.metricsNetworks,
+      ...(config.metricsToken ? { token: config.metricsToken } : {}),
+    }),
+    async (_req, res) => {
+      res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+    },
+  );
 
   app.use(apiDocs());
   app.use(consolePages(deps.consoleDir ? { dir: deps.consoleDir } : {}));
 
   // the service's own GET paths answer other methods as the operator routes do: 405 with Allow
-  app.all(['/healthz', '/readyz', '/openapi.json', '/metrics'], (_req, _res, next) => next(AppError.methodNotAllowed(['GET', 'HEAD'])));
+  app.all(['/healthz', '/readyz', '/openapi.json', '/metrics'], (_req, _res, next) =>
+    next(AppError.methodNotAllowed(['GET', 'HEAD'])),
+  );
 
-  mountRoutes(app, deps.routes, { authenticator: deps.authenticator, bodyLimit: config.bodyLimit, publicBaseUrl: config.publicBaseUrl, ...(deps.audit ? { audit: deps.audit } : {}) });
+  mountRoutes(app, deps.routes, {
+    authenticator: deps.authenticator,
+    bodyLimit: config.bodyLimit,
+    publicBaseUrl: config.publicBaseUrl,
+    ...(deps.audit ? { audit: deps.audit } : {}),
+  });
   app.use(notFoundHandler());
-  app.use(errorHandler({ logger, bodyLimit: config.bodyLimit, metrics, isStoreUnavailable: deps.isStoreUnavailable, publicBaseUrl: config.publicBaseUrl }));
+  app.use(
+    errorHandler({
+      logger,
+      bodyLimit: config.bodyLimit,
+      metrics,
+      isStoreUnavailable: deps.isStoreUnavailable,
+      publicBaseUrl: config.publicBaseUrl,
+    }),
+  );
   return app;
 }

@@ -4,9 +4,28 @@
  */
 import { buildApp } from './app.js';
 import { prepareLanguagePacks } from './agent/index.js';
-import { createAuthenticator, createCredentialGuesses, createMetrics, createSealer, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type VerifiedToken } from './platform/index.js';
+import {
+  createAuthenticator,
+  createCredentialGuesses,
+  createMetrics,
+  createSealer,
+  type Config,
+  type Logger,
+  type Metrics,
+  type RateLimiterFactory,
+  type RouteDef,
+  type VerifiedToken,
+} from './platform/index.js';
 import { TracedStore, countedStore, isStoreUnavailable, rateLimitersOf, type Store } from './store/index.js';
-import { AgentRegistry, AppsService, adminRoutes, agentRecognizers, benchFloorRoute, createTrainingPool, type AgentCacheEntry } from './admin/index.js';
+import {
+  AgentRegistry,
+  AppsService,
+  adminRoutes,
+  agentRecognizers,
+  benchFloorRoute,
+  createTrainingPool,
+  type AgentCacheEntry,
+} from './admin/index.js';
 import { createConnectionsComponent, type ProviderBaseUrls } from './connections/index.js';
 import { createTablesComponent } from './tables/index.js';
 import { createAssistComponent } from './assist/index.js';
@@ -18,11 +37,18 @@ import { AccountsService, accountsRoutes } from './accounts/index.js';
 import { AuditService, auditRoutes } from './audit/index.js';
 import { createIvrComponent, type CallSessionRepository } from './ivr/index.js';
 import { createIvrSettingsComponent, type IvrCaches, type IvrConfigService } from './ivr-settings/index.js';
-import { createSandboxLineComponent, type SandboxOptions, type SandboxService } from './sandbox-line/index.js';
+import {
+  createSandboxLineComponent,
+  type SandboxOptions,
+  type SandboxService,
+} from './sandbox-line/index.js';
 
 export interface GatewayOptions {
   /** Overrides of the platform's rate limits (tests use small ones). */
-  rateLimits?: { botApi?: { perMinute: number; perHour: number }; tables?: { perMinute: number; perHour: number } };
+  rateLimits?: {
+    botApi?: { perMinute: number; perHour: number };
+    tables?: { perMinute: number; perHour: number };
+  };
   providerBaseUrls?: ProviderBaseUrls;
   fetch?: typeof fetch;
   testRuns?: TestRunsOptions;
@@ -65,16 +91,23 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const metrics = deps.metrics ?? createMetrics();
   // with telemetry on, every store call made under a span is a span of its own; the bench counts them
   const traced = config.telemetry ? new TracedStore(deps.store) : deps.store;
-  const store = config.benchMode ? countedStore(traced, (operation) => metrics.storeCalls.inc({ operation })) : traced;
+  const store = config.benchMode
+    ? countedStore(traced, (operation) => metrics.storeCalls.inc({ operation }))
+    : traced;
   const options = deps.options ?? {};
   const sealer = createSealer(config.masterKey);
 
   // --- in-process caches: bounds from the config, hits and misses on /metrics ---
   const perApp = { max: config.appCacheMax, ttl: config.cacheTtlMs };
-  const verifiedTokens = metrics.meteredCache<string, { result: VerifiedToken; secret: string }>('verified_tokens', { max: config.appCacheMax });
+  const verifiedTokens = metrics.meteredCache<string, { result: VerifiedToken; secret: string }>(
+    'verified_tokens',
+    { max: config.appCacheMax },
+  );
   const caches = {
     agents: metrics.meteredCache<string, AgentCacheEntry>('agents', { max: config.agentCacheMax }),
-    historySessions: metrics.meteredCache<string, CachedMeta>('history_sessions', { max: config.historySessionCacheMax }),
+    historySessions: metrics.meteredCache<string, CachedMeta>('history_sessions', {
+      max: config.historySessionCacheMax,
+    }),
     ivr: {
       channels: metrics.meteredCache('ivr_channels', perApp),
       settings: metrics.meteredCache('ivr_settings', perApp),
@@ -89,17 +122,35 @@ export function composeGateway(deps: GatewayDeps): Gateway {
   const base = { config, store, sealer, logger, metrics, rateLimiters };
   const apps = new AppsService(store, sealer);
   // one count of attempts at the admin token, for the Bearer header and the console's sign-in
-  const adminGuesses = createCredentialGuesses({ rateLimiters, metrics, trustedNetworks: config.adminTrustedNetworks });
+  const adminGuesses = createCredentialGuesses({
+    rateLimiters,
+    metrics,
+    trustedNetworks: config.adminTrustedNetworks,
+  });
   // operator accounts (the admin token stays the bootstrap and break-glass credential) and the audit trail
   const accounts = new AccountsService(store, {
-    rateLimiters, bindingKey: config.masterKey, trustedNetworks: config.adminTrustedNetworks, ...(options.clock ? { clock: options.clock } : {}),
+    rateLimiters,
+    bindingKey: config.masterKey,
+    trustedNetworks: config.adminTrustedNetworks,
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const audit = new AuditService(store, logger, options.clock);
   const consoleSessions = new ConsoleService(store, {
-    adminToken: config.adminToken, ttlS: config.consoleSessionTtlS, rateLimiters, credentialKey: config.masterKey, guesses: adminGuesses, accounts,
+    adminToken: config.adminToken,
+    ttlS: config.consoleSessionTtlS,
+    rateLimiters,
+    credentialKey: config.masterKey,
+    guesses: adminGuesses,
+    accounts,
   });
   const authenticator = createAuthenticator({
-    adminToken: config.adminToken, lookup: apps, rateLimiters, verifiedTokens, consoleSessions, adminGuesses, personalTokens: accounts,
+    adminToken: config.adminToken,
+    lookup: apps,
+    rateLimiters,
+    verifiedTokens,
+    consoleSessions,
+    adminGuesses,
+    personalTokens: accounts,
     ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}),
   });
 
@@ -108,24 +159,69 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.providerBaseUrls ? { providerBaseUrls: options.providerBaseUrls } : {}),
   });
-  const tables = createTablesComponent({ ...base, apps }, options.rateLimits?.tables ? { rateLimit: options.rateLimits.tables } : {});
-  const assist = createAssistComponent({ ...base, apps }, options.rateLimits?.botApi ? { rateLimit: options.rateLimits.botApi } : {});
+  const tables = createTablesComponent(
+    { ...base, apps },
+    options.rateLimits?.tables ? { rateLimit: options.rateLimits.tables } : {},
+  );
+  const assist = createAssistComponent(
+    { ...base, apps },
+    options.rateLimits?.botApi ? { rateLimit: options.rateLimits.botApi } : {},
+  );
   const agents = new AgentRegistry({
     store,
     cache: caches.agents,
-    trainer: createTrainingPool({ threads: config.agentTrainingThreads, maxQueued: config.abuseLimits.trainingQueueMax }),
-    uploadLimiter: rateLimiters({ name: 'agent-uploads', points: config.abuseLimits.agentUploadsPerMinute, durationS: 60 }),
+    trainer: createTrainingPool({
+      threads: config.agentTrainingThreads,
+      maxQueued: config.abuseLimits.trainingQueueMax,
+    }),
+    uploadLimiter: rateLimiters({
+      name: 'agent-uploads',
+      points: config.abuseLimits.agentUploadsPerMinute,
+      durationS: 60,
+    }),
     logger,
-    limits: { maxIntents: config.agentMaxIntents, maxUtterances: config.agentMaxUtterances, maxNodes: config.agentMaxNodes },
+    limits: {
+      maxIntents: config.agentMaxIntents,
+      maxUtterances: config.agentMaxUtterances,
+      maxNodes: config.agentMaxNodes,
+    },
     checks: [assist.definitionCheck, connections.definitionCheck, tables.recordCheck],
     recheckMs: config.cacheTtlMs,
     ...(options.agentTrainingLockMs ? { trainingLockMs: options.agentTrainingLockMs } : {}),
   });
-  const history = createHistoryComponent({ store, apps, metrics, rateLimiters, sessionMetas: caches.historySessions, ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}) });
-  const testRuns = createTestRunsComponent({ ...base, apps, recognizers: agentRecognizers(agents, async (id) => (await ivrSettings.ivr.getSettings(id)).sandboxAnswersFrom), ...(options.testRuns ? { options: options.testRuns } : {}) });
+  const history = createHistoryComponent({
+    store,
+    apps,
+    metrics,
+    rateLimiters,
+    sessionMetas: caches.historySessions,
+    ...(options.rateLimits?.botApi ? { rateLimits: options.rateLimits.botApi } : {}),
+  });
+  const testRuns = createTestRunsComponent({
+    ...base,
+    apps,
+    recognizers: agentRecognizers(
+      agents,
+      async (id) => (await ivrSettings.ivr.getSettings(id)).sandboxAnswersFrom,
+    ),
+    ...(options.testRuns ? { options: options.testRuns } : {}),
+  });
 
-  const inspector = createInspectorComponent({ config, store, requireApp: (streamId) => apps.requireApp(streamId), sessions: consoleSessions, logger, metrics, ...(options.traceBatch ? { traceBatch: options.traceBatch } : {}) });
-  const ivrSettings = createIvrSettingsComponent({ store, sealer, caches: caches.ivr, requireApp: (streamId) => apps.requireApp(streamId) });
+  const inspector = createInspectorComponent({
+    config,
+    store,
+    requireApp: (streamId) => apps.requireApp(streamId),
+    sessions: consoleSessions,
+    logger,
+    metrics,
+    ...(options.traceBatch ? { traceBatch: options.traceBatch } : {}),
+  });
+  const ivrSettings = createIvrSettingsComponent({
+    store,
+    sealer,
+    caches: caches.ivr,
+    requireApp: (streamId) => apps.requireApp(streamId),
+  });
   const sandboxLine = createSandboxLineComponent({
     ...base,
     ivr: ivrSettings.ivr,
@@ -172,7 +268,16 @@ export function composeGateway(deps: GatewayDeps): Gateway {
     ...(config.benchMode ? [benchFloorRoute(store)] : []),
   ];
 
-  const app = buildApp({ config, logger, metrics, authenticator, routes, audit, isReady: () => store.ping(), isStoreUnavailable });
+  const app = buildApp({
+    config,
+    logger,
+    metrics,
+    authenticator,
+    routes,
+    audit,
+    isReady: () => store.ping(),
+    isStoreUnavailable,
+  });
   return {
     app,
     metrics,

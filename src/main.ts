@@ -6,8 +6,23 @@
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { composeGateway } from './compose.js';
-import { ConfigError, createLogger, createMetrics, loadConfig, startTelemetry, type Config, type Logger } from './platform/index.js';
-import { MemoryStore, RedisStore, SqliteStore, keptAdminToken, keptMasterKey, type Store } from './store/index.js';
+import {
+  ConfigError,
+  createLogger,
+  createMetrics,
+  loadConfig,
+  startTelemetry,
+  type Config,
+  type Logger,
+} from './platform/index.js';
+import {
+  MemoryStore,
+  RedisStore,
+  SqliteStore,
+  keptAdminToken,
+  keptMasterKey,
+  type Store,
+} from './store/index.js';
 import { callEnded } from './ivr/index.js';
 
 /** The Redis URLs for a message: passwords masked. */
@@ -29,10 +44,21 @@ const shownRedisUrl = (urls: string): string =>
  * The embedded store of DATA_DIR, and the config with what it keeps: the sealing key (unless
  * MASTER_KEY is set) and the admin token made on first start (unless ADMIN_TOKEN is set).
  */
-async function openEmbedded(config: Config, logger: Logger): Promise<{ store: SqliteStore; config: Config; tokenNote: string }> {
-  const store = await SqliteStore.open({ dir: config.dataDir, prefix: config.keyPrefix, syncMs: config.dataSyncMs });
+async function openEmbedded(
+  config: Config,
+  logger: Logger,
+): Promise<{ store: SqliteStore; config: Config; tokenNote: string }> {
+  const store = await SqliteStore.open({
+    dir: config.dataDir,
+    prefix: config.keyPrefix,
+    syncMs: config.dataSyncMs,
+  });
   const { backup, foundVersion } = store.database;
-  if (backup) logger.warn({ file: store.database.file, from: foundVersion, copy: backup }, 'data directory migrated to this version; the copy keeps the old one');
+  if (backup)
+    logger.warn(
+      { file: store.database.file, from: foundVersion, copy: backup },
+      'data directory migrated to this version; the copy keeps the old one',
+    );
   const masterKey = config.masterKeyGenerated ? keptMasterKey(config.dataDir) : config.masterKey;
   let next: Config = { ...config, masterKey, masterKeyGenerated: false };
   let tokenNote = ' admin token: from ADMIN_TOKEN';
@@ -47,7 +73,10 @@ async function openEmbedded(config: Config, logger: Logger): Promise<{ store: Sq
 }
 
 async function openStore(config: Config, logger: Logger): Promise<Store> {
-  if (config.store === 'memory') return new MemoryStore(config.keyPrefix, { calls: { maxCalls: config.memoryStoreMaxCalls, isFinished: callEnded } });
+  if (config.store === 'memory')
+    return new MemoryStore(config.keyPrefix, {
+      calls: { maxCalls: config.memoryStoreMaxCalls, isFinished: callEnded },
+    });
   let lastLogged = 0;
   const connecting = RedisStore.connect({
     url: config.redisUrl,
@@ -63,7 +92,9 @@ async function openStore(config: Config, logger: Logger): Promise<Store> {
   });
   // at start-up an unreachable Redis stops the process (its supervisor restarts it) with a clear reason
   return connecting.catch((err: unknown) => {
-    throw new Error(`cannot connect to Redis at ${shownRedisUrl(config.redisUrl)}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(
+      `cannot connect to Redis at ${shownRedisUrl(config.redisUrl)}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   });
 }
 
@@ -80,14 +111,21 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ level: config.logLevel });
   // off by default: without an endpoint the SDK is not even loaded, and the API stays a no-op
-  const telemetry = config.telemetry ? await startTelemetry({ ...config.telemetry, instanceId: config.instanceId }) : undefined;
+  const telemetry = config.telemetry
+    ? await startTelemetry({ ...config.telemetry, instanceId: config.instanceId })
+    : undefined;
   let store: Store;
-  let tokenNote = config.adminTokenGenerated ? ` admin token: ${config.adminToken}` : ' admin token: from ADMIN_TOKEN';
+  let tokenNote = config.adminTokenGenerated
+    ? ` admin token: ${config.adminToken}`
+    : ' admin token: from ADMIN_TOKEN';
   if (config.store === 'embedded') {
     const opened = await openEmbedded(config, logger);
     ({ store, config, tokenNote } = opened);
   } else {
-    if (config.masterKeyGenerated) logger.warn('MASTER_KEY is not set: a random key is used, so sealed secrets will not survive a restart');
+    if (config.masterKeyGenerated)
+      logger.warn(
+        'MASTER_KEY is not set: a random key is used, so sealed secrets will not survive a restart',
+      );
     store = await openStore(config, logger);
   }
   const gateway = composeGateway({ config, store, logger, metrics: createMetrics({ defaultMetrics: true }) });
@@ -99,7 +137,9 @@ async function main(): Promise<void> {
     server.once('error', reject);
   });
   const addr = server.address() as AddressInfo;
-  const shown = config.publicBaseUrl ?? `http://${addr.address === '0.0.0.0' || addr.address === '::' ? '127.0.0.1' : addr.address}:${addr.port}`;
+  const shown =
+    config.publicBaseUrl ??
+    `http://${addr.address === '0.0.0.0' || addr.address === '::' ? '127.0.0.1' : addr.address}:${addr.port}`;
   const where = {
     embedded: `store: embedded, data kept in ${resolve(config.dataDir)}`,
     memory: 'store: memory, NOTHING IS KEPT when the process ends (STORE=memory: tests and throwaway runs)',
@@ -118,9 +158,13 @@ async function main(): Promise<void> {
     timer.unref();
     await closed;
     // a store that is unreachable at this moment must not keep the process from exiting
-    await gateway.stop().catch((err: unknown) => logger.warn({ err }, 'background work did not stop cleanly'));
+    await gateway
+      .stop()
+      .catch((err: unknown) => logger.warn({ err }, 'background work did not stop cleanly'));
     await store.close();
-    await telemetry?.shutdown().catch((err: unknown) => logger.warn({ err }, 'spans not exported at shutdown'));
+    await telemetry
+      ?.shutdown()
+      .catch((err: unknown) => logger.warn({ err }, 'spans not exported at shutdown'));
     logger.info('stopped');
     process.exit(0);
   };

@@ -12,7 +12,8 @@ export function envNumber(name: string, normal: number, small: number, allowZero
   const raw = process.env[name];
   if (raw !== undefined && raw !== '') {
     const n = Number(raw);
-    if (!Number.isFinite(n) || n < 0 || (n === 0 && !allowZero)) throw new Error(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got "${raw}"`);
+    if (!Number.isFinite(n) || n < 0 || (n === 0 && !allowZero))
+      throw new Error(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got "${raw}"`);
     return n;
   }
   return smoke ? small : normal;
@@ -34,7 +35,8 @@ export const note = (msg: string): void => {
 };
 
 /** The value of `--name=value` on the command line. */
-export const flagValue = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+export const flagValue = (name: string): string | undefined =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 
 /**
  * A whole number from `--name N` or `--name=N` on the command line (at least `min`), else the
@@ -45,13 +47,19 @@ export function flagCount(name: string, normal: number, small: number, min = 1):
   const raw = flagValue(name) ?? (i >= 0 ? process.argv[i + 1] : undefined);
   if (raw === undefined) return smoke ? small : normal;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number >= ${min}, got "${raw}"`);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`--${name} must be a whole number >= ${min}, got "${raw}"`);
   return n;
 }
 
 export const round = (n: number, digits = 2): number => (Number.isFinite(n) ? +n.toFixed(digits) : n);
 
-export const machine = () => ({ cores: availableParallelism(), node: process.version, platform: `${process.platform}-${process.arch}` });
+export const machine = () => ({
+  cores: availableParallelism(),
+  node: process.version,
+  platform: `${process.platform}-${process.arch}`,
+});
 
 /** Quantile of an ascending array (nearest rank). */
-export const quantile = (sorted: number[], q: number): number => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN);
+export const quantile = (sorted: number[], q: number): number =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : NaN;

@@ -11,7 +11,8 @@
  */
 import type autocannon from 'autocannon';
 
-export const turnOf = (xml: string): string | undefined => /<var name="turn" expr="'(\d+)'"\s*\/>/.exec(xml)?.[1];
+export const turnOf = (xml: string): string | undefined =>
+  /<var name="turn" expr="'(\d+)'"\s*\/>/.exec(xml)?.[1];
 
 interface Step {
   message: string;
@@ -33,21 +34,37 @@ export const CALL_SCRIPT: Step[] = [
 export function stepParams(i: number, callId: string, turn: string, from: string): Record<string, string> {
   const step = CALL_SCRIPT[i]!;
   if (i === 0) return { callId, message: '', from, to: 'agent' };
-  return { callId, from, turn, message: step.message, interpretation: step.message, confidence: step.confidence ?? '0.9', inputmode: step.inputmode ?? 'voice' };
+  return {
+    callId,
+    from,
+    turn,
+    message: step.message,
+    interpretation: step.message,
+    confidence: step.confidence ?? '0.9',
+    inputmode: step.inputmode ?? 'voice',
+  };
 }
 
 /** Plays the script once with fetch; throws with the offending document when a step is wrong. */
-export async function playOnce(baseUrl: string, path: string, mode: 'turn' | 'floor', callId: string): Promise<number> {
+export async function playOnce(
+  baseUrl: string,
+  path: string,
+  mode: 'turn' | 'floor',
+  callId: string,
+): Promise<number> {
   let turn = '';
   for (let i = 0; i < CALL_SCRIPT.length; i++) {
     const res = await fetch(`${baseUrl}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(stepParams(i, callId, mode === 'turn' ? turn : String(i), '+15550001111')).toString(),
+      body: new URLSearchParams(
+        stepParams(i, callId, mode === 'turn' ? turn : String(i), '+15550001111'),
+      ).toString(),
     });
     const body = await res.text();
     const problem = checkDocument(mode, CALL_SCRIPT[i]!, res.status, body);
-    if (problem) throw new Error(`${mode} step ${i} ("${CALL_SCRIPT[i]!.message}"): ${problem}\n${body.slice(0, 1500)}`);
+    if (problem)
+      throw new Error(`${mode} step ${i} ("${CALL_SCRIPT[i]!.message}"): ${problem}\n${body.slice(0, 1500)}`);
     turn = turnOf(body) ?? '';
   }
   return CALL_SCRIPT.length;
@@ -67,10 +84,21 @@ interface CallContext {
   broken?: boolean;
 }
 
-export const newStats = (): ScriptStats => ({ responses: 0, invalid: 0, reasons: {}, callsStarted: 0, callsCompleted: 0 });
+export const newStats = (): ScriptStats => ({
+  responses: 0,
+  invalid: 0,
+  reasons: {},
+  callsStarted: 0,
+  callsCompleted: 0,
+});
 
 /** Why a document is not what the step expects, or null when it is. */
-export function checkDocument(mode: 'turn' | 'floor', step: Step, status: number, body: string): string | null {
+export function checkDocument(
+  mode: 'turn' | 'floor',
+  step: Step,
+  status: number,
+  body: string,
+): string | null {
   if (status !== 200) return `status ${status}`;
   const xml = body.trim();
   if (!xml.startsWith('<?xml') || !xml.includes('<vxml') || !xml.endsWith('</vxml>')) return 'not vxml';

@@ -30,7 +30,10 @@ export interface ChildOptions {
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=32'];
 
 /** The flags a bench starts the service with: SERVICE_NODE_FLAGS, then BENCH_NODE_FLAGS (e.g. "--trace-gc"; later flags win). */
-export const serviceNodeFlags = (): string[] => [...SERVICE_NODE_FLAGS, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
+export const serviceNodeFlags = (): string[] => [
+  ...SERVICE_NODE_FLAGS,
+  ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+];
 
 export async function startChildService(opts: ChildOptions): Promise<ChildService> {
   const entry = process.env.BENCH_ENTRY;
@@ -46,7 +49,10 @@ export async function startChildService(opts: ChildOptions): Promise<ChildServic
 
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => reject(new Error('the service did not start in time')), opts.startTimeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => reject(new Error('the service did not start in time')),
+      opts.startTimeoutMs ?? 30_000,
+    );
     const onData = (d: Buffer) => {
       buffered += d.toString();
       const m = /listening on (http:\/\/\S+?)\s/.exec(buffered);

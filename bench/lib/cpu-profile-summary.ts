@@ -47,7 +47,8 @@ export function areaOf(url: string, fn: string): string {
 }
 
 const short = (url: string) => url.replace(/^file:\/\/.*?\/(node_modules|src|bench|test)\//, '$1/');
-const keyOf = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+const keyOf = (n: ProfileNode) =>
+  `${n.callFrame.functionName || '(anonymous)'} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
 
 function top(map: Map<string, number>, busy: number, n: number): Share[] {
   return [...map.entries()]
@@ -112,8 +113,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.stderr.write('usage: tsx bench/lib/cpu-profile-summary.ts <file.cpuprofile> [top] [lastMs]\n');
     process.exit(2);
   }
-  const s = summarizeProfile(readProfile(file), Number(process.argv[3] ?? 15), Number(process.argv[4] ?? Infinity));
-  const table = (title: string, rows: Share[]) => `${title}\n${rows.map((r) => `  ${String(r.pct).padStart(5)}%  ${String(r.ms).padStart(9)} ms  ${r.name}`).join('\n')}\n`;
+  const s = summarizeProfile(
+    readProfile(file),
+    Number(process.argv[3] ?? 15),
+    Number(process.argv[4] ?? Infinity),
+  );
+  const table = (title: string, rows: Share[]) =>
+    `${title}\n${rows.map((r) => `  ${String(r.pct).padStart(5)}%  ${String(r.ms).padStart(9)} ms  ${r.name}`).join('\n')}\n`;
   process.stdout.write(`busy ${s.busyMs} ms, idle ${s.idleMs} ms\n`);
   process.stdout.write(table('self time by area', s.selfByArea));
   process.stdout.write(table('self time by function', s.selfByFunction));

@@ -68,12 +68,24 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const answered = new Set<unknown>();
   let rampEnd = Infinity;
   const startedAt = performance.now();
-  const requests = callRequests({ mode: opts.mode, path: opts.path, runId: `${opts.name}-${Date.now().toString(36)}`, stats });
+  const requests = callRequests({
+    mode: opts.mode,
+    path: opts.path,
+    runId: `${opts.name}-${Date.now().toString(36)}`,
+    stats,
+  });
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   loopDelay.enable();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      { url: opts.baseUrl, connections: opts.connections, duration: opts.durationS, pipelining: 1, timeout: 10, requests },
+      {
+        url: opts.baseUrl,
+        connections: opts.connections,
+        duration: opts.durationS,
+        pipelining: 1,
+        timeout: 10,
+        requests,
+      },
       // @types/autocannon types the error as any; autocannon passes an Error or nothing
       (err: Error | null | undefined, res) => (err ? reject(err) : resolve(res)),
     );
@@ -128,7 +140,8 @@ export function mergeLoads(parts: LoadResult[]): LoadResult {
   const durationS = sum((p) => p.durationS);
   const requests = sum((p) => p.requests);
   const reasons: Record<string, number> = {};
-  for (const p of parts) for (const [k, v] of Object.entries(p.invalidReasons)) reasons[k] = (reasons[k] ?? 0) + v;
+  for (const p of parts)
+    for (const [k, v] of Object.entries(p.invalidReasons)) reasons[k] = (reasons[k] ?? 0) + v;
   return {
     measure: parts[0]!.measure,
     connections: parts[0]!.connections,
@@ -148,7 +161,13 @@ export function mergeLoads(parts: LoadResult[]): LoadResult {
     rampMs: Math.max(...parts.map((p) => p.rampMs)),
     rampResponses: sum((p) => p.rampResponses),
     p99WithRampMs: round(quantile(allTimes, 0.99), 3),
-    loadGenLoopDelayP99Ms: round(quantile([...loopDelayP99s].sort((a, b) => a - b), 0.5), 3),
+    loadGenLoopDelayP99Ms: round(
+      quantile(
+        [...loopDelayP99s].sort((a, b) => a - b),
+        0.5,
+      ),
+      3,
+    ),
     loadGenLoopDelayMaxMs: Math.max(...parts.map((p) => p.loadGenLoopDelayMaxMs)),
     loopDelayP99s,
     times,

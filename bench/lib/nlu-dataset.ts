@@ -28,7 +28,13 @@ export interface NluDataset {
  */
 export const DATASETS = ['hwu64', 'ha-es', 'ha-en'] as const;
 export type DatasetName = (typeof DATASETS)[number];
-const HA_OUT_OF_SCOPE = ['weather_HassGetWeather', 'homeassistant_HassGetCurrentTime', 'homeassistant_HassGetCurrentDate', 'homeassistant_HassNevermind', 'homeassistant_HassRespond'];
+const HA_OUT_OF_SCOPE = [
+  'weather_HassGetWeather',
+  'homeassistant_HassGetCurrentTime',
+  'homeassistant_HassGetCurrentDate',
+  'homeassistant_HassNevermind',
+  'homeassistant_HassRespond',
+];
 
 /** Open-domain intents that no agent ever gets: their utterances are the out-of-scope set. */
 export const OUT_OF_SCOPE_INTENTS = ['general_quirky', 'qa_factoid'] as const;
@@ -97,7 +103,8 @@ export function drawAgent(data: NluDataset, part: Part, size: number, random: ()
   const training = data.trainingPhrases ?? TRAINING_PHRASES;
   const minimum = data.trainingPhrases !== undefined ? training + 3 : MIN_UTTERANCES;
   const eligible = pool.filter((n) => (data.intents[n]?.length ?? 0) >= minimum);
-  if (eligible.length < size) throw new Error(`part ${part} has ${eligible.length} intents with enough utterances, fewer than ${size}`);
+  if (eligible.length < size)
+    throw new Error(`part ${part} has ${eligible.length} intents with enough utterances, fewer than ${size}`);
   const chosen = shuffled(eligible, random).slice(0, size).sort();
   const intents: DrawnAgent['intents'] = [];
   const inScope: DrawnAgent['inScope'] = [];

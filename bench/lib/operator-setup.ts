@@ -22,10 +22,19 @@ export interface BenchApp {
   floorPath: string;
 }
 
-async function call(baseUrl: string, adminToken: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+async function call(
+  baseUrl: string,
+  adminToken: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${adminToken}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      Authorization: `Bearer ${adminToken}`,
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -38,40 +47,74 @@ function expectStatus(step: string, r: { status: number; body: unknown }, status
 }
 
 export async function setupDemoApp(baseUrl: string, adminToken: string, name = 'bench'): Promise<BenchApp> {
-  const admin = (method: string, path: string, body?: unknown) => call(baseUrl, adminToken, method, path, body);
+  const admin = (method: string, path: string, body?: unknown) =>
+    call(baseUrl, adminToken, method, path, body);
   const app = await admin('POST', '/api/admin/apps', { name, language: 'en' });
   expectStatus('create app', app, 201);
   const { streamId } = createdApp.parse(app.body);
 
-  const importer = await admin('POST', `/api/admin/apps/${streamId}/api-apps`, { name: 'assist import', scopes: ['assist-import-export'] });
+  const importer = await admin('POST', `/api/admin/apps/${streamId}/api-apps`, {
+    name: 'assist import',
+    scopes: ['assist-import-export'],
+  });
   expectStatus('create api app', importer, 201);
   const importerCredentials = credentials.parse(importer.body);
-  const importToken = signHs256({ appId: importerCredentials.clientId, sub: 'u-bench' }, importerCredentials.clientSecret);
+  const importToken = signHs256(
+    { appId: importerCredentials.clientId, sub: 'u-bench' },
+    importerCredentials.clientSecret,
+  );
   const q = new URLSearchParams({ accountId: 'acc-1', orgId: 'org-1', type: 'skillGroups' });
-  const imported = await fetch(`${baseUrl}/assist/api/v1/public/analytics/${streamId}/storeAssistFunctionalities?${q}`, {
-    method: 'POST',
-    headers: { auth: importToken, accountId: 'acc-1', 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      data: [{ _id: 'sg-reservations', name: 'Reservations', status: 'ACTIVE', isDefault: false, iId: streamId, createdByAId: 'a-1', skills: [] }],
-      metaData: { userId: 'u-bench', orgId: 'org-1', type: 'skillGroups', accountId: 'acc-1' },
-    }),
-  });
-  if (imported.status !== 200) throw new Error(`skill group import: HTTP ${imported.status} ${await imported.text()}`);
+  const imported = await fetch(
+    `${baseUrl}/assist/api/v1/public/analytics/${streamId}/storeAssistFunctionalities?${q}`,
+    {
+      method: 'POST',
+      headers: { auth: importToken, accountId: 'acc-1', 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        data: [
+          {
+            _id: 'sg-reservations',
+            name: 'Reservations',
+            status: 'ACTIVE',
+            isDefault: false,
+            iId: streamId,
+            createdByAId: 'a-1',
+            skills: [],
+          },
+        ],
+        metaData: { userId: 'u-bench', orgId: 'org-1', type: 'skillGroups', accountId: 'acc-1' },
+      }),
+    },
+  );
+  if (imported.status !== 200)
+    throw new Error(`skill group import: HTTP ${imported.status} ${await imported.text()}`);
 
-  const agent = await admin('PUT', `/api/admin/apps/${streamId}/agent`, demoAgentWith(await createDemoConnection(baseUrl, adminToken)));
+  const agent = await admin(
+    'PUT',
+    `/api/admin/apps/${streamId}/agent`,
+    demoAgentWith(await createDemoConnection(baseUrl, adminToken)),
+  );
   expectStatus('set agent', agent, 202);
   // the intent model trains in the background: the bench calls the agent once it is live
-  for (let status = agent; (status.body as { state?: string }).state !== 'ready'; ) {
-    if ((status.body as { state?: string }).state === 'failed') throw new Error(`agent training failed: ${JSON.stringify(status.body)}`);
+  for (let status = agent; (status.body as { state?: string }).state !== 'ready';) {
+    if ((status.body as { state?: string }).state === 'failed')
+      throw new Error(`agent training failed: ${JSON.stringify(status.body)}`);
     await new Promise((r) => setTimeout(r, 50));
     status = await admin('GET', `/api/admin/apps/${streamId}/agent/status`);
     expectStatus('agent status', status, 200);
   }
-  expectStatus('ivr settings', await admin('PUT', `/api/admin/apps/${streamId}/ivr-settings`, { enabled: true }), 200);
+  expectStatus(
+    'ivr settings',
+    await admin('PUT', `/api/admin/apps/${streamId}/ivr-settings`, { enabled: true }),
+    200,
+  );
   const channel = await admin('PUT', `/api/admin/apps/${streamId}/channels/ivr`, { enabled: true });
   expectStatus('enable channel', channel, 200);
   const channelCredentials = credentials.parse(channel.body);
-  const token = signHs256({ appId: channelCredentials.clientId, sub: '+15550001111', isAnonymous: true }, channelCredentials.clientSecret, 86_400);
+  const token = signHs256(
+    { appId: channelCredentials.clientId, sub: '+15550001111', isAnonymous: true },
+    channelCredentials.clientSecret,
+    86_400,
+  );
   const query = `?token=${encodeURIComponent(token)}`;
   return {
     streamId,

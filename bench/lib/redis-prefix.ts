@@ -9,7 +9,11 @@ export async function connectRedis(url: string): Promise<Redis> {
 }
 
 /** Calls `each` with batches of the keys matching `pattern` (SCAN, never KEYS). */
-export async function scanKeys(redis: Redis, pattern: string, each: (keys: string[]) => Promise<void> | void): Promise<void> {
+export async function scanKeys(
+  redis: Redis,
+  pattern: string,
+  each: (keys: string[]) => Promise<void> | void,
+): Promise<void> {
   let cursor = '0';
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 5000);
@@ -20,7 +24,8 @@ export async function scanKeys(redis: Redis, pattern: string, each: (keys: strin
 
 /** Removes every key under `prefix` (and nothing else); answers how many were removed. */
 export async function removePrefix(redis: Redis, prefix: string): Promise<number> {
-  if (prefix.length < 8 || !prefix.endsWith(':')) throw new Error(`refusing to clean a short or open prefix: "${prefix}"`);
+  if (prefix.length < 8 || !prefix.endsWith(':'))
+    throw new Error(`refusing to clean a short or open prefix: "${prefix}"`);
   let removed = 0;
   await scanKeys(redis, `${prefix}*`, async (keys) => {
     removed += await redis.unlink(...keys);

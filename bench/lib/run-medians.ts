@@ -43,7 +43,13 @@ export function summarizeRuns(runs: RunRatios[]): RunsSummary {
     med[key] = median(perRun[key]);
     rng[key] = range(perRun[key]);
   }
-  return { runs: runs.length, perRun, median: med, range: rng, requestProblems: runs.reduce((n, r) => n + r.requestProblems, 0) };
+  return {
+    runs: runs.length,
+    perRun,
+    median: med,
+    range: rng,
+    requestProblems: runs.reduce((n, r) => n + r.requestProblems, 0),
+  };
 }
 
 export interface Targets {
@@ -53,7 +59,8 @@ export interface Targets {
 
 /** The turn's targets judged on the medians: throughput ratio at least its target, p99 ratio at most its. */
 export function judgeOnMedian(s: RunsSummary, t: Targets) {
-  const throughputRatio = s.median.throughputRatio === null ? null : s.median.throughputRatio >= t.throughputRatio;
+  const throughputRatio =
+    s.median.throughputRatio === null ? null : s.median.throughputRatio >= t.throughputRatio;
   const p99Ratio = s.median.p99Ratio === null ? null : s.median.p99Ratio <= t.p99Ratio;
   return { throughputRatio, p99Ratio, both: throughputRatio === true && p99Ratio === true };
 }

@@ -14,7 +14,10 @@ export interface ThreadSched {
 
 export function threadSched(pid: number, tid = pid): ThreadSched | null {
   try {
-    const [ran, waited] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    const [ran, waited] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     if (!Number.isFinite(ran) || !Number.isFinite(waited)) return null;
     return { cpuMs: ran! / 1e6, waitMs: waited! / 1e6 };
   } catch {

@@ -27,7 +27,12 @@ type Auth = 'checking' | 'signed-in' | 'signed-out';
 function Header({ onSignOut }: { onSignOut: () => void }) {
   const { path } = useLocation();
   const owner = useCan('owner');
-  const current = (prefix: string) => (path === prefix || (prefix !== '/console/' && path.startsWith(prefix)) || (prefix === '/console/' && path.startsWith('/console/apps')) ? 'page' : undefined);
+  const current = (prefix: string) =>
+    path === prefix ||
+    (prefix !== '/console/' && path.startsWith(prefix)) ||
+    (prefix === '/console/' && path.startsWith('/console/apps'))
+      ? 'page'
+      : undefined;
   return (
     <header class="top">
       <a class="skip" href="#main">
@@ -54,7 +59,10 @@ function Header({ onSignOut }: { onSignOut: () => void }) {
             Accounts
           </a>
         ) : null}
-        <a href="/console/account" aria-current={current('/console/account') && path === '/console/account' ? 'page' : undefined}>
+        <a
+          href="/console/account"
+          aria-current={current('/console/account') && path === '/console/account' ? 'page' : undefined}
+        >
           Your account
         </a>
         <a href="/docs/" target="_blank" rel="noopener">
@@ -95,7 +103,9 @@ function Routes() {
 const ADMIN: SessionHolder = { kind: 'admin', grants: [{ role: 'owner' }] };
 
 export function App() {
-  const [auth, setAuth] = useState<Auth>(location.pathname === '/console/invitation' ? 'signed-out' : 'checking');
+  const [auth, setAuth] = useState<Auth>(
+    location.pathname === '/console/invitation' ? 'signed-out' : 'checking',
+  );
   const [holder, setHolder] = useState<SessionHolder>(ADMIN);
   const [invitation, setInvitation] = useState(location.pathname === '/console/invitation');
   useEffect(() => {

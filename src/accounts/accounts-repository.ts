@@ -43,7 +43,12 @@ export class AccountsRepository {
   }
 
   /** Makes an account with its invitation; 409 when the email is taken. */
-  async create(rec: AccountRecord, invitationHash: string, invitation: InvitationRecord, nowMs: number): Promise<void> {
+  async create(
+    rec: AccountRecord,
+    invitationHash: string,
+    invitation: InvitationRecord,
+    nowMs: number,
+  ): Promise<void> {
     const emailKey = storeKeys.operatorEmail(sha256(rec.email));
     const done = await this.store.atomic(
       [
@@ -66,15 +71,31 @@ export class AccountsRepository {
    * Replaces the account record when it is still `expected` (409 otherwise: changed meanwhile), with
    * further writes in the same step.
    */
-  async update(expected: AccountRecord, next: AccountRecord, more: WriteOp[] = [], guards: Guard[] = []): Promise<void> {
+  async update(
+    expected: AccountRecord,
+    next: AccountRecord,
+    more: WriteOp[] = [],
+    guards: Guard[] = [],
+  ): Promise<void> {
     const key = storeKeys.operatorAccount(next.id);
-    const done = await this.store.atomic([{ op: 'set', key, value: JSON.stringify(next) }, ...more], [{ key, equals: JSON.stringify(expected) }, ...guards]);
+    const done = await this.store.atomic(
+      [{ op: 'set', key, value: JSON.stringify(next) }, ...more],
+      [{ key, equals: JSON.stringify(expected) }, ...guards],
+    );
     if (!done.ok) throw AppError.conflict('The account changed meanwhile: try again');
   }
 
   /** A new invitation for the account (the previous one is dropped). */
-  async reinvite(expected: AccountRecord, next: AccountRecord, hash: string, inv: InvitationRecord, nowMs: number): Promise<void> {
-    const drop: WriteOp[] = expected.invitationHash ? [{ op: 'del', key: storeKeys.operatorInvitation(expected.invitationHash) }] : [];
+  async reinvite(
+    expected: AccountRecord,
+    next: AccountRecord,
+    hash: string,
+    inv: InvitationRecord,
+    nowMs: number,
+  ): Promise<void> {
+    const drop: WriteOp[] = expected.invitationHash
+      ? [{ op: 'del', key: storeKeys.operatorInvitation(expected.invitationHash) }]
+      : [];
     await this.update(expected, next, [...drop, this.invitationWrite(hash, inv, nowMs)]);
   }
 
@@ -100,7 +121,11 @@ export class AccountsRepository {
     const done = await this.store.atomic(
       [
         { op: 'set', key: storeKeys.operatorToken(hash), value: JSON.stringify(rec) },
-        { op: 'hset', key: storeKeys.operatorTokens(rec.accountId), fields: { [rec.id]: JSON.stringify({ name: rec.name, createdOn: rec.createdOn, hash }) } },
+        {
+          op: 'hset',
+          key: storeKeys.operatorTokens(rec.accountId),
+          fields: { [rec.id]: JSON.stringify({ name: rec.name, createdOn: rec.createdOn, hash }) },
+        },
       ],
       [{ key: storeKeys.operatorAccount(rec.accountId), equals: JSON.stringify(accountGuard) }],
     );

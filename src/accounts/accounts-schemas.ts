@@ -4,7 +4,12 @@ import { ROLES } from '../platform/index.js';
 
 export const roleGrant = z.strictObject({
   role: z.enum(ROLES),
-  app: z.string().min(1).max(100).optional().describe('a streamId: the role holds on that app only; absent: on the whole service'),
+  app: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('a streamId: the role holds on that app only; absent: on the whole service'),
 });
 export type RoleGrantInput = z.infer<typeof roleGrant>;
 
@@ -19,7 +24,10 @@ export const inviteBody = z.strictObject({
 
 export const updateAccountBody = z.strictObject({
   grants: z.array(roleGrant).min(1).max(50).optional(),
-  disabled: z.boolean().optional().describe('true: the account signs in no more, and its sessions and tokens are refused at once'),
+  disabled: z
+    .boolean()
+    .optional()
+    .describe('true: the account signs in no more, and its sessions and tokens are refused at once'),
 });
 
 export const acceptInvitationBody = z.strictObject({
@@ -75,7 +83,9 @@ export const invitationAnswer = z.object({
 });
 
 export const tokenAnswer = z.object({ id: z.string(), name: z.string(), createdOn: z.string() });
-export const newTokenAnswer = tokenAnswer.extend({ token: z.string().describe('send as Authorization: Bearer <token>; shown once') });
+export const newTokenAnswer = tokenAnswer.extend({
+  token: z.string().describe('send as Authorization: Bearer <token>; shown once'),
+});
 
 export const meAnswer = z.object({
   kind: z.enum(['admin', 'account']),

@@ -10,8 +10,18 @@
  * refused at the next request, as every request reads the account.
  */
 import {
-  AppError, PERSONAL_TOKEN_PREFIX, createCredentialGuesses, hmacSha256, isoNow, newId, randomSecret, sha256,
-  type AccountIdentity, type CredentialGuesses, type PersonalTokenLookup, type RateLimiterFactory,
+  AppError,
+  PERSONAL_TOKEN_PREFIX,
+  createCredentialGuesses,
+  hmacSha256,
+  isoNow,
+  newId,
+  randomSecret,
+  sha256,
+  type AccountIdentity,
+  type CredentialGuesses,
+  type PersonalTokenLookup,
+  type RateLimiterFactory,
 } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { AccountsRepository } from './accounts-repository.js';
@@ -35,10 +45,19 @@ export interface AccountsServiceOptions {
 }
 
 export const viewOf = (rec: AccountRecord): AccountView => ({
-  id: rec.id, email: rec.email, grants: rec.grants, status: rec.status, createdOn: rec.createdOn, updatedOn: rec.updatedOn,
+  id: rec.id,
+  email: rec.email,
+  grants: rec.grants,
+  status: rec.status,
+  createdOn: rec.createdOn,
+  updatedOn: rec.updatedOn,
 });
 
-const identityOf = (rec: AccountRecord): AccountIdentity => ({ accountId: rec.id, email: rec.email, grants: rec.grants });
+const identityOf = (rec: AccountRecord): AccountIdentity => ({
+  accountId: rec.id,
+  email: rec.email,
+  grants: rec.grants,
+});
 
 export class AccountsService implements PersonalTokenLookup {
   private readonly repo: AccountsRepository;
@@ -51,7 +70,13 @@ export class AccountsService implements PersonalTokenLookup {
   ) {
     this.repo = new AccountsRepository(store);
     this.now = opts.clock ?? Date.now;
-    this.guesses = opts.guesses ?? createCredentialGuesses({ rateLimiters: opts.rateLimiters, credential: 'password', ...(opts.trustedNetworks ? { trustedNetworks: opts.trustedNetworks } : {}) });
+    this.guesses =
+      opts.guesses ??
+      createCredentialGuesses({
+        rateLimiters: opts.rateLimiters,
+        credential: 'password',
+        ...(opts.trustedNetworks ? { trustedNetworks: opts.trustedNetworks } : {}),
+      });
   }
 
   async list(): Promise<AccountView[]> {
@@ -70,15 +95,30 @@ export class AccountsService implements PersonalTokenLookup {
 
   private newInvitation(): { token: string; hash: string; expiresAt: string } {
     const token = `${INVITATION_PREFIX}${randomSecret(32)}`;
-    return { token, hash: sha256(token), expiresAt: new Date(this.now() + (this.opts.invitationTtlMs ?? INVITATION_TTL_MS)).toISOString() };
+    return {
+      token,
+      hash: sha256(token),
+      expiresAt: new Date(this.now() + (this.opts.invitationTtlMs ?? INVITATION_TTL_MS)).toISOString(),
+    };
   }
 
   /** Makes an invited account; the answer's token (and link) is shown once. */
-  async invite(input: { email: string; grants: RoleGrantInput[] }): Promise<{ account: AccountView; token: string; expiresAt: string }> {
+  async invite(input: {
+    email: string;
+    grants: RoleGrantInput[];
+  }): Promise<{ account: AccountView; token: string; expiresAt: string }> {
     const at = isoNow(new Date(this.now()));
     const id = newId('acct');
     const inv = this.newInvitation();
-    const rec: AccountRecord = { id, email: input.email, grants: input.grants, status: 'invited', invitationHash: inv.hash, createdOn: at, updatedOn: at };
+    const rec: AccountRecord = {
+      id,
+      email: input.email,
+      grants: input.grants,
+      status: 'invited',
+      invitationHash: inv.hash,
+      createdOn: at,
+      updatedOn: at,
+    };
     await this.repo.create(rec, inv.hash, { accountId: id, expiresAt: inv.expiresAt }, this.now());
     return { account: viewOf(rec), token: inv.token, expiresAt: inv.expiresAt };
   }
@@ -106,15 +146,40 @@ export class AccountsService implements PersonalTokenLookup {
       return inv !== null;
     });
     const found = inv as Awaited<ReturnType<AccountsRepository['findInvitation']>>;
-    if (!known || !found) throw new AppError(404, 'invitation_unknown', 'This invitation link is unknown or was used already', [{ msg: 'This invitation link is unknown or was used already', code: 'invitation_unknown', path: 'body.token' }]);
+    if (!known || !found)
+      throw new AppError(404, 'invitation_unknown', 'This invitation link is unknown or was used already', [
+        {
+          msg: 'This invitation link is unknown or was used already',
+          code: 'invitation_unknown',
+          path: 'body.token',
+        },
+      ]);
     if (Date.parse(found.expiresAt) <= this.now()) {
-      throw new AppError(410, 'invitation_expired', 'This invitation link has expired: ask an owner for a new one', [{ msg: 'This invitation link has expired: ask an owner for a new one', code: 'invitation_expired', path: 'body.token' }]);
+      throw new AppError(
+        410,
+        'invitation_expired',
+        'This invitation link has expired: ask an owner for a new one',
+        [
+          {
+            msg: 'This invitation link has expired: ask an owner for a new one',
+            code: 'invitation_expired',
+            path: 'body.token',
+          },
+        ],
+      );
     }
     const rec = await this.require(found.accountId);
-    if (rec.status === 'disabled' || rec.invitationHash !== hash) throw AppError.notFound('This invitation link is unknown or was used already');
+    if (rec.status === 'disabled' || rec.invitationHash !== hash)
+      throw AppError.notFound('This invitation link is unknown or was used already');
     const at = isoNow(new Date(this.now()));
     const { invitationHash: _used, ...rest } = rec;
-    const next: AccountRecord = { ...rest, status: 'active', passwordHash: await hashPassword(password), passwordSetOn: at, updatedOn: at };
+    const next: AccountRecord = {
+      ...rest,
+      status: 'active',
+      passwordHash: await hashPassword(password),
+      passwordSetOn: at,
+      updatedOn: at,
+    };
     await this.repo.update(rec, next, [this.repo.invitationDelete(hash)], [this.repo.invitationGuard(hash)]);
     return viewOf(next);
   }
@@ -124,7 +189,11 @@ export class AccountsService implements PersonalTokenLookup {
    * the limits); answers the account and the binding its session keeps. 401 for a wrong pair, an
    * unknown email or an account that is not active alike.
    */
-  async verifySignIn(email: string, password: string, clientIp: string): Promise<{ identity: AccountIdentity; binding: string }> {
+  async verifySignIn(
+    email: string,
+    password: string,
+    clientIp: string,
+  ): Promise<{ identity: AccountIdentity; binding: string }> {
     const address = email.trim().toLowerCase();
     let rec: AccountRecord | null = null;
     const right = await this.guesses.attemptSlow([clientIp, `account:${sha256(address)}`], async () => {
@@ -155,24 +224,46 @@ export class AccountsService implements PersonalTokenLookup {
 
   async changePassword(accountId: string, current: string, next: string, clientIp: string): Promise<void> {
     const rec = await this.require(accountId);
-    const right = await this.guesses.attemptSlow([clientIp, `account:${sha256(rec.email)}`], async () => rec.passwordHash !== undefined && verifyPassword(current, rec.passwordHash));
-    if (!right) throw new AppError(403, 'wrong_password', 'The current password is wrong', [{ msg: 'The current password is wrong', code: 'wrong_password', path: 'body.currentPassword' }]);
+    const right = await this.guesses.attemptSlow(
+      [clientIp, `account:${sha256(rec.email)}`],
+      async () => rec.passwordHash !== undefined && verifyPassword(current, rec.passwordHash),
+    );
+    if (!right)
+      throw new AppError(403, 'wrong_password', 'The current password is wrong', [
+        { msg: 'The current password is wrong', code: 'wrong_password', path: 'body.currentPassword' },
+      ]);
     const at = isoNow(new Date(this.now()));
-    await this.repo.update(rec, { ...rec, passwordHash: await hashPassword(next), passwordSetOn: at, updatedOn: at });
+    await this.repo.update(rec, {
+      ...rec,
+      passwordHash: await hashPassword(next),
+      passwordSetOn: at,
+      updatedOn: at,
+    });
   }
 
   /** Changes an account's roles or disables (enables) it. */
-  async update(accountId: string, change: { grants?: RoleGrantInput[]; disabled?: boolean }): Promise<AccountView> {
+  async update(
+    accountId: string,
+    change: { grants?: RoleGrantInput[]; disabled?: boolean },
+  ): Promise<AccountView> {
     const rec = await this.require(accountId);
     let status = rec.status;
     if (change.disabled === true) status = 'disabled';
-    else if (change.disabled === false && rec.status === 'disabled') status = rec.passwordHash ? 'active' : 'invited';
-    const next: AccountRecord = { ...rec, ...(change.grants ? { grants: change.grants } : {}), status, updatedOn: isoNow(new Date(this.now())) };
+    else if (change.disabled === false && rec.status === 'disabled')
+      status = rec.passwordHash ? 'active' : 'invited';
+    const next: AccountRecord = {
+      ...rec,
+      ...(change.grants ? { grants: change.grants } : {}),
+      status,
+      updatedOn: isoNow(new Date(this.now())),
+    };
     await this.repo.update(rec, next);
     return viewOf(next);
   }
 
-  async findPersonalToken(token: string): Promise<(AccountIdentity & { tokenId: string; tokenName: string }) | null> {
+  async findPersonalToken(
+    token: string,
+  ): Promise<(AccountIdentity & { tokenId: string; tokenName: string }) | null> {
     if (!token.startsWith(PERSONAL_TOKEN_PREFIX)) return null;
     const found = await this.repo.findToken(sha256(token));
     if (!found) return null;
@@ -181,7 +272,10 @@ export class AccountsService implements PersonalTokenLookup {
     return { ...identityOf(rec), tokenId: found.id, tokenName: found.name };
   }
 
-  async createToken(accountId: string, name: string): Promise<{ id: string; name: string; createdOn: string; token: string }> {
+  async createToken(
+    accountId: string,
+    name: string,
+  ): Promise<{ id: string; name: string; createdOn: string; token: string }> {
     const rec = await this.require(accountId);
     if (rec.status !== 'active') throw AppError.businessRule('The account is not active');
     const token = `${PERSONAL_TOKEN_PREFIX}${randomSecret(32)}`;

@@ -19,15 +19,34 @@ export function checkAgentLimits(input: unknown, limits: AgentLimits): void {
   if (!isObj(input)) return;
   const intents = Array.isArray(input.intents) ? input.intents : [];
   let utterances = 0;
-  for (const intent of intents) if (isObj(intent) && Array.isArray(intent.utterances)) utterances += intent.utterances.length;
+  for (const intent of intents)
+    if (isObj(intent) && Array.isArray(intent.utterances)) utterances += intent.utterances.length;
   let nodes = 0;
-  for (const dialog of isObj(input.dialogs) ? Object.values(input.dialogs) : []) if (isObj(dialog) && isObj(dialog.nodes)) nodes += Object.keys(dialog.nodes).length;
+  for (const dialog of isObj(input.dialogs) ? Object.values(input.dialogs) : [])
+    if (isObj(dialog) && isObj(dialog.nodes)) nodes += Object.keys(dialog.nodes).length;
   const over = [
-    { count: intents.length, max: limits.maxIntents, what: 'intents', name: 'AGENT_MAX_INTENTS', path: 'body.intents' },
-    { count: utterances, max: limits.maxUtterances, what: 'utterances', name: 'AGENT_MAX_UTTERANCES', path: 'body.intents' },
+    {
+      count: intents.length,
+      max: limits.maxIntents,
+      what: 'intents',
+      name: 'AGENT_MAX_INTENTS',
+      path: 'body.intents',
+    },
+    {
+      count: utterances,
+      max: limits.maxUtterances,
+      what: 'utterances',
+      name: 'AGENT_MAX_UTTERANCES',
+      path: 'body.intents',
+    },
     { count: nodes, max: limits.maxNodes, what: 'nodes', name: 'AGENT_MAX_NODES', path: 'body.dialogs' },
   ].filter((l) => l.count > l.max);
   if (over.length) {
-    throw AppError.limitExceeded(over.map((l) => ({ msg: `The agent has ${l.count} ${l.what}; at most ${l.max} are allowed (${l.name})`, path: l.path })));
+    throw AppError.limitExceeded(
+      over.map((l) => ({
+        msg: `The agent has ${l.count} ${l.what}; at most ${l.max} are allowed (${l.name})`,
+        path: l.path,
+      })),
+    );
   }
 }

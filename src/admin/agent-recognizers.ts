@@ -17,17 +17,23 @@ export interface AgentRecognizer {
   version: string;
   /** Which the run tests: the draft (the published version while there is none) or the published one. */
   from: AgentAudience;
-  recognize(text: string): Promise<{ intent: string; score: number; scores: Array<{ intent: string; score: number }> }>;
+  recognize(
+    text: string,
+  ): Promise<{ intent: string; score: number; scores: Array<{ intent: string; score: number }> }>;
 }
 
 interface AgentLookup {
-  resolve(streamId: string, from?: AgentAudience): Promise<{ agent: CompiledAgent; version: string; from: AgentAudience } | null>;
+  resolve(
+    streamId: string,
+    from?: AgentAudience,
+  ): Promise<{ agent: CompiledAgent; version: string; from: AgentAudience } | null>;
 }
 
 /** `sandboxUses`: which version the app's sandbox answers from (a run that names none tests that one). */
 export function agentRecognizers(
   agents: AgentLookup,
-  sandboxUses: (streamId: string) => Promise<AgentAudience> = () => Promise.resolve<AgentAudience>('published'),
+  sandboxUses: (streamId: string) => Promise<AgentAudience> = () =>
+    Promise.resolve<AgentAudience>('published'),
 ): { forApp(streamId: string, language?: string, from?: AgentAudience): Promise<AgentRecognizer | null> } {
   return {
     async forApp(streamId, language, from) {
@@ -37,7 +43,9 @@ export function agentRecognizers(
       const { agent } = found;
       // the recognizer of the asked language when the agent speaks it, else the default one's
       const lang = matchLanguage(agent.languages, language);
-      const recognizer = (lang !== undefined && lang !== agent.languages[0] ? agent.recognizers.get(lang) : undefined) ?? agent.recognizer;
+      const recognizer =
+        (lang !== undefined && lang !== agent.languages[0] ? agent.recognizers.get(lang) : undefined) ??
+        agent.recognizer;
       return {
         language: lang !== undefined && lang !== agent.languages[0] ? lang : agent.definition.language,
         languages: agent.languages,

@@ -13,11 +13,18 @@ export interface ApiAppRecord {
 }
 
 export class AppsRepository {
-  constructor(private readonly store: Store, private readonly sealer: Sealer) {}
+  constructor(
+    private readonly store: Store,
+    private readonly sealer: Sealer,
+  ) {}
 
   async create(app: AppRecord): Promise<void> {
-    await this.store.atomic([{ op: 'set', key: storeKeys.appRecord(app.streamId), value: JSON.stringify(app) }]);
-    await this.store.atomic([{ op: 'zadd', key: storeKeys.appIndex(), score: Date.parse(app.createdOn), member: app.streamId }]);
+    await this.store.atomic([
+      { op: 'set', key: storeKeys.appRecord(app.streamId), value: JSON.stringify(app) },
+    ]);
+    await this.store.atomic([
+      { op: 'zadd', key: storeKeys.appIndex(), score: Date.parse(app.createdOn), member: app.streamId },
+    ]);
   }
 
   async find(streamId: string): Promise<AppRecord | null> {
@@ -33,7 +40,10 @@ export class AppsRepository {
 
   /** Whether the app exists, or was being deleted when that stopped half-way (its index entry stays to the end). */
   async known(streamId: string): Promise<boolean> {
-    return (await this.store.exists(storeKeys.appRecord(streamId))) || (await this.store.zscore(storeKeys.appIndex(), streamId)) !== null;
+    return (
+      (await this.store.exists(storeKeys.appRecord(streamId))) ||
+      (await this.store.zscore(storeKeys.appIndex(), streamId)) !== null
+    );
   }
 
   /**
@@ -81,10 +91,20 @@ export class AppsRepository {
   /** The app's API apps, oldest first, without their secrets. */
   async listApiApps(streamId: string): Promise<ApiAppListed[]> {
     const clientIds = await this.store.smembers(storeKeys.appApiApps(streamId));
-    const found = await Promise.all(clientIds.map(async (clientId) => ({ clientId, h: await this.store.hgetall(storeKeys.apiApp(clientId)) })));
+    const found = await Promise.all(
+      clientIds.map(async (clientId) => ({
+        clientId,
+        h: await this.store.hgetall(storeKeys.apiApp(clientId)),
+      })),
+    );
     return found
       .filter(({ h }) => h.streamId === streamId)
-      .map(({ clientId, h }) => ({ clientId, name: h.name ?? '', scopes: JSON.parse(h.scopes ?? '[]') as string[], createdOn: h.createdOn ?? '' }))
+      .map(({ clientId, h }) => ({
+        clientId,
+        name: h.name ?? '',
+        scopes: JSON.parse(h.scopes ?? '[]') as string[],
+        createdOn: h.createdOn ?? '',
+      }))
       .sort((a, b) => (a.createdOn < b.createdOn ? -1 : a.createdOn > b.createdOn ? 1 : 0));
   }
 
@@ -99,9 +119,17 @@ export class AppsRepository {
    * authenticator looks up by hash. A failure between the two leaves an index entry without a
    * record, which the list leaves out and a delete removes; never a working key that is not listed.
    */
-  async createApiKey(hash: string, rec: { id: string; name: string; scopes: string[]; createdOn: string }): Promise<void> {
+  async createApiKey(
+    hash: string,
+    rec: { id: string; name: string; scopes: string[]; createdOn: string },
+  ): Promise<void> {
     await this.store.hset(storeKeys.apiKeyIndex(), { [rec.id]: hash });
-    await this.store.hset(storeKeys.apiKeyByHash(hash), { id: rec.id, name: rec.name, scopes: JSON.stringify(rec.scopes), createdOn: rec.createdOn });
+    await this.store.hset(storeKeys.apiKeyByHash(hash), {
+      id: rec.id,
+      name: rec.name,
+      scopes: JSON.stringify(rec.scopes),
+      createdOn: rec.createdOn,
+    });
   }
 
   /** Every listed API key (never the key itself, nor its hash), oldest first. */
@@ -110,7 +138,12 @@ export class AppsRepository {
     const records = await this.store.hgetallMany(index.map(([, hash]) => storeKeys.apiKeyByHash(hash)));
     return records
       .filter((r, i) => r.id === index[i]![0])
-      .map((r) => ({ id: r.id!, name: r.name ?? '', scopes: JSON.parse(r.scopes ?? '[]') as string[], createdOn: r.createdOn ?? '' }))
+      .map((r) => ({
+        id: r.id!,
+        name: r.name ?? '',
+        scopes: JSON.parse(r.scopes ?? '[]') as string[],
+        createdOn: r.createdOn ?? '',
+      }))
       .sort((a, b) => a.createdOn.localeCompare(b.createdOn) || a.id.localeCompare(b.id));
   }
 

@@ -1,5 +1,13 @@
 /** Operator use cases: apps, API apps (JWT clients) and API keys. */
-import { AppError, isoNow, newId, randomSecret, sha256, type CredentialLookup, type Sealer } from '../platform/index.js';
+import {
+  AppError,
+  isoNow,
+  newId,
+  randomSecret,
+  sha256,
+  type CredentialLookup,
+  type Sealer,
+} from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import type { AppRecord } from './admin-schemas.js';
 import { AppsRepository } from './apps-repository.js';
@@ -13,7 +21,13 @@ export class AppsService implements CredentialLookup {
   }
 
   async createApp(input: { name: string; language: string; icon?: string }): Promise<AppRecord> {
-    const app: AppRecord = { streamId: newId('st'), name: input.name, language: input.language, ...(input.icon ? { icon: input.icon } : {}), createdOn: isoNow() };
+    const app: AppRecord = {
+      streamId: newId('st'),
+      name: input.name,
+      language: input.language,
+      ...(input.icon ? { icon: input.icon } : {}),
+      createdOn: isoNow(),
+    };
     await this.repo.create(app);
     return app;
   }
@@ -50,7 +64,14 @@ export class AppsService implements CredentialLookup {
 
   async createApiApp(streamId: string, input: { name: string; scopes: string[] }) {
     await this.requireApp(streamId);
-    const rec = { clientId: newId('cs'), streamId, name: input.name, scopes: [...new Set(input.scopes)], secret: randomSecret(32), createdOn: isoNow() };
+    const rec = {
+      clientId: newId('cs'),
+      streamId,
+      name: input.name,
+      scopes: [...new Set(input.scopes)],
+      secret: randomSecret(32),
+      createdOn: isoNow(),
+    };
     await this.repo.createApiApp(rec);
     return { clientId: rec.clientId, clientSecret: rec.secret, name: rec.name, scopes: rec.scopes, streamId };
   }
@@ -71,7 +92,12 @@ export class AppsService implements CredentialLookup {
 
   async createApiKey(input: { name: string; scopes: string[] }) {
     const apiKey = `ak-${randomSecret(32)}`;
-    const rec = { id: newId('key'), name: input.name, scopes: [...new Set(input.scopes)], createdOn: isoNow() };
+    const rec = {
+      id: newId('key'),
+      name: input.name,
+      scopes: [...new Set(input.scopes)],
+      createdOn: isoNow(),
+    };
     await this.repo.createApiKey(sha256(apiKey), rec);
     return { id: rec.id, apiKey, name: rec.name, scopes: rec.scopes };
   }

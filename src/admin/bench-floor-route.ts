@@ -21,7 +21,9 @@ export function benchFloorRoute(store: Store): RouteDef {
     body: z.record(z.string(), z.unknown()),
     bodyTypes: ['json', 'urlencoded', 'multipart'],
     mergeQueryIntoBody: true,
-    responses: { 200: { description: 'a constant VoiceXML document', contentType: 'application/voicexml+xml' } },
+    responses: {
+      200: { description: 'a constant VoiceXML document', contentType: 'application/voicexml+xml' },
+    },
     handler: async ({ params, body }) => {
       const callId = typeof body.callId === 'string' ? body.callId : 'bench';
       const key = storeKeys.callSession(params.streamId, `floor-${callId}`);

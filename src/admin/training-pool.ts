@@ -66,16 +66,30 @@ export class FairTrainingQueue implements TrainingPool {
 
   admit(app: string): void {
     if (this.queued < this.opts.maxQueued || (this.queues.get(app)?.length ?? 0) > 0) return;
-    const retryS = Math.min(600, Math.max(1, Math.ceil(((this.queued / this.opts.threads) * this.meanMs) / 1000)));
+    const retryS = Math.min(
+      600,
+      Math.max(1, Math.ceil(((this.queued / this.opts.threads) * this.meanMs) / 1000)),
+    );
     const msg = `Agent training is busy (${this.queued} waiting, AGENT_TRAINING_QUEUE_MAX); try again later`;
-    throw new AppError(429, 'rate_limited', msg, [{ msg, code: 'rate_limited' }], { 'Retry-After': String(retryS) });
+    throw new AppError(429, 'rate_limited', msg, [{ msg, code: 'rate_limited' }], {
+      'Retry-After': String(retryS),
+    });
   }
 
   train(definitionJson: string, signal?: AbortSignal, app = ''): Promise<string> {
     if (signal?.aborted) return Promise.reject(aborted());
     return new Promise((resolve, reject) => {
       const start = Math.max(this.virtualTime, this.lastFinish.get(app) ?? 0);
-      const job: Job = { json: definitionJson, app, start, finish: start + definitionJson.length, signal, resolve, reject, onAbort: () => this.drop(job) };
+      const job: Job = {
+        json: definitionJson,
+        app,
+        start,
+        finish: start + definitionJson.length,
+        signal,
+        resolve,
+        reject,
+        onAbort: () => this.drop(job),
+      };
       this.lastFinish.set(app, job.finish);
       const queue = this.queues.get(app) ?? [];
       queue.push(job);
@@ -117,18 +131,18 @@ export class FairTrainingQueue implements TrainingPool {
       job.signal?.removeEventListener('abort', job.onAbort);
       this.running++;
       const began = performance.now();
-      this.run(job.json, job.signal ?? new AbortController().signal).then(
-        (model) => {
+      this.run(job.json, job.signal ?? new AbortController().signal)
+        .then((model) => {
           this.meanMs = this.meanMs * 0.7 + (performance.now() - began) * 0.3;
           job.resolve(model);
-        },
-        job.reject,
-      ).finally(() => {
-        this.running--;
-        // an app idle again starts from the pool's virtual time, not from its old tags
-        if (!this.queues.has(job.app) && (this.lastFinish.get(job.app) ?? 0) <= this.virtualTime) this.lastFinish.delete(job.app);
-        this.dispatch();
-      });
+        }, job.reject)
+        .finally(() => {
+          this.running--;
+          // an app idle again starts from the pool's virtual time, not from its old tags
+          if (!this.queues.has(job.app) && (this.lastFinish.get(job.app) ?? 0) <= this.virtualTime)
+            this.lastFinish.delete(job.app);
+          this.dispatch();
+        });
     }
   }
 }

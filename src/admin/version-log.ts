@@ -60,14 +60,23 @@ export class VersionLog {
     const kept = new Set(protect.filter((v): v is string => Boolean(v)));
     const drop = oldest.map((m) => m.member).filter((v) => !kept.has(v));
     if (!drop.length) return;
-    await this.store.atomic(drop.flatMap((v): WriteOp[] => [{ op: 'zrem', key: index, member: v }, { op: 'del', key: this.keys.doc(streamId, v) }]));
+    await this.store.atomic(
+      drop.flatMap((v): WriteOp[] => [
+        { op: 'zrem', key: index, member: v },
+        { op: 'del', key: this.keys.doc(streamId, v) },
+      ]),
+    );
   }
 
   /**
    * Notes on a kept version that it was published (when, by whom, why); written guarded on the
    * record read, so a save of the same version meanwhile is not undone (the note is then left out).
    */
-  async markPublished(streamId: string, version: string, published: { at: string; by: string; note?: string }): Promise<void> {
+  async markPublished(
+    streamId: string,
+    version: string,
+    published: { at: string; by: string; note?: string },
+  ): Promise<void> {
     const key = this.keys.doc(streamId, version);
     const raw = await this.store.get(key);
     if (!raw) return;

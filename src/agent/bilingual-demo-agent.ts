@@ -22,11 +22,25 @@ export const bilingualDemoAgentDefinition = {
       name: 'BookTable',
       dialog: 'book',
       label: 'book a table',
-      utterances: ['book a table', 'reserve a table for tonight', "i'd like to make a reservation", 'i want to reserve a table', 'make a booking', 'table for two please'],
+      utterances: [
+        'book a table',
+        'reserve a table for tonight',
+        "i'd like to make a reservation",
+        'i want to reserve a table',
+        'make a booking',
+        'table for two please',
+      ],
       translations: {
         'es-US': {
           label: 'reservar una mesa',
-          utterances: ['reservar una mesa', 'quiero reservar una mesa para esta noche', 'quisiera hacer una reserva', 'una mesa para dos por favor', 'hacer una reservación', 'necesito reservar mesa'],
+          utterances: [
+            'reservar una mesa',
+            'quiero reservar una mesa para esta noche',
+            'quisiera hacer una reserva',
+            'una mesa para dos por favor',
+            'hacer una reservación',
+            'necesito reservar mesa',
+          ],
         },
       },
     },
@@ -35,11 +49,21 @@ export const bilingualDemoAgentDefinition = {
       dialog: 'hours',
       label: 'hear our opening hours',
       confirm: 'always',
-      utterances: ['when are you open', 'what are your opening hours', 'are you open on sunday', 'what time do you close'],
+      utterances: [
+        'when are you open',
+        'what are your opening hours',
+        'are you open on sunday',
+        'what time do you close',
+      ],
       translations: {
         'es-US': {
           label: 'saber nuestro horario',
-          utterances: ['a qué hora abren', 'cuál es su horario', 'están abiertos el domingo', 'a qué hora cierran'],
+          utterances: [
+            'a qué hora abren',
+            'cuál es su horario',
+            'están abiertos el domingo',
+            'a qué hora cierran',
+          ],
         },
       },
     },
@@ -47,7 +71,12 @@ export const bilingualDemoAgentDefinition = {
       name: 'Goodbye',
       dialog: 'bye',
       utterances: ['goodbye', 'that is all thank you', 'bye', 'nothing else'],
-      translations: { 'es-US': { label: 'terminar', utterances: ['adiós', 'eso es todo gracias', 'hasta luego', 'nada más'] } },
+      translations: {
+        'es-US': {
+          label: 'terminar',
+          utterances: ['adiós', 'eso es todo gracias', 'hasta luego', 'nada más'],
+        },
+      },
     },
   ],
   dialogs: {
@@ -57,7 +86,7 @@ export const bilingualDemoAgentDefinition = {
         hello: {
           type: 'message',
           text: {
-            'en-US': "Welcome to Casa Luigi. You can book a table or ask for our opening hours.",
+            'en-US': 'Welcome to Casa Luigi. You can book a table or ask for our opening hours.',
             'es-US': 'Bienvenido a Casa Luigi. Puede reservar una mesa o preguntar por nuestro horario.',
           },
         },
@@ -70,12 +99,20 @@ export const bilingualDemoAgentDefinition = {
           type: 'entity',
           prompt: { 'en-US': 'For how many people?', 'es-US': '¿Para cuántas personas?' },
           entity: { name: 'size', type: 'number' },
-          ivr: { noMatchPrompt: { 'en-US': 'Please say or key in the number of people.', 'es-US': 'Diga o marque el número de personas.' } },
+          ivr: {
+            noMatchPrompt: {
+              'en-US': 'Please say or key in the number of people.',
+              'es-US': 'Diga o marque el número de personas.',
+            },
+          },
           next: [{ goto: 'date' }],
         },
         date: {
           type: 'entity',
-          prompt: { 'en-US': 'On which day? You can key it in as year, month and day.', 'es-US': '¿Para qué día? Puede marcarlo como año, mes y día.' },
+          prompt: {
+            'en-US': 'On which day? You can key it in as year, month and day.',
+            'es-US': '¿Para qué día? Puede marcarlo como año, mes y día.',
+          },
           entity: { name: 'date', type: 'date' },
           next: [{ goto: 'confirm' }],
         },
@@ -88,21 +125,49 @@ export const bilingualDemoAgentDefinition = {
           entity: { name: 'confirmed', type: 'yesno' },
           next: [{ when: 'context.entities.confirmed', goto: 'done' }, { goto: 'cancelled' }],
         },
-        done: { type: 'end', text: { 'en-US': 'Your table is booked. Goodbye.', 'es-US': 'Su mesa está reservada. Adiós.' } },
-        cancelled: { type: 'message', text: { 'en-US': 'I have not booked it. Anything else?', 'es-US': 'No la he reservado. ¿Algo más?' } },
+        done: {
+          type: 'end',
+          text: { 'en-US': 'Your table is booked. Goodbye.', 'es-US': 'Su mesa está reservada. Adiós.' },
+        },
+        cancelled: {
+          type: 'message',
+          text: {
+            'en-US': 'I have not booked it. Anything else?',
+            'es-US': 'No la he reservado. ¿Algo más?',
+          },
+        },
       },
     },
     hours: {
       start: 'say',
-      nodes: { say: { type: 'message', text: { 'en-US': 'We are open every day from noon to eleven.', 'es-US': 'Abrimos todos los días de doce a once.' } } },
+      nodes: {
+        say: {
+          type: 'message',
+          text: {
+            'en-US': 'We are open every day from noon to eleven.',
+            'es-US': 'Abrimos todos los días de doce a once.',
+          },
+        },
+      },
     },
-    bye: { start: 'end', nodes: { end: { type: 'end', text: { 'en-US': 'Thank you for calling. Goodbye.', 'es-US': 'Gracias por llamar. Adiós.' } } } },
+    bye: {
+      start: 'end',
+      nodes: {
+        end: {
+          type: 'end',
+          text: { 'en-US': 'Thank you for calling. Goodbye.', 'es-US': 'Gracias por llamar. Adiós.' },
+        },
+      },
+    },
     fallback: {
       start: 'sorry',
       nodes: {
         sorry: {
           type: 'message',
-          text: { 'en-US': 'Sorry, I can book a table or tell you our opening hours.', 'es-US': 'Perdone, puedo reservar una mesa o decirle nuestro horario.' },
+          text: {
+            'en-US': 'Sorry, I can book a table or tell you our opening hours.',
+            'es-US': 'Perdone, puedo reservar una mesa o decirle nuestro horario.',
+          },
         },
       },
     },

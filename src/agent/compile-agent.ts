@@ -6,13 +6,24 @@
 import { parseAgentDefinition, type AgentDefinition, type AgentNode } from './agent-definition.js';
 import type { CompiledNode, CompiledRule } from './define-node.js';
 import { compileExpression } from './expression.js';
-import { IntentModelError, IntentRecognizer, intentFingerprint, type IntentTrainingData, type IntentTrainingOptions } from './intent-recognizer.js';
+import {
+  IntentModelError,
+  IntentRecognizer,
+  intentFingerprint,
+  type IntentTrainingData,
+  type IntentTrainingOptions,
+} from './intent-recognizer.js';
 import { prepareIntentGrammars } from './intent-grammars.js';
 import { declaredLanguages, textIn } from './languages.js';
 import { translationGaps } from './translation-gaps.js';
 import { resolveNluSettings, type NluSettings } from './nlu-settings.js';
 import { nodeRegistry } from './node-registry.js';
-import { parsePromptTemplate, parseTextTemplate, type PromptTemplate, type TextTemplate } from './prompt-template.js';
+import {
+  parsePromptTemplate,
+  parseTextTemplate,
+  type PromptTemplate,
+  type TextTemplate,
+} from './prompt-template.js';
 import type { SrgsFieldGrammar } from '../vxml/index.js';
 
 export interface CompiledDialog {
@@ -54,7 +65,12 @@ interface Templates {
 }
 
 /** The node's templates in one language (a text missing there is the default language's). */
-function nodeTemplates(def: AgentNode, kinds: Readonly<Record<string, string>>, lang: string, base: string): Templates {
+function nodeTemplates(
+  def: AgentNode,
+  kinds: Readonly<Record<string, string>>,
+  lang: string,
+  base: string,
+): Templates {
   const prompts: Record<string, PromptTemplate> = {};
   const texts: Record<string, TextTemplate> = {};
   const fields = def as unknown as Record<string, unknown>;
@@ -62,7 +78,8 @@ function nodeTemplates(def: AgentNode, kinds: Readonly<Record<string, string>>, 
     const value = fields[field];
     if (kind === 'textMap') {
       if (value !== null && typeof value === 'object') {
-        for (const [key, text] of Object.entries(value)) if (typeof text === 'string') texts[`${field}.${key}`] = parseTextTemplate(text);
+        for (const [key, text] of Object.entries(value))
+          if (typeof text === 'string') texts[`${field}.${key}`] = parseTextTemplate(text);
       }
       continue;
     }
@@ -87,21 +104,30 @@ function compileNode(dialog: string, id: string, def: AgentNode, languages: read
     rule.when !== undefined ? { goto: rule.goto, when: compileExpression(rule.when) } : { goto: rule.goto },
   );
   if (languages.length === 1) return { id, dialog, def, prompts, texts, next };
-  const localized = new Map(languages.slice(1).map((lang) => [lang, nodeTemplates(def, module.templates, lang, base)]));
+  const localized = new Map(
+    languages.slice(1).map((lang) => [lang, nodeTemplates(def, module.templates, lang, base)]),
+  );
   return { id, dialog, def, prompts, texts, next, localized };
 }
 
-function compileDialogs(definition: AgentDefinition, languages: readonly string[]): Map<string, CompiledDialog> {
+function compileDialogs(
+  definition: AgentDefinition,
+  languages: readonly string[],
+): Map<string, CompiledDialog> {
   const dialogs = new Map<string, CompiledDialog>();
   for (const [name, dialog] of Object.entries(definition.dialogs)) {
     const nodes = new Map<string, CompiledNode>();
-    for (const [id, def] of Object.entries(dialog.nodes)) nodes.set(id, compileNode(name, id, def, languages));
+    for (const [id, def] of Object.entries(dialog.nodes))
+      nodes.set(id, compileNode(name, id, def, languages));
     dialogs.set(name, { name, start: dialog.start, nodes });
   }
   return dialogs;
 }
 
-function assemble(definition: AgentDefinition, recognizers: ReadonlyMap<string, IntentRecognizer>): CompiledAgent {
+function assemble(
+  definition: AgentDefinition,
+  recognizers: ReadonlyMap<string, IntentRecognizer>,
+): CompiledAgent {
   const languages = declaredLanguages(definition);
   const recognizer = recognizers.get(languages[0]!)!;
   const nluByLanguage = new Map(languages.map((l) => [l, resolveNluSettings(definition, l)]));
@@ -120,9 +146,15 @@ function assemble(definition: AgentDefinition, recognizers: ReadonlyMap<string, 
   };
 }
 
-function exportModels(languages: readonly string[], recognizers: ReadonlyMap<string, IntentRecognizer>): string {
+function exportModels(
+  languages: readonly string[],
+  recognizers: ReadonlyMap<string, IntentRecognizer>,
+): string {
   if (languages.length === 1) return recognizers.get(languages[0]!)!.export();
-  return JSON.stringify({ format: MULTI_FORMAT, models: Object.fromEntries(languages.map((l) => [l, recognizers.get(l)!.export()])) });
+  return JSON.stringify({
+    format: MULTI_FORMAT,
+    models: Object.fromEntries(languages.map((l) => [l, recognizers.get(l)!.export()])),
+  });
 }
 
 /** The out-of-scope examples of a language (a plain list is the default language's). */
@@ -138,17 +170,25 @@ function trainingInput(def: AgentDefinition, lang: string): [IntentTrainingData[
   const base = declaredLanguages(def)[0]!;
   const intents = def.intents.map((i) => {
     const own = lang === base ? i : (i.translations?.[lang] ?? i);
-    return { name: i.name, utterances: own.utterances, ...(own.negatives ? { negatives: own.negatives } : {}) };
+    return {
+      name: i.name,
+      utterances: own.utterances,
+      ...(own.negatives ? { negatives: own.negatives } : {}),
+    };
   });
   const outOfScope = outOfScopeIn(def, lang, base);
   // the default language keeps its model's language as before (def.language)
   const language = lang === base ? def.language : lang;
-  return [intents, { language, threshold: resolveNluSettings(def, lang).threshold, ...(outOfScope ? { outOfScope } : {}) }];
+  return [
+    intents,
+    { language, threshold: resolveNluSettings(def, lang).threshold, ...(outOfScope ? { outOfScope } : {}) },
+  ];
 }
 
 async function trainAll(def: AgentDefinition): Promise<Map<string, IntentRecognizer>> {
   const recognizers = new Map<string, IntentRecognizer>();
-  for (const lang of declaredLanguages(def)) recognizers.set(lang, await IntentRecognizer.train(...trainingInput(def, lang)));
+  for (const lang of declaredLanguages(def))
+    recognizers.set(lang, await IntentRecognizer.train(...trainingInput(def, lang)));
   return recognizers;
 }
 
@@ -184,11 +224,15 @@ function modelsByLanguage(languages: readonly string[], modelJson: string): Map<
   } catch {
     throw new IntentModelError('the intent model is not JSON');
   }
-  const models = (parsed as { format?: unknown; models?: unknown } | null)?.format === MULTI_FORMAT ? (parsed as { models: Record<string, unknown> }).models : undefined;
+  const models =
+    (parsed as { format?: unknown; models?: unknown } | null)?.format === MULTI_FORMAT
+      ? (parsed as { models: Record<string, unknown> }).models
+      : undefined;
   const out = new Map<string, string>();
   for (const lang of languages) {
     const model = models?.[lang];
-    if (typeof model !== 'string') throw new IntentModelError(`the intent model has no model for ${lang}: retrain it`);
+    if (typeof model !== 'string')
+      throw new IntentModelError(`the intent model has no model for ${lang}: retrain it`);
     out.set(lang, model);
   }
   return out;
@@ -199,7 +243,11 @@ function modelsByLanguage(languages: readonly string[], modelJson: string): Map<
  * `trainedFromIt`, the caller knows the model was trained from this very definition (a training
  * thread was handed its JSON), so the fingerprint check is skipped.
  */
-export function loadValidatedAgent(def: AgentDefinition, modelJson: string, opts: { trainedFromIt?: boolean } = {}): CompiledAgent {
+export function loadValidatedAgent(
+  def: AgentDefinition,
+  modelJson: string,
+  opts: { trainedFromIt?: boolean } = {},
+): CompiledAgent {
   const languages = declaredLanguages(def);
   const recognizers = new Map<string, IntentRecognizer>();
   for (const [lang, json] of modelsByLanguage(languages, modelJson)) {
@@ -208,7 +256,9 @@ export function loadValidatedAgent(def: AgentDefinition, modelJson: string, opts
       lang,
       IntentRecognizer.load(json, {
         threshold: options.threshold,
-        ...(opts.trainedFromIt ? {} : { expectedFingerprint: intentFingerprint(options.language, intents, options.outOfScope) }),
+        ...(opts.trainedFromIt
+          ? {}
+          : { expectedFingerprint: intentFingerprint(options.language, intents, options.outOfScope) }),
       }),
     );
   }

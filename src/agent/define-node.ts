@@ -9,7 +9,15 @@ import type { EvaluationContext } from './evaluation-context.js';
 import type { CompiledExpression } from './expression.js';
 import type { NextRule, IvrOverridesInput } from './node-schema-parts.js';
 import type { PromptTemplate, TextTemplate } from './prompt-template.js';
-import type { AgentPorts, AgentRuntimeSettings, AwaitSpec, CallContext, DialogState, PromptPart, TurnInput } from './turn-types.js';
+import type {
+  AgentPorts,
+  AgentRuntimeSettings,
+  AwaitSpec,
+  CallContext,
+  DialogState,
+  PromptPart,
+  TurnInput,
+} from './turn-types.js';
 
 /** 'prompt' = SSML allowlist + placeholders; 'text' = placeholders only; 'textMap' = a map of 'text'. */
 export type TemplateKind = 'prompt' | 'text' | 'textMap';
@@ -36,7 +44,13 @@ export interface CompiledNode<N extends NodeDefinitionBase = NodeDefinitionBase>
   readonly texts: Readonly<Record<string, TextTemplate>>;
   readonly next: readonly CompiledRule[];
   /** The prompts and texts in each other language of the agent (the default's are above). */
-  readonly localized?: ReadonlyMap<string, { readonly prompts: Readonly<Record<string, PromptTemplate>>; readonly texts: Readonly<Record<string, TextTemplate>> }>;
+  readonly localized?: ReadonlyMap<
+    string,
+    {
+      readonly prompts: Readonly<Record<string, PromptTemplate>>;
+      readonly texts: Readonly<Record<string, TextTemplate>>;
+    }
+  >;
 }
 
 /** What a handler may use during a turn. `state` is the turn's working copy. */
@@ -69,7 +83,11 @@ export type NodeOutcome =
   | { kind: 'say'; prompt: PromptPart[] }
   | { kind: 'ask'; prompt: PromptPart[]; await: AwaitSpec }
   | { kind: 'end'; prompt: PromptPart[] }
-  | { kind: 'transfer'; prompt: PromptPart[]; transfer: { destination: string; skillGroupId?: string; skillGroupName?: string } }
+  | {
+      kind: 'transfer';
+      prompt: PromptPart[];
+      transfer: { destination: string; skillGroupId?: string; skillGroupName?: string };
+    }
   | { kind: 'error'; code: string; prompt?: PromptPart[] };
 
 export type UtteranceInput = Extract<TurnInput, { kind: 'utterance' }>;

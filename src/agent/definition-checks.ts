@@ -8,7 +8,12 @@ import { nluProblems } from './nlu-checks.js';
 import { declaredLanguages, sameLanguage } from './languages.js';
 import { nodeRegistry } from './node-registry.js';
 import { placeholderProblems } from './prompt-template.js';
-import { expressionNameProblems, knownNames, placeholderNameProblems, type KnownNames } from './name-checks.js';
+import {
+  expressionNameProblems,
+  knownNames,
+  placeholderNameProblems,
+  type KnownNames,
+} from './name-checks.js';
 
 export interface DefinitionProblem {
   path: string;
@@ -52,16 +57,22 @@ function checkIntents(root: Obj, dialogs: Obj, out: DefinitionProblem[]): void {
     const base = `intents[${i}]`;
     const name = typeof intent.name === 'string' ? intent.name : undefined;
     if (name !== undefined) {
-      if (name === 'None') out.push({ path: `${base}.name`, msg: '"None" is reserved for "no intent recognised"' });
+      if (name === 'None')
+        out.push({ path: `${base}.name`, msg: '"None" is reserved for "no intent recognised"' });
       const first = names.get(name);
-      if (first !== undefined) out.push({ path: `${base}.name`, msg: `duplicate intent name "${name}" (also intents[${first}])` });
+      if (first !== undefined)
+        out.push({ path: `${base}.name`, msg: `duplicate intent name "${name}" (also intents[${first}])` });
       else names.set(name, i);
     }
     if (typeof intent.dialog === 'string' && !has(dialogs, intent.dialog)) {
-      out.push({ path: `${base}.dialog`, msg: `intent starts dialog "${intent.dialog}", which does not exist` });
+      out.push({
+        path: `${base}.dialog`,
+        msg: `intent starts dialog "${intent.dialog}", which does not exist`,
+      });
     }
     if (!Array.isArray(intent.utterances)) return;
-    if (intent.utterances.length === 0) out.push({ path: `${base}.utterances`, msg: 'intent has no utterances' });
+    if (intent.utterances.length === 0)
+      out.push({ path: `${base}.utterances`, msg: 'intent has no utterances' });
     intent.utterances.forEach((u, k) => {
       if (typeof u !== 'string') return;
       const norm = normalizeUtterance(u);
@@ -71,7 +82,10 @@ function checkIntents(root: Obj, dialogs: Obj, out: DefinitionProblem[]): void {
       }
       const seen = utterances.get(norm);
       if (seen && seen.intent !== (name ?? '')) {
-        out.push({ path: `${base}.utterances[${k}]`, msg: `utterance "${u}" is also an utterance of intent "${seen.intent}" (intents[${seen.i}].utterances[${seen.k}])` });
+        out.push({
+          path: `${base}.utterances[${k}]`,
+          msg: `utterance "${u}" is also an utterance of intent "${seen.intent}" (intents[${seen.i}].utterances[${seen.k}])`,
+        });
       } else if (!seen) utterances.set(norm, { intent: name ?? '', i, k });
     });
   });
@@ -88,7 +102,14 @@ function checkTemplate(value: unknown, path: string, known: KnownNames, out: Def
 }
 
 /** Checks one node; returns the node ids it can go to (for reachability). */
-function checkNode(node: Obj, base: string, nodes: Obj, dialogs: Obj, known: KnownNames, out: DefinitionProblem[]): string[] {
+function checkNode(
+  node: Obj,
+  base: string,
+  nodes: Obj,
+  dialogs: Obj,
+  known: KnownNames,
+  out: DefinitionProblem[],
+): string[] {
   const targets: string[] = [];
   if (Array.isArray(node.next)) {
     node.next.forEach((raw, i) => {
@@ -100,7 +121,9 @@ function checkNode(node: Obj, base: string, nodes: Obj, dialogs: Obj, known: Kno
       if (typeof rule.when === 'string' && rule.when.trim() !== '') {
         const problem = expressionProblem(rule.when);
         if (problem) out.push({ path: `${base}.next[${i}].when`, msg: problem });
-        else for (const msg of expressionNameProblems(rule.when, known)) out.push({ path: `${base}.next[${i}].when`, msg });
+        else
+          for (const msg of expressionNameProblems(rule.when, known))
+            out.push({ path: `${base}.next[${i}].when`, msg });
       }
     });
   }
@@ -109,24 +132,41 @@ function checkNode(node: Obj, base: string, nodes: Obj, dialogs: Obj, known: Kno
   const exceed = asObj(ivr.onExceedingRetries);
   if (exceed.action === 'jumpToNode' && typeof exceed.node === 'string') {
     if (has(nodes, exceed.node)) targets.push(exceed.node);
-    else out.push({ path: `${base}.ivr.onExceedingRetries.node`, msg: `jumpToNode to a missing node "${exceed.node}"` });
+    else
+      out.push({
+        path: `${base}.ivr.onExceedingRetries.node`,
+        msg: `jumpToNode to a missing node "${exceed.node}"`,
+      });
   }
   if (exceed.action === 'startDialog' && typeof exceed.dialog === 'string' && !has(dialogs, exceed.dialog)) {
-    out.push({ path: `${base}.ivr.onExceedingRetries.dialog`, msg: `startDialog to a missing dialog "${exceed.dialog}"` });
+    out.push({
+      path: `${base}.ivr.onExceedingRetries.dialog`,
+      msg: `startDialog to a missing dialog "${exceed.dialog}"`,
+    });
   }
   const module = typeof node.type === 'string' ? nodeRegistry.get(node.type) : undefined;
   for (const [field, kind] of Object.entries(module?.templates ?? {})) {
     if (kind === 'textMap') {
-      for (const [key, value] of Object.entries(asObj(node[field]))) checkTemplate(value, `${base}.${field}.${key}`, known, out);
+      for (const [key, value] of Object.entries(asObj(node[field])))
+        checkTemplate(value, `${base}.${field}.${key}`, known, out);
     } else checkTemplate(node[field], `${base}.${field}`, known, out);
   }
   if (typeof node.saveAs === 'string' && reservedContextKeys.includes(node.saveAs)) {
-    out.push({ path: `${base}.saveAs`, msg: `"${node.saveAs}" is reserved in the context (${reservedContextKeys.join(', ')})` });
+    out.push({
+      path: `${base}.saveAs`,
+      msg: `"${node.saveAs}" is reserved in the context (${reservedContextKeys.join(', ')})`,
+    });
   }
   return targets;
 }
 
-function checkDialog(name: string, dialog: Obj, dialogs: Obj, known: KnownNames, out: DefinitionProblem[]): void {
+function checkDialog(
+  name: string,
+  dialog: Obj,
+  dialogs: Obj,
+  known: KnownNames,
+  out: DefinitionProblem[],
+): void {
   const base = `dialogs.${name}`;
   const nodes = asObj(dialog.nodes);
   const edges = new Map<string, string[]>();
@@ -149,7 +189,11 @@ function checkDialog(name: string, dialog: Obj, dialogs: Obj, known: KnownNames,
     }
   }
   for (const id of Object.keys(nodes)) {
-    if (!reached.has(id)) out.push({ path: `${base}.nodes.${id}`, msg: `node is unreachable from the start node "${dialog.start}"` });
+    if (!reached.has(id))
+      out.push({
+        path: `${base}.nodes.${id}`,
+        msg: `node is unreachable from the start node "${dialog.start}"`,
+      });
   }
 }
 
@@ -164,18 +208,33 @@ function languageProblems(input: Obj): DefinitionProblem[] {
   }
   if (!Array.isArray(input.languages)) return out;
   languages.forEach((lang, i) => {
-    if (!SUPPORTED.test(lang)) out.push({ path: `languages[${i}]`, msg: `language "${lang}" is not supported (only "en" and "es")` });
-    if (languages.findIndex((l) => sameLanguage(l, lang)) !== i) out.push({ path: `languages[${i}]`, msg: `language "${lang}" is declared twice` });
+    if (!SUPPORTED.test(lang))
+      out.push({ path: `languages[${i}]`, msg: `language "${lang}" is not supported (only "en" and "es")` });
+    if (languages.findIndex((l) => sameLanguage(l, lang)) !== i)
+      out.push({ path: `languages[${i}]`, msg: `language "${lang}" is declared twice` });
   });
-  if (typeof input.language === 'string' && languages[0] !== undefined && !sameLanguage(input.language, languages[0])) {
-    out.push({ path: 'language', msg: `language "${input.language}" must be the first of languages ("${languages[0]}")` });
+  if (
+    typeof input.language === 'string' &&
+    languages[0] !== undefined &&
+    !sameLanguage(input.language, languages[0])
+  ) {
+    out.push({
+      path: 'language',
+      msg: `language "${input.language}" must be the first of languages ("${languages[0]}")`,
+    });
   }
   const declared = new Set(languages);
   const keys = (value: unknown, path: string): void => {
     if (!isObj(value)) return;
-    for (const lang of Object.keys(value)) if (!declared.has(lang)) out.push({ path: `${path}.${lang}`, msg: `"${lang}" is not one of the agent's languages (${languages.join(', ')})` });
+    for (const lang of Object.keys(value))
+      if (!declared.has(lang))
+        out.push({
+          path: `${path}.${lang}`,
+          msg: `"${lang}" is not one of the agent's languages (${languages.join(', ')})`,
+        });
   };
-  if (Array.isArray(input.intents)) input.intents.forEach((intent, i) => keys(asObj(intent).translations, `intents[${i}].translations`));
+  if (Array.isArray(input.intents))
+    input.intents.forEach((intent, i) => keys(asObj(intent).translations, `intents[${i}].translations`));
   const nlu = asObj(input.nlu);
   keys(nlu.outOfScope, 'nlu.outOfScope');
   for (const [name, value] of Object.entries(asObj(nlu.prompts))) keys(value, `nlu.prompts.${name}`);
@@ -185,8 +244,10 @@ function languageProblems(input: Obj): DefinitionProblem[] {
       const node = asObj(raw);
       const at = `dialogs.${dialog}.nodes.${id}`;
       const module = typeof node.type === 'string' ? nodeRegistry.get(node.type) : undefined;
-      for (const [field, kind] of Object.entries(module?.templates ?? {})) if (kind !== 'textMap') keys(node[field], `${at}.${field}`);
-      for (const [field, value] of Object.entries(asObj(node.ivr))) if (field.endsWith('Prompt')) keys(value, `${at}.ivr.${field}`);
+      for (const [field, kind] of Object.entries(module?.templates ?? {}))
+        if (kind !== 'textMap') keys(node[field], `${at}.${field}`);
+      for (const [field, value] of Object.entries(asObj(node.ivr)))
+        if (field.endsWith('Prompt')) keys(value, `${at}.ivr.${field}`);
     }
   }
   return out;
@@ -206,11 +267,13 @@ export function semanticProblems(input: unknown): DefinitionProblem[] {
   }
   for (const key of ['welcomeDialog', 'fallbackDialog'] as const) {
     const name = input[key];
-    if (typeof name === 'string' && name !== '' && !has(dialogs, name)) out.push({ path: key, msg: `dialog "${name}" does not exist` });
+    if (typeof name === 'string' && name !== '' && !has(dialogs, name))
+      out.push({ path: key, msg: `dialog "${name}" does not exist` });
   }
   checkIntents(input, dialogs, out);
   out.push(...nluProblems(input, normalizeUtterance));
   const known = knownNames(dialogs);
-  for (const [name, dialog] of Object.entries(dialogs)) if (isObj(dialog)) checkDialog(name, dialog, dialogs, known, out);
+  for (const [name, dialog] of Object.entries(dialogs))
+    if (isObj(dialog)) checkDialog(name, dialog, dialogs, known, out);
   return out;
 }

@@ -78,7 +78,12 @@ export const demoAgentDefinition = {
           type: 'entity',
           prompt: 'For how many people?',
           entity: { name: 'size', type: 'number' },
-          ivr: { timeout: '4s', retries: 2, bargein: true, noInputPrompt: 'Please say or key in the number of people.' },
+          ivr: {
+            timeout: '4s',
+            retries: 2,
+            bargein: true,
+            noInputPrompt: 'Please say or key in the number of people.',
+          },
           next: [
             { when: 'session.BotUserSession.lastMessage.asrMetaData.confidence < 0.6', goto: 'confirmSize' },
             { goto: 'date' },
@@ -106,7 +111,7 @@ export const demoAgentDefinition = {
         restart: { type: 'message', text: "No problem, let's start again.", next: [{ goto: 'size' }] },
         done: {
           type: 'end',
-          text: "Your table for {{context.entities.size}} is booked. <break time=\"200ms\"/> Thank you for calling Luigi's. Goodbye.",
+          text: 'Your table for {{context.entities.size}} is booked. <break time="200ms"/> Thank you for calling Luigi\'s. Goodbye.',
         },
       },
     },
@@ -136,11 +141,17 @@ export const demoAgentDefinition = {
           destination: 'tel:+15550100',
           skillGroupId: 'sg-reservations',
           next: [
-            { when: "context.transferResult == 'near_end_disconnect' || context.transferResult == 'far_end_disconnect'", goto: 'bye' },
+            {
+              when: "context.transferResult == 'near_end_disconnect' || context.transferResult == 'far_end_disconnect'",
+              goto: 'bye',
+            },
             { goto: 'unavailable' },
           ],
         },
-        unavailable: { type: 'message', text: 'Sorry, nobody from our team is available right now. Is there anything else I can help with?' },
+        unavailable: {
+          type: 'message',
+          text: 'Sorry, nobody from our team is available right now. Is there anything else I can help with?',
+        },
         bye: { type: 'end', text: "Thank you for calling Luigi's. Goodbye." },
       },
     },

@@ -13,7 +13,14 @@ import { languageChoiceEnabled, languageKeys } from './language-choice.js';
 import { primary } from './languages.js';
 import type { NluSettings } from './nlu-settings.js';
 import { nodeRegistry } from './node-registry.js';
-import { parsePromptTemplate, promptToText, renderPrompt, renderText, renderValue, type PromptTemplate } from './prompt-template.js';
+import {
+  parsePromptTemplate,
+  promptToText,
+  renderPrompt,
+  renderText,
+  renderValue,
+  type PromptTemplate,
+} from './prompt-template.js';
 import type {
   AgentPorts,
   AgentRuntimeSettings,
@@ -30,7 +37,10 @@ import type {
 /** Said before re-asking when the app gives no no-match prompt. */
 export const DEFAULT_NO_MATCH_PROMPT = "Sorry, I didn't get that.";
 /** The same in other languages (by primary subtag). */
-const DEFAULT_NO_MATCH_PROMPTS: Readonly<Record<string, string>> = { en: DEFAULT_NO_MATCH_PROMPT, es: 'Perdone, no le he entendido.' };
+const DEFAULT_NO_MATCH_PROMPTS: Readonly<Record<string, string>> = {
+  en: DEFAULT_NO_MATCH_PROMPT,
+  es: 'Perdone, no le he entendido.',
+};
 /** Allowed retries when neither the node nor the app says (the platform's default). */
 export const DEFAULT_RETRIES = 3;
 /** Nodes one turn may visit before it is cut off as a loop (goto cycles without input). */
@@ -103,7 +113,9 @@ export class DialogRunner implements NodeRuntime {
 
   /** The node's templates in the call's language. */
   private templates(node: CompiledNode): Pick<CompiledNode, 'prompts' | 'texts'> {
-    return (this.language !== this.agent.languages[0] ? node.localized?.get(this.language) : undefined) ?? node;
+    return (
+      (this.language !== this.agent.languages[0] ? node.localized?.get(this.language) : undefined) ?? node
+    );
   }
 
   prompt(node: CompiledNode, field: string): PromptPart[] | undefined {
@@ -122,7 +134,11 @@ export class DialogRunner implements NodeRuntime {
   }
 
   errorPrompt(node: CompiledNode): PromptPart[] | undefined {
-    return this.prompt(node, 'errorPrompt') ?? this.prompt(node, 'ivr.errorPrompt') ?? this.renderSettings(this.setting('errorPrompt'));
+    return (
+      this.prompt(node, 'errorPrompt') ??
+      this.prompt(node, 'ivr.errorPrompt') ??
+      this.renderSettings(this.setting('errorPrompt'))
+    );
   }
 
   /**
@@ -133,8 +149,10 @@ export class DialogRunner implements NodeRuntime {
   setting(name: 'noMatchPrompt' | 'errorPrompt' | 'noInputPrompt'): string | undefined {
     const lang = this.language;
     const own = lang === this.agent.languages[0] ? this.settings : this.settings.byLanguage?.[lang];
-    if (name === 'noInputPrompt') return own?.noInputPrompt ?? own?.noMatchPrompt ?? this.setting('noMatchPrompt');
-    if (name === 'noMatchPrompt') return own?.noMatchPrompt ?? DEFAULT_NO_MATCH_PROMPTS[primary(lang)] ?? DEFAULT_NO_MATCH_PROMPT;
+    if (name === 'noInputPrompt')
+      return own?.noInputPrompt ?? own?.noMatchPrompt ?? this.setting('noMatchPrompt');
+    if (name === 'noMatchPrompt')
+      return own?.noMatchPrompt ?? DEFAULT_NO_MATCH_PROMPTS[primary(lang)] ?? DEFAULT_NO_MATCH_PROMPT;
     return own?.errorPrompt;
   }
 
@@ -175,7 +193,9 @@ export class DialogRunner implements NodeRuntime {
           return rule.goto;
         }
       } catch (err) {
-        this.trace.push(`!${node.dialog}.${node.id}.next[${i}]: ${err instanceof Error ? err.message : String(err)}`);
+        this.trace.push(
+          `!${node.dialog}.${node.id}.next[${i}]: ${err instanceof Error ? err.message : String(err)}`,
+        );
       }
     }
     return undefined;
@@ -245,12 +265,15 @@ export class DialogRunner implements NodeRuntime {
 
   /** Retries exhausted: the node's behaviour, else the app's. */
   async exceedRetries(node: CompiledNode | undefined): Promise<TurnResult> {
-    const behaviour = node?.def.ivr?.onExceedingRetries ?? this.settings.onExceedingRetries ?? { action: 'terminationHandler' };
+    const behaviour = node?.def.ivr?.onExceedingRetries ??
+      this.settings.onExceedingRetries ?? { action: 'terminationHandler' };
     this.state.retries = 0;
     this.trace.push(`!maxretries${node ? ` ${node.dialog}.${node.id}` : ''} → ${behaviour.action}`);
     if (behaviour.action === 'startDialog') return this.startDialog(behaviour.dialog);
     if (behaviour.action === 'jumpToNode' && node) {
-      return this.node(node.dialog, behaviour.node) ? this.runFrom(node.dialog, behaviour.node) : this.errorResult('missing_node');
+      return this.node(node.dialog, behaviour.node)
+        ? this.runFrom(node.dialog, behaviour.node)
+        : this.errorResult('missing_node');
     }
     const handler = this.settings.callTerminationHandler;
     if (handler && this.agent.dialogs.has(handler)) return this.startDialog(handler);
@@ -279,7 +302,8 @@ export class DialogRunner implements NodeRuntime {
     if (noInput) o.noInputPrompt = noInput;
     if (noMatch) o.noMatchPrompt = noMatch;
     if (error) o.errorPrompt = error;
-    if (ivr.grammar) o.grammar = (Array.isArray(ivr.grammar) ? ivr.grammar : [ivr.grammar]).map((g) => ({ ...g }));
+    if (ivr.grammar)
+      o.grammar = (Array.isArray(ivr.grammar) ? ivr.grammar : [ivr.grammar]).map((g) => ({ ...g }));
     if (ivr.timeout !== undefined) o.timeout = ivr.timeout;
     if (ivr.retries !== undefined) o.retries = ivr.retries;
     if (ivr.bargein !== undefined) o.bargein = ivr.bargein;
@@ -294,7 +318,13 @@ export class DialogRunner implements NodeRuntime {
     this.state.dialog = node.dialog;
     this.state.node = node.id;
     delete this.state.pending;
-    return this.result({ action: 'ask', awaitInput: true, endOfConversation: false, await: awaitSpec, ...this.withOverrides(node) });
+    return this.result({
+      action: 'ask',
+      awaitInput: true,
+      endOfConversation: false,
+      await: awaitSpec,
+      ...this.withOverrides(node),
+    });
   }
 
   /** The dialog reached a node without `next`: await the caller's next utterance (an intent). */
@@ -309,7 +339,12 @@ export class DialogRunner implements NodeRuntime {
   awaitIntentResult(): TurnResult {
     this.say(this.languageOffer);
     const keys = languageChoiceEnabled(this.agent) ? [...languageKeys(this.agent).values()] : [];
-    return this.result({ action: 'ask', awaitInput: true, endOfConversation: false, await: keys.length > 0 ? { kind: 'intent', languageKeys: keys } : { kind: 'intent' } });
+    return this.result({
+      action: 'ask',
+      awaitInput: true,
+      endOfConversation: false,
+      await: keys.length > 0 ? { kind: 'intent', languageKeys: keys } : { kind: 'intent' },
+    });
   }
 
   /** Between dialogs, awaits the answer to a question about the intent (state.question says which). */

@@ -5,13 +5,26 @@
  */
 import { extractDate } from './entities/date-entity.js';
 import { extractDigits } from './entities/digits-entity.js';
-import { noMatch, type EntityInput, type EntitySpec, type Extraction, type ExtractOptions } from './entities/entity-types.js';
+import {
+  noMatch,
+  type EntityInput,
+  type EntitySpec,
+  type Extraction,
+  type ExtractOptions,
+} from './entities/entity-types.js';
 import { extractListValue } from './entities/list-entity.js';
 import { extractNumber } from './entities/number-entity.js';
 import { extractString } from './entities/string-entity.js';
 import { extractYesNo } from './entities/yesno-entity.js';
 
-export type { EntityInput, EntitySpec, EntityType, Extraction, ExtractOptions, ListValue } from './entities/entity-types.js';
+export type {
+  EntityInput,
+  EntitySpec,
+  EntityType,
+  Extraction,
+  ExtractOptions,
+  ListValue,
+} from './entities/entity-types.js';
 export { listPhrases } from './entities/list-entity.js';
 
 function extractOne(spec: EntitySpec, input: EntityInput, options: ExtractOptions): Extraction {
@@ -38,7 +51,9 @@ function extractOne(spec: EntitySpec, input: EntityInput, options: ExtractOption
  * or as "2027". Free text, and a grammar's interpretation, keep what the browser reported.
  */
 function keyed(spec: EntitySpec, input: EntityInput): EntityInput {
-  return input.inputmode === 'dtmf' && spec.type !== 'string' ? { text: input.text.replace(/\s+/g, ''), inputmode: 'dtmf' } : input;
+  return input.inputmode === 'dtmf' && spec.type !== 'string'
+    ? { text: input.text.replace(/\s+/g, ''), inputmode: 'dtmf' }
+    : input;
 }
 
 /** Extracts the entity from the utterance, then from the interpretation (when given and different). */

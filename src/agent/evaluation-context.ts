@@ -14,9 +14,20 @@ export interface EvaluationContext {
 }
 
 /** Names the context object owns; vars (llm `saveAs`, table results) cannot shadow them. */
-export const reservedContextKeys: readonly string[] = ['entities', 'session', 'from', 'to', 'callId', 'userId', 'appId'];
+export const reservedContextKeys: readonly string[] = [
+  'entities',
+  'session',
+  'from',
+  'to',
+  'callId',
+  'userId',
+  'appId',
+];
 
-const numericAsr = (asr: AsrMeta): Record<string, unknown> => ({ ...asr, confidence: toNumber(asr.confidence) });
+const numericAsr = (asr: AsrMeta): Record<string, unknown> => ({
+  ...asr,
+  confidence: toNumber(asr.confidence),
+});
 
 export function buildEvaluationContext(state: DialogState, call: CallContext): EvaluationContext {
   const last = state.lastMessage;

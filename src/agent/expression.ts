@@ -21,7 +21,12 @@ export class ExpressionError extends Error {
 }
 
 const toNumber = (value: unknown): number | undefined => {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value)
+        : NaN;
   return Number.isFinite(n) ? n : undefined;
 };
 
@@ -97,7 +102,17 @@ export function expressionPaths(source: string): string[][] {
       for (const item of Object.values((node.value ?? {}) as Record<string, JexlAstNode>)) visit(item);
       return;
     }
-    for (const child of [node.left, node.right, node.test, node.consequent, node.alternate, node.subject, node.expr, ...(node.args ?? [])]) visit(child);
+    for (const child of [
+      node.left,
+      node.right,
+      node.test,
+      node.consequent,
+      node.alternate,
+      node.subject,
+      node.expr,
+      ...(node.args ?? []),
+    ])
+      visit(child);
   };
   visit(ast);
   return out;

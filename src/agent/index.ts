@@ -12,7 +12,14 @@ export {
   type DefinitionProblem,
   type ValidationResult,
 } from './agent-definition.js';
-export { compileAgent, loadCompiledAgent, loadValidatedAgent, trainAgentModel, type CompiledAgent, type CompiledDialog } from './compile-agent.js';
+export {
+  compileAgent,
+  loadCompiledAgent,
+  loadValidatedAgent,
+  trainAgentModel,
+  type CompiledAgent,
+  type CompiledDialog,
+} from './compile-agent.js';
 export { IntentModelError, type IntentRecognizer } from './intent-recognizer.js';
 export { runTurn, initialDialogState } from './run-turn.js';
 export { decideIntent, describeDecision } from './intent-decision.js';

@@ -11,18 +11,25 @@ export type DecisionSettings = Pick<NluSettings, 'margin' | 'confirmAbove' | 'in
 
 /** What to do with a recognition (the caller's free utterance, between dialogs). */
 export function decideIntent(recognition: RecognitionResult, settings: DecisionSettings): IntentDecision {
-  if (recognition.intent === 'None') return { outcome: 'reject', reason: recognition.rejection ?? 'below_threshold' };
+  if (recognition.intent === 'None')
+    return { outcome: 'reject', reason: recognition.rejection ?? 'below_threshold' };
   const intent = recognition.intent;
   // a grammar that names the intent is the browser's decision: kept as it always was
   if (recognition.source === 'grammar') return { outcome: 'accept', intent, reason: 'grammar' };
   const second = recognition.scores.find((s) => s.intent !== intent);
-  if (second && settings.margin > 0 && recognition.score - second.score <= settings.margin && second.score > 0) {
+  if (
+    second &&
+    settings.margin > 0 &&
+    recognition.score - second.score <= settings.margin &&
+    second.score > 0
+  ) {
     return { outcome: 'choose', intents: [intent, second.intent], reason: 'ambiguous' };
   }
   const own = settings.intents.get(intent);
   const mode = own?.confirm ?? 'auto';
   if (mode === 'always') return { outcome: 'confirm', intent, reason: 'always' };
-  if (mode === 'auto' && recognition.score < (own?.confirmAbove ?? settings.confirmAbove)) return { outcome: 'confirm', intent, reason: 'unsure' };
+  if (mode === 'auto' && recognition.score < (own?.confirmAbove ?? settings.confirmAbove))
+    return { outcome: 'confirm', intent, reason: 'unsure' };
   return { outcome: 'accept', intent, reason: 'confident' };
 }
 
@@ -36,6 +43,8 @@ export function describeDecision(d: IntentDecision): string {
     case 'choose':
       return `ambiguous between ${d.intents[0]} and ${d.intents[1]}`;
     case 'reject':
-      return d.reason === 'denied' ? `denied ${d.intents?.join(' or ') ?? ''}`.trim() : d.reason.replace(/_/g, ' ');
+      return d.reason === 'denied'
+        ? `denied ${d.intents?.join(' or ') ?? ''}`.trim()
+        : d.reason.replace(/_/g, ' ');
   }
 }

@@ -14,10 +14,16 @@ import { listIntentPhrases } from './list-intent-phrases.js';
  * language's phrases are the intents' own utterances; another's, their translations (an intent
  * without one keeps the default's).
  */
-export function prepareIntentGrammars(definition: AgentDefinition, languages: readonly string[]): ReadonlyMap<string, SrgsFieldGrammar> {
+export function prepareIntentGrammars(
+  definition: AgentDefinition,
+  languages: readonly string[],
+): ReadonlyMap<string, SrgsFieldGrammar> {
   return new Map(
     languages.map((lang, i) => {
-      const phrases = listIntentPhrases(definition, i === 0 ? undefined : lang).map((p) => ({ name: p.intent, utterances: p.utterances }));
+      const phrases = listIntentPhrases(definition, i === 0 ? undefined : lang).map((p) => ({
+        name: p.intent,
+        utterances: p.utterances,
+      }));
       return [lang, prepareSrgsGrammar(buildIntentGrammar(phrases, { lang }))];
     }),
   );

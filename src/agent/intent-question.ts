@@ -12,7 +12,16 @@ import { DEFAULT_RETRIES, type DialogRunner } from './dialog-runner.js';
 import { extractEntity, type ListValue } from './entity-extractors.js';
 import { decideIntent, describeDecision } from './intent-decision.js';
 import { fillNluPrompt } from './nlu-settings.js';
-import type { AwaitSpec, DialogState, FallbackReason, IntentDecision, PromptPart, RecognitionResult, TurnInput, TurnResult } from './turn-types.js';
+import type {
+  AwaitSpec,
+  DialogState,
+  FallbackReason,
+  IntentDecision,
+  PromptPart,
+  RecognitionResult,
+  TurnInput,
+  TurnResult,
+} from './turn-types.js';
 
 type Question = NonNullable<DialogState['question']>;
 type Utterance = Extract<TurnInput, { kind: 'utterance' }>;
@@ -20,14 +29,34 @@ type Utterance = Extract<TurnInput, { kind: 'utterance' }>;
 const ORDINALS = ['first', 'second'];
 const KEYS = ['1', '2'];
 /** Words of a label too common to tell two labels apart. */
-const COMMON = new Set(['the', 'and', 'for', 'you', 'your', 'our', 'with', 'about', 'want', 'like', 'would', 'get', 'hear', 'make', 'check']);
+const COMMON = new Set([
+  'the',
+  'and',
+  'for',
+  'you',
+  'your',
+  'our',
+  'with',
+  'about',
+  'want',
+  'like',
+  'would',
+  'get',
+  'hear',
+  'make',
+  'check',
+]);
 const NEITHER = /\b(neither|none)\b/i;
 
 const label = (run: DialogRunner, intent: string): string => run.nlu.intents.get(intent)?.label ?? intent;
 
 /** The words of `text` that `other` does not have (and that are not too common): a short answer. */
 function ownWords(text: string, other: string): string[] {
-  const words = (t: string) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && !COMMON.has(w));
+  const words = (t: string) =>
+    t
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length >= 3 && !COMMON.has(w));
   const theirs = new Set(words(other));
   return [...new Set(words(text))].filter((w) => !theirs.has(w));
 }
@@ -46,14 +75,22 @@ function questionPrompt(run: DialogRunner, q: Question): PromptPart[] {
   const text =
     q.ask === 'confirm'
       ? fillNluPrompt(prompts.confirm, { label: label(run, q.intents[0]!) })
-      : fillNluPrompt(prompts.choose, { first: label(run, q.intents[0]!), second: label(run, q.intents[1]!) });
+      : fillNluPrompt(prompts.choose, {
+          first: label(run, q.intents[0]!),
+          second: label(run, q.intents[1]!),
+        });
   return [{ type: 'text', text }];
 }
 
 function questionAwait(run: DialogRunner, q: Question): AwaitSpec {
   if (q.ask === 'confirm') return { kind: 'entity', entityType: 'yesno' };
   // the labels and their words for voice, keys 1 and 2 (the list grammar's DTMF items), and a way out
-  const values = [...choices(run, q).flatMap((c) => (typeof c === 'string' ? [c] : c.synonyms)), ...KEYS, 'neither', 'no'];
+  const values = [
+    ...choices(run, q).flatMap((c) => (typeof c === 'string' ? [c] : c.synonyms)),
+    ...KEYS,
+    'neither',
+    'no',
+  ];
   return { kind: 'entity', entityType: 'list', values };
 }
 
@@ -82,7 +119,10 @@ function decided(run: DialogRunner, decision: IntentDecision): void {
 }
 
 /** Acts on a recognition of the caller's free utterance: the intent's dialog, a question, or the fallback. */
-export async function routeRecognition(run: DialogRunner, recognition: RecognitionResult): Promise<TurnResult> {
+export async function routeRecognition(
+  run: DialogRunner,
+  recognition: RecognitionResult,
+): Promise<TurnResult> {
   const decision = decideIntent(recognition, run.nlu);
   decided(run, decision);
   switch (decision.outcome) {
@@ -100,7 +140,11 @@ export async function routeRecognition(run: DialogRunner, recognition: Recogniti
 
 /** The intent the answer names, false for no, undefined when it says neither. */
 function readAnswer(run: DialogRunner, q: Question, input: Utterance): string | false | undefined {
-  const said = { text: input.text, inputmode: input.inputmode, ...(input.asr ? { interpretation: input.asr.interpretation } : {}) };
+  const said = {
+    text: input.text,
+    inputmode: input.inputmode,
+    ...(input.asr ? { interpretation: input.asr.interpretation } : {}),
+  };
   const options = { now: run.now, timeZone: run.timeZone };
   if (q.ask === 'confirm') {
     const yes = extractEntity({ name: 'confirm', type: 'yesno' }, said, options);
@@ -131,7 +175,11 @@ export async function answerQuestion(run: DialogRunner, input: TurnInput): Promi
   if (input.kind === 'utterance') {
     const answer = input.belowThreshold ? undefined : readAnswer(run, q, input);
     if (typeof answer === 'string') {
-      decided(run, { outcome: 'accept', intent: answer, reason: q.ask === 'confirm' ? 'confirmed' : 'chosen' });
+      decided(run, {
+        outcome: 'accept',
+        intent: answer,
+        reason: q.ask === 'confirm' ? 'confirmed' : 'chosen',
+      });
       return startIntent(run, answer);
     }
     if (answer === false) {

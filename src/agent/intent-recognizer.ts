@@ -54,16 +54,22 @@ interface ModelEnvelope {
   outOfScope: string[];
 }
 
-const clean = (phrases: readonly string[] | undefined): string[] => (phrases ?? []).map((p) => p.trim()).filter((p) => p !== '');
+const clean = (phrases: readonly string[] | undefined): string[] =>
+  (phrases ?? []).map((p) => p.trim()).filter((p) => p !== '');
 const sorted = (phrases: readonly string[] | undefined): string[] => clean(phrases).sort();
-const byName = <T extends { name: string }>(a: T, b: T): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const byName = <T extends { name: string }>(a: T, b: T): number =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 
 /**
  * Hash of what the model is made of (language, intent names, utterances, negative phrases and the
  * agent's out-of-scope examples). Without negatives and out-of-scope examples it is what it was
  * before they existed, so a definition that has none keeps its stored fingerprint.
  */
-export function intentFingerprint(language: string, intents: readonly IntentTrainingData[], outOfScope?: readonly string[]): string {
+export function intentFingerprint(
+  language: string,
+  intents: readonly IntentTrainingData[],
+  outOfScope?: readonly string[],
+): string {
   const data = [...intents].sort(byName).map((i) => {
     const negatives = sorted(i.negatives);
     return negatives.length > 0 ? [i.name, sorted(i.utterances), negatives] : [i.name, sorted(i.utterances)];
@@ -122,14 +128,21 @@ export class IntentRecognizer {
    * process or worker thread) and encodes every phrase, so that a phrase the vectors cannot encode
    * shows here and the first `recognize` is fast. The exported model is the cleaned phrases.
    */
-  static async train(intents: readonly IntentTrainingData[], options: IntentTrainingOptions): Promise<IntentRecognizer> {
+  static async train(
+    intents: readonly IntentTrainingData[],
+    options: IntentTrainingOptions,
+  ): Promise<IntentRecognizer> {
     const model: ModelEnvelope = {
       format: MODEL_FORMAT,
       version: MODEL_VERSION,
       language: options.language,
       fingerprint: intentFingerprint(options.language, intents, options.outOfScope),
       vectors: VECTORS_ID,
-      intents: intents.map((i) => ({ name: i.name, utterances: clean(i.utterances), negatives: clean(i.negatives) })),
+      intents: intents.map((i) => ({
+        name: i.name,
+        utterances: clean(i.utterances),
+        negatives: clean(i.negatives),
+      })),
       outOfScope: clean(options.outOfScope),
     };
     const recognizer = new IntentRecognizer(model, options.threshold);
@@ -142,7 +155,10 @@ export class IntentRecognizer {
    * `expectedFingerprint`, a model trained from other phrases is refused (IntentModelError) rather
    * than silently giving wrong intents; so is a model of another version or vector set.
    */
-  static load(modelJson: string, options: { threshold: number; expectedFingerprint?: string }): IntentRecognizer {
+  static load(
+    modelJson: string,
+    options: { threshold: number; expectedFingerprint?: string },
+  ): IntentRecognizer {
     let parsed: unknown;
     try {
       parsed = JSON.parse(modelJson);
@@ -151,10 +167,14 @@ export class IntentRecognizer {
     }
     const version = (parsed as { version?: unknown } | null)?.version;
     if (!isEnvelope(parsed) || version !== MODEL_VERSION) {
-      throw new IntentModelError(`not an intent model of format ${MODEL_FORMAT} v${MODEL_VERSION} (found v${String(version)}): retrain it`);
+      throw new IntentModelError(
+        `not an intent model of format ${MODEL_FORMAT} v${MODEL_VERSION} (found v${String(version)}): retrain it`,
+      );
     }
     if (parsed.vectors !== VECTORS_ID) {
-      throw new IntentModelError(`the intent model was made with other word vectors (${parsed.vectors}): retrain it`);
+      throw new IntentModelError(
+        `the intent model was made with other word vectors (${parsed.vectors}): retrain it`,
+      );
     }
     if (options.expectedFingerprint !== undefined && parsed.fingerprint !== options.expectedFingerprint) {
       throw new IntentModelError('the intent model was trained from other intents or utterances: retrain it');
@@ -217,7 +237,10 @@ export class IntentRecognizer {
     const rows = index.features(utterance);
     const scores = rows
       // an intent whose negative phrase is nearer than its own phrases is ruled out
-      .map((row) => ({ intent: row.intent, score: row.negative >= row.similarity ? 0 : calibratedConfidence(row) }))
+      .map((row) => ({
+        intent: row.intent,
+        score: row.negative >= row.similarity ? 0 : calibratedConfidence(row),
+      }))
       .sort((a, b) => b.score - a.score || (a.intent < b.intent ? -1 : 1));
     const best = scores[0] as { intent: string; score: number };
     const nearestIntent = Math.max(...rows.map((r) => r.similarity));
@@ -227,7 +250,13 @@ export class IntentRecognizer {
     }
     const tie = scores[1] !== undefined && scores[1].score === best.score;
     if (best.score < this.threshold || best.score <= 0 || tie) {
-      return { intent: 'None', score: best.score, scores, source: 'nlu', rejection: sharesNothing ? 'out_of_scope' : 'below_threshold' };
+      return {
+        intent: 'None',
+        score: best.score,
+        scores,
+        source: 'nlu',
+        rejection: sharesNothing ? 'out_of_scope' : 'below_threshold',
+      };
     }
     return { intent: best.intent, score: best.score, scores, source: 'nlu' };
   }

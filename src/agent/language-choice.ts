@@ -35,7 +35,21 @@ export function languageOffer(agent: CompiledAgent, current: string): PromptPart
   return parts;
 }
 
-const FILLERS = new Set(['please', 'in', 'en', 'por', 'favor', 'i', 'want', 'speak', 'quiero', 'hablar', 'the', 'language', 'idioma']);
+const FILLERS = new Set([
+  'please',
+  'in',
+  'en',
+  'por',
+  'favor',
+  'i',
+  'want',
+  'speak',
+  'quiero',
+  'hablar',
+  'the',
+  'language',
+  'idioma',
+]);
 
 const fold = (text: string): string =>
   text
@@ -49,7 +63,10 @@ const fold = (text: string): string =>
  * The language an utterance chooses: a key of a language (DTMF), or a language's name with at most
  * polite filler around it. Undefined for anything else (an ordinary request is never taken for a choice).
  */
-export function chosenLanguage(agent: CompiledAgent, input: { text: string; inputmode: 'voice' | 'dtmf' }): string | undefined {
+export function chosenLanguage(
+  agent: CompiledAgent,
+  input: { text: string; inputmode: 'voice' | 'dtmf' },
+): string | undefined {
   const text = fold(input.text);
   if (text === '') return undefined;
   if (input.inputmode === 'dtmf' || /^\d$/.test(text)) {

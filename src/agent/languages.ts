@@ -9,7 +9,9 @@
 import { z } from 'zod';
 
 export const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
-export const languageTagSchema = z.string().regex(LANGUAGE_TAG, 'expected a language tag such as "en-US" or "es-US"');
+export const languageTagSchema = z
+  .string()
+  .regex(LANGUAGE_TAG, 'expected a language tag such as "en-US" or "es-US"');
 
 /** A text in the default language, or one text per language. */
 export function localizedText<T extends z.ZodString>(text: T) {
@@ -20,7 +22,12 @@ export type LocalizedText = string | Record<string, string>;
 
 /** The declared languages of a definition as given (first = default). */
 export function declaredLanguages(def: { language?: unknown; languages?: unknown }): string[] {
-  if (Array.isArray(def.languages) && def.languages.length > 0 && def.languages.every((l) => typeof l === 'string')) return def.languages;
+  if (
+    Array.isArray(def.languages) &&
+    def.languages.length > 0 &&
+    def.languages.every((l) => typeof l === 'string')
+  )
+    return def.languages;
   return [typeof def.language === 'string' ? def.language : 'en-US'];
 }
 
@@ -32,14 +39,24 @@ export function sameLanguage(a: string, b: string): boolean {
 }
 
 /** The declared language a requested tag names (exact first, then by primary subtag), or undefined. */
-export function matchLanguage(languages: readonly string[], requested: string | undefined): string | undefined {
+export function matchLanguage(
+  languages: readonly string[],
+  requested: string | undefined,
+): string | undefined {
   if (requested === undefined || requested.trim() === '') return undefined;
   const r = requested.trim().replace('_', '-');
-  return languages.find((l) => l.toLowerCase() === r.toLowerCase()) ?? languages.find((l) => sameLanguage(l, r));
+  return (
+    languages.find((l) => l.toLowerCase() === r.toLowerCase()) ?? languages.find((l) => sameLanguage(l, r))
+  );
 }
 
 /** The text of `value` in `language`; the default language's when it has none and `fallback` allows it. */
-export function textIn(value: unknown, language: string, defaultLanguage: string, fallback = true): string | undefined {
+export function textIn(
+  value: unknown,
+  language: string,
+  defaultLanguage: string,
+  fallback = true,
+): string | undefined {
   if (typeof value === 'string') return language === defaultLanguage || fallback ? value : undefined;
   if (value === null || typeof value !== 'object') return undefined;
   const map = value as Record<string, unknown>;

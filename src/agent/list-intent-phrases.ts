@@ -15,7 +15,17 @@ export interface IntentPhrases {
  * Intents with their training utterances, for building the SRGS grammar of an intent question; in
  * `language`, the phrases of that language (an intent without them keeps the default's).
  */
-export function listIntentPhrases(agent: CompiledAgent | AgentDefinition, language?: string): IntentPhrases[] {
+export function listIntentPhrases(
+  agent: CompiledAgent | AgentDefinition,
+  language?: string,
+): IntentPhrases[] {
   const definition = 'definition' in agent ? agent.definition : agent;
-  return definition.intents.map((i) => ({ name: i.name, intent: i.name, dialog: i.dialog, utterances: [...((language !== undefined ? i.translations?.[language]?.utterances : undefined) ?? i.utterances)] }));
+  return definition.intents.map((i) => ({
+    name: i.name,
+    intent: i.name,
+    dialog: i.dialog,
+    utterances: [
+      ...((language !== undefined ? i.translations?.[language]?.utterances : undefined) ?? i.utterances),
+    ],
+  }));
 }

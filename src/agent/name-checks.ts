@@ -47,8 +47,10 @@ function entityProblem(name: string | undefined, shown: string, known: KnownName
 function sessionProblem(path: readonly string[], shown: string): string | undefined {
   const [bus, last, member] = path;
   if (bus === undefined) return undefined;
-  if (bus !== 'BotUserSession' || (last !== undefined && last !== 'lastMessage')) return `${shown} is not part of the session (it holds BotUserSession.lastMessage)`;
-  if (member !== undefined && !LAST_MESSAGE_MEMBERS.includes(member)) return `${shown}: the last message holds ${LAST_MESSAGE_MEMBERS.join(' and ')}`;
+  if (bus !== 'BotUserSession' || (last !== undefined && last !== 'lastMessage'))
+    return `${shown} is not part of the session (it holds BotUserSession.lastMessage)`;
+  if (member !== undefined && !LAST_MESSAGE_MEMBERS.includes(member))
+    return `${shown}: the last message holds ${LAST_MESSAGE_MEMBERS.join(' and ')}`;
   return undefined;
 }
 
@@ -58,7 +60,8 @@ export function pathProblem(path: readonly string[], known: KnownNames): string 
   const [root, first] = path;
   if (root === 'entities') return entityProblem(first, shown, known);
   if (root === 'session') return sessionProblem(path.slice(1), shown);
-  if (root !== 'context') return `${shown} reads "${root}", which is not defined: read context., session. or entities.`;
+  if (root !== 'context')
+    return `${shown} reads "${root}", which is not defined: read context., session. or entities.`;
   if (first === undefined || CALL_MEMBERS.includes(first) || known.vars.has(first)) return undefined;
   if (first === 'entities') return entityProblem(path[2], shown, known);
   if (first === 'session') return sessionProblem(path.slice(2), shown);

@@ -28,7 +28,9 @@ export const NLU_DEFAULTS = {
 } as const;
 
 /** The default prompts in other languages than English (by primary subtag). */
-export const NLU_DEFAULT_PROMPTS: Readonly<Record<string, Record<keyof typeof NLU_DEFAULTS.prompts, string>>> = {
+export const NLU_DEFAULT_PROMPTS: Readonly<
+  Record<string, Record<keyof typeof NLU_DEFAULTS.prompts, string>>
+> = {
   en: NLU_DEFAULTS.prompts,
   es: {
     confirm: '¿Quería {label}?',
@@ -62,7 +64,20 @@ export interface NluSettings {
 }
 
 /** Words a derived label writes with an article after them ("refill a prescription"). */
-const ARTICLE_AFTER = new Set(['refill', 'book', 'order', 'make', 'leave', 'open', 'report', 'request', 'schedule', 'cancel', 'change', 'find']);
+const ARTICLE_AFTER = new Set([
+  'refill',
+  'book',
+  'order',
+  'make',
+  'leave',
+  'open',
+  'report',
+  'request',
+  'schedule',
+  'cancel',
+  'change',
+  'find',
+]);
 
 /**
  * A label from an intent name: its words in lower case, with "a" after a verb that takes one when
@@ -80,7 +95,8 @@ export function labelFromName(name: string): string {
   words.forEach((w, i) => {
     out.push(w);
     const next = words[i + 1];
-    if (i === 0 && ARTICLE_AFTER.has(w) && next !== undefined && words.length === 2 && !next.endsWith('s')) out.push(/^[aeiou]/.test(next) ? 'an' : 'a');
+    if (i === 0 && ARTICLE_AFTER.has(w) && next !== undefined && words.length === 2 && !next.endsWith('s'))
+      out.push(/^[aeiou]/.test(next) ? 'an' : 'a');
   });
   return out.join(' ');
 }
@@ -91,7 +107,12 @@ export interface NluSource {
   language?: string | undefined;
   languages?: readonly string[] | undefined;
   nlu?:
-    | { threshold?: number | undefined; margin?: number | undefined; confirmAbove?: number | undefined; prompts?: Partial<Record<NluPromptName, LocalizedText | undefined>> | undefined }
+    | {
+        threshold?: number | undefined;
+        margin?: number | undefined;
+        confirmAbove?: number | undefined;
+        prompts?: Partial<Record<NluPromptName, LocalizedText | undefined>> | undefined;
+      }
     | undefined;
   intents: ReadonlyArray<{
     name: string;
@@ -122,7 +143,10 @@ export function resolveNluSettings(def: NluSource, language?: string): NluSettin
   const intents = new Map<string, IntentNluSettings>();
   for (const intent of def.intents) {
     intents.set(intent.name, {
-      label: (lang !== base ? intent.translations?.[lang]?.label : undefined) ?? intent.label ?? labelFromName(intent.name),
+      label:
+        (lang !== base ? intent.translations?.[lang]?.label : undefined) ??
+        intent.label ??
+        labelFromName(intent.name),
       confirm: intent.confirm ?? 'auto',
       confirmAbove: intent.confirmAbove ?? confirmAbove,
     });

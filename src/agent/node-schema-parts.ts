@@ -36,7 +36,11 @@ export function isGrammarSource(value: string): boolean {
 
 export const GRAMMAR_SOURCE_MESSAGE = 'a grammar source must be an http or https URL or a builtin: grammar';
 
-export const grammarSourceSchema = z.string().min(1).max(2000).refine(isGrammarSource, { message: GRAMMAR_SOURCE_MESSAGE });
+export const grammarSourceSchema = z
+  .string()
+  .min(1)
+  .max(2000)
+  .refine(isGrammarSource, { message: GRAMMAR_SOURCE_MESSAGE });
 
 export const grammarSpecSchema = z
   .strictObject({
@@ -44,10 +48,15 @@ export const grammarSpecSchema = z
     src: grammarSourceSchema.optional(),
     inline: z.string().min(1).optional(),
   })
-  .refine((g) => (g.src === undefined) !== (g.inline === undefined), { message: 'a grammar has either src or inline (one of them)' })
+  .refine((g) => (g.src === undefined) !== (g.inline === undefined), {
+    message: 'a grammar has either src or inline (one of them)',
+  })
   // the renderer writes grammars through its SRGS builder only; an operator's SRGS text is not parsed
   // into it yet, so an inline grammar would be dropped: refused rather than ignored
-  .refine((g) => g.inline === undefined, { message: 'inline grammars are not supported yet: serve the SRGS grammar at a URL and give it as src', path: ['inline'] });
+  .refine((g) => g.inline === undefined, {
+    message: 'inline grammars are not supported yet: serve the SRGS grammar at a URL and give it as src',
+    path: ['inline'],
+  });
 
 export const exceedBehaviourSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('terminationHandler') }),
@@ -69,7 +78,9 @@ export const ivrOverridesSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'expected a locale such as "en-US"')
     .optional(),
-  properties: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'expected a VXML property name'), z.string()).optional(),
+  properties: z
+    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'expected a VXML property name'), z.string())
+    .optional(),
 });
 
 export const nextRuleSchema = z.strictObject({

@@ -25,7 +25,11 @@ function parsePath(inner: string): string[] | string {
   while (pos < src.length) {
     re.lastIndex = pos;
     const m = re.exec(src);
-    if (!m || (pos === 0 && m[0].startsWith('.')) || (pos > 0 && m[1] !== undefined && !m[0].startsWith('.'))) {
+    if (
+      !m ||
+      (pos === 0 && m[0].startsWith('.')) ||
+      (pos > 0 && m[1] !== undefined && !m[0].startsWith('.'))
+    ) {
       return `unexpected "${src.slice(pos)}" in placeholder {{${inner}}}`;
     }
     path.push(m[1] ?? m[2] ?? '');

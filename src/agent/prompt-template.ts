@@ -6,7 +6,13 @@
  * caller or model text cannot inject structure.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { fillSegments, lookupPath, splitPlaceholders, type Placeholder, type TextSegment } from './placeholder.js';
+import {
+  fillSegments,
+  lookupPath,
+  splitPlaceholders,
+  type Placeholder,
+  type TextSegment,
+} from './placeholder.js';
 import type { PromptPart } from './turn-types.js';
 
 type Strength = NonNullable<Extract<PromptPart, { type: 'break' }>['strength']>;
@@ -37,7 +43,8 @@ export interface TextTemplate {
 const STRENGTHS: readonly string[] = ['none', 'x-weak', 'weak', 'medium', 'strong', 'x-strong'];
 const LEVELS: readonly string[] = ['strong', 'moderate', 'none', 'reduced'];
 const TIME = /^\d+(\.\d+)?(ms|s)$/;
-const PROSODY = /^([+-]?\d+(\.\d+)?(%|Hz|st|dB)?|x-slow|slow|medium|fast|x-fast|default|x-low|low|high|x-high|silent|x-soft|soft|loud|x-loud)$/;
+const PROSODY =
+  /^([+-]?\d+(\.\d+)?(%|Hz|st|dB)?|x-slow|slow|medium|fast|x-fast|default|x-low|low|high|x-high|silent|x-soft|soft|loud|x-loud)$/;
 const INTERPRET_AS = /^[A-Za-z][A-Za-z:-]{0,39}$/;
 const FORMAT = /^[A-Za-z0-9 ._:/-]{1,40}$/;
 const AUDIO_SRC = /^(?:(?:https?|builtin):[^\s]+|[^\s:]+)$/;
@@ -70,14 +77,16 @@ function textParts(text: string): TemplatePart[] {
   );
 }
 
-const attrsOf = (node: XmlNode): Record<string, string> => (node[':@'] as Record<string, string> | undefined) ?? {};
+const attrsOf = (node: XmlNode): Record<string, string> =>
+  (node[':@'] as Record<string, string> | undefined) ?? {};
 const tagOf = (node: XmlNode): string => Object.keys(node).find((k) => k !== ':@') ?? '';
 /** A text node's text (attributes and text stay strings: the parser converts no values). */
 const textOf = (node: XmlNode, tag: string): string => {
   const v = node[tag];
   return typeof v === 'string' ? v : '';
 };
-const childrenOf = (node: XmlNode, tag: string): XmlNode[] => (Array.isArray(node[tag]) ? (node[tag] as XmlNode[]) : []);
+const childrenOf = (node: XmlNode, tag: string): XmlNode[] =>
+  Array.isArray(node[tag]) ? (node[tag] as XmlNode[]) : [];
 
 /** Serialises a parsed node back to literal text (for unknown elements). */
 function literal(node: XmlNode): string {
@@ -86,7 +95,9 @@ function literal(node: XmlNode): string {
   if (tag === '#comment') return '';
   const kids = childrenOf(node, tag);
   if (tag === '#cdata') return kids.map(literal).join('');
-  const attrs = Object.entries(attrsOf(node)).map(([k, v]) => ` ${k}="${v}"`).join('');
+  const attrs = Object.entries(attrsOf(node))
+    .map(([k, v]) => ` ${k}="${v}"`)
+    .join('');
   return kids.length === 0 ? `<${tag}${attrs}/>` : `<${tag}${attrs}>${kids.map(literal).join('')}</${tag}>`;
 }
 
@@ -127,7 +138,12 @@ function convert(nodes: XmlNode[]): TemplatePart[] {
           break;
         }
         const format = pick<string>(attrs.format, (v) => FORMAT.test(v));
-        out.push({ type: 'say-as', interpretAs, ...(format ? { format } : {}), text: splitPlaceholders(inner).segments });
+        out.push({
+          type: 'say-as',
+          interpretAs,
+          ...(format ? { format } : {}),
+          text: splitPlaceholders(inner).segments,
+        });
         break;
       }
       case 'prosody': {
@@ -191,7 +207,12 @@ function renderParts(parts: readonly TemplatePart[], root: unknown): PromptPart[
         out.push({ ...part });
         break;
       case 'say-as':
-        out.push({ type: 'say-as', interpretAs: part.interpretAs, ...(part.format ? { format: part.format } : {}), text: fillSegments(part.text, root) });
+        out.push({
+          type: 'say-as',
+          interpretAs: part.interpretAs,
+          ...(part.format ? { format: part.format } : {}),
+          text: fillSegments(part.text, root),
+        });
         break;
       default:
         out.push({ ...part, parts: renderParts(part.parts, root) });
@@ -224,7 +245,8 @@ export function parsePromptTemplate(source: string): PromptTemplate {
 }
 
 /** A copy of parts that shares no object with them (their fields are strings or nested parts). */
-const copyParts = (parts: readonly PromptPart[]): PromptPart[] => parts.map((p) => ('parts' in p ? { ...p, parts: copyParts(p.parts) } : { ...p }));
+const copyParts = (parts: readonly PromptPart[]): PromptPart[] =>
+  parts.map((p) => ('parts' in p ? { ...p, parts: copyParts(p.parts) } : { ...p }));
 
 /** Renders a template over the evaluation context; each call returns fresh parts. */
 export function renderPrompt(template: PromptTemplate, root: unknown): PromptPart[] {

@@ -10,7 +10,16 @@ import { answerQuestion, routeRecognition } from './intent-question.js';
 import { chosenLanguage, languageChoiceEnabled, languageOffer } from './language-choice.js';
 import { matchLanguage } from './languages.js';
 import { nodeRegistry } from './node-registry.js';
-import type { AgentPorts, AgentRuntimeSettings, AsrMeta, CallContext, DialogState, RecognitionResult, TurnInput, TurnResult } from './turn-types.js';
+import type {
+  AgentPorts,
+  AgentRuntimeSettings,
+  AsrMeta,
+  CallContext,
+  DialogState,
+  RecognitionResult,
+  TurnInput,
+  TurnResult,
+} from './turn-types.js';
 
 export { DEFAULT_NO_MATCH_PROMPT, DEFAULT_RETRIES } from './dialog-runner.js';
 
@@ -33,14 +42,21 @@ function rememberMessage(state: DialogState, input: UtteranceInput): void {
 }
 
 /** A failed attempt (no match, no input, below the confidence threshold) at the current position. */
-async function failedAttempt(run: DialogRunner, node: CompiledNode | undefined, kind: 'noinput' | 'nomatch', why: NonNullable<TurnResult['failed']>['reason'] = 'event'): Promise<TurnResult> {
+async function failedAttempt(
+  run: DialogRunner,
+  node: CompiledNode | undefined,
+  kind: 'noinput' | 'nomatch',
+  why: NonNullable<TurnResult['failed']>['reason'] = 'event',
+): Promise<TurnResult> {
   const { state, settings } = run;
   run.failed = { kind, reason: why };
   state.retries += 1;
   const allowed = node?.def.ivr?.retries ?? settings.retries ?? DEFAULT_RETRIES;
   if (state.retries > allowed) return run.exceedRetries(node);
   const field = kind === 'noinput' ? 'ivr.noInputPrompt' : 'ivr.noMatchPrompt';
-  const reason = (node ? run.prompt(node, field) : undefined) ?? run.renderSettings(run.setting(kind === 'noinput' ? 'noInputPrompt' : 'noMatchPrompt'));
+  const reason =
+    (node ? run.prompt(node, field) : undefined) ??
+    run.renderSettings(run.setting(kind === 'noinput' ? 'noInputPrompt' : 'noMatchPrompt'));
   if (node) return run.reask(node, reason);
   run.say(reason);
   return run.awaitIntentResult();
@@ -51,19 +67,30 @@ async function recognize(run: DialogRunner, input: UtteranceInput): Promise<Reco
   if (input.grammarIntent !== undefined && agent.intentDialogs.has(input.grammarIntent)) {
     const confidence = Number(input.asr?.confidence);
     const score = Number.isFinite(confidence) && confidence > 0 ? Math.min(confidence, 1) : 1;
-    return { intent: input.grammarIntent, score, scores: [{ intent: input.grammarIntent, score }], source: 'grammar' };
+    return {
+      intent: input.grammarIntent,
+      score,
+      scores: [{ intent: input.grammarIntent, score }],
+      source: 'grammar',
+    };
   }
   const own = run.language === agent.languages[0] ? undefined : agent.recognizers.get(run.language);
   return (own ?? agent.recognizer).recognize(input.text);
 }
 
-async function onUtterance(run: DialogRunner, input: UtteranceInput, asking: CompiledNode | undefined): Promise<TurnResult> {
+async function onUtterance(
+  run: DialogRunner,
+  input: UtteranceInput,
+  asking: CompiledNode | undefined,
+): Promise<TurnResult> {
   const { state } = run;
   rememberMessage(state, input);
   if (asking) {
     const module = nodeRegistry.get(asking.def.type);
-    const extraction = input.belowThreshold || !module?.accept ? { ok: false as const } : module.accept(asking, run, input);
-    if (!extraction.ok) return failedAttempt(run, asking, 'nomatch', input.belowThreshold ? 'below_threshold' : 'no_match');
+    const extraction =
+      input.belowThreshold || !module?.accept ? { ok: false as const } : module.accept(asking, run, input);
+    if (!extraction.ok)
+      return failedAttempt(run, asking, 'nomatch', input.belowThreshold ? 'below_threshold' : 'no_match');
     const name = module?.entityName?.(asking);
     if (name !== undefined) state.entities[name] = extraction.value;
     state.retries = 0;
@@ -80,7 +107,11 @@ async function onUtterance(run: DialogRunner, input: UtteranceInput, asking: Com
 }
 
 /** The caller chose a language: it is the call's from now on, and the welcome dialog starts again in it. */
-async function switchLanguage(run: DialogRunner, language: string, by: 'dtmf' | 'voice'): Promise<TurnResult> {
+async function switchLanguage(
+  run: DialogRunner,
+  language: string,
+  by: 'dtmf' | 'voice',
+): Promise<TurnResult> {
   const from = run.language;
   run.state.language = language;
   run.languageChanged = { from, to: language, by };
@@ -94,7 +125,8 @@ async function welcome(run: DialogRunner, language: string | undefined): Promise
   const given = matchLanguage(agent.languages, language);
   if (given !== undefined) {
     state.language = given;
-    if (given !== agent.languages[0]) run.languageChanged = { from: agent.languages[0]!, to: given, by: 'channel' };
+    if (given !== agent.languages[0])
+      run.languageChanged = { from: agent.languages[0]!, to: given, by: 'channel' };
   } else if (languageChoiceEnabled(agent)) {
     run.languageOffer = languageOffer(agent, run.language);
   }

@@ -21,10 +21,14 @@ export function translationGaps(def: AgentDefinition): Array<{ path: string; lan
   const others = languages.slice(1);
   const text = (value: unknown, path: string): void => {
     if (value === undefined) return;
-    for (const lang of [base, ...others]) if (textIn(value, lang, base, false) === undefined) out.push({ path: `${path}.${lang}`, language: lang });
+    for (const lang of [base, ...others])
+      if (textIn(value, lang, base, false) === undefined)
+        out.push({ path: `${path}.${lang}`, language: lang });
   };
   def.intents.forEach((intent, i) => {
-    for (const lang of others) if (!intent.translations?.[lang]) out.push({ path: `intents[${i}].translations.${lang}.utterances`, language: lang });
+    for (const lang of others)
+      if (!intent.translations?.[lang])
+        out.push({ path: `intents[${i}].translations.${lang}.utterances`, language: lang });
   });
   for (const [name, dialog] of Object.entries(def.dialogs)) {
     for (const [id, node] of Object.entries(dialog.nodes)) {
@@ -32,10 +36,12 @@ export function translationGaps(def: AgentDefinition): Array<{ path: string; lan
       const fields = node as unknown as Record<string, unknown>;
       const at = `dialogs.${name}.nodes.${id}`;
       // what the caller hears (an llm node's prompt and system text go to a model, in any language)
-      for (const [field, kind] of Object.entries(module?.templates ?? {})) if (kind === 'prompt') text(fields[field], `${at}.${field}`);
+      for (const [field, kind] of Object.entries(module?.templates ?? {}))
+        if (kind === 'prompt') text(fields[field], `${at}.${field}`);
       for (const field of IVR_PROMPT_FIELDS) text(node.ivr?.[field], `${at}.ivr.${field}`);
     }
   }
-  for (const [name, value] of Object.entries(def.nlu?.prompts ?? {})) if (typeof value === 'object') text(value, `nlu.prompts.${name}`);
+  for (const [name, value] of Object.entries(def.nlu?.prompts ?? {}))
+    if (typeof value === 'object') text(value, `nlu.prompts.${name}`);
   return out;
 }

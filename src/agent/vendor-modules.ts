@@ -56,8 +56,14 @@ interface VendorModules {
 }
 
 const jexlModule = require('jexl') as { Jexl: VendorModules['Jexl'] };
-const langEnModule = require('@nlpjs/lang-en-min') as Pick<VendorModules, 'TokenizerEn' | 'StemmerEn' | 'NormalizerEn'>;
-const langEsModule = require('@nlpjs/lang-es') as Pick<VendorModules, 'TokenizerEs' | 'StemmerEs' | 'NormalizerEs'>;
+const langEnModule = require('@nlpjs/lang-en-min') as Pick<
+  VendorModules,
+  'TokenizerEn' | 'StemmerEn' | 'NormalizerEn'
+>;
+const langEsModule = require('@nlpjs/lang-es') as Pick<
+  VendorModules,
+  'TokenizerEs' | 'StemmerEs' | 'NormalizerEs'
+>;
 
 export const vendorModules: VendorModules = {
   Jexl: jexlModule.Jexl,

@@ -2,7 +2,16 @@
  * Builds the assist component: its routes, the `SkillGroupPort` the agent's transfer node uses,
  * and the definition check that, when an agent is defined, a transfer names an imported skill group.
  */
-import { createRateLimitGate, RATE_LIMITS, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type Sealer } from '../platform/index.js';
+import {
+  createRateLimitGate,
+  RATE_LIMITS,
+  type Config,
+  type Logger,
+  type Metrics,
+  type RateLimiterFactory,
+  type RouteDef,
+  type Sealer,
+} from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import type { AppsService, DefinitionCheck } from '../admin/index.js';
 import type { SkillGroupPort } from '../agent/index.js';
@@ -39,8 +48,18 @@ export interface AssistComponent {
 
 export function createAssistComponent(deps: AssistDeps, options: AssistOptions = {}): AssistComponent {
   const limit = options.rateLimit ?? RATE_LIMITS.botApi;
-  const gate = createRateLimitGate(deps.rateLimiters, RATE_LIMITS.botApi.name, limit.perMinute, limit.perHour, deps.metrics);
-  const service = new AssistService(new AssistRepository(deps.store), deps.apps, deps.logger.child({ component: 'assist' }));
+  const gate = createRateLimitGate(
+    deps.rateLimiters,
+    RATE_LIMITS.botApi.name,
+    limit.perMinute,
+    limit.perHour,
+    deps.metrics,
+  );
+  const service = new AssistService(
+    new AssistRepository(deps.store),
+    deps.apps,
+    deps.logger.child({ component: 'assist' }),
+  );
   const listSkillGroupIds = (streamId: string): Promise<string[]> => service.listSkillGroupIds(streamId);
   return {
     routes: assistRoutes(service, gate),

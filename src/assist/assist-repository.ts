@@ -19,17 +19,26 @@ const HSET_CHUNK = 500;
 
 function hsetChunks(key: string, entries: Array<[string, string]>): WriteOp[] {
   const ops: WriteOp[] = [];
-  for (let i = 0; i < entries.length; i += HSET_CHUNK) ops.push({ op: 'hset', key, fields: Object.fromEntries(entries.slice(i, i + HSET_CHUNK)) });
+  for (let i = 0; i < entries.length; i += HSET_CHUNK)
+    ops.push({ op: 'hset', key, fields: Object.fromEntries(entries.slice(i, i + HSET_CHUNK)) });
   return ops;
 }
 
 export class AssistRepository {
   constructor(private readonly store: Store) {}
 
-  async saveSkillGroups(streamId: string, accountId: string, orgId: string, groups: SkillGroup[]): Promise<void> {
+  async saveSkillGroups(
+    streamId: string,
+    accountId: string,
+    orgId: string,
+    groups: SkillGroup[],
+  ): Promise<void> {
     if (!groups.length) return;
     const groupEntries = groups.map((g): [string, string] => [g._id, JSON.stringify(g)]);
-    const indexEntries = groups.map((g): [string, string] => [g._id, JSON.stringify({ name: g.name, accountId, orgId } satisfies SkillGroupIndexEntry)]);
+    const indexEntries = groups.map((g): [string, string] => [
+      g._id,
+      JSON.stringify({ name: g.name, accountId, orgId } satisfies SkillGroupIndexEntry),
+    ]);
     const ops = [
       ...hsetChunks(storeKeys.skillGroups(streamId, accountId, orgId), groupEntries),
       ...hsetChunks(storeKeys.skillGroupById(streamId), indexEntries),

@@ -36,7 +36,13 @@ export const skillGroupSchema = z.looseObject({
   name: groupName,
   description: optionalText,
   status: z.string().min(1).max(50),
-  color: z.string().regex(/^#?(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex color code such as #1a2b3c').nullish(),
+  color: z
+    .string()
+    .regex(
+      /^#?(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/,
+      'must be a hex color code such as #1a2b3c',
+    )
+    .nullish(),
   lname: optionalText,
   isDefault: z.boolean(),
   iId: id,
@@ -47,7 +53,12 @@ export const skillGroupSchema = z.looseObject({
 });
 export type SkillGroup = z.infer<typeof skillGroupSchema>;
 
-export const importMetaData = z.looseObject({ userId: id, orgId: id, type: z.string().min(1).max(100), accountId: id });
+export const importMetaData = z.looseObject({
+  userId: id,
+  orgId: id,
+  type: z.string().min(1).max(100),
+  accountId: id,
+});
 
 /** The import body as checked in the service (after the type is known to be skillGroups). */
 export const importBodySchema = z.object({
@@ -72,5 +83,8 @@ export const readBackAnswer = z.object({
 
 /** `['body','data',0,'skills',1,'iId']` → `body.data[0].skills[1].iId`. */
 export function bracketPath(parts: ReadonlyArray<PropertyKey>): string {
-  return parts.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), '');
+  return parts.reduce<string>(
+    (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
+    '',
+  );
 }

@@ -24,7 +24,11 @@ const TYPE_NAMES = Object.values(KIND_LABELS).join(', ');
 function typeProblem(type: string, path: string): Problem | null {
   const kind = importType(type);
   if (!kind) return { msg: `unknown type ${type}; the importable types are ${TYPE_NAMES}`, path };
-  if (!SUPPORTED_KINDS.has(kind)) return { msg: `import of ${KIND_LABELS[kind]} is not supported yet; only skillGroups can be imported`, path };
+  if (!SUPPORTED_KINDS.has(kind))
+    return {
+      msg: `import of ${KIND_LABELS[kind]} is not supported yet; only skillGroups can be imported`,
+      path,
+    };
   return null;
 }
 
@@ -33,12 +37,20 @@ function duplicateProblems(data: SkillGroup[]): Problem[] {
   const groups = new Map<string, number>();
   data.forEach((g, i) => {
     const first = groups.get(g._id);
-    if (first !== undefined) problems.push({ msg: `duplicate skill group id (same as body.data[${first}]._id)`, path: `body.data[${i}]._id` });
+    if (first !== undefined)
+      problems.push({
+        msg: `duplicate skill group id (same as body.data[${first}]._id)`,
+        path: `body.data[${i}]._id`,
+      });
     else groups.set(g._id, i);
     const skills = new Map<string, number>();
     (g.skills ?? []).forEach((s, k) => {
       const firstSkill = skills.get(s._id);
-      if (firstSkill !== undefined) problems.push({ msg: `duplicate skill id (same as body.data[${i}].skills[${firstSkill}]._id)`, path: `body.data[${i}].skills[${k}]._id` });
+      if (firstSkill !== undefined)
+        problems.push({
+          msg: `duplicate skill id (same as body.data[${i}].skills[${firstSkill}]._id)`,
+          path: `body.data[${i}].skills[${k}]._id`,
+        });
       else skills.set(s._id, k);
     });
   });
@@ -50,16 +62,26 @@ function agreementProblems(req: ImportRequest, body: ImportBody): Problem[] {
   const { accountId, orgId } = req.query;
   const meta = body.metaData;
   if (req.headerAccountId !== undefined && req.headerAccountId !== accountId) {
-    problems.push({ msg: 'the accountId header must equal the query accountId (and body.metaData.accountId)', path: 'headers.accountId' });
+    problems.push({
+      msg: 'the accountId header must equal the query accountId (and body.metaData.accountId)',
+      path: 'headers.accountId',
+    });
   }
   if (meta.accountId !== accountId) {
-    problems.push({ msg: 'body.metaData.accountId must equal the query accountId (and the accountId header)', path: 'body.metaData.accountId' });
+    problems.push({
+      msg: 'body.metaData.accountId must equal the query accountId (and the accountId header)',
+      path: 'body.metaData.accountId',
+    });
   }
-  if (meta.orgId !== orgId) problems.push({ msg: 'body.metaData.orgId must equal the query orgId', path: 'body.metaData.orgId' });
+  if (meta.orgId !== orgId)
+    problems.push({ msg: 'body.metaData.orgId must equal the query orgId', path: 'body.metaData.orgId' });
   const metaType = typeProblem(meta.type, 'body.metaData.type');
   if (metaType) problems.push(metaType);
   else if (importType(meta.type) !== importType(req.query.type)) {
-    problems.push({ msg: 'body.metaData.type must equal the query type (skillGroups)', path: 'body.metaData.type' });
+    problems.push({
+      msg: 'body.metaData.type must equal the query type (skillGroups)',
+      path: 'body.metaData.type',
+    });
   }
   return problems;
 }
@@ -76,10 +98,13 @@ export class AssistService {
     const queryType = typeProblem(req.query.type, 'query.type');
     if (queryType) throw AppError.validation([queryType]);
     const problems: Problem[] = [];
-    if (!req.headerAccountId) problems.push({ msg: 'the accountId header is required', path: 'headers.accountId' });
+    if (!req.headerAccountId)
+      problems.push({ msg: 'the accountId header is required', path: 'headers.accountId' });
     const parsed = importBodySchema.safeParse(req.body);
     if (!parsed.success) {
-      problems.push(...parsed.error.issues.map((i) => ({ msg: i.message, path: bracketPath(['body', ...i.path]) })));
+      problems.push(
+        ...parsed.error.issues.map((i) => ({ msg: i.message, path: bracketPath(['body', ...i.path]) })),
+      );
       throw AppError.validation(problems);
     }
     problems.push(...agreementProblems(req, parsed.data), ...duplicateProblems(parsed.data.data));
@@ -87,7 +112,10 @@ export class AssistService {
     const { accountId, orgId } = req.query;
     const groups = parsed.data.data;
     await this.repo.saveSkillGroups(req.streamId, accountId, orgId, groups);
-    this.logger.info({ streamId: req.streamId, accountId, orgId, count: groups.length }, 'skill groups imported');
+    this.logger.info(
+      { streamId: req.streamId, accountId, orgId, count: groups.length },
+      'skill groups imported',
+    );
     return { msg: `${groups.length} skill group${groups.length === 1 ? '' : 's'} imported successfully` };
   }
 

@@ -10,8 +10,15 @@ export function skillGroupCheck(listSkillGroupIds: (streamId: string) => Promise
     const problems: Array<{ path: string; msg: string }> = [];
     for (const [dialogName, dialog] of Object.entries(definition.dialogs)) {
       for (const [nodeId, node] of Object.entries(dialog.nodes)) {
-        const id = (node as { type: string; skillGroupId?: string }).type === 'transfer' ? (node as { skillGroupId?: string }).skillGroupId : undefined;
-        if (id && !known.has(id)) problems.push({ path: `dialogs.${dialogName}.nodes.${nodeId}.skillGroupId`, msg: `Skill group "${id}" has not been imported for this app` });
+        const id =
+          (node as { type: string; skillGroupId?: string }).type === 'transfer'
+            ? (node as { skillGroupId?: string }).skillGroupId
+            : undefined;
+        if (id && !known.has(id))
+          problems.push({
+            path: `dialogs.${dialogName}.nodes.${nodeId}.skillGroupId`,
+            msg: `Skill group "${id}" has not been imported for this app`,
+          });
       }
     }
     return problems;

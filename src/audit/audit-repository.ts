@@ -18,7 +18,11 @@ export class AuditRepository {
 
   /** Entries from `toMs` back to `fromMs`, newest first, `offset` and `count` of them. */
   async range(fromMs: number, toMs: number, offset: number, count: number): Promise<AuditEntry[]> {
-    const found = await this.store.zrangeByScore(storeKeys.auditLog(), fromMs, toMs, { rev: true, offset, count });
+    const found = await this.store.zrangeByScore(storeKeys.auditLog(), fromMs, toMs, {
+      rev: true,
+      offset,
+      count,
+    });
     return found.map((m) => JSON.parse(m.member) as AuditEntry);
   }
 

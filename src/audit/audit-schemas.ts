@@ -17,12 +17,20 @@ export type AuditQuery = z.infer<typeof auditQuery>;
 export const auditEntry = z.object({
   id: z.string(),
   at: z.string(),
-  author: z.object({ kind: z.enum(AUDIT_AUTHOR_KINDS), accountId: z.string().optional(), email: z.string().optional(), tokenId: z.string().optional(), tokenName: z.string().optional() }),
+  author: z.object({
+    kind: z.enum(AUDIT_AUTHOR_KINDS),
+    accountId: z.string().optional(),
+    email: z.string().optional(),
+    tokenId: z.string().optional(),
+    tokenName: z.string().optional(),
+  }),
   action: z.string(),
   item: z.string(),
   app: z.string().optional(),
   status: z.number(),
-  changes: z.array(z.object({ path: z.string(), before: z.unknown().optional(), after: z.unknown().optional() })),
+  changes: z.array(
+    z.object({ path: z.string(), before: z.unknown().optional(), after: z.unknown().optional() }),
+  ),
   truncated: z.boolean().optional(),
   requestId: z.string().optional(),
 });

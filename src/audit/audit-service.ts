@@ -29,7 +29,8 @@ export class AuditService implements AuditSink {
   private async retentionDays(): Promise<number> {
     const now = this.clock();
     // read again at most every few seconds: another instance may have changed it
-    if (!this.retention || now - this.retention.readAt > 5000) this.retention = { days: (await this.repo.settings()).retentionDays, readAt: now };
+    if (!this.retention || now - this.retention.readAt > 5000)
+      this.retention = { days: (await this.repo.settings()).retentionDays, readAt: now };
     return this.retention.days;
   }
 
@@ -75,7 +76,10 @@ export class AuditService implements AuditSink {
       }
     }
     const last = out.at(-1);
-    return { entries: out, ...(out.length >= q.limit && last ? { nextBefore: `${Date.parse(last.at)}~${last.id}` } : {}) };
+    return {
+      entries: out,
+      ...(out.length >= q.limit && last ? { nextBefore: `${Date.parse(last.at)}~${last.id}` } : {}),
+    };
   }
 
   settings(): Promise<AuditSettings> {
@@ -96,7 +100,8 @@ function matches(e: AuditEntry, q: AuditQuery): boolean {
     const a = e.author;
     const who = q.author.toLowerCase();
     if (who === 'admin-token') return a.kind === 'admin-token';
-    if (!('accountId' in a) || (a.accountId !== q.author && (a.email ?? '').toLowerCase() !== who)) return false;
+    if (!('accountId' in a) || (a.accountId !== q.author && (a.email ?? '').toLowerCase() !== who))
+      return false;
   }
   return true;
 }

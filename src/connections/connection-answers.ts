@@ -13,7 +13,8 @@ const styleOf = (view: AnswerView): MaskStyle => (view === 'get' ? 'prefix' : 'e
 
 function maskedFields(rec: ConnectionRecord, sealer: Sealer, style: MaskStyle): Record<string, string> {
   const out: Record<string, string> = { ...rec.fields };
-  for (const [name, sealed] of Object.entries(rec.sealedFields)) out[name] = maskSecret(sealer.open(sealed), style);
+  for (const [name, sealed] of Object.entries(rec.sealedFields))
+    out[name] = maskSecret(sealer.open(sealed), style);
   return out;
 }
 
@@ -25,11 +26,18 @@ function customMembers(rec: ConnectionRecord, sealer: Sealer, style: MaskStyle):
   const { variant: _variant, status: _finalized, headers, ...rest } = c;
   return {
     ...rest,
-    headers: headers.map((h) => ({ key: h.key, value: h.sealed ? maskHeaderValue(sealer.open(h.value), style) : h.value })),
+    headers: headers.map((h) => ({
+      key: h.key,
+      value: h.sealed ? maskHeaderValue(sealer.open(h.value), style) : h.value,
+    })),
   };
 }
 
-export function connectionAnswer(rec: ConnectionRecord, sealer: Sealer, view: AnswerView): Record<string, unknown> {
+export function connectionAnswer(
+  rec: ConnectionRecord,
+  sealer: Sealer,
+  view: AnswerView,
+): Record<string, unknown> {
   const base: Record<string, unknown> = {
     connectionId: rec.connectionId,
     connectionName: rec.connectionName,

@@ -12,7 +12,10 @@ export function connectionCheck(exists: (connectionId: string) => Promise<boolea
       for (const [nodeId, node] of Object.entries(dialog.nodes)) {
         if (node.type !== 'llm') continue;
         if (!(await exists(node.connectionId))) {
-          problems.push({ path: `dialogs.${dialogName}.nodes.${nodeId}.connectionId`, msg: `Model connection "${node.connectionId}" does not exist` });
+          problems.push({
+            path: `dialogs.${dialogName}.nodes.${nodeId}.connectionId`,
+            msg: `Model connection "${node.connectionId}" does not exist`,
+          });
         }
       }
     }

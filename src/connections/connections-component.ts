@@ -47,7 +47,10 @@ function llmHistogram(metrics: Metrics): Histogram<'provider' | 'outcome'> {
 }
 
 export function createConnectionsComponent(deps: ConnectionsDeps): ConnectionsComponent {
-  const guard = createEndpointGuard({ allowPrivate: deps.config.allowPrivateModelEndpoints, ...(deps.lookup ? { lookup: deps.lookup } : {}) });
+  const guard = createEndpointGuard({
+    allowPrivate: deps.config.allowPrivateModelEndpoints,
+    ...(deps.lookup ? { lookup: deps.lookup } : {}),
+  });
   const service = new ConnectionsService(deps.store, deps.sealer, deps.logger);
   const histogram = llmHistogram(deps.metrics);
   const llm = createLlmClient({
@@ -58,5 +61,10 @@ export function createConnectionsComponent(deps: ConnectionsDeps): ConnectionsCo
     ...(deps.providerBaseUrls ? { providerBaseUrls: deps.providerBaseUrls } : {}),
     observe: (o) => histogram.observe({ provider: o.provider, outcome: o.outcome }, o.seconds),
   });
-  return { routes: connectionsRoutes(service, guard), llm, service, definitionCheck: connectionCheck((id) => service.exists(id)) };
+  return {
+    routes: connectionsRoutes(service, guard),
+    llm,
+    service,
+    definitionCheck: connectionCheck((id) => service.exists(id)),
+  };
 }

@@ -15,9 +15,18 @@ export class ConnectionsRepository {
   constructor(private readonly store: Store) {}
 
   async create(rec: ConnectionRecord): Promise<void> {
-    const created = await this.store.set(storeKeys.connection(rec.connectionId), JSON.stringify(rec), { nx: true });
+    const created = await this.store.set(storeKeys.connection(rec.connectionId), JSON.stringify(rec), {
+      nx: true,
+    });
     if (!created) throw new Error('connection id collision');
-    await this.store.atomic([{ op: 'zadd', key: storeKeys.connectionIndex(), score: Date.parse(rec.createdOn), member: rec.connectionId }]);
+    await this.store.atomic([
+      {
+        op: 'zadd',
+        key: storeKeys.connectionIndex(),
+        score: Date.parse(rec.createdOn),
+        member: rec.connectionId,
+      },
+    ]);
   }
 
   async find(connectionId: string): Promise<StoredVersion | null> {
@@ -28,7 +37,10 @@ export class ConnectionsRepository {
   /** Replaces the record only if it still is `previous`; false when someone else changed it first. */
   async replace(previous: string, next: ConnectionRecord): Promise<boolean> {
     const key = storeKeys.connection(next.connectionId);
-    const r = await this.store.atomic([{ op: 'set', key, value: JSON.stringify(next) }], [{ key, equals: previous }]);
+    const r = await this.store.atomic(
+      [{ op: 'set', key, value: JSON.stringify(next) }],
+      [{ key, equals: previous }],
+    );
     return r.ok;
   }
 

@@ -5,7 +5,14 @@
  */
 import { z } from 'zod';
 import { CONNECTION_STATUSES, PROVIDERS, type HostedProvider, type Provider } from './connection-record.js';
-import { connectionName, modelName, needed, parseApiCreateBody, secretValue, type ApiCreateInput } from './custom-api-schemas.js';
+import {
+  connectionName,
+  modelName,
+  needed,
+  parseApiCreateBody,
+  secretValue,
+  type ApiCreateInput,
+} from './custom-api-schemas.js';
 import type { EndpointGuard } from './endpoint-guard.js';
 
 /** `2024-02-01`, `2024-05-01-preview`. */
@@ -13,16 +20,30 @@ const API_VERSION = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(-[A-Za-z0-9.]+
 /** Becomes part of a host name: a DNS label only. */
 const RESOURCE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 const DEPLOYMENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-const easyIntegration = z.literal('EASY_INTEGRATION', { error: (iss) => (iss.input === undefined ? 'Required (EASY_INTEGRATION)' : 'must be EASY_INTEGRATION') });
+const easyIntegration = z.literal('EASY_INTEGRATION', {
+  error: (iss) => (iss.input === undefined ? 'Required (EASY_INTEGRATION)' : 'must be EASY_INTEGRATION'),
+});
 
 export const hostedFields = {
   HostedModelA: z.object({ API_KEY: secretValue }, needed),
-  HostedModelB: z.object({
-    API_KEY: secretValue,
-    api_version: z.string(needed).trim().regex(API_VERSION, 'must be a date like 2024-02-01, optionally with a suffix like -preview'),
-    your_resource_name: z.string(needed).trim().regex(RESOURCE_NAME, 'must be a resource name (letters, digits and hyphens)'),
-    deployment_id: z.string(needed).trim().regex(DEPLOYMENT_ID, 'must be a deployment id (letters, digits, . _ -)'),
-  }, needed),
+  HostedModelB: z.object(
+    {
+      API_KEY: secretValue,
+      api_version: z
+        .string(needed)
+        .trim()
+        .regex(API_VERSION, 'must be a date like 2024-02-01, optionally with a suffix like -preview'),
+      your_resource_name: z
+        .string(needed)
+        .trim()
+        .regex(RESOURCE_NAME, 'must be a resource name (letters, digits and hyphens)'),
+      deployment_id: z
+        .string(needed)
+        .trim()
+        .regex(DEPLOYMENT_ID, 'must be a deployment id (letters, digits, . _ -)'),
+    },
+    needed,
+  ),
   HostedModelC: z.object({ API_KEY: secretValue }, needed),
 } satisfies Record<HostedProvider, z.ZodObject>;
 
@@ -33,18 +54,32 @@ const hostedA = z.object({
   modelType: z.string().trim().max(100).optional(),
   fields: hostedFields.HostedModelA,
 });
-const hostedB = z.object({ provider: z.literal('HostedModelB'), connectionName, model: modelName, modelType: easyIntegration, fields: hostedFields.HostedModelB });
-const hostedC = z.object({ provider: z.literal('HostedModelC'), connectionName, model: modelName, modelType: easyIntegration, fields: hostedFields.HostedModelC });
+const hostedB = z.object({
+  provider: z.literal('HostedModelB'),
+  connectionName,
+  model: modelName,
+  modelType: easyIntegration,
+  fields: hostedFields.HostedModelB,
+});
+const hostedC = z.object({
+  provider: z.literal('HostedModelC'),
+  connectionName,
+  model: modelName,
+  modelType: easyIntegration,
+  fields: hostedFields.HostedModelC,
+});
 const apiEnvelope = z.looseObject({ provider: z.literal('API') });
 
-export type HostedCreateInput = z.output<typeof hostedA> | z.output<typeof hostedB> | z.output<typeof hostedC>;
+export type HostedCreateInput =
+  z.output<typeof hostedA> | z.output<typeof hostedB> | z.output<typeof hostedC>;
 export type CreateConnectionInput = HostedCreateInput | ({ provider: 'API' } & ApiCreateInput);
 
 /** The create body; built per guard because endpoint URLs are checked against the private-address rule. */
 export function createConnectionBody(guard: EndpointGuard) {
   return z
     .discriminatedUnion('provider', [hostedA, hostedB, hostedC, apiEnvelope], {
-      error: (iss) => (iss.code === 'invalid_union' ? `provider must be one of ${PROVIDERS.join(', ')}` : undefined),
+      error: (iss) =>
+        iss.code === 'invalid_union' ? `provider must be one of ${PROVIDERS.join(', ')}` : undefined,
     })
     .transform((body, ctx): CreateConnectionInput => {
       if (body.provider !== 'API') return body;
@@ -57,19 +92,28 @@ export function createConnectionBody(guard: EndpointGuard) {
 
 /** PATCH body: `fields` is checked against the connection's provider in the service. */
 export const patchConnectionBody = z.object({
-  fields: z.record(z.string(), z.unknown()).refine((f) => Object.keys(f).length > 0, 'must carry at least one member, e.g. API_KEY'),
+  fields: z
+    .record(z.string(), z.unknown())
+    .refine((f) => Object.keys(f).length > 0, 'must carry at least one member, e.g. API_KEY'),
 });
 
 /** Per-provider check of a PATCH's `fields`: any subset of the provider's members, at least one. */
 export function patchFieldsSchema(provider: HostedProvider) {
-  return hostedFields[provider].partial().refine((f) => Object.values(f).some((v) => v !== undefined), 'must carry at least one member of this provider, e.g. API_KEY');
+  return hostedFields[provider]
+    .partial()
+    .refine(
+      (f) => Object.values(f).some((v) => v !== undefined),
+      'must carry at least one member of this provider, e.g. API_KEY',
+    );
 }
 
 export const connectionIdParam = z.object({ connectionId: z.string().min(1).max(200) });
 
 export const listConnectionsQuery = z.object({
   provider: z.enum(PROVIDERS, { error: `must be one of ${PROVIDERS.join(', ')}` }).optional(),
-  status: z.enum(CONNECTION_STATUSES, { error: `must be one of ${CONNECTION_STATUSES.join(', ')}` }).optional(),
+  status: z
+    .enum(CONNECTION_STATUSES, { error: `must be one of ${CONNECTION_STATUSES.join(', ')}` })
+    .optional(),
   limit: z.coerce.number({ error: 'must be an integer from 1 to 1000' }).int().min(1).max(1000).optional(),
 });
 
@@ -84,7 +128,12 @@ const maskedFields = z.record(z.string(), z.string());
 
 export const listItemAnswer = z.object({ ...answerBase, createdOn: z.string(), modifiedOn: z.string() });
 export const listAnswer = z.object({ connections: z.array(listItemAnswer), total: z.number() });
-export const getAnswer = z.looseObject({ ...answerBase, fields: maskedFields, createdOn: z.string(), modifiedOn: z.string() });
+export const getAnswer = z.looseObject({
+  ...answerBase,
+  fields: maskedFields,
+  createdOn: z.string(),
+  modifiedOn: z.string(),
+});
 export const createAnswer = z.looseObject({ ...answerBase, fields: maskedFields, createdOn: z.string() });
 export const updateAnswer = z.looseObject({ ...answerBase, fields: maskedFields, modifiedOn: z.string() });
 

@@ -6,8 +6,17 @@
 import { AppError, isoNow, newId, type Logger, type Sealer } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { connectionAnswer } from './connection-answers.js';
-import type { ConnectionRecord, CustomApiConfig, OpenedConnection, StoredHeader } from './connection-record.js';
-import { patchFieldsSchema, type CreateConnectionInput, type ListConnectionsQuery } from './connections-schemas.js';
+import type {
+  ConnectionRecord,
+  CustomApiConfig,
+  OpenedConnection,
+  StoredHeader,
+} from './connection-record.js';
+import {
+  patchFieldsSchema,
+  type CreateConnectionInput,
+  type ListConnectionsQuery,
+} from './connections-schemas.js';
 import { ConnectionsRepository } from './connections-repository.js';
 import type { ApiCreateInput } from './custom-api-schemas.js';
 import { isSecretField, isSecretHeader } from './secret-mask.js';
@@ -45,13 +54,20 @@ export class ConnectionsService {
     if (input.provider === 'API') {
       const api = input;
       rec.custom = this.customConfig(api, secrets);
-      rec.model = api.model ?? (api.variant === 'default' ? api.payload.model : undefined) ?? api.fields.MODEL_NAME ?? '';
+      rec.model =
+        api.model ??
+        (api.variant === 'default' ? api.payload.model : undefined) ??
+        api.fields.MODEL_NAME ??
+        '';
       rec.status = api.isEnable ? 'ACTIVE' : 'INACTIVE';
     } else {
       rec.model = input.model;
     }
     await this.repo.create(rec);
-    this.logger.info({ connectionId: rec.connectionId, provider: rec.provider, status: rec.status }, 'model connection created');
+    this.logger.info(
+      { connectionId: rec.connectionId, provider: rec.provider, status: rec.status },
+      'model connection created',
+    );
     return connectionAnswer(rec, this.sealer, 'create');
   }
 
@@ -59,7 +75,9 @@ export class ConnectionsService {
     return connectionAnswer(await this.require(connectionId), this.sealer, 'get');
   }
 
-  async list(q: ListConnectionsQuery): Promise<{ connections: Array<Record<string, unknown>>; total: number }> {
+  async list(
+    q: ListConnectionsQuery,
+  ): Promise<{ connections: Array<Record<string, unknown>>; total: number }> {
     const limit = q.limit ?? MAX_LIST;
     if (!q.provider && !q.status) {
       const [total, page] = await Promise.all([this.repo.count(), this.repo.listNewestFirst(0, limit)]);
@@ -68,19 +86,31 @@ export class ConnectionsService {
     const matches = (await this.repo.listNewestFirst()).filter(
       (r) => (!q.provider || r.provider === q.provider) && (!q.status || r.status === q.status),
     );
-    return { connections: matches.slice(0, limit).map((r) => connectionAnswer(r, this.sealer, 'list')), total: matches.length };
+    return {
+      connections: matches.slice(0, limit).map((r) => connectionAnswer(r, this.sealer, 'list')),
+      total: matches.length,
+    };
   }
 
   /** Replaces `fields` members (the API key, or any other member of the provider); not for `API`. */
-  async updateFields(connectionId: string, patchFields: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async updateFields(
+    connectionId: string,
+    patchFields: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     for (let attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
       const found = await this.repo.find(connectionId);
       if (!found) throw AppError.notFound('Connection not found');
       const rec = found.record;
-      if (rec.provider === 'API') throw AppError.businessRule('Update is supported only for providers other than API');
+      if (rec.provider === 'API')
+        throw AppError.businessRule('Update is supported only for providers other than API');
       const parsed = patchFieldsSchema(rec.provider).safeParse(patchFields);
       if (!parsed.success) {
-        throw AppError.validation(parsed.error.issues.map((i) => ({ msg: i.message, path: ['body', 'fields', ...i.path.map(String)].join('.') })));
+        throw AppError.validation(
+          parsed.error.issues.map((i) => ({
+            msg: i.message,
+            path: ['body', 'fields', ...i.path.map(String)].join('.'),
+          })),
+        );
       }
       const split = this.splitFields(parsed.data);
       const next: ConnectionRecord = {
@@ -90,7 +120,10 @@ export class ConnectionsService {
         modifiedOn: isoNow(),
       };
       if (await this.repo.replace(found.raw, next)) {
-        this.logger.info({ connectionId, provider: rec.provider, members: Object.keys(parsed.data) }, 'model connection updated');
+        this.logger.info(
+          { connectionId, provider: rec.provider, members: Object.keys(parsed.data) },
+          'model connection updated',
+        );
         return connectionAnswer(next, this.sealer, 'update');
       }
     }
@@ -107,10 +140,18 @@ export class ConnectionsService {
     const found = await this.repo.find(connectionId);
     if (!found) return null;
     const { sealedFields, custom, ...rest } = found.record;
-    const secrets = Object.fromEntries(Object.entries(sealedFields).map(([k, v]) => [k, this.sealer.open(v)]));
+    const secrets = Object.fromEntries(
+      Object.entries(sealedFields).map(([k, v]) => [k, this.sealer.open(v)]),
+    );
     const opened: OpenedConnection = { ...rest, secrets };
     if (custom) {
-      opened.custom = { ...custom, headers: custom.headers.map((h) => ({ key: h.key, value: h.sealed ? this.sealer.open(h.value) : h.value })) };
+      opened.custom = {
+        ...custom,
+        headers: custom.headers.map((h) => ({
+          key: h.key,
+          value: h.sealed ? this.sealer.open(h.value) : h.value,
+        })),
+      };
     }
     return opened;
   }
@@ -138,7 +179,9 @@ export class ConnectionsService {
 
   private customConfig(api: ApiCreateInput, secrets: string[]): CustomApiConfig {
     const headers: StoredHeader[] = api.headers.map((h) =>
-      isSecretHeader(h.key, h.value, secrets) ? { key: h.key, value: this.sealer.seal(h.value), sealed: true } : { key: h.key, value: h.value, sealed: false },
+      isSecretHeader(h.key, h.value, secrets)
+        ? { key: h.key, value: this.sealer.seal(h.value), sealed: true }
+        : { key: h.key, value: h.value, sealed: false },
     );
     const common = { endpointUrl: api.endpointUrl, headers, status: api.status, isEnable: api.isEnable };
     if (api.variant === 'default') {

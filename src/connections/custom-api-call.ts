@@ -47,17 +47,24 @@ export async function callCustomApi(
   if (!c) throw new LlmError('unsupported', 'The connection has no endpoint configuration');
   let shape: WireShape | undefined;
   if (c.variant === 'existingProvider') {
-    if (!c.IOMappings?.includes('textToText')) throw new LlmError('unsupported', 'The connection has no textToText mapping');
+    if (!c.IOMappings?.includes('textToText'))
+      throw new LlmError('unsupported', 'The connection has no textToText mapping');
     shape = SHAPES[c.mapProvider ?? 'vendorAModel'];
   }
   const pin = await opts.guard.resolve(c.endpointUrl);
   const headers = requestHeaders(conn);
   if (shape) {
-    const json = await postModelJson({ url: c.endpointUrl, headers, body: shape.body(conn.model, call) }, { transport: opts.transport, signal: opts.signal, pin });
+    const json = await postModelJson(
+      { url: c.endpointUrl, headers, body: shape.body(conn.model, call) },
+      { transport: opts.transport, signal: opts.signal, pin },
+    );
     return shape.read(json);
   }
   const body = fillPayloadTemplate(c.payload ?? {}, c.promptVars ?? [], call);
-  const json = await postModelJson({ url: c.endpointUrl, headers, body }, { transport: opts.transport, signal: opts.signal, pin });
+  const json = await postModelJson(
+    { url: c.endpointUrl, headers, body },
+    { transport: opts.transport, signal: opts.signal, pin },
+  );
   return readModelAnswer(json, {
     text: c.outputPath ?? 'choices[0].message.content',
     ...(c.inputTokensPath ? { inputTokens: c.inputTokensPath } : {}),

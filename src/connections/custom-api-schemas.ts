@@ -9,12 +9,23 @@ import { IO_MAPPINGS, MAP_PROVIDERS } from './connection-record.js';
 import type { EndpointGuard } from './endpoint-guard.js';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'te', 'keep-alive', 'trailer']);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'upgrade',
+  'te',
+  'keep-alive',
+  'trailer',
+]);
 /** JSONPath without filters or scripts: `choices[0].message.content`, `$.usage.prompt_tokens`. */
 const PLAIN_PATH = /^[^()?@`]+$/;
 
 /** "Required" for a missing member instead of "expected string, received undefined". */
-export const needed = { error: (iss: { input?: unknown }) => (iss.input === undefined ? 'Required' : undefined) };
+export const needed = {
+  error: (iss: { input?: unknown }) => (iss.input === undefined ? 'Required' : undefined),
+};
 
 export const connectionName = z.string(needed).trim().min(1).max(200);
 export const modelName = z.string(needed).trim().min(1).max(200);
@@ -25,7 +36,10 @@ export const answerPath = z
   .trim()
   .min(1)
   .max(500)
-  .regex(PLAIN_PATH, 'must be a plain JSON path like choices[0].message.content (no filter or script expressions)');
+  .regex(
+    PLAIN_PATH,
+    'must be a plain JSON path like choices[0].message.content (no filter or script expressions)',
+  );
 
 export const httpUrl = (guard: EndpointGuard) =>
   z
@@ -46,7 +60,10 @@ const header = z.object({
     .max(200)
     .regex(HEADER_NAME, 'must be a valid header name')
     .refine((k) => !RESERVED_HEADERS.has(k.toLowerCase()), 'is set by the gateway and cannot be given'),
-  value: z.string().max(8000).regex(/^[^\r\n]*$/, 'must be one line'),
+  value: z
+    .string()
+    .max(8000)
+    .regex(/^[^\r\n]*$/, 'must be one line'),
 });
 
 const promptVar = z.object({
@@ -60,11 +77,20 @@ const promptVar = z.object({
   examples: z.boolean().optional(),
 });
 
-const payload = z.looseObject({
-  model: z.string(needed).trim().min(1).max(200),
-  max_tokens: z.number(needed).int().positive(),
-  messages: z.array(z.looseObject({ role: z.string(needed).min(1).max(50), content: z.string(needed).max(100_000) }), needed).min(1).max(100),
-}, needed);
+const payload = z.looseObject(
+  {
+    model: z.string(needed).trim().min(1).max(200),
+    max_tokens: z.number(needed).int().positive(),
+    messages: z
+      .array(
+        z.looseObject({ role: z.string(needed).min(1).max(50), content: z.string(needed).max(100_000) }),
+        needed,
+      )
+      .min(1)
+      .max(100),
+  },
+  needed,
+);
 
 const llmFeatures = z.object({
   toolCalling: z.boolean().default(false),
@@ -130,32 +156,55 @@ export type ApiExistingProviderInput = z.output<ReturnType<typeof apiExistingPro
 export type ApiCreateInput = ApiDefaultInput | ApiExistingProviderInput;
 
 type Issue = { message: string; path: PropertyKey[] };
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 export const isExistingProviderVariant = (raw: Record<string, unknown>): boolean => {
   const f = obj(raw.fields);
-  return raw.mapProvider !== undefined || raw.IOMappings !== undefined || f.mapProvider !== undefined || f.IOMapping !== undefined;
+  return (
+    raw.mapProvider !== undefined ||
+    raw.IOMappings !== undefined ||
+    f.mapProvider !== undefined ||
+    f.IOMapping !== undefined
+  );
 };
 
 /**
  * Validates an `API` create body in the variant it belongs to. Returns the parsed input or the
  * full list of problems (every member, each with its path), never stopping at the first.
  */
-export function parseApiCreateBody(raw: Record<string, unknown>, guard: EndpointGuard): { ok: true; value: ApiCreateInput } | { ok: false; issues: Issue[] } {
+export function parseApiCreateBody(
+  raw: Record<string, unknown>,
+  guard: EndpointGuard,
+): { ok: true; value: ApiCreateInput } | { ok: false; issues: Issue[] } {
   const existing = isExistingProviderVariant(raw);
   const r = (existing ? apiExistingProviderBody(guard) : apiDefaultBody(guard)).safeParse(raw);
   const issues: Issue[] = r.success ? [] : r.error.issues.map((i) => ({ message: i.message, path: i.path }));
   if (existing) {
     const f = obj(raw.fields);
     for (const member of ['payload', 'promptVars', 'outputPath'] as const) {
-      if (raw[member] !== undefined) issues.push({ message: 'belongs to the default-provider variant; cannot be combined with mapProvider/IOMappings', path: [member] });
+      if (raw[member] !== undefined)
+        issues.push({
+          message: 'belongs to the default-provider variant; cannot be combined with mapProvider/IOMappings',
+          path: [member],
+        });
     }
-    if (raw.mapProvider === undefined && f.mapProvider === undefined) issues.push({ message: 'Required (one of vendorAModel, vendorCModel, vendorDModel)', path: ['mapProvider'] });
-    if (raw.IOMappings === undefined && f.IOMapping === undefined) issues.push({ message: 'Required (e.g. ["textToText"])', path: ['IOMappings'] });
-    if (raw.model === undefined && f.MODEL_NAME === undefined) issues.push({ message: 'Required (the model name sent to the provider)', path: ['model'] });
+    if (raw.mapProvider === undefined && f.mapProvider === undefined)
+      issues.push({
+        message: 'Required (one of vendorAModel, vendorCModel, vendorDModel)',
+        path: ['mapProvider'],
+      });
+    if (raw.IOMappings === undefined && f.IOMapping === undefined)
+      issues.push({ message: 'Required (e.g. ["textToText"])', path: ['IOMappings'] });
+    if (raw.model === undefined && f.MODEL_NAME === undefined)
+      issues.push({ message: 'Required (the model name sent to the provider)', path: ['model'] });
   }
   if (issues.length > 0 || !r.success) return { ok: false, issues };
-  if (!existing) return { ok: true, value: { ...(r.data as z.output<ReturnType<typeof apiDefaultBody>>), variant: 'default' } };
+  if (!existing)
+    return {
+      ok: true,
+      value: { ...(r.data as z.output<ReturnType<typeof apiDefaultBody>>), variant: 'default' },
+    };
   const d = r.data as z.output<ReturnType<typeof apiExistingProviderBody>>;
   return {
     ok: true,

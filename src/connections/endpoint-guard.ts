@@ -18,7 +18,10 @@ export interface ResolvedAddress {
 export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemLookup: HostLookup = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }));
 
 const isLocalName = (host: string): boolean => {
   const h = host.toLowerCase().replace(/\.$/, '');
@@ -59,21 +62,25 @@ export function createEndpointGuard(opts: { allowPrivate: boolean; lookup?: Host
     },
     async resolve(raw) {
       const url = new URL(raw);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new LlmError('private_endpoint', 'Only http and https model endpoints are allowed');
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new LlmError('private_endpoint', 'Only http and https model endpoints are allowed');
       const host = hostOf(url);
       const literal = isIP(host);
       if (literal !== 0) {
-        if (!opts.allowPrivate && isPrivateAddress(host)) throw new LlmError('private_endpoint', 'The model endpoint is a private address');
+        if (!opts.allowPrivate && isPrivateAddress(host))
+          throw new LlmError('private_endpoint', 'The model endpoint is a private address');
         return null;
       }
-      if (!opts.allowPrivate && isLocalName(host)) throw new LlmError('private_endpoint', 'The model endpoint is a local name');
+      if (!opts.allowPrivate && isLocalName(host))
+        throw new LlmError('private_endpoint', 'The model endpoint is a local name');
       let addresses: ResolvedAddress[];
       try {
         addresses = await lookup(host);
       } catch {
         throw new LlmError('network', 'The model endpoint host name does not resolve');
       }
-      if (addresses.length === 0) throw new LlmError('network', 'The model endpoint host name does not resolve');
+      if (addresses.length === 0)
+        throw new LlmError('network', 'The model endpoint host name does not resolve');
       if (!opts.allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) {
         throw new LlmError('private_endpoint', 'The model endpoint resolves to a private address');
       }

@@ -3,7 +3,13 @@ import { AnswerTooLargeError, type ModelTransport } from './model-transport.js';
 
 export function fetchTransport(fetchImpl: typeof fetch = globalThis.fetch): ModelTransport {
   return async (req) => {
-    const res = await fetchImpl(req.url, { method: 'POST', headers: req.headers, body: req.body, signal: req.signal, redirect: 'error' });
+    const res = await fetchImpl(req.url, {
+      method: 'POST',
+      headers: req.headers,
+      body: req.body,
+      signal: req.signal,
+      redirect: 'error',
+    });
     const declared = Number(res.headers.get('content-length') ?? 0);
     if (declared > req.maxBytes) {
       await res.body?.cancel().catch(() => undefined);

@@ -43,50 +43,80 @@ const CLIENT_SPAN = { kind: SpanKind.CLIENT };
 
 export function createLlmClient(deps: LlmClientDeps): LlmPort {
   const adapters: Record<HostedProvider, ProviderAdapter> = {
-    HostedModelA: new HostedModelAAdapter({ ...(deps.providerBaseUrls?.HostedModelA ? { baseUrl: deps.providerBaseUrls.HostedModelA } : {}) }),
-    HostedModelB: new HostedModelBAdapter({ ...(deps.providerBaseUrls?.HostedModelB ? { baseUrl: deps.providerBaseUrls.HostedModelB } : {}) }),
-    HostedModelC: new HostedModelCAdapter({ ...(deps.providerBaseUrls?.HostedModelC ? { baseUrl: deps.providerBaseUrls.HostedModelC } : {}) }),
+    HostedModelA: new HostedModelAAdapter({
+      ...(deps.providerBaseUrls?.HostedModelA ? { baseUrl: deps.providerBaseUrls.HostedModelA } : {}),
+    }),
+    HostedModelB: new HostedModelBAdapter({
+      ...(deps.providerBaseUrls?.HostedModelB ? { baseUrl: deps.providerBaseUrls.HostedModelB } : {}),
+    }),
+    HostedModelC: new HostedModelCAdapter({
+      ...(deps.providerBaseUrls?.HostedModelC ? { baseUrl: deps.providerBaseUrls.HostedModelC } : {}),
+    }),
   };
   const hostedTransport = fetchTransport(deps.fetch ?? globalThis.fetch);
   const customTransport = deps.customTransport ?? pinnedTransport;
 
   return {
     // one `model.call` span per call (telemetry on): connection, provider, tokens, error code
-    complete: (req) => inSpan('model.call', CLIENT_SPAN, async (span) => {
-      const started = process.hrtime.bigint();
-      let provider = 'unknown';
-      try {
-        const answer = await withDeadline(req.timeoutMs, req.signal, async (signal) => {
-          const conn = await deps.service.open(req.connectionId);
-          if (!conn) throw new LlmError('not_found', 'No model connection with this id');
-          provider = conn.provider;
-          annotate(span, () => ({ 'model.connection_id': req.connectionId, 'model.provider': provider }));
-          if (conn.status !== 'ACTIVE') throw new LlmError('inactive', 'The model connection is not active');
-          const call = { prompt: req.prompt, ...(req.system !== undefined ? { system: req.system } : {}) };
-          if (conn.provider === 'API') return callCustomApi(conn, call, { guard: deps.guard, transport: customTransport, signal });
-          const adapter = adapters[conn.provider];
-          const json = await postModelJson(adapter.request(conn, call), { transport: hostedTransport, signal });
-          return adapter.read(json);
-        });
-        deps.observe?.({ provider, outcome: 'ok', seconds: Number(process.hrtime.bigint() - started) / 1e9 });
-        annotate(span, () => ({
-          ...(answer.inputTokens !== undefined ? { 'gen_ai.usage.input_tokens': answer.inputTokens } : {}),
-          ...(answer.outputTokens !== undefined ? { 'gen_ai.usage.output_tokens': answer.outputTokens } : {}),
-        }));
-        return answer;
-      } catch (err) {
-        // the store failed (reading the connection), not the model: the turn handles it as a store fault
-        if (isStoreUnavailable(err)) throw err;
-        const e = err instanceof LlmError ? err : new LlmError('network', 'The model call failed');
-        const cause = err instanceof LlmError ? {} : { cause: err instanceof Error ? err.name : typeof err };
-        deps.observe?.({ provider, outcome: e.code, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
-        annotate(span, () => ({ 'model.connection_id': req.connectionId, 'model.error': e.code }));
-        deps.logger.warn(
-          { connectionId: req.connectionId, streamId: req.streamId, provider, code: e.code, ...cause, ...(e.status !== undefined ? { httpStatus: e.status } : {}) },
-          'model call failed',
-        );
-        throw e;
-      }
-    }),
+    complete: (req) =>
+      inSpan('model.call', CLIENT_SPAN, async (span) => {
+        const started = process.hrtime.bigint();
+        let provider = 'unknown';
+        try {
+          const answer = await withDeadline(req.timeoutMs, req.signal, async (signal) => {
+            const conn = await deps.service.open(req.connectionId);
+            if (!conn) throw new LlmError('not_found', 'No model connection with this id');
+            provider = conn.provider;
+            annotate(span, () => ({ 'model.connection_id': req.connectionId, 'model.provider': provider }));
+            if (conn.status !== 'ACTIVE')
+              throw new LlmError('inactive', 'The model connection is not active');
+            const call = { prompt: req.prompt, ...(req.system !== undefined ? { system: req.system } : {}) };
+            if (conn.provider === 'API')
+              return callCustomApi(conn, call, { guard: deps.guard, transport: customTransport, signal });
+            const adapter = adapters[conn.provider];
+            const json = await postModelJson(adapter.request(conn, call), {
+              transport: hostedTransport,
+              signal,
+            });
+            return adapter.read(json);
+          });
+          deps.observe?.({
+            provider,
+            outcome: 'ok',
+            seconds: Number(process.hrtime.bigint() - started) / 1e9,
+          });
+          annotate(span, () => ({
+            ...(answer.inputTokens !== undefined ? { 'gen_ai.usage.input_tokens': answer.inputTokens } : {}),
+            ...(answer.outputTokens !== undefined
+              ? { 'gen_ai.usage.output_tokens': answer.outputTokens }
+              : {}),
+          }));
+          return answer;
+        } catch (err) {
+          // the store failed (reading the connection), not the model: the turn handles it as a store fault
+          if (isStoreUnavailable(err)) throw err;
+          const e = err instanceof LlmError ? err : new LlmError('network', 'The model call failed');
+          const cause =
+            err instanceof LlmError ? {} : { cause: err instanceof Error ? err.name : typeof err };
+          deps.observe?.({
+            provider,
+            outcome: e.code,
+            seconds: Number(process.hrtime.bigint() - started) / 1e9,
+          });
+          annotate(span, () => ({ 'model.connection_id': req.connectionId, 'model.error': e.code }));
+          deps.logger.warn(
+            {
+              connectionId: req.connectionId,
+              streamId: req.streamId,
+              provider,
+              code: e.code,
+              ...cause,
+              ...(e.status !== undefined ? { httpStatus: e.status } : {}),
+            },
+            'model call failed',
+          );
+          throw e;
+        }
+      }),
   };
 }

@@ -17,13 +17,18 @@ const toCount = (v: unknown): number | undefined => {
 const toText = (v: unknown): string | undefined => {
   if (typeof v === 'string') return v;
   if (Array.isArray(v)) {
-    const parts = v.map((p) => (typeof p === 'string' ? p : (p as { text?: unknown } | null)?.text)).filter((t): t is string => typeof t === 'string');
+    const parts = v
+      .map((p) => (typeof p === 'string' ? p : (p as { text?: unknown } | null)?.text))
+      .filter((t): t is string => typeof t === 'string');
     return parts.length > 0 ? parts.join('') : undefined;
   }
   return undefined;
 };
 
-export function readModelAnswer(json: unknown, paths: { text: string; inputTokens?: string; outputTokens?: string }): ModelAnswer {
+export function readModelAnswer(
+  json: unknown,
+  paths: { text: string; inputTokens?: string; outputTokens?: string },
+): ModelAnswer {
   const text = toText(readJsonPath(json, paths.text));
   if (text === undefined) throw new LlmError('bad_answer', 'The model answer has no text at the output path');
   const answer: ModelAnswer = { text };

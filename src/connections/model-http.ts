@@ -14,14 +14,22 @@ export async function postModelJson(
   for (const [k, v] of Object.entries(req.headers)) headers[k.toLowerCase()] = v;
   let answer;
   try {
-    answer = await opts.transport({ url: req.url, headers, body: JSON.stringify(req.body), signal: opts.signal, pin: opts.pin ?? null, maxBytes: MAX_ANSWER_BYTES });
+    answer = await opts.transport({
+      url: req.url,
+      headers,
+      body: JSON.stringify(req.body),
+      signal: opts.signal,
+      pin: opts.pin ?? null,
+      maxBytes: MAX_ANSWER_BYTES,
+    });
   } catch (err) {
     if (err instanceof LlmError) throw err;
     if (err instanceof AnswerTooLargeError) throw new LlmError('bad_answer', 'The model answer is too large');
     if (opts.signal.aborted) throw new LlmError('timeout', 'The model call was aborted at its deadline');
     throw new LlmError('network', 'The model endpoint could not be reached');
   }
-  if (answer.status < 200 || answer.status > 299) throw new LlmError('http_status', `The model answered HTTP ${answer.status}`, answer.status);
+  if (answer.status < 200 || answer.status > 299)
+    throw new LlmError('http_status', `The model answered HTTP ${answer.status}`, answer.status);
   try {
     return JSON.parse(answer.text) as unknown;
   } catch {

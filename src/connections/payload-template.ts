@@ -47,7 +47,8 @@ export function fillPayloadTemplate(
   const messages = filled.messages;
   if (Array.isArray(messages)) {
     const origMessages = original.messages as Json[];
-    const isRole = (m: Json, role: string) => !!m && typeof m === 'object' && !Array.isArray(m) && m.role === role;
+    const isRole = (m: Json, role: string) =>
+      !!m && typeof m === 'object' && !Array.isArray(m) && m.role === role;
     let lastUser = -1;
     messages.forEach((m, i) => {
       if (isRole(m, 'user')) lastUser = i;
@@ -55,7 +56,8 @@ export function fillPayloadTemplate(
     if (lastUser < 0) messages.push({ role: 'user', content: call.prompt });
     else {
       const orig = origMessages[lastUser] as { content?: Json };
-      if (typeof orig.content !== 'string' || !hasPlaceholder(orig.content)) (messages[lastUser] as { content: Json }).content = call.prompt;
+      if (typeof orig.content !== 'string' || !hasPlaceholder(orig.content))
+        (messages[lastUser] as { content: Json }).content = call.prompt;
     }
     if (call.system && !used.has('system') && !messages.some((m) => isRole(m, 'system'))) {
       messages.unshift({ role: 'system', content: call.system });

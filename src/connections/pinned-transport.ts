@@ -40,7 +40,9 @@ export const pinnedTransport: ModelTransport = (req) =>
             reject(new AnswerTooLargeError());
           } else chunks.push(chunk);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
         res.on('aborted', () => reject(new Error('answer aborted')));
       },

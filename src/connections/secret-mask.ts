@@ -13,7 +13,8 @@ const MIN_LEN: Record<MaskStyle, number> = { edges: 16, prefix: 8 };
 /** Names of `fields` members that hold secrets. */
 const SECRET_FIELD = /key|secret|token|password/i;
 /** Header names whose values are credentials. */
-const SECRET_HEADER = /auth|api[-_]?key|^key$|[-_]key$|token|secret|password|cookie|credential|signature|session/i;
+const SECRET_HEADER =
+  /auth|api[-_]?key|^key$|[-_]key$|token|secret|password|cookie|credential|signature|session/i;
 /** A value that looks like a key whatever its header name: long, no spaces, letters and digits. */
 const KEY_LIKE = /^(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9._~+/=-]{20,}$/;
 /** `Bearer xyz` / `Basic xyz` / `Token xyz`: the scheme stays readable, the credential is masked. */

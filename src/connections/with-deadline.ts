@@ -5,7 +5,11 @@
  */
 import { LlmError } from './llm-error.js';
 
-export async function withDeadline<T>(timeoutMs: number, outer: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withDeadline<T>(
+  timeoutMs: number,
+  outer: AbortSignal | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort();
   let timer: NodeJS.Timeout | undefined;
@@ -22,7 +26,10 @@ export async function withDeadline<T>(timeoutMs: number, outer: AbortSignal | un
     running.catch(() => undefined);
     return await Promise.race([running, deadline]);
   } catch (err) {
-    if (controller.signal.aborted && !(err instanceof LlmError && err.code !== 'timeout' && err.code !== 'network')) {
+    if (
+      controller.signal.aborted &&
+      !(err instanceof LlmError && err.code !== 'timeout' && err.code !== 'network')
+    ) {
       throw new LlmError('timeout', `No model answer within ${timeoutMs} ms`);
     }
     throw err;

@@ -11,7 +11,16 @@
  * app's scopes. The API key is handed over as it is (the connections API takes nothing else); the page
  * keeps it in memory only.
  */
-import { AppError, includesRole, roleOn, sha256, signHs256, type Logger, type Principal, type Sealer } from '../platform/index.js';
+import {
+  AppError,
+  includesRole,
+  roleOn,
+  sha256,
+  signHs256,
+  type Logger,
+  type Principal,
+  type Sealer,
+} from '../platform/index.js';
 import { storeKeys, type Store } from '../store/index.js';
 
 export const CONSOLE_CREDENTIAL_NAME = 'Operator console';
@@ -22,7 +31,10 @@ export const CONSOLE_TOKEN_LIFETIME_S = 300;
 
 /** The operator API's use cases the console's credentials are made with (the admin component's AppsService). */
 export interface CredentialMaker {
-  createApiApp(streamId: string, input: { name: string; scopes: string[] }): Promise<{ clientId: string; clientSecret: string }>;
+  createApiApp(
+    streamId: string,
+    input: { name: string; scopes: string[] },
+  ): Promise<{ clientId: string; clientSecret: string }>;
   findApiApp(clientId: string): Promise<{ streamId: string; secret: string; scopes: string[] } | null>;
   deleteApiApp(streamId: string, clientId: string): Promise<void>;
   createApiKey(input: { name: string; scopes: string[] }): Promise<{ id: string; apiKey: string }>;
@@ -36,7 +48,8 @@ export type ConsoleTokenAccess = 'read' | 'write';
 
 export function consoleTokenAccess(principal: Principal, streamId: string): ConsoleTokenAccess {
   if (principal.kind === 'admin') return 'write';
-  if (principal.kind === 'account' && includesRole(roleOn(principal.grants, streamId), 'editor')) return 'write';
+  if (principal.kind === 'account' && includesRole(roleOn(principal.grants, streamId), 'editor'))
+    return 'write';
   return 'read';
 }
 
@@ -49,10 +62,22 @@ export class ConsoleCredentials {
   ) {}
 
   /** A token for the app's public APIs, signed with the console's API app of the app (made when missing). */
-  async appToken(streamId: string, access: ConsoleTokenAccess): Promise<{ token: string; clientId: string; expiresAt: string; access: ConsoleTokenAccess }> {
+  async appToken(
+    streamId: string,
+    access: ConsoleTokenAccess,
+  ): Promise<{ token: string; clientId: string; expiresAt: string; access: ConsoleTokenAccess }> {
     const { clientId, secret } = await this.apiAppOf(streamId);
-    const token = signHs256({ appId: clientId, sub: 'operator-console', ...(access === 'read' ? { access: 'read' } : {}) }, secret, CONSOLE_TOKEN_LIFETIME_S);
-    return { token, clientId, access, expiresAt: new Date(Date.now() + CONSOLE_TOKEN_LIFETIME_S * 1000).toISOString() };
+    const token = signHs256(
+      { appId: clientId, sub: 'operator-console', ...(access === 'read' ? { access: 'read' } : {}) },
+      secret,
+      CONSOLE_TOKEN_LIFETIME_S,
+    );
+    return {
+      token,
+      clientId,
+      access,
+      expiresAt: new Date(Date.now() + CONSOLE_TOKEN_LIFETIME_S * 1000).toISOString(),
+    };
   }
 
   /** The console's API key for the connections API (made when missing). */
@@ -62,7 +87,10 @@ export class ConsoleCredentials {
     const kept = raw ? this.openKey(raw) : null;
     if (kept && (await this.maker.findApiKeyByHash(sha256(kept)))) return kept;
     const made = await this.maker.createApiKey({ name: CONSOLE_CREDENTIAL_NAME, scopes: CONSOLE_KEY_SCOPES });
-    const stored = await this.store.atomic([{ op: 'set', key, value: this.sealer.seal(made.apiKey) }], [raw ? { key, equals: raw } : { key, absent: true }]);
+    const stored = await this.store.atomic(
+      [{ op: 'set', key, value: this.sealer.seal(made.apiKey) }],
+      [raw ? { key, equals: raw } : { key, absent: true }],
+    );
     if (stored.ok) return made.apiKey;
     // another request made one meanwhile: use that one (the key made here stays unused, as an integrator's would)
     const other = await this.store.get(key);
@@ -86,14 +114,24 @@ export class ConsoleCredentials {
     if (kept) {
       const found = await this.maker.findApiApp(kept).catch((err: unknown) => {
         // sealed with another master key: a new one replaces it
-        this.logger.warn({ err, streamId }, 'the console API app of this app cannot be opened; making another');
+        this.logger.warn(
+          { err, streamId },
+          'the console API app of this app cannot be opened; making another',
+        );
         return null;
       });
-      if (found && found.streamId === streamId && hasAll(found.scopes, CONSOLE_APP_SCOPES)) return { clientId: kept, secret: found.secret };
+      if (found && found.streamId === streamId && hasAll(found.scopes, CONSOLE_APP_SCOPES))
+        return { clientId: kept, secret: found.secret };
     }
     // 404 when the app does not exist
-    const made = await this.maker.createApiApp(streamId, { name: CONSOLE_CREDENTIAL_NAME, scopes: CONSOLE_APP_SCOPES });
-    const stored = await this.store.atomic([{ op: 'set', key, value: made.clientId }], [kept ? { key, equals: kept } : { key, absent: true }]);
+    const made = await this.maker.createApiApp(streamId, {
+      name: CONSOLE_CREDENTIAL_NAME,
+      scopes: CONSOLE_APP_SCOPES,
+    });
+    const stored = await this.store.atomic(
+      [{ op: 'set', key, value: made.clientId }],
+      [kept ? { key, equals: kept } : { key, absent: true }],
+    );
     if (stored.ok) {
       if (kept) await this.maker.deleteApiApp(streamId, kept).catch(() => undefined);
       return { clientId: made.clientId, secret: made.clientSecret };

@@ -13,7 +13,14 @@ export const sessionAnswer = z.object({
   /** ISO 8601 time at which the session ends (absent when the request used the admin token). */
   expiresAt: z.string().optional(),
   /** Who holds the session: the admin token, or an account with its roles. */
-  holder: z.object({ kind: z.enum(['admin', 'account']), accountId: z.string().optional(), email: z.string().optional(), grants: z.array(z.object({ role: z.enum(ROLES), app: z.string().optional() })) }).optional(),
+  holder: z
+    .object({
+      kind: z.enum(['admin', 'account']),
+      accountId: z.string().optional(),
+      email: z.string().optional(),
+      grants: z.array(z.object({ role: z.enum(ROLES), app: z.string().optional() })),
+    })
+    .optional(),
 });
 
 export interface ConsoleSessionRecord {
@@ -27,9 +34,15 @@ export interface ConsoleSessionRecord {
 
 export const consoleTokenAnswer = z.object({
   token: z.string().describe('an HS256 JWT for the auth header of the public APIs of this app'),
-  clientId: z.string().describe('the console\'s API app of this app, listed with its other API apps'),
+  clientId: z.string().describe("the console's API app of this app, listed with its other API apps"),
   expiresAt: z.string().describe('ISO 8601 time at which the token stops being accepted'),
-  access: z.enum(['read', 'write']).describe('read: the holder may not change the app (a viewer): the public APIs answer it only reads (GET), anything else 403'),
+  access: z
+    .enum(['read', 'write'])
+    .describe(
+      'read: the holder may not change the app (a viewer): the public APIs answer it only reads (GET), anything else 403',
+    ),
 });
 
-export const consoleKeyAnswer = z.object({ apiKey: z.string().describe('for the x-api-key header of the connections API') });
+export const consoleKeyAnswer = z.object({
+  apiKey: z.string().describe('for the x-api-key header of the connections API'),
+});

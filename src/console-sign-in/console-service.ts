@@ -9,8 +9,18 @@
  * compared, with the operator API's Bearer attempts (credential-guesses.ts).
  */
 import {
-  AppError, createCredentialGuesses, hmacSha256, isConsoleSessionId, isoNow, randomSecret, safeEqual,
-  type AccountIdentity, type ConsoleSessionLookup, type CredentialGuesses, type RateLimiterFactory, type SessionHolder,
+  AppError,
+  createCredentialGuesses,
+  hmacSha256,
+  isConsoleSessionId,
+  isoNow,
+  randomSecret,
+  safeEqual,
+  type AccountIdentity,
+  type ConsoleSessionLookup,
+  type CredentialGuesses,
+  type RateLimiterFactory,
+  type SessionHolder,
 } from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { ConsoleRepository } from './console-repository.js';
@@ -29,7 +39,11 @@ export interface ConsoleServiceOptions {
 
 /** What the console asks of operator accounts. */
 export interface AccountSessions {
-  verifySignIn(email: string, password: string, clientIp: string): Promise<{ identity: AccountIdentity; binding: string }>;
+  verifySignIn(
+    email: string,
+    password: string,
+    clientIp: string,
+  ): Promise<{ identity: AccountIdentity; binding: string }>;
   sessionHolder(accountId: string, binding: string): Promise<AccountIdentity | null>;
 }
 
@@ -44,20 +58,27 @@ export class ConsoleService implements ConsoleSessionLookup {
   ) {
     this.repo = new ConsoleRepository(store);
     this.guesses = opts.guesses ?? createCredentialGuesses({ rateLimiters: opts.rateLimiters });
-    this.credential = hmacSha256(opts.credentialKey ?? Buffer.from(randomSecret(32)), `console-session:${opts.adminToken}`);
+    this.credential = hmacSha256(
+      opts.credentialKey ?? Buffer.from(randomSecret(32)),
+      `console-session:${opts.adminToken}`,
+    );
   }
 
   get ttlS(): number {
     return this.opts.ttlS;
   }
 
-  async signIn(credentials: { token: string } | { email: string; password: string }, clientIp: string): Promise<{ sessionId: string; expiresAt: string; holder: SessionHolder }> {
+  async signIn(
+    credentials: { token: string } | { email: string; password: string },
+    clientIp: string,
+  ): Promise<{ sessionId: string; expiresAt: string; holder: SessionHolder }> {
     let holder: SessionHolder = { kind: 'admin' };
     let credential = this.credential;
     let accountId: string | undefined;
     if ('token' in credentials) {
       const given = credentials.token.trim();
-      if (!(await this.guesses.attempt(clientIp, () => safeEqual(given, this.opts.adminToken)))) throw AppError.unauthorized('Invalid admin token');
+      if (!(await this.guesses.attempt(clientIp, () => safeEqual(given, this.opts.adminToken))))
+        throw AppError.unauthorized('Invalid admin token');
     } else {
       if (!this.opts.accounts) throw AppError.unauthorized('Wrong email or password');
       const found = await this.opts.accounts.verifySignIn(credentials.email, credentials.password, clientIp);
@@ -67,7 +88,11 @@ export class ConsoleService implements ConsoleSessionLookup {
     }
     const sessionId = randomSecret(32);
     const expiresAt = new Date(Date.now() + this.opts.ttlS * 1000).toISOString();
-    await this.repo.save(sessionId, { createdOn: isoNow(), expiresAt, credential, ...(accountId ? { accountId } : {}) }, this.opts.ttlS * 1000);
+    await this.repo.save(
+      sessionId,
+      { createdOn: isoNow(), expiresAt, credential, ...(accountId ? { accountId } : {}) },
+      this.opts.ttlS * 1000,
+    );
     return { sessionId, expiresAt, holder };
   }
 
@@ -96,10 +121,14 @@ export class ConsoleService implements ConsoleSessionLookup {
     const rec = await this.repo.find(sessionId);
     if (!rec || typeof rec.credential !== 'string' || Date.parse(rec.expiresAt) <= Date.now()) return null;
     if (rec.accountId !== undefined) {
-      const identity = this.opts.accounts ? await this.opts.accounts.sessionHolder(rec.accountId, rec.credential) : null;
+      const identity = this.opts.accounts
+        ? await this.opts.accounts.sessionHolder(rec.accountId, rec.credential)
+        : null;
       return identity ? { holder: { kind: 'account', ...identity }, expiresAt: rec.expiresAt } : null;
     }
-    return safeEqual(rec.credential, this.credential) ? { holder: { kind: 'admin' }, expiresAt: rec.expiresAt } : null;
+    return safeEqual(rec.credential, this.credential)
+      ? { holder: { kind: 'admin' }, expiresAt: rec.expiresAt }
+      : null;
   }
 
   async signOut(sessionId: string): Promise<void> {

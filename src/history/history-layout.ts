@@ -36,7 +36,11 @@ export const classesOf = (version: HistoryVersion): TaskClass[] => (version === 
 const versionsOf = (cls: TaskClass): HistoryVersion[] => (cls === 'd' ? ['v1', 'v2'] : ['v1']);
 
 /** An index of messages (one per task class) or of sessions. */
-export type Scope = { kind: 'all' } | { kind: 'user'; id: string } | { kind: 'session'; id: string } | { kind: 'tag'; key: string; value: string };
+export type Scope =
+  | { kind: 'all' }
+  | { kind: 'user'; id: string }
+  | { kind: 'session'; id: string }
+  | { kind: 'tag'; key: string; value: string };
 /** Session sets exist for the app and for each identity; stored in session meta as 'all' / 'u:<id>'. */
 export type SessionScope = 'all' | `u:${string}`;
 /** A session meta, parsed: per view (`<ch>:<ver>`), the first message's ms and the session scopes. */
@@ -69,9 +73,15 @@ function scopesOf(m: ValidMessage): MessageScopes {
   const cls = classOf(m.taskKind);
   const identities = identitiesOf(m);
   const indexKeys = [historyLayout.indexKey(m.streamId, m.channel, cls, { kind: 'all' })];
-  for (const id of identities) indexKeys.push(historyLayout.indexKey(m.streamId, m.channel, cls, { kind: 'user', id }));
+  for (const id of identities)
+    indexKeys.push(historyLayout.indexKey(m.streamId, m.channel, cls, { kind: 'user', id }));
   indexKeys.push(historyLayout.indexKey(m.streamId, m.channel, cls, { kind: 'session', id: m.sessionId }));
-  return { cls, idsField: JSON.stringify(identities), userScopes: identities.map((id): SessionScope => `u:${id}`), indexKeys };
+  return {
+    cls,
+    idsField: JSON.stringify(identities),
+    userScopes: identities.map((id): SessionScope => `u:${id}`),
+    indexKeys,
+  };
 }
 
 export const historyLayout = {
@@ -79,7 +89,8 @@ export const historyLayout = {
   appKey: (streamId: string): string => storeKeys.appRecord(streamId),
   messageKey: (streamId: string, msgId: string): string => storeKeys.message(streamId, msgId),
   traceKey: (streamId: string, msgId: string): string => storeKeys.historyTrace(streamId, msgId),
-  metaKey: (streamId: string, sessionId: string): string => storeKeys.historySessionMeta(streamId, enc(sessionId)),
+  metaKey: (streamId: string, sessionId: string): string =>
+    storeKeys.historySessionMeta(streamId, enc(sessionId)),
 
   indexKey(streamId: string, channel: ChannelType, cls: TaskClass, scope: Scope): string {
     const view = `${channel}:${cls}`;
@@ -100,9 +111,16 @@ export const historyLayout = {
     return classesOf(version).map((cls) => historyLayout.indexKey(streamId, channel, cls, scope));
   },
 
-  sessionSetKey(streamId: string, channel: ChannelType, version: HistoryVersion, scope: SessionScope): string {
+  sessionSetKey(
+    streamId: string,
+    channel: ChannelType,
+    version: HistoryVersion,
+    scope: SessionScope,
+  ): string {
     const view = `${channel}:${version}`;
-    return scope === 'all' ? storeKeys.historySessionsByApp(streamId, view) : storeKeys.historySessionsByUser(streamId, view, enc(scope.slice(2)));
+    return scope === 'all'
+      ? storeKeys.historySessionsByApp(streamId, view)
+      : storeKeys.historySessionsByUser(streamId, view, enc(scope.slice(2)));
   },
 
   identitiesOf,
@@ -134,15 +152,31 @@ export const historyLayout = {
   /** The message hash, its index entries and its traceId (with the rest of its 30 days as TTL). */
   messageOps(m: ValidMessage, nowMs: number): WriteOp[] {
     const scopes = scopesOf(m);
-    const ops: WriteOp[] = [{ op: 'hset', key: historyLayout.messageKey(m.streamId, m.id), fields: historyLayout.fields(m, scopes.idsField) }];
+    const ops: WriteOp[] = [
+      {
+        op: 'hset',
+        key: historyLayout.messageKey(m.streamId, m.id),
+        fields: historyLayout.fields(m, scopes.idsField),
+      },
+    ];
     for (const key of scopes.indexKeys) ops.push({ op: 'zadd', key, score: m.createdOn, member: m.id });
     if (m.tags) {
       for (const key in m.tags) {
-        ops.push({ op: 'zadd', key: historyLayout.indexKey(m.streamId, m.channel, scopes.cls, { kind: 'tag', key, value: m.tags[key]! }), score: m.createdOn, member: m.id });
+        ops.push({
+          op: 'zadd',
+          key: historyLayout.indexKey(m.streamId, m.channel, scopes.cls, {
+            kind: 'tag',
+            key,
+            value: m.tags[key]!,
+          }),
+          score: m.createdOn,
+          member: m.id,
+        });
       }
     }
     const ttlMs = m.createdOn + TRACE_RETENTION_MS - nowMs;
-    if (m.traceId && ttlMs > 0) ops.push({ op: 'set', key: historyLayout.traceKey(m.streamId, m.id), value: m.traceId, ttlMs });
+    if (m.traceId && ttlMs > 0)
+      ops.push({ op: 'set', key: historyLayout.traceKey(m.streamId, m.id), value: m.traceId, ttlMs });
     return ops;
   },
 
@@ -153,7 +187,10 @@ export const historyLayout = {
       if (!field.startsWith('f:')) continue;
       const view = field.slice(2);
       const scopes = meta[`sc:${view}`];
-      views.set(view, { first: Number(raw), scopes: new Set(scopes ? (JSON.parse(scopes) as string[]) : []) });
+      views.set(view, {
+        first: Number(raw),
+        scopes: new Set(scopes ? (JSON.parse(scopes) as string[]) : []),
+      });
     }
     return views;
   },
@@ -180,17 +217,28 @@ export const historyLayout = {
    * first-message time per channel and version, and its entries in the app's and each identity's
    * session sets. Guards make the change conditional on the meta read (retry on conflict).
    */
-  sessionOps(streamId: string, sessionId: string, meta: Record<string, string>, msgs: ValidMessage[]): { ops: WriteOp[]; guards: Guard[] } {
+  sessionOps(
+    streamId: string,
+    sessionId: string,
+    meta: Record<string, string>,
+    msgs: ValidMessage[],
+  ): { ops: WriteOp[]; guards: Guard[] } {
     const ops: WriteOp[] = [];
     const guards: Guard[] = [];
     const metaKey = historyLayout.metaKey(streamId, sessionId);
-    const byView = new Map<string, { channel: ChannelType; version: HistoryVersion; first: number; scopes: SessionScope[] }>();
+    const byView = new Map<
+      string,
+      { channel: ChannelType; version: HistoryVersion; first: number; scopes: SessionScope[] }
+    >();
     for (const m of msgs) {
       for (const version of versionsOf(classOf(m.taskKind))) {
         const view = `${m.channel}:${version}`;
         const cur = byView.get(view) ?? { channel: m.channel, version, first: m.createdOn, scopes: ['all'] };
         cur.first = Math.min(cur.first, m.createdOn);
-        cur.scopes = uniq([...cur.scopes, ...historyLayout.identitiesOf(m).map((id): SessionScope => `u:${id}`)]);
+        cur.scopes = uniq([
+          ...cur.scopes,
+          ...historyLayout.identitiesOf(m).map((id): SessionScope => `u:${id}`),
+        ]);
         byView.set(view, cur);
       }
     }
@@ -205,11 +253,25 @@ export const historyLayout = {
       const moved = first !== oldFirst;
       const added = scopes.filter((s) => !oldScopes.includes(s));
       if (!moved && added.length === 0) continue;
-      for (const s of moved ? scopes : added) ops.push({ op: 'zadd', key: historyLayout.sessionSetKey(streamId, v.channel, v.version, s), score: first, member: sessionId });
+      for (const s of moved ? scopes : added)
+        ops.push({
+          op: 'zadd',
+          key: historyLayout.sessionSetKey(streamId, v.channel, v.version, s),
+          score: first,
+          member: sessionId,
+        });
       fields[`f:${view}`] = String(first);
       fields[`sc:${view}`] = JSON.stringify(scopes);
-      guards.push(oldFirstRaw === undefined ? { key: metaKey, hashField: `f:${view}`, absent: true } : { key: metaKey, hashField: `f:${view}`, equals: oldFirstRaw });
-      guards.push(oldScopesRaw === undefined ? { key: metaKey, hashField: `sc:${view}`, absent: true } : { key: metaKey, hashField: `sc:${view}`, equals: oldScopesRaw });
+      guards.push(
+        oldFirstRaw === undefined
+          ? { key: metaKey, hashField: `f:${view}`, absent: true }
+          : { key: metaKey, hashField: `f:${view}`, equals: oldFirstRaw },
+      );
+      guards.push(
+        oldScopesRaw === undefined
+          ? { key: metaKey, hashField: `sc:${view}`, absent: true }
+          : { key: metaKey, hashField: `sc:${view}`, equals: oldScopesRaw },
+      );
     }
     if (Object.keys(fields).length) ops.push({ op: 'hset', key: metaKey, fields });
     return { ops, guards };

@@ -33,25 +33,39 @@ export interface HistoryQuery {
   getAgentsInfo: boolean;
 }
 
-export function resolveHistoryQuery(version: HistoryVersion, p: HistoryParams, where: 'query' | 'body', nowMs: number): HistoryQuery {
+export function resolveHistoryQuery(
+  version: HistoryVersion,
+  p: HistoryParams,
+  where: 'query' | 'body',
+  nowMs: number,
+): HistoryQuery {
   const problems: Array<{ msg: string; path: string }> = [];
   const at = (name: string) => `${where}.${name}`;
 
-  if (p.skip !== undefined && p.offset !== undefined && p.skip !== p.offset) problems.push({ msg: 'skip and offset are the same parameter; give one', path: at('offset') });
+  if (p.skip !== undefined && p.offset !== undefined && p.skip !== p.offset)
+    problems.push({ msg: 'skip and offset are the same parameter; give one', path: at('offset') });
   const skip = p.skip ?? p.offset ?? 0;
 
   let window: Window = { lo: -Infinity, hi: Infinity };
   if (p.msgId !== undefined) {
     if (p.dateFrom) problems.push({ msg: 'msgId cannot be used with dateFrom', path: at('dateFrom') });
     if (p.dateTo) problems.push({ msg: 'msgId cannot be used with dateTo', path: at('dateTo') });
-    if (skip > 0) problems.push({ msg: 'msgId cannot be used with skip/offset', path: at(p.skip !== undefined ? 'skip' : 'offset') });
+    if (skip > 0)
+      problems.push({
+        msg: 'msgId cannot be used with skip/offset',
+        path: at(p.skip !== undefined ? 'skip' : 'offset'),
+      });
   } else {
     // a date-only dateTo means the whole of that UTC day
     const from = p.dateFrom?.ms;
     const to = p.dateTo ? (p.dateTo.dateOnly ? p.dateTo.ms + DAY_MS - 1 : p.dateTo.ms) : undefined;
     if (from !== undefined && to !== undefined) {
       if (from > to) problems.push({ msg: 'dateFrom must not be after dateTo', path: at('dateFrom') });
-      else if (to - from >= MAX_SPAN_MS) problems.push({ msg: 'the span between dateFrom and dateTo must be less than 7 days', path: at('dateTo') });
+      else if (to - from >= MAX_SPAN_MS)
+        problems.push({
+          msg: 'the span between dateFrom and dateTo must be less than 7 days',
+          path: at('dateTo'),
+        });
       window = { lo: from, hi: to };
     } else if (from !== undefined) window = { lo: from, hi: from + MAX_SPAN_MS - 1 };
     else if (to !== undefined) window = { lo: to - MAX_SPAN_MS + 1, hi: to };
@@ -59,7 +73,10 @@ export function resolveHistoryQuery(version: HistoryVersion, p: HistoryParams, w
   }
   if (problems.length) throw AppError.validation(problems);
 
-  const sessionIds = p.sessionId === undefined ? undefined : [...new Set(Array.isArray(p.sessionId) ? p.sessionId : [p.sessionId])];
+  const sessionIds =
+    p.sessionId === undefined
+      ? undefined
+      : [...new Set(Array.isArray(p.sessionId) ? p.sessionId : [p.sessionId])];
   const tags = p.tags && Object.keys(p.tags).length ? p.tags : undefined;
   return {
     version,

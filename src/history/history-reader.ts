@@ -23,7 +23,13 @@ import { AppError } from '../platform/index.js';
 import type { ScoredMember } from '../store/index.js';
 import { historyLayout, type Scope, type SessionScope } from './history-layout.js';
 import type { HistoryQuery } from './history-params.js';
-import { compareIn, type Cursor, type HistoryRepository, type Order, type Window } from './history-repository.js';
+import {
+  compareIn,
+  type Cursor,
+  type HistoryRepository,
+  type Order,
+  type Window,
+} from './history-repository.js';
 
 interface Term {
   keys: string[];
@@ -57,9 +63,14 @@ export class HistoryReader {
   async read(streamId: string, q: HistoryQuery): Promise<PageRead> {
     const { terms, skipBy } = this.plan(streamId, q);
     const window = q.anchor ? ALL : q.window;
-    const counts = terms.length === 1 ? null : await Promise.all(terms.map((t) => this.repo.count(t.keys, window)));
-    const totalP = counts ? this.countMatches(terms, counts, window) : this.repo.count(terms[0]!.keys, window);
-    const pageP = q.anchor ? this.aroundAnchor(streamId, q, terms, counts) : this.windowPage(streamId, q, terms, counts, skipBy);
+    const counts =
+      terms.length === 1 ? null : await Promise.all(terms.map((t) => this.repo.count(t.keys, window)));
+    const totalP = counts
+      ? this.countMatches(terms, counts, window)
+      : this.repo.count(terms[0]!.keys, window);
+    const pageP = q.anchor
+      ? this.aroundAnchor(streamId, q, terms, counts)
+      : this.windowPage(streamId, q, terms, counts, skipBy);
     const [total, page] = await Promise.all([totalP, pageP]);
     return { total, ...page };
   }
@@ -73,7 +84,8 @@ export class HistoryReader {
       const sessions = q.sessionIds.map((id) => ({ id, keys: keys({ kind: 'session', id }) }));
       terms.push({ keys: sessions.flatMap((s) => s.keys), sessions });
     }
-    for (const [key, value] of Object.entries(q.tags ?? {})) terms.push({ keys: keys({ kind: 'tag', key, value }) });
+    for (const [key, value] of Object.entries(q.tags ?? {}))
+      terms.push({ keys: keys({ kind: 'tag', key, value }) });
     if (terms.length === 0) terms.push({ keys: keys({ kind: 'all' }) });
     let skipBy: SkipBy;
     if (terms.length > 1 || (q.tags && !q.userId && !q.callId)) skipBy = { kind: 'scan' };
@@ -88,15 +100,33 @@ export class HistoryReader {
 
   // ---- pages ----
 
-  private async windowPage(streamId: string, q: HistoryQuery, terms: Term[], counts: number[] | null, skipBy: SkipBy) {
+  private async windowPage(
+    streamId: string,
+    q: HistoryQuery,
+    terms: Term[],
+    counts: number[] | null,
+    skipBy: SkipBy,
+  ) {
     const start = q.skip > 0 ? await this.skip(streamId, q, terms, counts, skipBy) : { w: q.window, terms };
     if (start === EMPTY) return { rows: [], moreAvailable: false };
-    const got = await this.collect(start.terms, counts, start.w, q.order, q.limit + 1, 'cursor' in start ? start.cursor : undefined);
+    const got = await this.collect(
+      start.terms,
+      counts,
+      start.w,
+      q.order,
+      q.limit + 1,
+      'cursor' in start ? start.cursor : undefined,
+    );
     const rows = await this.load(streamId, got.matches);
     const page = rows.slice(0, q.limit);
     const extra = rows[q.limit];
     const last = page[page.length - 1];
-    if (extra && last && extra.sessionId === last.sessionId && new Set(page.map((r) => r.sessionId)).size > 1) {
+    if (
+      extra &&
+      last &&
+      extra.sessionId === last.sessionId &&
+      new Set(page.map((r) => r.sessionId)).size > 1
+    ) {
       // the limit cuts the last session: it moves whole to the next page
       return { rows: page.filter((r) => r.sessionId !== last.sessionId), moreAvailable: true };
     }
@@ -115,7 +145,10 @@ export class HistoryReader {
       ids = got.matches.slice(0, q.limit);
       more = got.matches.length > q.limit || got.budgetStopped;
     } else {
-      const [anchorIn] = await this.repo.inAll(terms.map((t) => t.keys), [msgId]);
+      const [anchorIn] = await this.repo.inAll(
+        terms.map((t) => t.keys),
+        [msgId],
+      );
       const n = q.limit - (anchorIn ? 1 : 0);
       const [older, newer] = await Promise.all([
         this.collect(terms, counts, ALL, 'desc', n + 1, cursor),
@@ -124,22 +157,40 @@ export class HistoryReader {
       const half = Math.floor(n / 2);
       const takeOld = Math.min(older.matches.length, half + Math.max(0, n - half - newer.matches.length));
       const takeNew = Math.min(newer.matches.length, n - takeOld);
-      ids = [...older.matches.slice(0, takeOld), ...(anchorIn ? [cursor] : []), ...newer.matches.slice(0, takeNew)];
-      more = older.matches.length > takeOld || newer.matches.length > takeNew || older.budgetStopped || newer.budgetStopped;
+      ids = [
+        ...older.matches.slice(0, takeOld),
+        ...(anchorIn ? [cursor] : []),
+        ...newer.matches.slice(0, takeNew),
+      ];
+      more =
+        older.matches.length > takeOld ||
+        newer.matches.length > takeNew ||
+        older.budgetStopped ||
+        newer.budgetStopped;
     }
     ids.sort(compareIn(q.order));
     return { rows: await this.load(streamId, ids), moreAvailable: more };
   }
 
   private async load(streamId: string, ids: ScoredMember[]): Promise<Array<Record<string, string>>> {
-    const rows = await this.repo.messages(streamId, ids.map((m) => m.member));
+    const rows = await this.repo.messages(
+      streamId,
+      ids.map((m) => m.member),
+    );
     return rows.filter((r) => r.id !== undefined);
   }
 
   // ---- matching ----
 
   /** Matches of the terms after the cursor, in order, chunk by chunk (driver = smallest term). */
-  private async *chunks(terms: Term[], counts: number[] | null, w: Window, order: Order, size: number, cursor?: Cursor) {
+  private async *chunks(
+    terms: Term[],
+    counts: number[] | null,
+    w: Window,
+    order: Order,
+    size: number,
+    cursor?: Cursor,
+  ) {
     let d = 0;
     if (counts) for (let i = 1; i < counts.length; i++) if (counts[i]! < counts[d]!) d = i;
     const driver = terms[d]!;
@@ -148,14 +199,24 @@ export class HistoryReader {
     for (;;) {
       const chunk = await this.repo.range(driver.keys, w, order, size, cur);
       if (chunk.length === 0) return;
-      const ok = await this.repo.inAll(others, chunk.map((c) => c.member));
+      const ok = await this.repo.inAll(
+        others,
+        chunk.map((c) => c.member),
+      );
       yield { matches: chunk.filter((_, i) => ok[i]), scanned: chunk.length };
       if (chunk.length < size) return;
       cur = chunk[chunk.length - 1];
     }
   }
 
-  private async collect(terms: Term[], counts: number[] | null, w: Window, order: Order, want: number, cursor?: Cursor) {
+  private async collect(
+    terms: Term[],
+    counts: number[] | null,
+    w: Window,
+    order: Order,
+    want: number,
+    cursor?: Cursor,
+  ) {
     const single = terms.length === 1;
     const size = single ? want : Math.min(2_000, this.budgets.scanBudget, Math.max(200, want * 2));
     const matches: ScoredMember[] = [];
@@ -200,7 +261,9 @@ export class HistoryReader {
       }
       // oldest first: a session that started before the window but has messages in it counts first
       const first = (await this.repo.sessionAt(by.key, w, 'asc', 0)) ?? Infinity;
-      const straddles = first > w.lo && (await this.repo.count(terms[0]!.keys, { lo: w.lo, hi: Math.min(first - 1, w.hi) })) > 0;
+      const straddles =
+        first > w.lo &&
+        (await this.repo.count(terms[0]!.keys, { lo: w.lo, hi: Math.min(first - 1, w.hi) })) > 0;
       const start = await this.repo.sessionAt(by.key, w, 'asc', n - (straddles ? 1 : 0));
       if (start === null) return EMPTY;
       return { w: { lo: start, hi: w.hi }, terms };
@@ -208,7 +271,9 @@ export class HistoryReader {
     if (by.kind === 'list') {
       const sessions = terms[0]!.sessions!;
       const firsts = await Promise.all(sessions.map((s) => this.repo.range(s.keys, w, q.order, 1)));
-      const present = sessions.map((s, i) => ({ s, first: firsts[i]![0] })).filter((x) => x.first !== undefined);
+      const present = sessions
+        .map((s, i) => ({ s, first: firsts[i]![0] }))
+        .filter((x) => x.first !== undefined);
       present.sort((a, b) => compareIn(q.order)(a.first!, b.first!));
       const kept = present.slice(n).map((x) => x.s);
       if (kept.length === 0) return EMPTY;
@@ -219,7 +284,10 @@ export class HistoryReader {
     let prev: ScoredMember | undefined;
     let walked = 0;
     for await (const c of this.chunks(terms, counts, w, q.order, Math.min(500, this.budgets.scanBudget))) {
-      const sessions = await this.repo.sessionIdsOf(streamId, c.matches.map((m) => m.member));
+      const sessions = await this.repo.sessionIdsOf(
+        streamId,
+        c.matches.map((m) => m.member),
+      );
       for (let i = 0; i < c.matches.length; i++) {
         const s = sessions[i] ?? '';
         if (!seen.has(s)) {
@@ -230,7 +298,9 @@ export class HistoryReader {
       }
       walked += c.scanned;
       if (walked >= this.budgets.scanBudget) {
-        throw AppError.badRequest(`skip/offset reaches past ${this.budgets.scanBudget} messages for this combination of filters; narrow dateFrom/dateTo or page with msgId`);
+        throw AppError.badRequest(
+          `skip/offset reaches past ${this.budgets.scanBudget} messages for this combination of filters; narrow dateFrom/dateTo or page with msgId`,
+        );
       }
     }
     return EMPTY;

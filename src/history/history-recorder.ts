@@ -30,7 +30,8 @@ interface Queued {
 function oneAppOf(valid: ValidMessage[]): string | null {
   const streamId = valid[0]?.streamId;
   if (streamId === undefined) return null;
-  if (valid.length === 2) return valid[1]!.streamId === streamId && valid[1]!.id !== valid[0]!.id ? streamId : null;
+  if (valid.length === 2)
+    return valid[1]!.streamId === streamId && valid[1]!.id !== valid[0]!.id ? streamId : null;
   for (const m of valid) if (m.streamId !== streamId) return null;
   return valid.length === 1 || new Set(valid.map((m) => m.id)).size === valid.length ? streamId : null;
 }
@@ -52,7 +53,8 @@ interface Plan {
   changed: Array<{ sessionId: string; meta: Record<string, string> }>;
 }
 
-const isStoreFault = (err: unknown): boolean => isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable');
+const isStoreFault = (err: unknown): boolean =>
+  isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable');
 
 /** A session meta as last written or read, and its parsed form (built when first needed). */
 export interface CachedMeta {
@@ -86,7 +88,13 @@ export class HistoryRecorder {
   async record(messages: NewMessage[]): Promise<void> {
     const valid = messages.map((m, i) => {
       const r = newMessageSchema.safeParse(m);
-      if (!r.success) throw AppError.validation(r.error.issues.map((x) => ({ msg: x.message, path: ['messages', String(i), ...x.path.map(String)].join('.') })));
+      if (!r.success)
+        throw AppError.validation(
+          r.error.issues.map((x) => ({
+            msg: x.message,
+            path: ['messages', String(i), ...x.path.map(String)].join('.'),
+          })),
+        );
       return r.data;
     });
     return this.recordValid(valid);
@@ -170,7 +178,9 @@ export class HistoryRecorder {
     }
     const results = await Promise.allSettled(batch.map((e) => this.recordForApp(streamId, e.msgs)));
     results.forEach((r, i) => (r.status === 'fulfilled' ? batch[i]!.resolve() : batch[i]!.reject(r.reason)));
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && isStoreFault(r.reason));
+    const failed = results.find(
+      (r): r is PromiseRejectedResult => r.status === 'rejected' && isStoreFault(r.reason),
+    );
     return failed ? { err: failed.reason } : undefined;
   }
 
@@ -205,7 +215,10 @@ export class HistoryRecorder {
     let plan: Plan | null;
     if (attempt === 1) plan = this.plan(streamId, msgs, true);
     else {
-      const stored = await this.repo.existing(streamId, msgs.map((m) => m.id));
+      const stored = await this.repo.existing(
+        streamId,
+        msgs.map((m) => m.id),
+      );
       const fresh = msgs.filter((m) => !stored.has(m.id));
       const metas = fresh.length ? await this.repo.sessionMetas(streamId, sessionsOf(fresh)) : [];
       plan = this.plan(streamId, fresh, false, metas);
@@ -226,7 +239,12 @@ export class HistoryRecorder {
    * guards refuse the write if the stored meta differs, and the retry reads the store (`metas`, in
    * the order of the sessions' first messages).
    */
-  private plan(streamId: string, msgs: ValidMessage[], optimistic: boolean, metas: Array<Record<string, string>> = []): Plan | null {
+  private plan(
+    streamId: string,
+    msgs: ValidMessage[],
+    optimistic: boolean,
+    metas: Array<Record<string, string>> = [],
+  ): Plan | null {
     if (msgs.length === 0) return null;
     // the messages of each session, in one pass (a batch holds one or two messages of many calls)
     const bySession = new Map<string, ValidMessage[]>();
@@ -279,9 +297,18 @@ export class HistoryRecorder {
   }
 
   /** The meta as it is after a successful write: what was read, plus the fields the write set. */
-  private remember(streamId: string, sessionId: string, before: Record<string, string>, ops: WriteOp[]): void {
+  private remember(
+    streamId: string,
+    sessionId: string,
+    before: Record<string, string>,
+    ops: WriteOp[],
+  ): void {
     const metaKey = historyLayout.metaKey(streamId, sessionId);
-    const written = ops.find((o): o is Extract<WriteOp, { op: 'hset' }> => o.op === 'hset' && o.key === metaKey);
-    this.metaCache.set(`${streamId}\u0000${sessionId}`, { fields: { ...before, ...(written?.fields ?? {}) } });
+    const written = ops.find(
+      (o): o is Extract<WriteOp, { op: 'hset' }> => o.op === 'hset' && o.key === metaKey,
+    );
+    this.metaCache.set(`${streamId}\u0000${sessionId}`, {
+      fields: { ...before, ...(written?.fields ?? {}) },
+    });
   }
 }

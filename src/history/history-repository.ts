@@ -18,8 +18,12 @@ export interface Cursor {
   member: string;
 }
 
-const before = (a: ScoredMember, b: ScoredMember): number => a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0);
-export const compareIn = (order: Order) => (a: ScoredMember, b: ScoredMember): number => (order === 'asc' ? before(a, b) : before(b, a));
+const before = (a: ScoredMember, b: ScoredMember): number =>
+  a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0);
+export const compareIn =
+  (order: Order) =>
+  (a: ScoredMember, b: ScoredMember): number =>
+    order === 'asc' ? before(a, b) : before(b, a);
 
 export class HistoryRepository {
   constructor(private readonly store: Store) {}
@@ -28,7 +32,9 @@ export class HistoryRepository {
 
   /** Ids of these messages that are already stored. */
   async existing(streamId: string, ids: string[]): Promise<Set<string>> {
-    const found = await Promise.all(ids.map((id) => this.store.hget(historyLayout.messageKey(streamId, id), 'id')));
+    const found = await Promise.all(
+      ids.map((id) => this.store.hget(historyLayout.messageKey(streamId, id), 'id')),
+    );
     return new Set(ids.filter((_, i) => found[i] !== null));
   }
 
@@ -52,7 +58,13 @@ export class HistoryRepository {
    * Up to `count` entries of the union of `keys` within the window, in order, strictly after the
    * cursor when one is given: per key one LIMITed range read (plus one for ties at the cursor's ms).
    */
-  async range(keys: string[], w: Window, order: Order, count: number, cursor?: Cursor): Promise<ScoredMember[]> {
+  async range(
+    keys: string[],
+    w: Window,
+    order: Order,
+    count: number,
+    cursor?: Cursor,
+  ): Promise<ScoredMember[]> {
     if (count <= 0) return [];
     const rev = order === 'desc';
     const reads: Array<Promise<ScoredMember[]>> = [];
@@ -64,7 +76,9 @@ export class HistoryRepository {
       const s = cursor.score;
       if (s >= w.lo && s <= w.hi) {
         reads.push(
-          this.store.zrangeByScore(key, s, s).then((ties) => ties.filter((t) => (rev ? t.member < cursor.member : t.member > cursor.member))),
+          this.store
+            .zrangeByScore(key, s, s)
+            .then((ties) => ties.filter((t) => (rev ? t.member < cursor.member : t.member > cursor.member))),
         );
       }
       const lo = rev ? w.lo : Math.max(w.lo, s + 1);
@@ -79,7 +93,13 @@ export class HistoryRepository {
   async inAll(groups: string[][], members: string[]): Promise<boolean[]> {
     if (groups.length === 0) return members.map(() => true);
     const checks = await Promise.all(
-      members.map((m) => Promise.all(groups.map((keys) => Promise.all(keys.map((k) => this.store.zscore(k, m))).then((s) => s.some((x) => x !== null))))),
+      members.map((m) =>
+        Promise.all(
+          groups.map((keys) =>
+            Promise.all(keys.map((k) => this.store.zscore(k, m))).then((s) => s.some((x) => x !== null)),
+          ),
+        ),
+      ),
     );
     return checks.map((c) => c.every(Boolean));
   }

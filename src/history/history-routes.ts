@@ -6,7 +6,13 @@
  */
 import { z } from 'zod';
 import { defineRoute, type RateLimitGate, type RouteDef } from '../platform/index.js';
-import { getQuerySchema, historyAnswer, postBodySchema, type HistoryParams, type HistoryVersion } from './history-schemas.js';
+import {
+  getQuerySchema,
+  historyAnswer,
+  postBodySchema,
+  type HistoryParams,
+  type HistoryVersion,
+} from './history-schemas.js';
 import type { HistoryService } from './history-service.js';
 
 const tags = ['conversation history'];
@@ -21,7 +27,12 @@ const responses = {
 };
 
 export function historyRoutes(service: HistoryService, gate: RateLimitGate): RouteDef[] {
-  const serve = async (streamId: string, version: HistoryVersion, params: HistoryParams, where: 'query' | 'body') => {
+  const serve = async (
+    streamId: string,
+    version: HistoryVersion,
+    params: HistoryParams,
+    where: 'query' | 'body',
+  ) => {
     await gate.check(streamId);
     return { json: await service.getMessages(streamId, version, params, where) };
   };
@@ -31,21 +42,40 @@ export function historyRoutes(service: HistoryService, gate: RateLimitGate): Rou
     const auth = { kind: 'jwt', scope: 'chat-history', appParam: 'botId' } as const;
     routes.push(
       defineRoute({
-        method: 'get', path, summary: `Conversation history ${version} (query filters)`, tags, auth,
-        params: botIdParam, query: getQuerySchema(version), responses,
+        method: 'get',
+        path,
+        summary: `Conversation history ${version} (query filters)`,
+        tags,
+        auth,
+        params: botIdParam,
+        query: getQuerySchema(version),
+        responses,
         handler: ({ params: { botId: streamId }, query }) => serve(streamId, version, query, 'query'),
       }),
       defineRoute({
-        method: 'post', path, summary: `Conversation history ${version} (body filters)`, tags, auth,
-        params: botIdParam, body: postBodySchema(version), mergeQueryIntoBody: true, responses,
+        method: 'post',
+        path,
+        summary: `Conversation history ${version} (body filters)`,
+        tags,
+        auth,
+        params: botIdParam,
+        body: postBodySchema(version),
+        mergeQueryIntoBody: true,
+        responses,
         handler: ({ params: { botId: streamId }, body }) => serve(streamId, version, body, 'body'),
       }),
     );
   }
   routes.push(
     defineRoute({
-      method: 'post', path: '/api/public/getMessages', summary: 'Conversation history v1, Admin Console form (app of the JWT)', tags,
-      auth: { kind: 'jwt', scope: 'chat-history' }, body: postBodySchema('v1'), mergeQueryIntoBody: true, responses,
+      method: 'post',
+      path: '/api/public/getMessages',
+      summary: 'Conversation history v1, Admin Console form (app of the JWT)',
+      tags,
+      auth: { kind: 'jwt', scope: 'chat-history' },
+      body: postBodySchema('v1'),
+      mergeQueryIntoBody: true,
+      responses,
       handler: ({ principal, body }) => {
         if (principal.kind !== 'app') throw new Error('unreachable: jwt auth yields an app principal');
         return serve(principal.streamId, 'v1', body, 'body');

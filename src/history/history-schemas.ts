@@ -7,9 +7,31 @@ import { z } from 'zod';
 
 /** The 25 channelType values the platform's messages carry. */
 export const CHANNEL_TYPES = [
-  'msteams', 'twitter', 'spark', 'rtm', 'facebook', 'slack', 'native', 'email', 'sms', 'wfacebook',
-  'ringcentral', 'jabber', 'yammer', 'alexa', 'twiliovoice', 'telegram', 'ivr', 'ivrVoice', 'assist',
-  'line', 'liveperson', 'googleactions', 'hangoutchat', 'mattermost', 'rcs',
+  'msteams',
+  'twitter',
+  'spark',
+  'rtm',
+  'facebook',
+  'slack',
+  'native',
+  'email',
+  'sms',
+  'wfacebook',
+  'ringcentral',
+  'jabber',
+  'yammer',
+  'alexa',
+  'twiliovoice',
+  'telegram',
+  'ivr',
+  'ivrVoice',
+  'assist',
+  'line',
+  'liveperson',
+  'googleactions',
+  'hangoutchat',
+  'mattermost',
+  'rcs',
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
@@ -73,10 +95,15 @@ export const newMessageSchema = z.object({
   text: z.string().max(MAX_TEXT),
   channel: z.enum(CHANNEL_TYPES).default('ivr'),
   channelUId: z.string().max(200).default(''),
-  createdOn: z.union([z.date(), z.number().finite().nonnegative()]).transform((d) => Math.floor(d instanceof Date ? d.getTime() : d)),
+  createdOn: z
+    .union([z.date(), z.number().finite().nonnegative()])
+    .transform((d) => Math.floor(d instanceof Date ? d.getTime() : d)),
   lang: z.string().max(20).default('en'),
   traceId: z.string().max(200).optional(),
-  tags: z.record(z.string().min(1).max(100), z.string().max(500)).refine((t) => Object.keys(t).length <= MAX_TAGS, `at most ${MAX_TAGS} tags`).optional(),
+  tags: z
+    .record(z.string().min(1).max(100), z.string().max(500))
+    .refine((t) => Object.keys(t).length <= MAX_TAGS, `at most ${MAX_TAGS} tags`)
+    .optional(),
   taskKind: z.enum(TASK_KINDS).default('Dialog'),
   secureForm: z.boolean().optional(),
   asrMetaData: z.unknown().optional(),
@@ -91,9 +118,16 @@ const flag = z
 
 const integer = (min: number, max: number, tooBig?: string) =>
   z
-    .union([z.number().int(), z.string().regex(/^-?\d{1,15}$/, 'must be an integer')], { error: 'must be an integer' })
+    .union([z.number().int(), z.string().regex(/^-?\d{1,15}$/, 'must be an integer')], {
+      error: 'must be an integer',
+    })
     .transform(Number)
-    .pipe(z.number().min(min, `must be at least ${min}`).max(max, tooBig ?? `must be at most ${max}`));
+    .pipe(
+      z
+        .number()
+        .min(min, `must be at least ${min}`)
+        .max(max, tooBig ?? `must be at most ${max}`),
+    );
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?Z)?$/;
 export interface ParsedDate {
@@ -105,9 +139,22 @@ export function parseHistoryDate(v: string): ParsedDate | null {
   const m = DATE_RE.exec(v);
   if (!m) return null;
   const [y, mo, d, h = '0', mi = '0', s = '0', ms = '0'] = m.slice(1);
-  const t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), Number(ms.padEnd(3, '0')));
+  const t = Date.UTC(
+    Number(y),
+    Number(mo) - 1,
+    Number(d),
+    Number(h),
+    Number(mi),
+    Number(s),
+    Number(ms.padEnd(3, '0')),
+  );
   const back = new Date(t);
-  if (back.getUTCFullYear() !== Number(y) || back.getUTCMonth() !== Number(mo) - 1 || back.getUTCDate() !== Number(d)) return null;
+  if (
+    back.getUTCFullYear() !== Number(y) ||
+    back.getUTCMonth() !== Number(mo) - 1 ||
+    back.getUTCDate() !== Number(d)
+  )
+    return null;
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
   return { ms: t, dateOnly: m[4] === undefined };
 }
@@ -131,7 +178,11 @@ function commonShape(version: HistoryVersion) {
     userId: id200.optional(),
     skip: integer(0, 1_000_000).optional(),
     offset: integer(0, 1_000_000).optional(),
-    limit: integer(1, max, `must be at most ${max} for getMessages${version === 'v2' ? 'V2' : ''}`).optional(),
+    limit: integer(
+      1,
+      max,
+      `must be at most ${max} for getMessages${version === 'v2' ? 'V2' : ''}`,
+    ).optional(),
     channelType: channelType.optional(),
     dateFrom: date.optional(),
     dateTo: date.optional(),
@@ -143,9 +194,14 @@ function commonShape(version: HistoryVersion) {
     includeAsrMetaData: flag.optional(),
     includeSecureForm:
       version === 'v2'
-        ? z.union([z.boolean(), z.enum(['true', 'false'])], {
-            error: (i) => (i.input === undefined ? 'includeSecureForm is required for getMessagesV2' : 'must be true or false'),
-          }).transform((v) => v === true || v === 'true')
+        ? z
+            .union([z.boolean(), z.enum(['true', 'false'])], {
+              error: (i) =>
+                i.input === undefined
+                  ? 'includeSecureForm is required for getMessagesV2'
+                  : 'must be true or false',
+            })
+            .transform((v) => v === true || v === 'true')
         : flag.optional(),
     getAgentsInfo: flag.optional(),
     callId: id200.optional(),
@@ -155,7 +211,18 @@ function commonShape(version: HistoryVersion) {
 export function getQuerySchema(version: HistoryVersion) {
   return z.object({
     ...commonShape(version),
-    userId: z.string({ error: (i) => (i.input === undefined ? 'userId is required' : i.code === 'invalid_type' ? 'must be a string' : undefined) }).trim().min(1).max(200),
+    userId: z
+      .string({
+        error: (i) =>
+          i.input === undefined
+            ? 'userId is required'
+            : i.code === 'invalid_type'
+              ? 'must be a string'
+              : undefined,
+      })
+      .trim()
+      .min(1)
+      .max(200),
     sessionId: id200.optional(),
   });
 }
@@ -163,7 +230,12 @@ export function getQuerySchema(version: HistoryVersion) {
 export function postBodySchema(version: HistoryVersion) {
   return z.object({
     ...commonShape(version),
-    sessionId: z.union([id200.transform((s) => [s]), z.array(id200).max(MAX_SESSION_IDS, `at most ${MAX_SESSION_IDS} session ids`)]).optional(),
+    sessionId: z
+      .union([
+        id200.transform((s) => [s]),
+        z.array(id200).max(MAX_SESSION_IDS, `at most ${MAX_SESSION_IDS} session ids`),
+      ])
+      .optional(),
     tags: z
       .record(z.string().min(1).max(100), tagValue)
       .refine((t) => Object.keys(t).length <= MAX_TAGS, `at most ${MAX_TAGS} tags`)
@@ -213,7 +285,12 @@ export const messageAnswer = z.object({
   traceId: z.string().optional(),
   /** With includeAsrMetaData: a voice turn's input as the speech recognizer gave it (confidence, Inputmode, interpretation, utterance). */
   asrMetaData: z
-    .object({ confidence: z.string(), Inputmode: z.string(), interpretation: z.string(), utterance: z.string() })
+    .object({
+      confidence: z.string(),
+      Inputmode: z.string(),
+      interpretation: z.string(),
+      utterance: z.string(),
+    })
     .loose()
     .optional()
     .describe("with includeAsrMetaData: a caller's turn as the speech recognizer gave it"),

@@ -23,7 +23,12 @@ export class HistoryService {
   ) {}
 
   /** `where` names the parameters' origin in error paths (query for GET, body for POST). */
-  async getMessages(streamId: string, version: HistoryVersion, params: HistoryParams, where: 'query' | 'body' = 'query'): Promise<HistoryAnswer> {
+  async getMessages(
+    streamId: string,
+    version: HistoryVersion,
+    params: HistoryParams,
+    where: 'query' | 'body' = 'query',
+  ): Promise<HistoryAnswer> {
     const q = resolveHistoryQuery(version, params, where, this.now());
     const [page, app] = await Promise.all([this.reader.read(streamId, q), this.apps.findApp(streamId)]);
     const ids = page.rows.map((r) => r.id!);
@@ -32,9 +37,14 @@ export class HistoryService {
       total: page.total,
       moreAvailable: page.moreAvailable,
       icon: app?.icon ?? '',
-      messages: page.rows.map((r, i) => messageView(r, {
-        traceId: traces[i] ?? null, includeTraceId: q.includeTraceId, includeSecureForm: q.includeSecureForm, includeAsrMetaData: q.includeAsrMetaData,
-      })),
+      messages: page.rows.map((r, i) =>
+        messageView(r, {
+          traceId: traces[i] ?? null,
+          includeTraceId: q.includeTraceId,
+          includeSecureForm: q.includeSecureForm,
+          includeAsrMetaData: q.includeAsrMetaData,
+        }),
+      ),
     };
     if (q.getAgentsInfo) answer.agentsInfo = [];
     return answer;

@@ -2,7 +2,13 @@
  * Conversation history component: the recorder the IVR webhook calls for every turn, the
  * getMessages / getMessagesV2 routes, and the service behind them (also used by the benchmark).
  */
-import { createRateLimitGate, RATE_LIMITS, type Metrics, type RateLimiterFactory, type RouteDef } from '../platform/index.js';
+import {
+  createRateLimitGate,
+  RATE_LIMITS,
+  type Metrics,
+  type RateLimiterFactory,
+  type RouteDef,
+} from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { HistoryRecorder, type SessionMetaCache } from './history-recorder.js';
 import { HistoryReader, type ReaderBudgets } from './history-reader.js';
@@ -39,17 +45,46 @@ export function createHistoryComponent(deps: HistoryDeps): HistoryComponent {
   const repo = new HistoryRepository(deps.store);
   const reader = new HistoryReader(repo, { scanBudget: 10_000, countBudget: 20_000, ...deps.budgets });
   const service = new HistoryService(repo, reader, deps.apps, now);
-  const limits = deps.rateLimits ?? { perMinute: RATE_LIMITS.botApi.perMinute, perHour: RATE_LIMITS.botApi.perHour };
-  const gate = createRateLimitGate(deps.rateLimiters, limits.name ?? RATE_LIMITS.botApi.name, limits.perMinute, limits.perHour, deps.metrics);
+  const limits = deps.rateLimits ?? {
+    perMinute: RATE_LIMITS.botApi.perMinute,
+    perHour: RATE_LIMITS.botApi.perHour,
+  };
+  const gate = createRateLimitGate(
+    deps.rateLimiters,
+    limits.name ?? RATE_LIMITS.botApi.name,
+    limits.perMinute,
+    limits.perHour,
+    deps.metrics,
+  );
   const recorder = new HistoryRecorder(repo, deps.sessionMetas, now);
-  return { routes: historyRoutes(service, gate), recorder, turns: turnHistory(recorder, deps.store.atomicAcrossSlots), service };
+  return {
+    routes: historyRoutes(service, gate),
+    recorder,
+    turns: turnHistory(recorder, deps.store.atomicAcrossSlots),
+    service,
+  };
 }
 
-export { HistoryRecorder, type CachedMeta, type PreparedRecord, type SessionMetaCache } from './history-recorder.js';
+export {
+  HistoryRecorder,
+  type CachedMeta,
+  type PreparedRecord,
+  type SessionMetaCache,
+} from './history-recorder.js';
 export { HistoryService, type AppIconSource } from './history-service.js';
 export { turnHistory, type TurnHistory, type TurnRecord } from './turn-history.js';
 export { historyLayout, TRACE_RETENTION_MS } from './history-layout.js';
 export {
-  CHANNEL_TYPES, LIMITS as HISTORY_LIMITS, MAX_TEXT as HISTORY_MAX_TEXT, newMessageSchema,
-  type ChannelType, type HistoryAnswer, type HistoryParams, type HistoryVersion, type MessageAnswer, type NewMessage, type TaskKind, type ValidMessage,
+  CHANNEL_TYPES,
+  LIMITS as HISTORY_LIMITS,
+  MAX_TEXT as HISTORY_MAX_TEXT,
+  newMessageSchema,
+  type ChannelType,
+  type HistoryAnswer,
+  type HistoryParams,
+  type HistoryVersion,
+  type MessageAnswer,
+  type NewMessage,
+  type TaskKind,
+  type ValidMessage,
 } from './history-schemas.js';

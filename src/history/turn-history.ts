@@ -71,6 +71,8 @@ const toValid = (messages: TurnRecord[]): ValidMessage[] =>
 export function turnHistory(recorder: HistoryRecorder, atomicAcrossSlots: boolean): TurnHistory {
   return {
     record: (messages) => recorder.recordValid(toValid(messages)),
-    ...(atomicAcrossSlots ? { prepare: (messages: TurnRecord[]) => recorder.prepare(toValid(messages)) } : {}),
+    ...(atomicAcrossSlots
+      ? { prepare: (messages: TurnRecord[]) => recorder.prepare(toValid(messages)) }
+      : {}),
   };
 }

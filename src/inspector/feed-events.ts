@@ -17,7 +17,9 @@ export interface FeedEvent {
   text: string;
 }
 
-type EventTrace = (Omit<TurnTrace, 'document'> & { document: { kind: TurnTrace['document']['kind'] } }) | { callId: string; turn: number; receivedAt: number };
+type EventTrace =
+  | (Omit<TurnTrace, 'document'> & { document: { kind: TurnTrace['document']['kind'] } })
+  | { callId: string; turn: number; receivedAt: number };
 
 /** Traces read from the end of a call's list beyond those the batch names (turns traced meanwhile). */
 const TAIL_MARGIN = 4;
@@ -30,7 +32,11 @@ export function compareEventIds(a: string, b: string): number {
 }
 
 /** The traces a batch of entries names, per call: one read of each call's tail (and its whole list when a trace is older). */
-async function tracesOf(repo: InspectorRepository, streamId: string, entries: StreamEntry[]): Promise<Map<string, TurnTrace[]>> {
+async function tracesOf(
+  repo: InspectorRepository,
+  streamId: string,
+  entries: StreamEntry[],
+): Promise<Map<string, TurnTrace[]>> {
   const perCall = new Map<string, number>();
   for (const e of entries) if (e.fields.c) perCall.set(e.fields.c, (perCall.get(e.fields.c) ?? 0) + 1);
   const calls = [...perCall.keys()];
@@ -38,14 +44,20 @@ async function tracesOf(repo: InspectorRepository, streamId: string, entries: St
     calls.map(async (callId) => {
       const tail = await repo.traceTail(streamId, callId, perCall.get(callId)! + TAIL_MARGIN);
       const wanted = entries.filter((e) => e.fields.c === callId);
-      const all = wanted.every((e) => tail.some((t) => t.turn === Number(e.fields.t) && t.receivedAt === Number(e.fields.r)));
+      const all = wanted.every((e) =>
+        tail.some((t) => t.turn === Number(e.fields.t) && t.receivedAt === Number(e.fields.r)),
+      );
       return all ? tail : repo.traces(streamId, callId);
     }),
   );
   return new Map(calls.map((c, i) => [c, lists[i]!]));
 }
 
-export async function feedEvents(repo: InspectorRepository, streamId: string, entries: StreamEntry[]): Promise<FeedEvent[]> {
+export async function feedEvents(
+  repo: InspectorRepository,
+  streamId: string,
+  entries: StreamEntry[],
+): Promise<FeedEvent[]> {
   if (entries.length === 0) return [];
   const byCall = await tracesOf(repo, streamId, entries);
   return entries.map((e) => {
@@ -53,7 +65,9 @@ export async function feedEvents(repo: InspectorRepository, streamId: string, en
     const turn = Number(t);
     const receivedAt = Number(r);
     const found = byCall.get(callId)?.find((x) => x.turn === turn && x.receivedAt === receivedAt);
-    const trace: EventTrace = found ? { ...found, document: { kind: found.document.kind } } : { callId, turn, receivedAt };
+    const trace: EventTrace = found
+      ? { ...found, document: { kind: found.document.kind } }
+      : { callId, turn, receivedAt };
     const data = { callId, trace, summary: JSON.parse(s ?? '{}') as CallSummaryUpdate };
     return { id: e.id, callId, text: `id: ${e.id}\nevent: turn\ndata: ${JSON.stringify(data)}\n\n` };
   });

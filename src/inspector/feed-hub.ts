@@ -159,7 +159,12 @@ class AppFeed {
           this.reader = reader;
           if (this.subs.size === 0) break;
         }
-        const entries = await this.hub.repo.readFeed(reader, this.streamId, this.position, this.hub.heartbeatMs);
+        const entries = await this.hub.repo.readFeed(
+          reader,
+          this.streamId,
+          this.position,
+          this.hub.heartbeatMs,
+        );
         if (this.reader !== reader) continue; // closed while it waited
         failures = 0;
         if (entries.length === 0) continue;
@@ -169,7 +174,10 @@ class AppFeed {
       } catch (err) {
         if (reader && this.reader !== reader) continue;
         if (this.subs.size === 0) break;
-        this.hub.logger?.warn({ err, streamId: this.streamId }, 'live feed: could not read the feed; trying again');
+        this.hub.logger?.warn(
+          { err, streamId: this.streamId },
+          'live feed: could not read the feed; trying again',
+        );
         this.reader = undefined;
         await reader?.close().catch(() => undefined);
         await new Promise((r) => setTimeout(r, RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)]));
@@ -212,8 +220,14 @@ export class FeedHub {
    */
   async feed(req: FeedRequest): Promise<AsyncGenerator<string>> {
     const owned = this.perOwner.get(req.owner) ?? 0;
-    if (this.total >= this.limits.perInstance) throw tooMany(`This instance serves at most ${this.limits.perInstance} live feeds (FEEDS_MAX_PER_INSTANCE)`);
-    if (owned >= this.limits.perSession) throw tooMany(`At most ${this.limits.perSession} live feeds per operator session (FEEDS_MAX_PER_SESSION); close one first`);
+    if (this.total >= this.limits.perInstance)
+      throw tooMany(
+        `This instance serves at most ${this.limits.perInstance} live feeds (FEEDS_MAX_PER_INSTANCE)`,
+      );
+    if (owned >= this.limits.perSession)
+      throw tooMany(
+        `At most ${this.limits.perSession} live feeds per operator session (FEEDS_MAX_PER_SESSION); close one first`,
+      );
     this.total++;
     this.perOwner.set(req.owner, owned + 1);
     let sub: Subscriber;
@@ -247,7 +261,10 @@ export class FeedHub {
     // a feed that joined while the reader was stopping gets a reader of its own
     const subs = [...feed.subs];
     if (subs.length > 0) {
-      const from = subs.reduce((a, s) => (compareEventIds(s.lastSent, a) < 0 ? s.lastSent : a), subs[0]!.lastSent);
+      const from = subs.reduce(
+        (a, s) => (compareEventIds(s.lastSent, a) < 0 ? s.lastSent : a),
+        subs[0]!.lastSent,
+      );
       this.apps.set(streamId, new AppFeed(this, streamId, from, subs));
     }
   }
@@ -261,7 +278,8 @@ export class FeedHub {
     }
     await Promise.all(
       [...this.bySession.keys()].map(async (id) => {
-        if (!(await this.sessionHolds(id))) for (const sub of this.bySession.get(id) ?? []) sub.end(SESSION_ENDED);
+        if (!(await this.sessionHolds(id)))
+          for (const sub of this.bySession.get(id) ?? []) sub.end(SESSION_ENDED);
       }),
     );
   }
@@ -295,7 +313,8 @@ export class FeedHub {
       req.signal.removeEventListener('abort', stop);
       this.apps.get(req.streamId)?.remove(sub);
       if (req.sessionId) this.bySession.get(req.sessionId)?.delete(sub);
-      if (req.sessionId && this.bySession.get(req.sessionId)?.size === 0) this.bySession.delete(req.sessionId);
+      if (req.sessionId && this.bySession.get(req.sessionId)?.size === 0)
+        this.bySession.delete(req.sessionId);
       this.release(req.owner);
     }
   }

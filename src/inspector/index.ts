@@ -15,7 +15,12 @@ import { TRACE_BATCH_DEFAULTS, TraceBatchWriter, type TraceBatchOptions } from '
 export { InspectorService } from './inspector-service.js';
 export { FeedHub, HEARTBEAT_MS } from './feed-hub.js';
 export type { CallSummary, CallOutcome } from './inspector-schemas.js';
-export { TraceBatchWriter, TRACE_BATCH_DEFAULTS, type TraceBatchOptions, type TraceCounters } from './trace-batch-writer.js';
+export {
+  TraceBatchWriter,
+  TRACE_BATCH_DEFAULTS,
+  type TraceBatchOptions,
+  type TraceCounters,
+} from './trace-batch-writer.js';
 export { InspectorRepository } from './inspector-repository.js';
 export { vxmlSchemaCheck, type SchemaCheck } from './vxml-schema-check.js';
 
@@ -52,11 +57,32 @@ export function createInspectorComponent(deps: {
     instanceId: config.instanceId,
   });
   const m = deps.metrics;
-  const counters = { written: (n: number) => m?.tracesWritten.inc(n), dropped: (n: number) => m?.tracesDropped.inc(n) };
-  const writer = new TraceBatchWriter(repo, deps.store, counters, { ...TRACE_BATCH_DEFAULTS, ...deps.traceBatch }, deps.logger);
+  const counters = {
+    written: (n: number) => m?.tracesWritten.inc(n),
+    dropped: (n: number) => m?.tracesDropped.inc(n),
+  };
+  const writer = new TraceBatchWriter(
+    repo,
+    deps.store,
+    counters,
+    { ...TRACE_BATCH_DEFAULTS, ...deps.traceBatch },
+    deps.logger,
+  );
   repo.settle = () => writer.flush();
   const service = new InspectorService(repo);
   const { feedsPerSession, feedsPerInstance } = config.abuseLimits;
-  const feeds = new FeedHub(repo, { perSession: feedsPerSession, perInstance: feedsPerInstance }, deps.sessions, deps.logger);
-  return { traces: config.callTrace ? writer : undefined, service, feeds, routes: inspectorRoutes(service, feeds, deps.requireApp), close: () => writer.close(), forgetApp: (streamId) => writer.forgetApp(streamId) };
+  const feeds = new FeedHub(
+    repo,
+    { perSession: feedsPerSession, perInstance: feedsPerInstance },
+    deps.sessions,
+    deps.logger,
+  );
+  return {
+    traces: config.callTrace ? writer : undefined,
+    service,
+    feeds,
+    routes: inspectorRoutes(service, feeds, deps.requireApp),
+    close: () => writer.close(),
+    forgetApp: (streamId) => writer.forgetApp(streamId),
+  };
 }

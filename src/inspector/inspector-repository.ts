@@ -8,7 +8,14 @@
  * the turn loop's TurnTracePort) sends them after the answer, batched across turns, guarded on the
  * app's record so that nothing lands under an app deleted meanwhile.
  */
-import { storeKeys, type Guard, type Store, type StreamEntry, type StreamReader, type WriteOp } from '../store/index.js';
+import {
+  storeKeys,
+  type Guard,
+  type Store,
+  type StreamEntry,
+  type StreamReader,
+  type WriteOp,
+} from '../store/index.js';
 import type { CallSummaryUpdate, TurnTrace } from '../tracing/index.js';
 
 /** About how many events an app's feed keeps (MAXLEN ~): what a reconnecting client can resume from. */
@@ -65,7 +72,10 @@ export class InspectorRepository {
     const key = storeKeys.callTrace(streamId, trace.callId);
     return {
       streamId,
-      callOps: [{ op: 'rpush', key, value: JSON.stringify(trace), keepLast: maxTurns }, { op: 'pexpire', key, ttlMs }],
+      callOps: [
+        { op: 'rpush', key, value: JSON.stringify(trace), keepLast: maxTurns },
+        { op: 'pexpire', key, ttlMs },
+      ],
       appOps: this.appOps(streamId, trace, summary),
     };
   }
@@ -103,7 +113,12 @@ export class InspectorRepository {
     if (summary.error) fields.hasError = '1';
     const summaryKey = storeKeys.callSummary(streamId, summary.callId);
     const feed = storeKeys.callFeed(streamId);
-    const entry: FeedEntry = { c: trace.callId, t: String(trace.turn), r: String(trace.receivedAt), s: JSON.stringify(summary) };
+    const entry: FeedEntry = {
+      c: trace.callId,
+      t: String(trace.turn),
+      r: String(trace.receivedAt),
+      s: JSON.stringify(summary),
+    };
     const ops: WriteOp[] = [
       { op: 'hset', key: summaryKey, fields },
       { op: 'pexpire', key: summaryKey, ttlMs },
@@ -122,9 +137,19 @@ export class InspectorRepository {
   }
 
   /** Calls started between `min` and `max` (ms), newest first, from `offset`. */
-  async calls(streamId: string, min: number, max: number, offset: number, count: number): Promise<ScoredCall[]> {
+  async calls(
+    streamId: string,
+    min: number,
+    max: number,
+    offset: number,
+    count: number,
+  ): Promise<ScoredCall[]> {
     await this.settle();
-    const found = await this.store.zrangeByScore(storeKeys.callIndex(streamId), min, max, { rev: true, offset, count });
+    const found = await this.store.zrangeByScore(storeKeys.callIndex(streamId), min, max, {
+      rev: true,
+      offset,
+      count,
+    });
     return found.map((x) => ({ callId: x.member, startedAt: x.score }));
   }
 
@@ -155,7 +180,13 @@ export class InspectorRepository {
     return this.store.streamReader();
   }
 
-  readFeed(reader: StreamReader, streamId: string, afterId: string, blockMs: number, count = 100): Promise<StreamEntry[]> {
+  readFeed(
+    reader: StreamReader,
+    streamId: string,
+    afterId: string,
+    blockMs: number,
+    count = 100,
+  ): Promise<StreamEntry[]> {
     return reader.read(storeKeys.callFeed(streamId), afterId, count, blockMs);
   }
 }

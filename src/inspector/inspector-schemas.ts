@@ -5,7 +5,9 @@ import { callSummaryUpdateSchema, turnTraceSchema as turnTrace } from '../tracin
 export const OUTCOMES = ['completed', 'transferred', 'hungup', 'error', 'live'] as const;
 export type CallOutcome = (typeof OUTCOMES)[number];
 
-export const streamIdParams = z.object({ streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>') });
+export const streamIdParams = z.object({
+  streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>'),
+});
 export const callParams = streamIdParams.extend({ callId: z.string().min(1).max(200) });
 
 /** A time as ms since the epoch or an ISO 8601 date-time. */
@@ -28,9 +30,18 @@ export const listQuery = z
     from: z.string().max(200).optional().describe("only calls from this caller (the webhook's from)"),
     dateFrom: instant.optional().describe('only calls started at or after (ms or ISO 8601)'),
     dateTo: instant.optional().describe('only calls started at or before (ms or ISO 8601)'),
-    outcome: z.enum(OUTCOMES).optional().describe('completed, transferred, hungup, error or live (not ended yet)'),
+    outcome: z
+      .enum(OUTCOMES)
+      .optional()
+      .describe('completed, transferred, hungup, error or live (not ended yet)'),
     hasError: flag.optional().describe('only calls where a turn met an error (true) or none did (false)'),
-    minTurns: z.coerce.number().int().min(0).max(100_000).optional().describe('only calls with at least this many turns'),
+    minTurns: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(100_000)
+      .optional()
+      .describe('only calls with at least this many turns'),
   })
   .strict();
 export type ListQuery = z.infer<typeof listQuery>;
@@ -38,7 +49,11 @@ export type ListQuery = z.infer<typeof listQuery>;
 export const feedQuery = z
   .object({
     callId: z.string().min(1).max(200).optional().describe("only this call's turns"),
-    lastEventId: z.string().regex(/^\d{1,20}-\d{1,20}$/).optional().describe('resume after this event id (as the Last-Event-ID header)'),
+    lastEventId: z
+      .string()
+      .regex(/^\d{1,20}-\d{1,20}$/)
+      .optional()
+      .describe('resume after this event id (as the Last-Event-ID header)'),
   })
   .strict();
 
@@ -47,7 +62,10 @@ export const callSummary = callSummaryUpdateSchema.omit({ ended: true, error: tr
   outcome: z.enum(OUTCOMES),
   hasError: z.boolean(),
   transferred: z.boolean(),
-  lang: z.string().optional().describe("the call's language as its last turn left it (a language tag such as es-US)"),
+  lang: z
+    .string()
+    .optional()
+    .describe("the call's language as its last turn left it (a language tag such as es-US)"),
 });
 export type CallSummary = z.infer<typeof callSummary>;
 
@@ -66,7 +84,9 @@ export const feedTurn = z.object({
   callId: z.string(),
   trace: z.union([
     turnTrace.extend({ document: z.object({ kind: z.string() }) }),
-    z.object({ callId: z.string(), turn: z.number(), receivedAt: z.number() }).describe('a trace no longer kept (past CALL_TRACE_MAX_TURNS, or expired)'),
+    z
+      .object({ callId: z.string(), turn: z.number(), receivedAt: z.number() })
+      .describe('a trace no longer kept (past CALL_TRACE_MAX_TURNS, or expired)'),
   ]),
   summary: callSummaryUpdateSchema,
 });

@@ -32,7 +32,13 @@ export function toSummary(h: Record<string, string>): CallSummary | null {
   if (!h.callId) return null;
   const ended = h.ended as 'completed' | 'hungup' | 'error' | undefined;
   const transferred = h.transferred === '1';
-  const outcome: CallOutcome = !ended ? 'live' : ended === 'error' ? 'error' : transferred ? 'transferred' : ended;
+  const outcome: CallOutcome = !ended
+    ? 'live'
+    : ended === 'error'
+      ? 'error'
+      : transferred
+        ? 'transferred'
+        : ended;
   const out: CallSummary = {
     callId: h.callId,
     startedAt: Number(h.startedAt),
@@ -69,7 +75,10 @@ export class InspectorService {
     while (scanned < SCAN_MAX) {
       const batch = await this.repo.calls(streamId, min, start.s, start.k + scanned, SCAN_BATCH);
       if (batch.length === 0) return { calls, nextCursor: null };
-      const summaries = await this.repo.summaries(streamId, batch.map((b) => b.callId));
+      const summaries = await this.repo.summaries(
+        streamId,
+        batch.map((b) => b.callId),
+      );
       for (let i = 0; i < batch.length; i++) {
         const { startedAt } = batch[i]!;
         scanned++;
@@ -88,7 +97,10 @@ export class InspectorService {
   }
 
   async timeline(streamId: string, callId: string): Promise<{ call: CallSummary; turns: TurnTrace[] }> {
-    const [[hash], turns] = await Promise.all([this.repo.summaries(streamId, [callId]), this.repo.traces(streamId, callId)]);
+    const [[hash], turns] = await Promise.all([
+      this.repo.summaries(streamId, [callId]),
+      this.repo.traces(streamId, callId),
+    ]);
     const call = toSummary(hash ?? {});
     if (!call) throw AppError.notFound('No trace of this call (unknown, or older than CALL_TRACE_TTL_S)');
     return { call, turns };

@@ -77,7 +77,8 @@ export class TraceBatchWriter implements TurnTracePort {
     this.pumping ??= this.pump().finally(() => {
       this.pumping = undefined;
       // a trace queued between the pump's last look and now waits for its timer
-      if (this.buffer.length > 0) this.timer ??= setTimeout(() => void this.flush(), this.opts.flushMs).unref();
+      if (this.buffer.length > 0)
+        this.timer ??= setTimeout(() => void this.flush(), this.opts.flushMs).unref();
     });
     return this.pumping;
   }
@@ -111,12 +112,15 @@ export class TraceBatchWriter implements TurnTracePort {
         else byApp.set(t.streamId, [t]);
       }
       const groups = [...byApp];
-      const outcomes = await Promise.allSettled(groups.map(([streamId, traces]) => this.writeApp(streamId, traces)));
+      const outcomes = await Promise.allSettled(
+        groups.map(([streamId, traces]) => this.writeApp(streamId, traces)),
+      );
       outcomes.forEach((o, i) => {
         const n = groups[i]![1].length;
         if (o.status === 'fulfilled' && o.value) this.counters.written(n);
         else this.counters.dropped(n);
-        if (o.status === 'rejected') this.logger?.warn({ err: o.reason, traces: n }, 'turn traces not written');
+        if (o.status === 'rejected')
+          this.logger?.warn({ err: o.reason, traces: n }, 'turn traces not written');
       });
     }
   }
@@ -125,11 +129,24 @@ export class TraceBatchWriter implements TurnTracePort {
   private async writeApp(streamId: string, traces: TraceWrites[]): Promise<boolean> {
     const guard = this.repo.appExists(streamId);
     if (this.store.atomicAcrossSlots) {
-      return (await this.store.atomic(traces.flatMap((t) => [...t.callOps, ...t.appOps]), [guard])).ok;
+      return (
+        await this.store.atomic(
+          traces.flatMap((t) => [...t.callOps, ...t.appOps]),
+          [guard],
+        )
+      ).ok;
     }
     // a Cluster runs a script in one slot: the app's writes, guarded, then the calls' lists (a slot
     // each) only when those went through; a deletion between the two may leave a list to its expiry
-    if (!(await this.store.atomic(traces.flatMap((t) => t.appOps), [guard])).ok) return false;
+    if (
+      !(
+        await this.store.atomic(
+          traces.flatMap((t) => t.appOps),
+          [guard],
+        )
+      ).ok
+    )
+      return false;
     await this.store.bulk(traces.flatMap((t) => t.callOps));
     return true;
   }

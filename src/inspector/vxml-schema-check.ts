@@ -26,7 +26,10 @@ export interface SchemaCheck {
 // the schema's includes and imports (xml.xsd, the SSML and SRGS parts) are read from its folder, and
 // nothing else: a checked document that names another file (an external entity or DTD) gets nothing
 const schemaFolders = new Set<string>();
-xmlRegisterInputProvider({ ...fsInputProviders, match: (name) => fsInputProviders.match(name) && schemaFolders.has(dirname(name.replace(/^file:\/\//, ''))) });
+xmlRegisterInputProvider({
+  ...fsInputProviders,
+  match: (name) => fsInputProviders.match(name) && schemaFolders.has(dirname(name.replace(/^file:\/\//, ''))),
+});
 const validators = new Map<string, XsdValidator>();
 
 function validatorFor(dir: string, schema: 'vxml' | 'srgs'): XsdValidator {
@@ -44,12 +47,17 @@ function validatorFor(dir: string, schema: 'vxml' | 'srgs'): XsdValidator {
 
 /** libxml2's messages, as `doc<i>.<ext>:<line>: <message>`. */
 function messagesOf(err: unknown, name: string): string[] {
-  if (err instanceof XmlLibError && err.details.length > 0) return err.details.map((d) => `${name}:${d.line}: ${d.message.trim()}`);
+  if (err instanceof XmlLibError && err.details.length > 0)
+    return err.details.map((d) => `${name}:${d.line}: ${d.message.trim()}`);
   return [`${name}: ${err instanceof Error ? err.message : String(err)}`];
 }
 
 /** Checks one or more documents (one result for all of them) against vxml.xsd, or grammar.xsd for `srgs`. */
-export async function vxmlSchemaCheck(input: string | string[], schema: 'vxml' | 'srgs' = 'vxml', dir = SCHEMA_DIR): Promise<SchemaCheck> {
+export async function vxmlSchemaCheck(
+  input: string | string[],
+  schema: 'vxml' | 'srgs' = 'vxml',
+  dir = SCHEMA_DIR,
+): Promise<SchemaCheck> {
   const docs = Array.isArray(input) ? input : [input];
   const validator = validatorFor(dir, schema);
   const ext = schema === 'vxml' ? 'vxml' : 'grxml';

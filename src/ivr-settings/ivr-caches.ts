@@ -23,7 +23,11 @@ export interface IvrCaches {
 }
 
 /** The cached read of `key`, else `load()`, kept until its time to live ends unless it fails. */
-export function readThrough<V>(cache: LRUCache<string, Promise<V>>, key: string, load: () => Promise<V>): Promise<V> {
+export function readThrough<V>(
+  cache: LRUCache<string, Promise<V>>,
+  key: string,
+  load: () => Promise<V>,
+): Promise<V> {
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const value = load();

@@ -1,6 +1,16 @@
 /** Operator use cases of the IVR channel and settings, and the cached reads the webhook needs. */
 import { createHash, randomInt } from 'node:crypto';
-import { AppError, CREDENTIALS, isoNow, newId, randomSecret, signHs256, verifyHs256, type Sealer, type TokenRefusalReason } from '../platform/index.js';
+import {
+  AppError,
+  CREDENTIALS,
+  isoNow,
+  newId,
+  randomSecret,
+  signHs256,
+  verifyHs256,
+  type Sealer,
+  type TokenRefusalReason,
+} from '../platform/index.js';
 import { storeKeys, type Store, type WriteOp } from '../store/index.js';
 import { VersionLog } from '../admin/index.js';
 import { IvrRepository, type IvrChannel } from './ivr-repository.js';
@@ -13,7 +23,8 @@ const SETTINGS_WRITE_ATTEMPTS = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The version id of a settings document: a hash of its JSON, as stored. */
-export const settingsVersionOf = (settings: IvrSettings): string => createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 16);
+export const settingsVersionOf = (settings: IvrSettings): string =>
+  createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 16);
 
 /** Who saved settings and why: each stored settings document is a version with its author and note. */
 export interface SettingsSave {
@@ -56,7 +67,10 @@ export class IvrConfigService {
     private readonly caches: Pick<IvrCaches, 'channels' | 'settings' | 'apps' | 'verifiedTokens'>,
   ) {
     this.repo = new IvrRepository(store, sealer);
-    this.versions = new VersionLog(store, { index: storeKeys.ivrSettingsVersions, doc: storeKeys.ivrSettingsVersion });
+    this.versions = new VersionLog(store, {
+      index: storeKeys.ivrSettingsVersions,
+      doc: storeKeys.ivrSettingsVersion,
+    });
   }
 
   static webhookUrl(baseUrl: string, streamId: string): string {
@@ -70,18 +84,32 @@ export class IvrConfigService {
   async setChannel(streamId: string, change: ChannelChange, baseUrl: string): Promise<ChannelAnswer> {
     const { enabled } = change;
     const answer = (ch: IvrChannel): ChannelAnswer => ({
-      enabled: ch.enabled, webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId), clientId: ch.clientId, allowTokensWithoutExpiry: ch.allowTokensWithoutExpiry,
+      enabled: ch.enabled,
+      webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId),
+      clientId: ch.clientId,
+      allowTokensWithoutExpiry: ch.allowTokensWithoutExpiry,
     });
     for (let attempt = 0; attempt < 3; attempt++) {
       const existing = await this.repo.findChannel(streamId);
       if (existing) {
         const allow = change.allowTokensWithoutExpiry ?? existing.allowTokensWithoutExpiry;
-        if (!(await this.repo.updateChannel(streamId, existing.clientId, { enabled, allowTokensWithoutExpiry: allow }))) continue;
+        if (
+          !(await this.repo.updateChannel(streamId, existing.clientId, {
+            enabled,
+            allowTokensWithoutExpiry: allow,
+          }))
+        )
+          continue;
         this.caches.channels.delete(streamId);
         return answer({ ...existing, enabled, allowTokensWithoutExpiry: allow });
       }
       const ch: IvrChannel = {
-        streamId, enabled, clientId: newId('cs'), secret: randomSecret(32), createdOn: isoNow(), allowTokensWithoutExpiry: change.allowTokensWithoutExpiry ?? false,
+        streamId,
+        enabled,
+        clientId: newId('cs'),
+        secret: randomSecret(32),
+        createdOn: isoNow(),
+        allowTokensWithoutExpiry: change.allowTokensWithoutExpiry ?? false,
       };
       if (!(await this.repo.createChannel(ch))) continue;
       this.caches.channels.delete(streamId);
@@ -98,11 +126,15 @@ export class IvrConfigService {
     const existing = await this.repo.findChannel(streamId);
     if (!existing) throw AppError.notFound('IVR channel is not set up for this app');
     const secret = randomSecret(32);
-    if (!(await this.repo.updateChannel(streamId, existing.clientId, { secret }))) throw AppError.conflict('The IVR channel changed meanwhile; try again');
+    if (!(await this.repo.updateChannel(streamId, existing.clientId, { secret })))
+      throw AppError.conflict('The IVR channel changed meanwhile; try again');
     this.caches.channels.delete(streamId);
     return {
-      enabled: existing.enabled, webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId), clientId: existing.clientId,
-      allowTokensWithoutExpiry: existing.allowTokensWithoutExpiry, clientSecret: secret,
+      enabled: existing.enabled,
+      webhookUrl: IvrConfigService.webhookUrl(baseUrl, streamId),
+      clientId: existing.clientId,
+      allowTokensWithoutExpiry: existing.allowTokensWithoutExpiry,
+      clientSecret: secret,
     };
   }
 
@@ -110,13 +142,25 @@ export class IvrConfigService {
    * Mints a webhook token for a VXML platform: HS256 with the channel's secret, claim `appId` = the
    * channel's client id, `sub` = the caller identity the platform stands for, and an expiry.
    */
-  async mintToken(streamId: string, opts: { sub: string; expiresInS: number }, baseUrl: string): Promise<MintedToken> {
+  async mintToken(
+    streamId: string,
+    opts: { sub: string; expiresInS: number },
+    baseUrl: string,
+  ): Promise<MintedToken> {
     const ch = await this.repo.findChannel(streamId);
     if (!ch) throw AppError.notFound('IVR channel is not set up for this app');
-    const token = signHs256({ appId: ch.clientId, sub: opts.sub, isAnonymous: true }, ch.secret, opts.expiresInS);
+    const token = signHs256(
+      { appId: ch.clientId, sub: opts.sub, isAnonymous: true },
+      ch.secret,
+      opts.expiresInS,
+    );
     const url = new URL(IvrConfigService.webhookUrl(baseUrl, streamId));
     url.searchParams.set('token', token);
-    return { token, expiresAt: new Date(Date.now() + opts.expiresInS * 1000).toISOString(), webhookUrl: url.toString() };
+    return {
+      token,
+      expiresAt: new Date(Date.now() + opts.expiresInS * 1000).toISOString(),
+      webhookUrl: url.toString(),
+    };
   }
 
   /** A step of deleting the app: its channel's client id lookup (kept outside the app's keys) and the caches. */
@@ -135,12 +179,20 @@ export class IvrConfigService {
 
   /** The effective settings: the stored ones, or the defaults (calls enabled) when none were saved. */
   getSettings(streamId: string): Promise<IvrSettings> {
-    return readThrough(this.caches.settings, streamId, async () => (await this.repo.findSettings(streamId)) ?? defaultIvrSettings());
+    return readThrough(
+      this.caches.settings,
+      streamId,
+      async () => (await this.repo.findSettings(streamId)) ?? defaultIvrSettings(),
+    );
   }
 
   /** The settings a sandbox call runs with when its app says the sandbox uses drafts: the draft, else the effective settings. */
   draftSettings(streamId: string): Promise<IvrSettings> {
-    return readThrough(this.caches.settings, draftKeyOf(streamId), async () => (await this.repo.findDraft(streamId))?.settings ?? (await this.getSettings(streamId)));
+    return readThrough(
+      this.caches.settings,
+      draftKeyOf(streamId),
+      async () => (await this.repo.findDraft(streamId))?.settings ?? (await this.getSettings(streamId)),
+    );
   }
 
   /**
@@ -148,35 +200,63 @@ export class IvrConfigService {
    * only an explicit value changes (a PUT that leaves it out keeps the app on or off as it was).
    * Written guarded on the settings read, so a concurrent switch-off is never undone.
    */
-  async putSettings(streamId: string, input: unknown, save: SettingsSave = { savedBy: 'admin-token' }): Promise<IvrSettings> {
+  async putSettings(
+    streamId: string,
+    input: unknown,
+    save: SettingsSave = { savedBy: 'admin-token' },
+  ): Promise<IvrSettings> {
     const parsed = ivrSettingsSchema.safeParse(input);
     if (!parsed.success) throw AppError.validation(settingsProblems(parsed.error));
     const given = typeof input === 'object' && input !== null && Object.hasOwn(input, 'enabled');
     if (save.publish === false) {
-      const settings = given ? parsed.data : { ...parsed.data, enabled: (await this.getSettings(streamId)).enabled };
+      const settings = given
+        ? parsed.data
+        : { ...parsed.data, enabled: (await this.getSettings(streamId)).enabled };
       await this.saveDraft(streamId, settings, save);
       return settings;
     }
     // a whole new document published supersedes the draft
-    const { after } = await this.changeSettings(streamId, (current) => (given ? parsed.data : { ...parsed.data, enabled: current.enabled }), { ...save, dropDraft: true });
+    const { after } = await this.changeSettings(
+      streamId,
+      (current) => (given ? parsed.data : { ...parsed.data, enabled: current.enabled }),
+      { ...save, dropDraft: true },
+    );
     return after;
   }
 
   /** Applies a JSON merge patch to the effective settings, atomically; the settings it made. */
-  async patchSettings(streamId: string, patch: unknown, save: SettingsSave = { savedBy: 'admin-token' }): Promise<IvrSettings> {
-    const { after } = await this.changeSettings(streamId, (current) => {
-      const r = applySettingsPatch(current, patch);
-      if (!r.ok) throw AppError.validation(r.problems);
-      return r.settings;
-    }, save);
+  async patchSettings(
+    streamId: string,
+    patch: unknown,
+    save: SettingsSave = { savedBy: 'admin-token' },
+  ): Promise<IvrSettings> {
+    const { after } = await this.changeSettings(
+      streamId,
+      (current) => {
+        const r = applySettingsPatch(current, patch);
+        if (!r.ok) throw AppError.validation(r.problems);
+        return r.settings;
+      },
+      save,
+    );
     return after;
   }
 
   /** Stores settings as the draft (a version of its own); the published ones stay. */
   private async saveDraft(streamId: string, settings: IvrSettings, save: SettingsSave): Promise<void> {
     const version = settingsVersionOf(settings);
-    const rec = { version, savedAt: isoNow(), savedBy: save.savedBy, ...(save.note ? { note: save.note } : {}) };
-    await this.repo.saveDraft(streamId, version, settings, this.versions.recordOps(streamId, rec, JSON.stringify(settings)));
+    const rec = {
+      version,
+      savedAt: isoNow(),
+      savedBy: save.savedBy,
+      ...(save.note ? { note: save.note } : {}),
+    };
+    await this.repo.saveDraft(
+      streamId,
+      version,
+      settings,
+      this.versions.recordOps(streamId, rec, JSON.stringify(settings)),
+    );
     this.caches.settings.delete(draftKeyOf(streamId));
     await this.trimVersions(streamId);
   }
@@ -187,16 +267,26 @@ export class IvrConfigService {
    */
   async publishSettings(streamId: string, version: string): Promise<IvrSettings> {
     const saved = await this.versions.get(streamId, version);
-    if (!saved) throw AppError.notFound(`The IVR settings have no saved version ${version} (never saved, or past the retention)`);
+    if (!saved)
+      throw AppError.notFound(
+        `The IVR settings have no saved version ${version} (never saved, or past the retention)`,
+      );
     const settings = ivrSettingsSchema.parse(JSON.parse(saved.json));
     const draft = await this.repo.findDraft(streamId);
-    const { after } = await this.changeSettings(streamId, () => settings, { savedBy: saved.savedBy, record: false, dropDraft: draft?.version === version });
+    const { after } = await this.changeSettings(streamId, () => settings, {
+      savedBy: saved.savedBy,
+      record: false,
+      dropDraft: draft?.version === version,
+    });
     return after;
   }
 
   /** The published version's id and the draft's (null: none). */
   async settingsPointers(streamId: string): Promise<{ published: string | null; draft: string | null }> {
-    const [raw, draft] = await Promise.all([this.repo.findSettingsRaw(streamId), this.repo.findDraft(streamId)]);
+    const [raw, draft] = await Promise.all([
+      this.repo.findSettingsRaw(streamId),
+      this.repo.findDraft(streamId),
+    ]);
     const published = IvrRepository.readSettings(raw);
     return { published: published ? settingsVersionOf(published) : null, draft: draft?.version ?? null };
   }
@@ -207,7 +297,11 @@ export class IvrConfigService {
     if (!stored) return [];
     const version = settingsVersionOf(stored);
     if (await this.versions.get(streamId, version)) return [];
-    const rec = { version, savedAt: new Date(Date.now() - 1).toISOString(), savedBy: 'unknown (saved before versions were kept)' };
+    const rec = {
+      version,
+      savedAt: new Date(Date.now() - 1).toISOString(),
+      savedBy: 'unknown (saved before versions were kept)',
+    };
     return this.versions.recordOps(streamId, rec, JSON.stringify(stored));
   }
 
@@ -233,7 +327,12 @@ export class IvrConfigService {
       const after = change(before, raw !== null);
       if (after === null) return { before, after: before };
       // the document stored is a version (with its author and note), in the same step
-      const rec = { version: settingsVersionOf(after), savedAt: isoNow(), savedBy: save.savedBy, ...(save.note ? { note: save.note } : {}) };
+      const rec = {
+        version: settingsVersionOf(after),
+        savedAt: isoNow(),
+        savedBy: save.savedBy,
+        ...(save.note ? { note: save.note } : {}),
+      };
       const also: WriteOp[] = [
         ...(await this.unversioned(streamId, raw)),
         ...(save.record === false ? [] : this.versions.recordOps(streamId, rec, JSON.stringify(after))),
@@ -253,7 +352,10 @@ export class IvrConfigService {
    * Verifies a webhook token: HS256, signed with this app's channel secret, channel enabled. A
    * refusal names the `token` query parameter it expected (WWW-Authenticate).
    */
-  async verifyToken(streamId: string, token: string | undefined): Promise<{ sub?: string; claims: Record<string, unknown> }> {
+  async verifyToken(
+    streamId: string,
+    token: string | undefined,
+  ): Promise<{ sub?: string; claims: Record<string, unknown> }> {
     try {
       return await this.checkToken(streamId, token);
     } catch (err) {
@@ -261,14 +363,23 @@ export class IvrConfigService {
     }
   }
 
-  private async checkToken(streamId: string, token: string | undefined): Promise<{ sub?: string; claims: Record<string, unknown> }> {
-    if (!token) throw AppError.unauthorized('Missing token').because('missing_token' satisfies TokenRefusalReason);
+  private async checkToken(
+    streamId: string,
+    token: string | undefined,
+  ): Promise<{ sub?: string; claims: Record<string, unknown> }> {
+    if (!token)
+      throw AppError.unauthorized('Missing token').because('missing_token' satisfies TokenRefusalReason);
     const ch = await this.channel(streamId);
     if (!ch) throw AppError.notFound('IVR channel is not set up for this app');
-    const verified = await verifyHs256(token, async (clientId) => (clientId === ch.clientId ? ch.secret : null), this.caches.verifiedTokens);
+    const verified = await verifyHs256(
+      token,
+      async (clientId) => (clientId === ch.clientId ? ch.secret : null),
+      this.caches.verifiedTokens,
+    );
     if (verified.claims.exp === undefined && !ch.allowTokensWithoutExpiry) {
-      throw AppError.unauthorized('Invalid SDK credentials: the token has no expiry (exp); mint one with POST /api/admin/apps/{streamId}/channels/ivr/tokens')
-        .because('missing_claim' satisfies TokenRefusalReason);
+      throw AppError.unauthorized(
+        'Invalid SDK credentials: the token has no expiry (exp); mint one with POST /api/admin/apps/{streamId}/channels/ivr/tokens',
+      ).because('missing_claim' satisfies TokenRefusalReason);
     }
     if (!ch.enabled) throw AppError.notFound('IVR channel is disabled');
     return { sub: verified.sub, claims: verified.claims };

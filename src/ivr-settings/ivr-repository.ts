@@ -14,13 +14,20 @@ export interface IvrChannel {
 }
 
 export class IvrRepository {
-  constructor(private readonly store: Store, private readonly sealer: Sealer) {}
+  constructor(
+    private readonly store: Store,
+    private readonly sealer: Sealer,
+  ) {}
 
   async findChannel(streamId: string): Promise<IvrChannel | null> {
     const h = await this.store.hgetall(storeKeys.ivrChannel(streamId));
     if (!h.clientId || !h.secret) return null;
     return {
-      streamId, enabled: h.enabled === 'true', clientId: h.clientId, secret: this.sealer.open(h.secret), createdOn: h.createdOn ?? '',
+      streamId,
+      enabled: h.enabled === 'true',
+      clientId: h.clientId,
+      secret: this.sealer.open(h.secret),
+      createdOn: h.createdOn ?? '',
       allowTokensWithoutExpiry: h.allowTokensWithoutExpiry === 'true',
     };
   }
@@ -31,20 +38,41 @@ export class IvrRepository {
    */
   async createChannel(ch: IvrChannel): Promise<boolean> {
     const key = storeKeys.ivrChannel(ch.streamId);
-    const fields = { enabled: String(ch.enabled), clientId: ch.clientId, secret: this.sealer.seal(ch.secret), createdOn: ch.createdOn, allowTokensWithoutExpiry: String(ch.allowTokensWithoutExpiry) };
-    if (!(await this.store.atomic([{ op: 'hset', key, fields }], [{ key, hashField: 'clientId', absent: true }])).ok) return false;
+    const fields = {
+      enabled: String(ch.enabled),
+      clientId: ch.clientId,
+      secret: this.sealer.seal(ch.secret),
+      createdOn: ch.createdOn,
+      allowTokensWithoutExpiry: String(ch.allowTokensWithoutExpiry),
+    };
+    if (
+      !(
+        await this.store.atomic([{ op: 'hset', key, fields }], [{ key, hashField: 'clientId', absent: true }])
+      ).ok
+    )
+      return false;
     await this.store.set(storeKeys.ivrChannelByClient(ch.clientId), ch.streamId);
     return true;
   }
 
   /** Changes one field set of an existing channel (its client id unchanged), leaving the others; false when it is not there. */
-  async updateChannel(streamId: string, clientId: string, change: { enabled?: boolean; secret?: string; allowTokensWithoutExpiry?: boolean }): Promise<boolean> {
+  async updateChannel(
+    streamId: string,
+    clientId: string,
+    change: { enabled?: boolean; secret?: string; allowTokensWithoutExpiry?: boolean },
+  ): Promise<boolean> {
     const key = storeKeys.ivrChannel(streamId);
     const fields: Record<string, string> = {};
     if (change.enabled !== undefined) fields.enabled = String(change.enabled);
-    if (change.allowTokensWithoutExpiry !== undefined) fields.allowTokensWithoutExpiry = String(change.allowTokensWithoutExpiry);
+    if (change.allowTokensWithoutExpiry !== undefined)
+      fields.allowTokensWithoutExpiry = String(change.allowTokensWithoutExpiry);
     if (change.secret !== undefined) fields.secret = this.sealer.seal(change.secret);
-    return (await this.store.atomic([{ op: 'hset', key, fields }], [{ key, hashField: 'clientId', equals: clientId }])).ok;
+    return (
+      await this.store.atomic(
+        [{ op: 'hset', key, fields }],
+        [{ key, hashField: 'clientId', equals: clientId }],
+      )
+    ).ok;
   }
 
   /** The channel's client id, without opening the sealed secret (a deletion must not depend on MASTER_KEY). */
@@ -84,10 +112,16 @@ export class IvrRepository {
    * ones are still `expectedRaw` (null: none stored), in one step; false when they changed meanwhile
    * (nothing written).
    */
-  async replaceSettingsIf(streamId: string, expectedRaw: string | null, settings: IvrSettings, also: WriteOp[] = []): Promise<boolean> {
+  async replaceSettingsIf(
+    streamId: string,
+    expectedRaw: string | null,
+    settings: IvrSettings,
+    also: WriteOp[] = [],
+  ): Promise<boolean> {
     const key = storeKeys.ivrSettings(streamId);
     const guard = expectedRaw === null ? { key, absent: true as const } : { key, equals: expectedRaw };
-    return (await this.store.atomic([{ op: 'set', key, value: JSON.stringify(settings) }, ...also], [guard])).ok;
+    return (await this.store.atomic([{ op: 'set', key, value: JSON.stringify(settings) }, ...also], [guard]))
+      .ok;
   }
 
   /** The draft settings (saved, not published) and their version; null when there is none. */
@@ -99,8 +133,16 @@ export class IvrRepository {
   }
 
   /** Stores the draft settings (and `also`: their version's record) in one step. */
-  async saveDraft(streamId: string, version: string, settings: IvrSettings, also: WriteOp[] = []): Promise<void> {
-    await this.store.atomic([{ op: 'set', key: storeKeys.ivrSettingsDraft(streamId), value: JSON.stringify({ version, settings }) }, ...also]);
+  async saveDraft(
+    streamId: string,
+    version: string,
+    settings: IvrSettings,
+    also: WriteOp[] = [],
+  ): Promise<void> {
+    await this.store.atomic([
+      { op: 'set', key: storeKeys.ivrSettingsDraft(streamId), value: JSON.stringify({ version, settings }) },
+      ...also,
+    ]);
   }
 
   /** The write that drops the draft (made with a publish). */

@@ -12,8 +12,8 @@ type Described = Record<string, string | { text: string; fields: Record<string, 
 
 const HELP: Described = {
   enabled:
-    'false switches the voice service off: the webhook answers every request with 503 and a VoiceXML document saying the service is not available. '
-    + 'A PUT that leaves it out keeps the current value; switching the test sandbox on turns it on.',
+    'false switches the voice service off: the webhook answers every request with 503 and a VoiceXML document saying the service is not available. ' +
+    'A PUT that leaves it out keeps the current value; switching the test sandbox on turns it on.',
   transcription: {
     text: 'Free-form speech recognition, for questions that have no grammar of their own.',
     fields: {
@@ -25,9 +25,12 @@ const HELP: Described = {
   languages: {
     text: "The call's language, for an agent of several languages.",
     fields: {
-      byNumber: 'The language of a call by the number dialled (its `to`), e.g. {"+15550100": "es-US"}; a `language` parameter from your root document wins.',
-      standardResponses: "The standard responses in each other language of the agent, by language tag (a missing one is the agent's built-in text in that language).",
-      voices: 'The TTS voice per language, by language tag (or its first part, e.g. es), e.g. {"es-US": {"name": "Paulina", "gender": "female"}}: written as an SSML <voice> in every prompt of a call in that language. A language without one uses the dialect\'s default, else the browser\'s voice for the language.',
+      byNumber:
+        'The language of a call by the number dialled (its `to`), e.g. {"+15550100": "es-US"}; a `language` parameter from your root document wins.',
+      standardResponses:
+        "The standard responses in each other language of the agent, by language tag (a missing one is the agent's built-in text in that language).",
+      voices:
+        'The TTS voice per language, by language tag (or its first part, e.g. es), e.g. {"es-US": {"name": "Paulina", "gender": "female"}}: written as an SSML <voice> in every prompt of a call in that language. A language without one uses the dialect\'s default, else the browser\'s voice for the language.',
     },
   },
   standardResponses: {
@@ -47,19 +50,26 @@ const HELP: Described = {
       bargein: 'Whether the caller may interrupt prompts.',
       interdigittimeout: 'The longest pause between two keys.',
       termchar: 'The key that ends keyed input (0-9, # or *).',
-      confidencelevel: 'Below this recognition confidence (0 to 1) the browser treats speech as not understood.',
+      confidencelevel:
+        'Below this recognition confidence (0 to 1) the browser treats speech as not understood.',
       fetchtimeout: "How long the browser waits for the gateway's answer.",
     },
   },
   retries: 'How many times a question is asked again after no input or no match.',
-  onExceedingRetries: 'What happens when the retries are used up: the termination handler, another dialog, or another node.',
-  endOfConversationBehavior: 'At the end of the conversation: triggerEvent returns to your VoiceXML application with endOfConversation = true; terminateCall hangs up.',
-  callTerminationHandler: 'The dialog run when the retries are used up (with the termination handler action).',
-  callControlParameters: 'Further VoiceXML properties, as name and value, written into each document (for example vendor ASR properties).',
+  onExceedingRetries:
+    'What happens when the retries are used up: the termination handler, another dialog, or another node.',
+  endOfConversationBehavior:
+    'At the end of the conversation: triggerEvent returns to your VoiceXML application with endOfConversation = true; terminateCall hangs up.',
+  callTerminationHandler:
+    'The dialog run when the retries are used up (with the termination handler action).',
+  callControlParameters:
+    'Further VoiceXML properties, as name and value, written into each document (for example vendor ASR properties).',
   dataExtractionKey: "The name under which the caller's input is read (the field name of the documents).",
   confidenceKey: 'The name of the recognition confidence the agent reads.',
-  confidenceThreshold: 'Input recognised with a lower confidence (0 to 100) counts as not understood; 0 turns the check off.',
-  dialect: 'The VoiceXML browser the documents are written for; each profile keeps the documents valid VoiceXML 2.1.',
+  confidenceThreshold:
+    'Input recognised with a lower confidence (0 to 100) counts as not understood; 0 turns the check off.',
+  dialect:
+    'The VoiceXML browser the documents are written for; each profile keeps the documents valid VoiceXML 2.1.',
   log: LOG_SETTING_HELP,
 };
 

@@ -25,11 +25,41 @@ export const exceedBehaviourSchema = z.discriminatedUnion('action', [
 
 /** The properties VoiceXML 2.1 defines (section 6.3); any other property must carry a dotted platform name. */
 const W3C_PROPERTIES = new Set([
-  'confidencelevel', 'sensitivity', 'speedvsaccuracy', 'completetimeout', 'incompletetimeout', 'maxspeechtimeout',
-  'interdigittimeout', 'termtimeout', 'termchar', 'bargein', 'bargeintype', 'timeout', 'inputmodes', 'universals', 'maxnbest',
-  'fetchtimeout', 'fetchaudio', 'fetchaudiodelay', 'fetchaudiominimum', 'audiofetchhint', 'audiomaxage', 'audiomaxstale',
-  'documentfetchhint', 'documentmaxage', 'documentmaxstale', 'grammarfetchhint', 'grammarmaxage', 'grammarmaxstale',
-  'objectfetchhint', 'objectmaxage', 'objectmaxstale', 'scriptfetchhint', 'scriptmaxage', 'scriptmaxstale', 'recordutterance',
+  'confidencelevel',
+  'sensitivity',
+  'speedvsaccuracy',
+  'completetimeout',
+  'incompletetimeout',
+  'maxspeechtimeout',
+  'interdigittimeout',
+  'termtimeout',
+  'termchar',
+  'bargein',
+  'bargeintype',
+  'timeout',
+  'inputmodes',
+  'universals',
+  'maxnbest',
+  'fetchtimeout',
+  'fetchaudio',
+  'fetchaudiodelay',
+  'fetchaudiominimum',
+  'audiofetchhint',
+  'audiomaxage',
+  'audiomaxstale',
+  'documentfetchhint',
+  'documentmaxage',
+  'documentmaxstale',
+  'grammarfetchhint',
+  'grammarmaxage',
+  'grammarmaxstale',
+  'objectfetchhint',
+  'objectmaxage',
+  'objectmaxstale',
+  'scriptfetchhint',
+  'scriptmaxage',
+  'scriptmaxstale',
+  'recordutterance',
   'recordutterancetype',
 ]);
 
@@ -38,12 +68,13 @@ const W3C_PROPERTIES = new Set([
  * (ivr-settings-help.ts); the turn loop's src/ivr/turn-transcript.ts writes the lines it describes.
  */
 export const LOG_SETTING_HELP =
-  "true writes a `turn transcript` line for each turn to the service log at info level, with the caller's words (`heard`) and the prompt text answered (`said`). "
-  + 'They are personal data, so it is off by default.';
+  "true writes a `turn transcript` line for each turn to the service log at info level, with the caller's words (`heard`) and the prompt text answered (`said`). " +
+  'They are personal data, so it is off by default.';
 
 /** A platform's own property: a dotted name, e.g. com.vendor.asr.mode. */
 const DOTTED_NAME = '\\.';
-const isPropertyName = (name: string): boolean => W3C_PROPERTIES.has(name) || new RegExp(DOTTED_NAME).test(name);
+const isPropertyName = (name: string): boolean =>
+  W3C_PROPERTIES.has(name) || new RegExp(DOTTED_NAME).test(name);
 
 export const DIALECTS = dialectNames as unknown as readonly [string, ...string[]];
 
@@ -103,7 +134,10 @@ export const ivrSettingsSchema = z.strictObject({
       timeout: durationBetween(1, 60).default('5s'),
       bargein: z.boolean().default(false),
       interdigittimeout: durationBetween(0.1, 60).optional(),
-      termchar: z.string().regex(/^[0-9#*]?$/).optional(),
+      termchar: z
+        .string()
+        .regex(/^[0-9#*]?$/)
+        .optional(),
       confidencelevel: z.number().min(0).max(1).optional(),
       fetchtimeout: durationBetween(1, 120).default('10s'),
     })
@@ -111,11 +145,20 @@ export const ivrSettingsSchema = z.strictObject({
     .superRefine((props, ctx) => {
       for (const name of Object.keys(props)) {
         if (!isPropertyName(name)) {
-          ctx.addIssue({ code: 'custom', path: [name], message: `unknown VoiceXML property "${name}": a platform's own property goes under its dotted name (e.g. com.vendor.${name})` });
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `unknown VoiceXML property "${name}": a platform's own property goes under its dotted name (e.g. com.vendor.${name})`,
+          });
         }
         // the one W3C property that names something to fetch: an audio file, over http(s) only
         const value = props[name];
-        if (name === 'fetchaudio' && typeof value === 'string' && value !== '' && !/^https?:\/\/[^\s]+$/i.test(value.trim())) {
+        if (
+          name === 'fetchaudio' &&
+          typeof value === 'string' &&
+          value !== '' &&
+          !/^https?:\/\/[^\s]+$/i.test(value.trim())
+        ) {
           ctx.addIssue({ code: 'custom', path: [name], message: 'fetchaudio must be an http or https URL' });
         }
       }
@@ -127,15 +170,28 @@ export const ivrSettingsSchema = z.strictObject({
   onExceedingRetries: exceedBehaviourSchema.default({ action: 'terminationHandler' }),
   endOfConversationBehavior: z.enum(['triggerEvent', 'terminateCall']).default('triggerEvent'),
   callTerminationHandler: z.string().min(1).max(100).optional(),
-  callControlParameters: z.array(z.strictObject({ name: propertyName, value: z.string().max(500) })).max(50).default([]),
-  dataExtractionKey: z.string().trim().min(1).max(64).regex(/^[A-Za-z_][A-Za-z0-9_ ]*$/, 'letters, digits, spaces and _; must start with a letter').default('user input'),
+  callControlParameters: z
+    .array(z.strictObject({ name: propertyName, value: z.string().max(500) }))
+    .max(50)
+    .default([]),
+  dataExtractionKey: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z_][A-Za-z0-9_ ]*$/, 'letters, digits, spaces and _; must start with a letter')
+    .default('user input'),
   confidenceKey: z.string().trim().min(1).max(80).default('userinput confidence'),
   confidenceThreshold: z.number().min(0).max(100).default(0),
   dialect: z.enum(DIALECTS).default('w3c'),
   languages: languageSettingsSchema.default({ byNumber: {}, standardResponses: {}, voices: {} }),
   log: z.boolean().default(false),
-  sandboxAnswersFrom: z.enum(['draft', 'published']).default('draft')
-    .describe("which agent version answers the test sandbox's calls: the latest trained draft (the published version while there is none) or the published one; calls always hear the published one"),
+  sandboxAnswersFrom: z
+    .enum(['draft', 'published'])
+    .default('draft')
+    .describe(
+      "which agent version answers the test sandbox's calls: the latest trained draft (the published version while there is none) or the published one; calls always hear the published one",
+    ),
 });
 
 export type IvrSettings = z.infer<typeof ivrSettingsSchema>;
@@ -157,10 +213,26 @@ export const sandboxRequiredSettings = {
 
 export const channelBody = z.strictObject({
   enabled: z.boolean(),
-  allowTokensWithoutExpiry: z.boolean().optional().meta({ description: 'accept webhook tokens without an exp claim (default false: such tokens are refused)' }),
+  allowTokensWithoutExpiry: z
+    .boolean()
+    .optional()
+    .meta({
+      description: 'accept webhook tokens without an exp claim (default false: such tokens are refused)',
+    }),
 });
 
 export const mintTokenBody = z.strictObject({
-  sub: z.string().min(1).max(200).default('ivr').meta({ description: 'the caller identity the VXML platform stands for (the JWT sub)' }),
-  expiresInS: z.number().int().min(60).max(366 * 24 * 3600).default(86_400).meta({ description: 'lifetime in seconds (default one day)' }),
+  sub: z
+    .string()
+    .min(1)
+    .max(200)
+    .default('ivr')
+    .meta({ description: 'the caller identity the VXML platform stands for (the JWT sub)' }),
+  expiresInS: z
+    .number()
+    .int()
+    .min(60)
+    .max(366 * 24 * 3600)
+    .default(86_400)
+    .meta({ description: 'lifetime in seconds (default one day)' }),
 });

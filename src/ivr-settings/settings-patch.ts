@@ -31,23 +31,36 @@ function member(schema: ZodType): ZodType {
  */
 function patchOf(schema: ZodType): ZodType {
   if (schema instanceof z.ZodObject) {
-    const shape = Object.fromEntries(Object.entries(schema.shape as Record<string, ZodType>).map(([k, v]) => [k, member(v)]));
+    const shape = Object.fromEntries(
+      Object.entries(schema.shape as Record<string, ZodType>).map(([k, v]) => [k, member(v)]),
+    );
     const { catchall, checks } = schema._zod.def;
     const open = catchall !== undefined && !(catchall instanceof z.ZodNever);
     const out = open ? z.object(shape).catchall((catchall as ZodType).nullable()) : z.strictObject(shape);
     // the object's own rules (e.g. the names of VoiceXML properties) apply to a patch's names too,
     // and so does what the document says of them (propertyNames)
-    const checked = checks?.length ? out.check(...(checks as Array<z.core.$ZodCheck<Record<string, unknown>>>)) : out;
+    const checked = checks?.length
+      ? out.check(...(checks as Array<z.core.$ZodCheck<Record<string, unknown>>>))
+      : out;
     const meta = z.globalRegistry.get(schema);
     return meta ? checked.meta(meta) : checked;
   }
-  if (schema instanceof z.ZodDiscriminatedUnion && (schema.options as ZodType[]).every((o) => o instanceof z.ZodObject)) {
+  if (
+    schema instanceof z.ZodDiscriminatedUnion &&
+    (schema.options as ZodType[]).every((o) => o instanceof z.ZodObject)
+  ) {
     const byName = new Map<string, ZodType[]>();
     for (const option of schema.options as Array<z.ZodObject>) {
-      for (const [k, v] of Object.entries<ZodType>(option.shape)) byName.set(k, [...(byName.get(k) ?? []), bare(v)]);
+      for (const [k, v] of Object.entries<ZodType>(option.shape))
+        byName.set(k, [...(byName.get(k) ?? []), bare(v)]);
     }
     const shape = Object.fromEntries(
-      [...byName].map(([k, list]) => [k, (list.length === 1 ? list[0]! : z.union(list as [ZodType, ZodType, ...ZodType[]])).nullable().optional()]),
+      [...byName].map(([k, list]) => [
+        k,
+        (list.length === 1 ? list[0]! : z.union(list as [ZodType, ZodType, ...ZodType[]]))
+          .nullable()
+          .optional(),
+      ]),
     );
     return z.strictObject(shape);
   }
@@ -57,7 +70,8 @@ function patchOf(schema: ZodType): ZodType {
 /** A JSON merge patch of the IVR settings (the body of `PATCH …/ivr-settings`). */
 // from the described settings, so each member's help (one text per setting) is the patch's too
 export const ivrSettingsPatchSchema = patchOf(describedIvrSettings()).meta({
-  description: 'A JSON merge patch (RFC 7386) of the IVR settings: members given replace theirs (objects merge member by member, arrays are replaced), null puts a member back to its default, members left out stay as they are',
+  description:
+    'A JSON merge patch (RFC 7386) of the IVR settings: members given replace theirs (objects merge member by member, arrays are replaced), null puts a member back to its default, members left out stay as they are',
 });
 
 export interface PatchProblem {
@@ -69,19 +83,25 @@ export interface PatchProblem {
 export function settingsProblems(error: z.ZodError): PatchProblem[] {
   return error.issues.flatMap((i) => {
     const at = ['body', ...i.path.map(String)];
-    if (i.code === 'unrecognized_keys') return i.keys.map((k) => ({ msg: `Unknown member "${k}"`, path: [...at, k].join('.') }));
+    if (i.code === 'unrecognized_keys')
+      return i.keys.map((k) => ({ msg: `Unknown member "${k}"`, path: [...at, k].join('.') }));
     return [{ msg: i.message, path: at.join('.') }];
   });
 }
 
 /** The settings a patch makes of `current`, or every problem with its JSON path (`body.<path>`). */
-export function applySettingsPatch(current: IvrSettings, patch: unknown): { ok: true; settings: IvrSettings } | { ok: false; problems: PatchProblem[] } {
+export function applySettingsPatch(
+  current: IvrSettings,
+  patch: unknown,
+): { ok: true; settings: IvrSettings } | { ok: false; problems: PatchProblem[] } {
   const checked = ivrSettingsPatchSchema.safeParse(patch);
   if (!checked.success) return { ok: false, problems: settingsProblems(checked.error) };
   // the patch as checked (own members only), merged into a copy: the library changes its target
   const merged: unknown = mergePatch.apply(structuredClone(current), checked.data);
   const parsed = ivrSettingsSchema.safeParse(merged);
-  return parsed.success ? { ok: true, settings: parsed.data } : { ok: false, problems: settingsProblems(parsed.error) };
+  return parsed.success
+    ? { ok: true, settings: parsed.data }
+    : { ok: false, problems: settingsProblems(parsed.error) };
 }
 
 /** One setting a change changed, by its dotted name; null stands for "not set". */
@@ -91,16 +111,22 @@ export interface SettingChange {
   after: unknown;
 }
 
-const isGroup = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isGroup = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Every setting whose value differs between `before` and `after` (groups compared member by member). */
-export function settingChanges(before: Record<string, unknown>, after: Record<string, unknown>, prefix = ''): SettingChange[] {
+export function settingChanges(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  prefix = '',
+): SettingChange[] {
   const out: SettingChange[] = [];
   for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
     const a = before[name];
     const b = after[name];
     if (isGroup(a) && isGroup(b)) out.push(...settingChanges(a, b, `${prefix}${name}.`));
-    else if (JSON.stringify(a) !== JSON.stringify(b)) out.push({ name: `${prefix}${name}`, before: a ?? null, after: b ?? null });
+    else if (JSON.stringify(a) !== JSON.stringify(b))
+      out.push({ name: `${prefix}${name}`, before: a ?? null, after: b ?? null });
   }
   return out;
 }

@@ -56,7 +56,8 @@ const parser = new XMLParser({
 
 const text = (v: unknown): string | undefined => {
   if (typeof v === 'string') return v.trim();
-  if (v && typeof v === 'object' && '#text' in (v as Record<string, unknown>)) return String((v as Record<string, unknown>)['#text']).trim();
+  if (v && typeof v === 'object' && '#text' in (v as Record<string, unknown>))
+    return String((v as Record<string, unknown>)['#text']).trim();
   return undefined;
 };
 
@@ -71,9 +72,7 @@ export function parseNlsml(xml: string): RawAsr | null {
   }
   const result = doc.result as Record<string, unknown> | undefined;
   const interps = (result?.interpretation as Array<Record<string, unknown>> | undefined) ?? [];
-  const best = interps
-    .map((i) => ({ i, c: Number(i['@confidence'] ?? 1) }))
-    .sort((a, b) => b.c - a.c)[0]?.i;
+  const best = interps.map((i) => ({ i, c: Number(i['@confidence'] ?? 1) })).sort((a, b) => b.c - a.c)[0]?.i;
   if (!best) return null;
   const input = best.input as Record<string, unknown> | string | undefined;
   const utterance = text(input);
@@ -84,7 +83,7 @@ export function parseNlsml(xml: string): RawAsr | null {
   if (typeof instance === 'string') interpretation = instance.trim();
   else if (instance && typeof instance === 'object') {
     const inner = Object.entries(instance as Record<string, unknown>).find(([k]) => !k.startsWith('@'));
-    interpretation = inner ? text(inner[1]) ?? JSON.stringify(inner[1]) : text(instance);
+    interpretation = inner ? (text(inner[1]) ?? JSON.stringify(inner[1])) : text(instance);
   }
   const conf = best['@confidence'];
   return {

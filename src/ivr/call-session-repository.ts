@@ -56,7 +56,9 @@ export class CallSessionRepository {
   private indexOp(session: CallSession): WriteOp {
     const at = this.idleAt(session);
     const member = idleMember(session.streamId, session.callId);
-    return at === null ? { op: 'zrem', key: storeKeys.idleCalls(), member } : { op: 'zadd', key: storeKeys.idleCalls(), score: at, member };
+    return at === null
+      ? { op: 'zrem', key: storeKeys.idleCalls(), member }
+      : { op: 'zadd', key: storeKeys.idleCalls(), score: at, member };
   }
 
   /** Files the session in the idle index as it is now (a sweep found it active after all). */
@@ -66,11 +68,17 @@ export class CallSessionRepository {
 
   /** Takes a call out of the idle index (ended, or its session is gone). */
   async unindex(streamId: string, callId: string): Promise<void> {
-    await this.store.atomic([{ op: 'zrem', key: storeKeys.idleCalls(), member: idleMember(streamId, callId) }]);
+    await this.store.atomic([
+      { op: 'zrem', key: storeKeys.idleCalls(), member: idleMember(streamId, callId) },
+    ]);
   }
 
   /** Claims calls that fell idle by `nowMs` (see Store.claimDue): other sweeps skip them until `leaseUntilMs`. */
-  async claimIdle(nowMs: number, leaseUntilMs: number, max: number): Promise<Array<{ streamId: string; callId: string }>> {
+  async claimIdle(
+    nowMs: number,
+    leaseUntilMs: number,
+    max: number,
+  ): Promise<Array<{ streamId: string; callId: string }>> {
     const members = await this.store.claimDue(storeKeys.idleCalls(), nowMs, leaseUntilMs, max);
     return members.map(parseIdleMember);
   }
@@ -80,7 +88,10 @@ export class CallSessionRepository {
   }
 
   /** The session and its stored text (the version `stashPending` compares against). */
-  async loadVersioned(streamId: string, callId: string): Promise<{ session: CallSession; raw: string } | null> {
+  async loadVersioned(
+    streamId: string,
+    callId: string,
+  ): Promise<{ session: CallSession; raw: string } | null> {
     const raw = await this.store.get(storeKeys.callSession(streamId, callId));
     return raw ? { session: parseSession(raw), raw } : null;
   }
@@ -89,9 +100,20 @@ export class CallSessionRepository {
    * Takes the call's lock and loads the session in one round trip. With `fresh`, a call that has no
    * session yet gets this one, created under the lock in the same step (`created`).
    */
-  async lockAndLoad(streamId: string, callId: string, token: string, fresh?: CallSession): Promise<{ locked: boolean; session: CallSession | null; created: boolean }> {
+  async lockAndLoad(
+    streamId: string,
+    callId: string,
+    token: string,
+    fresh?: CallSession,
+  ): Promise<{ locked: boolean; session: CallSession | null; created: boolean }> {
     const create = fresh ? { value: JSON.stringify(fresh), ttlMs: this.ttlMs } : undefined;
-    const r = await this.store.lockAndRead(storeKeys.callLock(streamId, callId), token, this.lockTtlMs, storeKeys.callSession(streamId, callId), create);
+    const r = await this.store.lockAndRead(
+      storeKeys.callLock(streamId, callId),
+      token,
+      this.lockTtlMs,
+      storeKeys.callSession(streamId, callId),
+      create,
+    );
     if (r.created) return { locked: true, session: fresh!, created: true };
     return { locked: r.acquired, session: r.value ? parseSession(r.value) : null, created: false };
   }
@@ -107,7 +129,9 @@ export class CallSessionRepository {
   /** Extends the lock while its owner still holds it. False when the lock was lost. */
   async extendLock(streamId: string, callId: string, token: string): Promise<boolean> {
     const key = storeKeys.callLock(streamId, callId);
-    return (await this.store.atomic([{ op: 'pexpire', key, ttlMs: this.lockTtlMs }], [{ key, equals: token }])).ok;
+    return (
+      await this.store.atomic([{ op: 'pexpire', key, ttlMs: this.lockTtlMs }], [{ key, equals: token }])
+    ).ok;
   }
 
   /**
@@ -116,13 +140,25 @@ export class CallSessionRepository {
    */
   async stashPending(raw: string, session: CallSession): Promise<boolean> {
     const key = storeKeys.callSession(session.streamId, session.callId);
-    return (await this.store.atomic([{ op: 'set', key, value: JSON.stringify(session), ttlMs: this.ttlMs }], [{ key, equals: raw }])).ok;
+    return (
+      await this.store.atomic(
+        [{ op: 'set', key, value: JSON.stringify(session), ttlMs: this.ttlMs }],
+        [{ key, equals: raw }],
+      )
+    ).ok;
   }
 
   /** Writes the session while still holding the lock. False when the lock was lost. */
   saveLocked(session: CallSession, token: string): Promise<boolean> {
     const { streamId, callId } = session;
-    return this.store.writeHeld(storeKeys.callLock(streamId, callId), token, storeKeys.callSession(streamId, callId), JSON.stringify(session), this.ttlMs, { extendMs: this.lockTtlMs });
+    return this.store.writeHeld(
+      storeKeys.callLock(streamId, callId),
+      token,
+      storeKeys.callSession(streamId, callId),
+      JSON.stringify(session),
+      this.ttlMs,
+      { extendMs: this.lockTtlMs },
+    );
   }
 
   /**
@@ -131,9 +167,18 @@ export class CallSessionRepository {
    */
   async commit(session: CallSession, token: string): Promise<boolean> {
     const { streamId, callId } = session;
-    const write = () => this.store.writeHeld(storeKeys.callLock(streamId, callId), token, storeKeys.callSession(streamId, callId), JSON.stringify(session), this.ttlMs, { release: true });
+    const write = () =>
+      this.store.writeHeld(
+        storeKeys.callLock(streamId, callId),
+        token,
+        storeKeys.callSession(streamId, callId),
+        JSON.stringify(session),
+        this.ttlMs,
+        { release: true },
+      );
     if (!this.idle) return write();
-    if (this.store.atomicAcrossSlots) return (await this.commitWith(session, token, { ops: [], guards: [] })) === 'ok';
+    if (this.store.atomicAcrossSlots)
+      return (await this.commitWith(session, token, { ops: [], guards: [] })) === 'ok';
     // the index is in another slot: filed before the commit, removed after it
     const op = this.indexOp(session);
     if (op.op === 'zadd') await this.store.atomic([op]);
@@ -147,7 +192,11 @@ export class CallSessionRepository {
    * whose `atomicAcrossSlots`): all land or none. 'lost' when the lock was not held, 'refused' when
    * one of `extra`'s guards failed; nothing is written then.
    */
-  async commitWith(session: CallSession, token: string, extra: { ops: WriteOp[]; guards: Guard[] }): Promise<'ok' | 'lost' | 'refused'> {
+  async commitWith(
+    session: CallSession,
+    token: string,
+    extra: { ops: WriteOp[]; guards: Guard[] },
+  ): Promise<'ok' | 'lost' | 'refused'> {
     const { streamId, callId } = session;
     const at = this.idle ? this.idleAt(session) : undefined;
     return this.store.commitTurn({
@@ -156,7 +205,9 @@ export class CallSessionRepository {
       sessionKey: storeKeys.callSession(streamId, callId),
       session: JSON.stringify(session),
       ttlMs: this.ttlMs,
-      ...(at !== undefined ? { idle: { key: storeKeys.idleCalls(), member: idleMember(streamId, callId), at } } : {}),
+      ...(at !== undefined
+        ? { idle: { key: storeKeys.idleCalls(), member: idleMember(streamId, callId), at } }
+        : {}),
       ...(extra.ops.length || extra.guards.length ? { extra } : {}),
     });
   }
@@ -175,6 +226,9 @@ export class CallSessionRepository {
 
   /** Redis bytes of a call's keys (benchmarks). */
   memoryOf(streamId: string, callId: string): Promise<number> {
-    return this.store.memoryUsage([storeKeys.callSession(streamId, callId), storeKeys.callLock(streamId, callId)]);
+    return this.store.memoryUsage([
+      storeKeys.callSession(streamId, callId),
+      storeKeys.callLock(streamId, callId),
+    ]);
   }
 }

@@ -39,6 +39,12 @@ export interface CallSession {
    * effects it made so far (model answers, by the node's step), so that a run of the same turn
    * reuses them instead of making them again (turn-effects.ts).
    */
-  pending?: { turn: number; event: string; input: TurnInput; startedAt: number; effects?: Record<string, unknown> };
+  pending?: {
+    turn: number;
+    event: string;
+    input: TurnInput;
+    startedAt: number;
+    effects?: Record<string, unknown>;
+  };
   ended?: boolean;
 }

@@ -30,7 +30,8 @@ export { messageId } from './turn-commit.js';
 export type { RenderedDocument, TurnContext, TurnOutcome } from './turn-context.js';
 
 /** The last node a turn ran: its trace lists nodes as `<dialog>.<node>`, with marks (`!…`, `#…`) between them. */
-const lastNode = (trace: readonly string[]): string | undefined => trace.findLast((t) => !t.startsWith('!') && !t.startsWith('#'));
+const lastNode = (trace: readonly string[]): string | undefined =>
+  trace.findLast((t) => !t.startsWith('!') && !t.startsWith('#'));
 
 const toAnswer = (r: TurnResult): AnswerSpec => ({
   action: r.error ? 'error' : r.action,
@@ -61,7 +62,12 @@ export class CallTurnService {
   /** One webhook request: its turn, then its answer. */
   handle(ctx: TurnContext): Promise<TurnOutcome> {
     const trace = new TurnTraceCollector(this.ports.traces, ctx);
-    return turnSpan(ctx.streamId, ctx.req, async () => this.answer(ctx, trace, await this.turn(ctx, trace)), (o) => (o.kind === 'answer' ? o.answer.action : 'wait'));
+    return turnSpan(
+      ctx.streamId,
+      ctx.req,
+      async () => this.answer(ctx, trace, await this.turn(ctx, trace)),
+      (o) => (o.kind === 'answer' ? o.answer.action : 'wait'),
+    );
   }
 
   /**
@@ -98,7 +104,11 @@ export class CallTurnService {
    * another waiter keeps it. (A turn that dies before either fails the caller's request instead;
    * the browser's resubmit carries the input.)
    */
-  private async underDeadline(ctx: TurnContext, trace: TurnTraceCollector, held: HeldTurn): Promise<TurnOutcome> {
+  private async underDeadline(
+    ctx: TurnContext,
+    trace: TurnTraceCollector,
+    held: HeldTurn,
+  ): Promise<TurnOutcome> {
     const work = this.runAndCommit(ctx, trace, held);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'late'>((resolve) => {
@@ -106,7 +116,14 @@ export class CallTurnService {
     });
     try {
       const first = await Promise.race([work, deadline]);
-      if (first !== 'late') return { kind: 'answer', answer: first.session.last!.answer, session: first.session, issuedTurn: first.session.turn, ...(first.rendered ? { rendered: first.rendered } : {}) };
+      if (first !== 'late')
+        return {
+          kind: 'answer',
+          answer: first.session.last!.answer,
+          session: first.session,
+          issuedTurn: first.session.turn,
+          ...(first.rendered ? { rendered: first.rendered } : {}),
+        };
     } finally {
       clearTimeout(timer);
     }
@@ -122,15 +139,27 @@ export class CallTurnService {
    * expire. Answers the committed session and its document (none when the lock was lost and
    * another owner's answer is answered instead).
    */
-  private async runAndCommit(ctx: TurnContext, trace: TurnTraceCollector, held: HeldTurn): Promise<{ session: CallSession; rendered?: RenderedDocument | undefined }> {
+  private async runAndCommit(
+    ctx: TurnContext,
+    trace: TurnTraceCollector,
+    held: HeldTurn,
+  ): Promise<{ session: CallSession; rendered?: RenderedDocument | undefined }> {
     const { streamId, callId } = held.journal.current;
-    const beat = setInterval(() => void this.sessions.extendLock(streamId, callId, held.token).catch(() => undefined), Math.max(50, Math.floor(this.sessions.lockTtlMs / 3)));
+    const beat = setInterval(
+      () => void this.sessions.extendLock(streamId, callId, held.token).catch(() => undefined),
+      Math.max(50, Math.floor(this.sessions.lockTtlMs / 3)),
+    );
     beat.unref();
     try {
       const before = held.journal.current;
       const { answer, result } = await this.run(ctx, trace, held.journal);
       const next = this.nextSession(before, answer, result);
-      const rendered = this.render(ctx, trace, { kind: 'answer', answer, session: next, issuedTurn: next.turn });
+      const rendered = this.render(ctx, trace, {
+        kind: 'answer',
+        answer,
+        session: next,
+        issuedTurn: next.turn,
+      });
       const built = trace.committing(ctx.req, { before, next, answer, result, rendered });
       const landed = await this.commit(ctx, trace, held, next, answer, result);
       if (landed !== next) return { session: landed };
@@ -153,31 +182,53 @@ export class CallTurnService {
    * Step 2: runs the agent (its effects once per turn, see turn-effects.ts). A store fault met by an
    * effect ends the turn as a store fault; any other failure answers the error document.
    */
-  private async run(ctx: TurnContext, trace: TurnTraceCollector, journal: TurnJournal): Promise<{ answer: AnswerSpec; result: TurnResult | null }> {
+  private async run(
+    ctx: TurnContext,
+    trace: TurnTraceCollector,
+    journal: TurnJournal,
+  ): Promise<{ answer: AnswerSpec; result: TurnResult | null }> {
     const session = journal.current;
     const pending = session.pending!;
     const timer = trace.agentTimer();
     let result: TurnResult | null = null;
     let answer: AnswerSpec;
     try {
-      result = await agentStepSpan(() => runTurn(
-        ctx.agent,
-        pending.input,
-        session.state,
-        { streamId: ctx.streamId, callId: session.callId, userId: session.userId, from: session.from, to: session.to, sessionId: session.sessionId },
-        {
-          retries: ctx.settings.retries,
-          onExceedingRetries: ctx.settings.onExceedingRetries,
-          callTerminationHandler: ctx.settings.callTerminationHandler,
-          noMatchPrompt: ctx.settings.standardResponses.noMatch,
-          errorPrompt: ctx.settings.standardResponses.error,
-          byLanguage: languageResponses(ctx.settings),
-        },
-        effectPorts(this.ports.agentPorts, journal, { streamId: session.streamId, callId: session.callId, turn: pending.turn }, trace.draft),
-      ));
+      result = await agentStepSpan(() =>
+        runTurn(
+          ctx.agent,
+          pending.input,
+          session.state,
+          {
+            streamId: ctx.streamId,
+            callId: session.callId,
+            userId: session.userId,
+            from: session.from,
+            to: session.to,
+            sessionId: session.sessionId,
+          },
+          {
+            retries: ctx.settings.retries,
+            onExceedingRetries: ctx.settings.onExceedingRetries,
+            callTerminationHandler: ctx.settings.callTerminationHandler,
+            noMatchPrompt: ctx.settings.standardResponses.noMatch,
+            errorPrompt: ctx.settings.standardResponses.error,
+            byLanguage: languageResponses(ctx.settings),
+          },
+          effectPorts(
+            this.ports.agentPorts,
+            journal,
+            { streamId: session.streamId, callId: session.callId, turn: pending.turn },
+            trace.draft,
+          ),
+        ),
+      );
       answer = toAnswer(result);
       if (pending.turn === 0 && !session.last && ctx.settings.welcomeMessage) {
-        answer.prompt = [{ type: 'text', text: ctx.settings.welcomeMessage }, { type: 'break', time: '300ms' }, ...answer.prompt];
+        answer.prompt = [
+          { type: 'text', text: ctx.settings.welcomeMessage },
+          { type: 'break', time: '300ms' },
+          ...answer.prompt,
+        ];
       }
     } catch (err) {
       this.logger.error({ err, callId: session.callId }, 'agent turn failed');
@@ -204,7 +255,11 @@ export class CallTurnService {
   }
 
   /** Step 3: the document of an outcome, when the request renders (timed for the trace). */
-  private render(ctx: TurnContext, trace: TurnTraceCollector, outcome: TurnOutcome): RenderedDocument | undefined {
+  private render(
+    ctx: TurnContext,
+    trace: TurnTraceCollector,
+    outcome: TurnOutcome,
+  ): RenderedDocument | undefined {
     const render = ctx.render;
     return render ? trace.rendering(() => render(outcome)) : undefined;
   }
@@ -213,9 +268,28 @@ export class CallTurnService {
    * Step 4: records the turn's history and commits the session, releasing the lock. When the lock
    * was lost meanwhile, the other owner's committed session (its answer is the request's).
    */
-  private async commit(ctx: TurnContext, trace: TurnTraceCollector, held: HeldTurn, next: CallSession, answer: AnswerSpec, result: TurnResult | null): Promise<CallSession> {
-    const messages = turnMessages({ streamId: ctx.streamId, lang: ctx.lang }, next, held.text, answer, result, this.now(), ctx.traceId ?? activeTraceId());
-    const committed = await trace.store(historyWriteSpan(messages, () => commitWithHistory(this.sessions, this.ports.history, next, held.token, messages)));
+  private async commit(
+    ctx: TurnContext,
+    trace: TurnTraceCollector,
+    held: HeldTurn,
+    next: CallSession,
+    answer: AnswerSpec,
+    result: TurnResult | null,
+  ): Promise<CallSession> {
+    const messages = turnMessages(
+      { streamId: ctx.streamId, lang: ctx.lang },
+      next,
+      held.text,
+      answer,
+      result,
+      this.now(),
+      ctx.traceId ?? activeTraceId(),
+    );
+    const committed = await trace.store(
+      historyWriteSpan(messages, () =>
+        commitWithHistory(this.sessions, this.ports.history, next, held.token, messages),
+      ),
+    );
     if (committed) return next;
     this.logger.warn({ callId: next.callId }, 'turn lock lost before commit; the other owner answers');
     const current = await this.sessions.load(next.streamId, next.callId);
@@ -231,7 +305,8 @@ export class CallTurnService {
    * now and traced as answered. An expired call is not traced (there is no call to trace).
    */
   private answer(ctx: TurnContext, trace: TurnTraceCollector, outcome: TurnOutcome): TurnOutcome {
-    if (outcome.rendered || (outcome.kind === 'answer' && outcome.answer.error === 'session_expired')) return outcome;
+    if (outcome.rendered || (outcome.kind === 'answer' && outcome.answer.error === 'session_expired'))
+      return outcome;
     const rendered = this.render(ctx, trace, outcome);
     if (!rendered) return outcome;
     trace.uncommitted(ctx.streamId, outcome, rendered);

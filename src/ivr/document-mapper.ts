@@ -3,10 +3,21 @@
  * spec the renderer takes. The app's settings are the defaults; the asking node's overrides win.
  * The agent's prompt and await types become the renderer's own here (and nowhere else).
  */
-import type { AwaitSpec as AgentAwait, CompiledAgent, GrammarSpec, PromptPart as AgentPromptPart } from '../agent/index.js';
+import type {
+  AwaitSpec as AgentAwait,
+  CompiledAgent,
+  GrammarSpec,
+  PromptPart as AgentPromptPart,
+} from '../agent/index.js';
 import {
-  entityGrammars, fieldNameFromKey, withTranscription,
-  type AwaitSpec, type DialectName, type FieldGrammar, type PromptPart, type VxmlDocument,
+  entityGrammars,
+  fieldNameFromKey,
+  withTranscription,
+  type AwaitSpec,
+  type DialectName,
+  type FieldGrammar,
+  type PromptPart,
+  type VxmlDocument,
 } from '../vxml/index.js';
 import type { AnswerSpec } from './call-session.js';
 import { wellFormed } from '../platform/index.js';
@@ -33,7 +44,12 @@ const aaiValue = (v: string): string => encodeURIComponent(wellFormed(v));
 export const textPrompt = (text: string | undefined): PromptPart[] => (text ? [{ type: 'text', text }] : []);
 
 /** The call's variables in a document that issues `ctx.turn`. */
-const callVars = (ctx: Omit<DocumentContext, 'agent'>) => ({ callId: ctx.callId, from: ctx.from ?? '', to: ctx.to ?? '', turn: String(ctx.turn) });
+const callVars = (ctx: Omit<DocumentContext, 'agent'>) => ({
+  callId: ctx.callId,
+  from: ctx.from ?? '',
+  to: ctx.to ?? '',
+  turn: String(ctx.turn),
+});
 
 /**
  * The agent's prompt as the renderer's. The two types are declared apart but have the same shape,
@@ -47,7 +63,8 @@ const str = (v: unknown): string => (typeof v === 'boolean' ? String(v) : String
 
 export function documentProperties(settings: IvrSettings): Record<string, string> {
   const props: Record<string, string> = {};
-  for (const [name, value] of Object.entries(settings.vxmlProperties)) if (value !== undefined) props[name] = str(value);
+  for (const [name, value] of Object.entries(settings.vxmlProperties))
+    if (value !== undefined) props[name] = str(value);
   for (const p of settings.callControlParameters) props[p.name] = p.value;
   return props;
 }
@@ -65,7 +82,11 @@ function fieldProperties(answer: AnswerSpec): Record<string, string> {
 function nodeGrammars(specs: GrammarSpec[]): FieldGrammar[] {
   return specs
     .filter((g): g is GrammarSpec & { src: string } => typeof g.src === 'string')
-    .map((g) => (g.src.startsWith('builtin:') ? { kind: 'builtin', mode: g.mode, src: g.src } : { kind: 'uri', mode: g.mode, src: g.src }));
+    .map((g) =>
+      g.src.startsWith('builtin:')
+        ? { kind: 'builtin', mode: g.mode, src: g.src }
+        : { kind: 'uri', mode: g.mode, src: g.src },
+    );
 }
 
 /**
@@ -79,13 +100,25 @@ function intentGrammar(ctx: DocumentContext, callLang: string): FieldGrammar {
 }
 
 /** The names a caller may say to choose a language (each in its own language and in English). */
-const LANGUAGE_WORDS: Readonly<Record<string, readonly string[]>> = { en: ['english', 'inglés'], es: ['español', 'spanish'] };
+const LANGUAGE_WORDS: Readonly<Record<string, readonly string[]>> = {
+  en: ['english', 'inglés'],
+  es: ['español', 'spanish'],
+};
 
 /** The grammars that choose a language at an intent question: its keys (DTMF) and its names (voice). */
 function languageGrammars(agent: CompiledAgent, keys: readonly string[], lang: string): FieldGrammar[] {
-  const dtmf: FieldGrammar = { kind: 'srgs', mode: 'dtmf', root: 'language_key', items: keys.map((k) => ({ phrase: k, tag: k })) };
-  const names = agent.languages.flatMap((l) => (LANGUAGE_WORDS[l.split('-')[0]!] ?? []).map((w) => ({ phrase: w, tag: w })));
-  return names.length > 0 ? [{ kind: 'srgs', mode: 'voice', root: 'language_name', items: names, lang }, dtmf] : [dtmf];
+  const dtmf: FieldGrammar = {
+    kind: 'srgs',
+    mode: 'dtmf',
+    root: 'language_key',
+    items: keys.map((k) => ({ phrase: k, tag: k })),
+  };
+  const names = agent.languages.flatMap((l) =>
+    (LANGUAGE_WORDS[l.split('-')[0]!] ?? []).map((w) => ({ phrase: w, tag: w })),
+  );
+  return names.length > 0
+    ? [{ kind: 'srgs', mode: 'voice', root: 'language_name', items: names, lang }, dtmf]
+    : [dtmf];
 }
 
 /**
@@ -96,15 +129,24 @@ function grammarsFor(answer: AnswerSpec, ctx: DocumentContext, lang: string): Fi
   const { settings } = ctx;
   const dialect = settings.dialect as DialectName;
   const asked = askedGrammars(answer, ctx, dialect, lang);
-  return settings.transcription.enabled ? withTranscription(asked, dialect, settings.transcription.engine) : asked;
+  return settings.transcription.enabled
+    ? withTranscription(asked, dialect, settings.transcription.engine)
+    : asked;
 }
 
-function askedGrammars(answer: AnswerSpec, ctx: DocumentContext, dialect: DialectName, lang: string): FieldGrammar[] {
+function askedGrammars(
+  answer: AnswerSpec,
+  ctx: DocumentContext,
+  dialect: DialectName,
+  lang: string,
+): FieldGrammar[] {
   const own = nodeGrammars(answer.overrides?.grammar ?? []);
   if (own.length) return own;
   if (!answer.await || answer.await.kind === 'intent') {
     const keys = answer.await?.languageKeys ?? [];
-    return keys.length > 0 ? [intentGrammar(ctx, lang), ...languageGrammars(ctx.agent, keys, lang)] : [intentGrammar(ctx, lang)];
+    return keys.length > 0
+      ? [intentGrammar(ctx, lang), ...languageGrammars(ctx.agent, keys, lang)]
+      : [intentGrammar(ctx, lang)];
   }
   return entityGrammars(renderedAwait(answer.await), dialect, { lang });
 }
@@ -124,7 +166,11 @@ const BUILT_IN_RESPONSES: Readonly<Record<string, IvrSettings['standardResponses
  * The standard responses in the call's language: the app's in its own language; in another, the
  * app's texts for that language (IVR settings languages.standardResponses), else the built-in ones.
  */
-export function responsesIn(settings: IvrSettings, appLang: string, lang: string): IvrSettings['standardResponses'] {
+export function responsesIn(
+  settings: IvrSettings,
+  appLang: string,
+  lang: string,
+): IvrSettings['standardResponses'] {
   if (lang === appLang || lang.split('-')[0] === appLang.split('-')[0]) return settings.standardResponses;
   const own = settings.languages.standardResponses[lang] ?? {};
   const builtIn = BUILT_IN_RESPONSES[lang.split('-')[0]!] ?? settings.standardResponses;
@@ -159,8 +205,12 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
         grammarBase: new URL('/ivr/grammars', ctx.submitUrl).toString(),
         documentProperties: documentProperties(settings),
         fieldProperties: fieldProperties(answer),
-        noInputPrompt: overrides?.noInputPrompt ? renderedPrompt(overrides.noInputPrompt) : textPrompt(responses.noInput),
-        noMatchPrompt: overrides?.noMatchPrompt ? renderedPrompt(overrides.noMatchPrompt) : textPrompt(responses.noMatch),
+        noInputPrompt: overrides?.noInputPrompt
+          ? renderedPrompt(overrides.noInputPrompt)
+          : textPrompt(responses.noInput),
+        noMatchPrompt: overrides?.noMatchPrompt
+          ? renderedPrompt(overrides.noMatchPrompt)
+          : textPrompt(responses.noMatch),
         retries: overrides?.retries ?? settings.retries,
         hangupCatch: true,
         apology,
@@ -169,8 +219,24 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
       return { kind: 'say', lang, ...voiced, vars, submit, prompt, apology };
     case 'transfer': {
       const t = answer.transfer!;
-      const aai = t.skillGroupId ? [`skillGroupId=${aaiValue(t.skillGroupId)}`, `skillGroupName=${aaiValue(t.skillGroupName ?? '')}`].join(';') : undefined;
-      return { kind: 'transfer', lang, ...voiced, vars, submit, prompt, destination: t.destination, ...(aai ? { aai } : {}), connecttimeout: '30s', apology };
+      const aai = t.skillGroupId
+        ? [
+            `skillGroupId=${aaiValue(t.skillGroupId)}`,
+            `skillGroupName=${aaiValue(t.skillGroupName ?? '')}`,
+          ].join(';')
+        : undefined;
+      return {
+        kind: 'transfer',
+        lang,
+        ...voiced,
+        vars,
+        submit,
+        prompt,
+        destination: t.destination,
+        ...(aai ? { aai } : {}),
+        connecttimeout: '30s',
+        apology,
+      };
     }
     case 'end':
       return {
@@ -184,10 +250,18 @@ export function toVxmlDocument(answer: AnswerSpec, ctx: DocumentContext): VxmlDo
         behaviour: settings.endOfConversationBehavior === 'terminateCall' ? 'disconnect' : 'return',
       };
     case 'error':
-      return { kind: 'error', lang, ...voiced, callId: ctx.callId, from: vars.from, to: vars.to, prompt: prompt.length ? prompt : apology, error: answer.error ?? 'agent_error' };
+      return {
+        kind: 'error',
+        lang,
+        ...voiced,
+        callId: ctx.callId,
+        from: vars.from,
+        to: vars.to,
+        prompt: prompt.length ? prompt : apology,
+        error: answer.error ?? 'agent_error',
+      };
   }
 }
-
 
 /** The hold document: replays the hold prompt and polls for the pending answer of `turn`. */
 export function waitDocument(ctx: Omit<DocumentContext, 'agent'>, holdPrompt?: string): VxmlDocument {

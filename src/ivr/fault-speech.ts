@@ -17,10 +17,17 @@ export type Spoken = { lang?: string; voice?: PromptVoice };
  * call's language when it is known here (the app's, or the channel's for the number dialled or the
  * root's `language`), with that language's voice and standard responses.
  */
-export function faultSpeech(req: WebhookRequest, settings: IvrSettings, appLang: string | undefined): { spoken: Spoken; responses: IvrSettings['standardResponses'] } {
+export function faultSpeech(
+  req: WebhookRequest,
+  settings: IvrSettings,
+  appLang: string | undefined,
+): { spoken: Spoken; responses: IvrSettings['standardResponses'] } {
   const lang = channelLanguage(req, settings) ?? appLang;
   if (!lang) return { spoken: {}, responses: settings.standardResponses };
   const voice = voiceFor(settings, lang);
   // the app's language unknown (the store went away first): the language's own texts, else the built-in ones
-  return { spoken: { lang, ...(voice ? { voice } : {}) }, responses: responsesIn(settings, appLang ?? '', lang) };
+  return {
+    spoken: { lang, ...(voice ? { voice } : {}) },
+    responses: responsesIn(settings, appLang ?? '', lang),
+  };
 }

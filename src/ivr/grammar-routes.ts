@@ -23,13 +23,22 @@ export function grammarRoutes(): RouteDef[] {
         mode: z.enum(['voice', 'dtmf']),
         minLength: lengthParam,
         maxLength: lengthParam,
-        lang: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'a language tag such as en-US').optional(),
+        lang: z
+          .string()
+          .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'a language tag such as en-US')
+          .optional(),
       }),
-      responses: { 200: { description: 'a standalone SRGS 1.0 grammar', contentType: 'application/srgs+xml' } },
+      responses: {
+        200: { description: 'a standalone SRGS 1.0 grammar', contentType: 'application/srgs+xml' },
+      },
       handler: async ({ query }) => {
         const markup = renderEntityGrammarDocument(query);
         const etag = `"${createHash('sha256').update(markup).digest('base64url').slice(0, 16)}"`;
-        return { xml: markup, contentType: 'application/srgs+xml; charset=utf-8', headers: { 'Cache-Control': 'public, max-age=3600', ETag: etag } };
+        return {
+          xml: markup,
+          contentType: 'application/srgs+xml; charset=utf-8',
+          headers: { 'Cache-Control': 'public, max-age=3600', ETag: etag },
+        };
       },
     }),
   ];

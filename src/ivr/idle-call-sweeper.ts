@@ -51,7 +51,8 @@ export class IdleCallSweeper {
       const now = this.options.now();
       const batch = this.options.batch ?? 100;
       const claimed = await this.sessions.claimIdle(now, now + this.options.leaseMs, batch);
-      for (const { streamId, callId } of claimed) if ((await this.close(streamId, callId, now)) === 'closed') closed++;
+      for (const { streamId, callId } of claimed)
+        if ((await this.close(streamId, callId, now)) === 'closed') closed++;
       if (claimed.length < batch) return closed;
     }
   }
@@ -62,7 +63,9 @@ export class IdleCallSweeper {
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = this.sweep()
-        .catch((err: unknown) => this.logger.warn({ err }, 'idle call sweep failed; the next one tries again'))
+        .catch((err: unknown) =>
+          this.logger.warn({ err }, 'idle call sweep failed; the next one tries again'),
+        )
         .finally(() => (this.running = undefined));
     }, intervalMs);
     this.timer.unref();
@@ -94,10 +97,14 @@ export class IdleCallSweeper {
       }
       const next = closedSession(session, now);
       const lang = await this.langOf(session);
-      if (!(await this.commit(next, token, [hungUpMessage(session, session.turn, lang, now, 'idle')]))) return 'busy';
+      if (!(await this.commit(next, token, [hungUpMessage(session, session.turn, lang, now, 'idle')])))
+        return 'busy';
       this.metrics.liveCalls.dec();
       await this.ports.lifecycle?.ended?.(next);
-      this.logger.info({ callId, streamId: session.streamId, turn: session.turn }, 'idle call closed: recorded as hung up');
+      this.logger.info(
+        { callId, streamId: session.streamId, turn: session.turn },
+        'idle call closed: recorded as hung up',
+      );
       return 'closed';
     } catch (err) {
       await this.sessions.unlock(streamId, callId, token).catch(() => undefined);
@@ -127,12 +134,26 @@ export class IdleCallSweeper {
     traces.write(
       next.streamId,
       {
-        callId: next.callId, turn, receivedAt: at, durationMs: 0, timing: { storeMs: 0, agentMs: 0, modelMs: 0, renderMs: 0 },
-        instance: traces.instanceId, event: 'hangup', marks: ['idle'], request: {}, document: { kind: 'none' },
+        callId: next.callId,
+        turn,
+        receivedAt: at,
+        durationMs: 0,
+        timing: { storeMs: 0, agentMs: 0, modelMs: 0, renderMs: 0 },
+        instance: traces.instanceId,
+        event: 'hangup',
+        marks: ['idle'],
+        request: {},
+        document: { kind: 'none' },
       },
       {
-        callId: next.callId, ...(next.from ? { from: next.from } : {}), ...(next.to ? { to: next.to } : {}),
-        startedAt: next.createdOn, lastTurnAt: at, turns: next.turn, lastEvent: 'hangup', ended: 'hungup',
+        callId: next.callId,
+        ...(next.from ? { from: next.from } : {}),
+        ...(next.to ? { to: next.to } : {}),
+        startedAt: next.createdOn,
+        lastTurnAt: at,
+        turns: next.turn,
+        lastEvent: 'hangup',
+        ended: 'hungup',
       },
     );
   }

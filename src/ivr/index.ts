@@ -9,7 +9,15 @@ import type { IvrPorts } from './ivr-ports.js';
 import { grammarRoutes } from './grammar-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 
-export type { IvrPorts, HistoryPort, PreparedHistory, TurnMessage, AgentSource, AppSource, CallLifecycle } from './ivr-ports.js';
+export type {
+  IvrPorts,
+  HistoryPort,
+  PreparedHistory,
+  TurnMessage,
+  AgentSource,
+  AppSource,
+  CallLifecycle,
+} from './ivr-ports.js';
 export type { AnswerSpec, CallSession } from './call-session.js';
 export type { RenderedDocument, TurnContext, TurnOutcome } from './turn-context.js';
 export type { WebhookRequest } from './webhook-input.js';
@@ -51,12 +59,28 @@ export function createIvrComponent(deps: IvrDeps): IvrComponent {
   const ttlMs = deps.config.sessionTtlS * 1000;
   const idleMs = deps.config.callIdleTimeoutS * 1000;
   // a bridged transfer keeps the caller busy elsewhere: it gets what the session's lifetime leaves
-  const sessions = new CallSessionRepository(deps.store, ttlMs, undefined, { idleMs, transferIdleMs: Math.max(idleMs, ttlMs - idleMs) });
+  const sessions = new CallSessionRepository(deps.store, ttlMs, undefined, {
+    idleMs,
+    transferIdleMs: Math.max(idleMs, ttlMs - idleMs),
+  });
   const turns = new CallTurnService(sessions, ports, deps.logger, deps.metrics, now);
   const idleCalls = new IdleCallSweeper(sessions, ports, deps.logger, deps.metrics, { now, leaseMs: idleMs });
   const routes = [
-    ...webhookRoutes({ config: deps.config, ivr, turns, ports, logger: deps.logger, metrics: deps.metrics, caches: deps.caches }),
+    ...webhookRoutes({
+      config: deps.config,
+      ivr,
+      turns,
+      ports,
+      logger: deps.logger,
+      metrics: deps.metrics,
+      caches: deps.caches,
+    }),
     ...grammarRoutes(),
   ];
-  return { routes, sessions, idleCalls, idleSweepIntervalMs: Math.min(60_000, Math.max(1_000, Math.floor(idleMs / 10))) };
+  return {
+    routes,
+    sessions,
+    idleCalls,
+    idleSweepIntervalMs: Math.min(60_000, Math.max(1_000, Math.floor(idleMs / 10))),
+  };
 }

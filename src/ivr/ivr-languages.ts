@@ -31,7 +31,11 @@ export function startInput(req: WebhookRequest, settings: IvrSettings): TurnInpu
 export function languageResponses(settings: IvrSettings): NonNullable<AgentRuntimeSettings['byLanguage']> {
   const out: NonNullable<AgentRuntimeSettings['byLanguage']> = {};
   for (const [lang, r] of Object.entries(settings.languages.standardResponses)) {
-    out[lang] = { ...(r.noMatch ? { noMatchPrompt: r.noMatch } : {}), ...(r.error ? { errorPrompt: r.error } : {}), ...(r.noInput ? { noInputPrompt: r.noInput } : {}) };
+    out[lang] = {
+      ...(r.noMatch ? { noMatchPrompt: r.noMatch } : {}),
+      ...(r.error ? { errorPrompt: r.error } : {}),
+      ...(r.noInput ? { noInputPrompt: r.noInput } : {}),
+    };
   }
   return out;
 }
@@ -39,7 +43,9 @@ export function languageResponses(settings: IvrSettings): NonNullable<AgentRunti
 /** A voice setting by the call's language: its own tag, else its primary subtag (`es` for es-US). */
 function byLanguage<T>(voices: Readonly<Record<string, T>>, lang: string): T | undefined {
   const tag = lang.toLowerCase();
-  const key = Object.keys(voices).find((k) => k.toLowerCase() === tag) ?? Object.keys(voices).find((k) => k.toLowerCase() === tag.split('-')[0]);
+  const key =
+    Object.keys(voices).find((k) => k.toLowerCase() === tag) ??
+    Object.keys(voices).find((k) => k.toLowerCase() === tag.split('-')[0]);
   return key === undefined ? undefined : voices[key];
 }
 
@@ -48,7 +54,9 @@ function byLanguage<T>(voices: Readonly<Record<string, T>>, lang: string): T | u
  * dialect's default for the language, else none (the browser's voice for the document's xml:lang).
  */
 export function voiceFor(settings: IvrSettings, lang: string): PromptVoice | undefined {
-  const voice = byLanguage(settings.languages.voices, lang) ?? byLanguage(dialectProfile(settings.dialect).defaultVoices, lang);
+  const voice =
+    byLanguage(settings.languages.voices, lang) ??
+    byLanguage(dialectProfile(settings.dialect).defaultVoices, lang);
   if (!voice || (voice.name === undefined && voice.gender === undefined)) return undefined;
   return { ...voice, lang };
 }

@@ -9,7 +9,9 @@ import type { TurnTracePort } from '../tracing/index.js';
  * A message of an IVR turn: history's record of one (TurnRecord, which the history port takes), with
  * the caller's ASR values as the agent keeps them.
  */
-export type TurnMessage = Omit<TurnRecord, 'asrMetaData'> & { asrMetaData?: AsrMeta & { data: { text: AsrMeta } } };
+export type TurnMessage = Omit<TurnRecord, 'asrMetaData'> & {
+  asrMetaData?: AsrMeta & { data: { text: AsrMeta } };
+};
 
 /** A history write handed to the turn, to apply in one step with its commit. */
 export interface PreparedHistory {

@@ -16,10 +16,18 @@ export const STORE_RETRY_MAX_PAUSE_MS = 2_000;
  * turn's first fault; null when the budget is spent (the error document goes out instead). Never
  * longer than what is left of the budget.
  */
-export function storeRetryPause(retry: number, elapsedMs: number, budgetMs: number, random: () => number = Math.random): number | null {
+export function storeRetryPause(
+  retry: number,
+  elapsedMs: number,
+  budgetMs: number,
+  random: () => number = Math.random,
+): number | null {
   const left = budgetMs - Math.max(0, elapsedMs);
   if (left <= 0) return null;
-  const ceiling = Math.min(STORE_RETRY_MAX_PAUSE_MS, STORE_RETRY_FIRST_PAUSE_MS * 2 ** Math.min(Math.max(0, retry), 16));
+  const ceiling = Math.min(
+    STORE_RETRY_MAX_PAUSE_MS,
+    STORE_RETRY_FIRST_PAUSE_MS * 2 ** Math.min(Math.max(0, retry), 16),
+  );
   const pause = Math.round(ceiling / 2 + random() * (ceiling / 2));
   return Math.min(pause, left);
 }

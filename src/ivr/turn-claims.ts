@@ -34,7 +34,12 @@ export type Claim = { outcome: TurnOutcome } | { held: HeldTurn };
 const RUN_AS_REQUEST = 'run as request';
 
 /** A session's stored answer, for the turn it issued. */
-export const storedAnswer = (session: CallSession): TurnOutcome => ({ kind: 'answer', answer: session.last!.answer, session, issuedTurn: session.turn });
+export const storedAnswer = (session: CallSession): TurnOutcome => ({
+  kind: 'answer',
+  answer: session.last!.answer,
+  session,
+  issuedTurn: session.turn,
+});
 
 export class TurnClaims {
   constructor(
@@ -74,7 +79,11 @@ export class TurnClaims {
       if (answered) return { outcome: answered };
       if (Date.now() + 25 >= ctx.deadlineAt) return { outcome: await this.waitForHolder(ctx, submitted) };
       // no polling: the store tells when the holder releases the lock (or it expires: the wait ends then)
-      await this.sessions.waitForUnlock(streamId, callId, Math.min(ctx.deadlineAt - Date.now() - 25, this.sessions.lockTtlMs));
+      await this.sessions.waitForUnlock(
+        streamId,
+        callId,
+        Math.min(ctx.deadlineAt - Date.now() - 25, this.sessions.lockTtlMs),
+      );
     }
   }
 
@@ -124,8 +133,13 @@ export class TurnClaims {
         if (taken.moved && !s) return submitted > 0 ? { outcome: this.expired(ctx) } : RUN_AS_REQUEST;
         continue;
       }
-      if (Date.now() + 50 >= ctx.deadlineAt) return { outcome: { kind: 'wait', session: s, turn: submitted } };
-      await this.sessions.waitForUnlock(streamId, callId, Math.min(ctx.deadlineAt - Date.now() - 50, this.sessions.lockTtlMs));
+      if (Date.now() + 50 >= ctx.deadlineAt)
+        return { outcome: { kind: 'wait', session: s, turn: submitted } };
+      await this.sessions.waitForUnlock(
+        streamId,
+        callId,
+        Math.min(ctx.deadlineAt - Date.now() - 50, this.sessions.lockTtlMs),
+      );
       s = await this.sessions.load(streamId, callId);
     }
   }
@@ -134,7 +148,11 @@ export class TurnClaims {
    * Takes over a pending turn whose owner stopped: its stored input runs again. Nothing held when
    * another request took the lock first, or (`moved`) when the turn is no longer pending.
    */
-  private async takeOver(ctx: TurnContext, trace: TurnTraceCollector, submitted: number): Promise<{ held?: HeldTurn; moved?: boolean }> {
+  private async takeOver(
+    ctx: TurnContext,
+    trace: TurnTraceCollector,
+    submitted: number,
+  ): Promise<{ held?: HeldTurn; moved?: boolean }> {
     const { streamId } = ctx;
     const callId = ctx.req.callId!;
     const token = randomUUID();
@@ -147,7 +165,14 @@ export class TurnClaims {
     this.logger.warn({ callId, turn: submitted }, 'resuming a turn whose owner stopped');
     trace.mark('resumed');
     const input = session.pending.input;
-    return { held: { journal: new TurnJournal(this.sessions, session, token), token, text: input.kind === 'utterance' ? input.text : '', resumed: true } };
+    return {
+      held: {
+        journal: new TurnJournal(this.sessions, session, token),
+        token,
+        text: input.kind === 'utterance' ? input.text : '',
+        resumed: true,
+      },
+    };
   }
 
   /** A new call's session (turn 0, no state yet). */
@@ -182,26 +207,55 @@ export class TurnClaims {
   /** A submit of a turn already answered (a duplicate, or a stale resubmission) gets that answer again. */
   private answered(session: CallSession, submitted: number): TurnOutcome | null {
     if (!session.last) return null;
-    if (session.last.turn === submitted || submitted < session.turn - 1 || (submitted === 0 && session.turn > 0)) return storedAnswer(session);
+    if (
+      session.last.turn === submitted ||
+      submitted < session.turn - 1 ||
+      (submitted === 0 && session.turn > 0)
+    )
+      return storedAnswer(session);
     return null;
   }
 
   expired(ctx: TurnContext): TurnOutcome {
-    const session: CallSession = { v: 1, streamId: ctx.streamId, callId: ctx.req.callId!, userId: '', sessionId: '', createdOn: Date.now(), turn: 0, state: null };
-    return { kind: 'answer', answer: { action: 'error', prompt: [], error: 'session_expired' }, session, issuedTurn: 0 };
+    const session: CallSession = {
+      v: 1,
+      streamId: ctx.streamId,
+      callId: ctx.req.callId!,
+      userId: '',
+      sessionId: '',
+      createdOn: Date.now(),
+      turn: 0,
+      state: null,
+    };
+    return {
+      kind: 'answer',
+      answer: { action: 'error', prompt: [], error: 'session_expired' },
+      session,
+      issuedTurn: 0,
+    };
   }
 
   /**
    * The session with this request's input as the pending turn (and its ASR values on lastMessage).
    * The effects an earlier run of the same turn kept go with it (a retry after a store fault).
    */
-  private withInput(ctx: TurnContext, session: CallSession, submitted: number): { staged: CallSession; text: string } {
+  private withInput(
+    ctx: TurnContext,
+    session: CallSession,
+    submitted: number,
+  ): { staged: CallSession; text: string } {
     const read = toTurnInput(ctx.req, submitted === 0 && !session.last, ctx.settings, ctx.agent);
     const effects = session.pending?.turn === submitted ? session.pending.effects : undefined;
-    const pending: NonNullable<CallSession['pending']> = { turn: submitted, event: ctx.req.event ?? 'input', input: read.input, startedAt: Date.now() };
+    const pending: NonNullable<CallSession['pending']> = {
+      turn: submitted,
+      event: ctx.req.event ?? 'input',
+      input: read.input,
+      startedAt: Date.now(),
+    };
     if (effects) pending.effects = effects;
     const staged: CallSession = { ...session, pending };
-    if (read.asr && session.state) staged.state = { ...session.state, lastMessage: { text: read.text, asrMetaData: read.asr } };
+    if (read.asr && session.state)
+      staged.state = { ...session.state, lastMessage: { text: read.text, asrMetaData: read.asr } };
     return { staged, text: read.text };
   }
 

@@ -23,7 +23,13 @@ export const HUNG_UP = 'hung up';
  * The caller's side of a hang-up as a history message at `at`: `hangup` tag `caller` (the browser
  * reported it) or `idle` (the gateway closed a call that stopped sending turns).
  */
-export function hungUpMessage(s: CallSession, turn: number, lang: string, at: number, cause: 'caller' | 'idle'): TurnMessage {
+export function hungUpMessage(
+  s: CallSession,
+  turn: number,
+  lang: string,
+  at: number,
+  cause: 'caller' | 'idle',
+): TurnMessage {
   return {
     id: messageId(s.callId, turn, 'in'),
     streamId: s.streamId,
@@ -69,7 +75,15 @@ export function recognitionTags(result: TurnResult | null): Record<string, strin
  * the turn's trace id: the OpenTelemetry trace's when there is one, else a `tr-<uuid>` of its own,
  * and the recognition tags), what the agent said.
  */
-export function turnMessages(app: { streamId: string; lang: string }, s: CallSession, text: string, answer: AnswerSpec, result: TurnResult | null, now: number, traceId?: string): TurnMessage[] {
+export function turnMessages(
+  app: { streamId: string; lang: string },
+  s: CallSession,
+  text: string,
+  answer: AnswerSpec,
+  result: TurnResult | null,
+  now: number,
+  traceId?: string,
+): TurnMessage[] {
   const turn = s.last!.turn;
   const identities = s.from ? [s.callId, s.from] : [s.callId];
   const channelUId = s.from ?? s.callId;
@@ -77,7 +91,17 @@ export function turnMessages(app: { streamId: string; lang: string }, s: CallSes
   const lang = answer.language ?? app.lang;
   // literals of one shape (no spreads): this runs on every turn
   const message = (id: string, type: TurnMessage['type'], said: string, createdOn: number): TurnMessage => ({
-    id, streamId: app.streamId, userId: s.userId, identities, sessionId: s.sessionId, callId: s.callId, type, text: said, channelUId, createdOn, lang,
+    id,
+    streamId: app.streamId,
+    userId: s.userId,
+    identities,
+    sessionId: s.sessionId,
+    callId: s.callId,
+    type,
+    text: said,
+    channelUId,
+    createdOn,
+    lang,
   });
   const out: TurnMessage[] = [];
   if (s.last!.event === 'hangup') out.push(hungUpMessage(s, turn, lang, now, 'caller'));
@@ -104,7 +128,13 @@ export function turnMessages(app: { streamId: string; lang: string }, s: CallSes
  * in flight together lost messages when an instance was killed after the commit landed.) A turn's
  * trace is not in the commit: the trace writer sends it after the answer (TurnTracePort).
  */
-export async function commitWithHistory(sessions: CallSessionRepository, history: HistoryPort, next: CallSession, token: string, messages: TurnMessage[]): Promise<boolean> {
+export async function commitWithHistory(
+  sessions: CallSessionRepository,
+  history: HistoryPort,
+  next: CallSession,
+  token: string,
+  messages: TurnMessage[],
+): Promise<boolean> {
   const prepared = history.prepare?.(messages) ?? null;
   if (prepared) {
     const outcome = await sessions.commitWith(next, token, prepared);

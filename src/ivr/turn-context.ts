@@ -32,5 +32,11 @@ export interface TurnContext {
  * when the turn rendered it already.
  */
 export type TurnOutcome =
-  | { kind: 'answer'; answer: AnswerSpec; session: CallSession; issuedTurn: number; rendered?: RenderedDocument }
+  | {
+      kind: 'answer';
+      answer: AnswerSpec;
+      session: CallSession;
+      issuedTurn: number;
+      rendered?: RenderedDocument;
+    }
   | { kind: 'wait'; session: CallSession; turn: number; rendered?: RenderedDocument };

@@ -26,7 +26,8 @@ interface KeptAnswer extends ModelAnswer {
   request: string;
 }
 
-const isStoreFault = (err: unknown): boolean => isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable');
+const isStoreFault = (err: unknown): boolean =>
+  isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable');
 
 /** The session of a running turn, with what its effects keep; every save is under the turn's lock. */
 export class TurnJournal {
@@ -60,7 +61,10 @@ export class TurnJournal {
   /** Stores an effect's outcome with the turn before it is used (a store fault when the lock is lost). */
   async keep(key: string, value: unknown): Promise<void> {
     const pending = this.session.pending!;
-    this.session = { ...this.session, pending: { ...pending, effects: { ...pending.effects, [key]: value } } };
+    this.session = {
+      ...this.session,
+      pending: { ...pending, effects: { ...pending.effects, [key]: value } },
+    };
     if (!(await this.save())) throw AppError.storeUnavailable();
   }
 
@@ -70,14 +74,24 @@ export class TurnJournal {
 }
 
 /** The stable code of an effect's error, for a trace (never its message). */
-const codeOf = (err: unknown): string => (err instanceof AppError ? String(err.code) : err instanceof Error && typeof (err as { code?: unknown }).code === 'string' ? String((err as { code?: unknown }).code) : 'error');
+const codeOf = (err: unknown): string =>
+  err instanceof AppError
+    ? String(err.code)
+    : err instanceof Error && typeof (err as { code?: unknown }).code === 'string'
+      ? String((err as { code?: unknown }).code)
+      : 'error';
 
 /**
  * The agent's ports for one run of one turn: effects made once per turn (see above). With a trace
  * draft, every model call and table write is noted in it (connection, latency, tokens, outcome),
  * its model time as model time and the effects' store writes as store time.
  */
-export function effectPorts(ports: AgentPorts, journal: TurnJournal, at: { streamId: string; callId: string; turn: number }, draft?: TraceDraft): AgentPorts {
+export function effectPorts(
+  ports: AgentPorts,
+  journal: TurnJournal,
+  at: { streamId: string; callId: string; turn: number },
+  draft?: TraceDraft,
+): AgentPorts {
   // once a store fault has ended the turn, no further effect is made in this run
   const watched = async <T>(work: () => Promise<T>): Promise<T> => {
     if (journal.fault) throw journal.fault;
@@ -99,7 +113,13 @@ export function effectPorts(ports: AgentPorts, journal: TurnJournal, at: { strea
         const kept = journal.kept(key) as KeptAnswer | undefined;
         if (kept?.request === request) {
           const { request: _request, ...answer } = kept;
-          draft?.modelCalls.push({ connectionId: req.connectionId, step: req.step, latencyMs: 0, ...tokens(answer), outcome: 'reused' });
+          draft?.modelCalls.push({
+            connectionId: req.connectionId,
+            step: req.step,
+            latencyMs: 0,
+            ...tokens(answer),
+            outcome: 'reused',
+          });
           return answer;
         }
         const t = performance.now();
@@ -110,17 +130,32 @@ export function effectPorts(ports: AgentPorts, journal: TurnJournal, at: { strea
           const latencyMs = performance.now() - t;
           if (draft) {
             draft.modelMs += latencyMs;
-            draft.modelCalls.push({ connectionId: req.connectionId, step: req.step, latencyMs: Math.round(latencyMs), outcome: 'error', error: codeOf(err) });
+            draft.modelCalls.push({
+              connectionId: req.connectionId,
+              step: req.step,
+              latencyMs: Math.round(latencyMs),
+              outcome: 'error',
+              error: codeOf(err),
+            });
           }
           throw err;
         }
         if (draft) {
           const latencyMs = performance.now() - t;
           draft.modelMs += latencyMs;
-          draft.modelCalls.push({ connectionId: req.connectionId, step: req.step, latencyMs: Math.round(latencyMs), ...tokens(answer), outcome: 'ok' });
+          draft.modelCalls.push({
+            connectionId: req.connectionId,
+            step: req.step,
+            latencyMs: Math.round(latencyMs),
+            ...tokens(answer),
+            outcome: 'ok',
+          });
         }
         // what the agent reads of it: the trimmed text, far below this length
-        const keep: KeptAnswer = { request, text: typeof answer.text === 'string' ? answer.text.trim().slice(0, MAX_KEPT_ANSWER) : '' };
+        const keep: KeptAnswer = {
+          request,
+          text: typeof answer.text === 'string' ? answer.text.trim().slice(0, MAX_KEPT_ANSWER) : '',
+        };
         if (answer.inputTokens !== undefined) keep.inputTokens = answer.inputTokens;
         if (answer.outputTokens !== undefined) keep.outputTokens = answer.outputTokens;
         await watched(() => (draft ? draft.store(journal.keep(key, keep)) : journal.keep(key, keep)));
@@ -130,7 +165,13 @@ export function effectPorts(ports: AgentPorts, journal: TurnJournal, at: { strea
   }
   if (tables) {
     const insert: typeof tables.insert = (req) =>
-      watched(() => tables.insert(req.step === undefined ? req : { ...req, idempotencyKey: [at.streamId, at.callId, String(at.turn), req.step].join('\u0000') }));
+      watched(() =>
+        tables.insert(
+          req.step === undefined
+            ? req
+            : { ...req, idempotencyKey: [at.streamId, at.callId, String(at.turn), req.step].join('\u0000') },
+        ),
+      );
     out.tables = {
       insert: !draft
         ? insert
@@ -138,10 +179,21 @@ export function effectPorts(ports: AgentPorts, journal: TurnJournal, at: { strea
             const t = performance.now();
             try {
               const row = await draft.store(insert(req));
-              draft.tableWrites.push({ table: req.table, step: req.step, latencyMs: Math.round(performance.now() - t), outcome: 'ok' });
+              draft.tableWrites.push({
+                table: req.table,
+                step: req.step,
+                latencyMs: Math.round(performance.now() - t),
+                outcome: 'ok',
+              });
               return row;
             } catch (err) {
-              draft.tableWrites.push({ table: req.table, step: req.step, latencyMs: Math.round(performance.now() - t), outcome: 'error', error: codeOf(err) });
+              draft.tableWrites.push({
+                table: req.table,
+                step: req.step,
+                latencyMs: Math.round(performance.now() - t),
+                outcome: 'error',
+                error: codeOf(err),
+              });
               throw err;
             }
           },
@@ -152,7 +204,10 @@ export function effectPorts(ports: AgentPorts, journal: TurnJournal, at: { strea
 }
 
 /** A model answer's token counts, when the provider gave them. */
-function tokens(answer: { inputTokens?: number; outputTokens?: number }): { inputTokens?: number; outputTokens?: number } {
+function tokens(answer: { inputTokens?: number; outputTokens?: number }): {
+  inputTokens?: number;
+  outputTokens?: number;
+} {
   const out: { inputTokens?: number; outputTokens?: number } = {};
   if (answer.inputTokens !== undefined) out.inputTokens = answer.inputTokens;
   if (answer.outputTokens !== undefined) out.outputTokens = answer.outputTokens;

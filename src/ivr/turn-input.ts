@@ -12,7 +12,12 @@ export interface ReadInput {
   text: string;
 }
 
-export function toTurnInput(req: WebhookRequest, isStart: boolean, settings: IvrSettings, agent: CompiledAgent): ReadInput {
+export function toTurnInput(
+  req: WebhookRequest,
+  isStart: boolean,
+  settings: IvrSettings,
+  agent: CompiledAgent,
+): ReadInput {
   if (isStart) return { input: startInput(req, settings), text: '' };
   switch (req.event) {
     case 'noinput':
@@ -29,22 +34,34 @@ export function toTurnInput(req: WebhookRequest, isStart: boolean, settings: Ivr
       break;
   }
   const nlsml = req.nlsml ? parseNlsml(req.nlsml) : null;
-  const raw: RawAsr = nlsml ?? { confidence: req.confidence, inputmode: req.inputmode, interpretation: req.interpretation, utterance: req.utterance };
+  const raw: RawAsr = nlsml ?? {
+    confidence: req.confidence,
+    inputmode: req.inputmode,
+    interpretation: req.interpretation,
+    utterance: req.utterance,
+  };
   const message = (nlsml?.utterance ?? req.message).trim();
   if (message === '' && !nlsml) return { input: { kind: 'noinput' }, text: '' };
   const asr = buildAsrMeta(raw, message);
   const intentNames = new Set(agent.definition.intents.map((i) => i.name));
   const interp = asr.interpretation.trim();
-  const grammarIntent = intentNames.has(interp) && interp.toLowerCase() !== message.toLowerCase() ? interp : undefined;
+  const grammarIntent =
+    intentNames.has(interp) && interp.toLowerCase() !== message.toLowerCase() ? interp : undefined;
   return {
     input: {
       kind: 'utterance',
       text: message,
       inputmode: asr.Inputmode === 'dtmf' ? 'dtmf' : 'voice',
       ...(grammarIntent ? { grammarIntent } : {}),
-      asr: { confidence: asr.confidence, Inputmode: asr.Inputmode, interpretation: asr.interpretation, utterance: asr.utterance },
+      asr: {
+        confidence: asr.confidence,
+        Inputmode: asr.Inputmode,
+        interpretation: asr.interpretation,
+        utterance: asr.utterance,
+      },
       // the threshold is the recogniser's: keys are exact, whatever confidence a browser reports for them
-      belowThreshold: asr.Inputmode !== 'dtmf' && belowThreshold(asr.confidence, settings.confidenceThreshold),
+      belowThreshold:
+        asr.Inputmode !== 'dtmf' && belowThreshold(asr.confidence, settings.confidenceThreshold),
     },
     asr,
     text: message,
@@ -57,6 +74,9 @@ export function toTurnInput(req: WebhookRequest, isStart: boolean, settings: Ivr
  */
 function recorded(req: WebhookRequest): ReadInput {
   const ms = Number(req.recording);
-  const text = Number.isFinite(ms) && ms > 0 ? `(voice message, ${Math.max(1, Math.round(ms / 1000))} s)` : '(voice message)';
+  const text =
+    Number.isFinite(ms) && ms > 0
+      ? `(voice message, ${Math.max(1, Math.round(ms / 1000))} s)`
+      : '(voice message)';
   return { input: { kind: 'utterance', text, inputmode: 'voice' }, text };
 }

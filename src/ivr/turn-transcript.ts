@@ -10,9 +10,17 @@ import type { WebhookRequest } from './webhook-input.js';
 
 /** The plain text of a prompt's parts (breaks and audio carry none). */
 const promptText = (parts: ReadonlyArray<{ type: string; text?: string }>): string =>
-  parts.map((p) => p.text ?? '').filter(Boolean).join(' ');
+  parts
+    .map((p) => p.text ?? '')
+    .filter(Boolean)
+    .join(' ');
 
-export function logTurnTranscript(logger: Logger, streamId: string, req: WebhookRequest, outcome: TurnOutcome): void {
+export function logTurnTranscript(
+  logger: Logger,
+  streamId: string,
+  req: WebhookRequest,
+  outcome: TurnOutcome,
+): void {
   logger.info(
     {
       app: streamId,
@@ -20,7 +28,9 @@ export function logTurnTranscript(logger: Logger, streamId: string, req: Webhook
       turn: req.turn ?? 0,
       event: req.event ?? 'input',
       heard: req.message,
-      ...(outcome.kind === 'answer' ? { said: promptText(outcome.answer.prompt), action: outcome.answer.action } : { said: '', action: 'wait' }),
+      ...(outcome.kind === 'answer'
+        ? { said: promptText(outcome.answer.prompt), action: outcome.answer.action }
+        : { said: '', action: 'wait' }),
     },
     'turn transcript',
   );

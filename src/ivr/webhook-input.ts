@@ -2,7 +2,17 @@
  * Reads the webhook's merged query and body parameters leniently, as VXML browsers send them:
  * numbers as "2.0", repeated keys, JSON values of any type. Nothing here trusts the input's types.
  */
-export const WEBHOOK_EVENTS = ['noinput', 'nomatch', 'maxretries', 'continue', 'transfer', 'hangup', 'poll', 'retry', 'recording'] as const;
+export const WEBHOOK_EVENTS = [
+  'noinput',
+  'nomatch',
+  'maxretries',
+  'continue',
+  'transfer',
+  'hangup',
+  'poll',
+  'retry',
+  'recording',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export interface WebhookRequest {
@@ -66,10 +76,13 @@ function languageParam(v: string | undefined): { language?: string } {
 }
 
 /** Strips a browser's quoting/undefined markers ("undefined", "null") from optional values. */
-const clean = (v: string | undefined): string | undefined => (v === undefined || v === 'undefined' || v === 'null' ? undefined : v);
+const clean = (v: string | undefined): string | undefined =>
+  v === undefined || v === 'undefined' || v === 'null' ? undefined : v;
 
 export function readWebhookRequest(params: Record<string, unknown>): WebhookRequest {
-  const ev = clean(param(params, 'event', 40))?.trim().toLowerCase();
+  const ev = clean(param(params, 'event', 40))
+    ?.trim()
+    .toLowerCase();
   const callId = clean(param(params, 'callId', MAX_ID))?.trim();
   return {
     token: param(params, 'token', 8192),

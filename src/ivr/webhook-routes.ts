@@ -5,7 +5,15 @@
  * browser never runs a non-2xx body); refusals answer their status with an error document.
  */
 import { z } from 'zod';
-import { AppError, defineRoute, incomingTraceId, type Config, type Logger, type Metrics, type RouteDef } from '../platform/index.js';
+import {
+  AppError,
+  defineRoute,
+  incomingTraceId,
+  type Config,
+  type Logger,
+  type Metrics,
+  type RouteDef,
+} from '../platform/index.js';
 import { isStoreUnavailable } from '../store/index.js';
 import { renderDocument, type DialectName, type VxmlDocument } from '../vxml/index.js';
 import type { CallTurnService } from './call-turn-service.js';
@@ -14,7 +22,13 @@ import { textPrompt, toVxmlDocument, waitDocument } from './document-mapper.js';
 import { faultSpeech, type Spoken } from './fault-speech.js';
 import type { IvrPorts } from './ivr-ports.js';
 import { readWebhookRequest, type WebhookRequest } from './webhook-input.js';
-import { defaultIvrSettings, readThrough, type IvrCaches, type IvrConfigService, type IvrSettings } from '../ivr-settings/index.js';
+import {
+  defaultIvrSettings,
+  readThrough,
+  type IvrCaches,
+  type IvrConfigService,
+  type IvrSettings,
+} from '../ivr-settings/index.js';
 import { firstFaultAt, storeRetryPause } from './store-retry.js';
 import { logTurnTranscript } from './turn-transcript.js';
 
@@ -37,14 +51,18 @@ export function submitUrl(baseUrl: string, streamId: string, token?: string): st
   return url.toString();
 }
 
-const errorDoc = (error: string, text = 'Sorry, something went wrong on our side. Please try again later.', req?: WebhookRequest, spoken: Spoken = {}): VxmlDocument => ({
+const errorDoc = (
+  error: string,
+  text = 'Sorry, something went wrong on our side. Please try again later.',
+  req?: WebhookRequest,
+  spoken: Spoken = {},
+): VxmlDocument => ({
   kind: 'error',
   ...spoken,
   ...(req ? { callId: req.callId ?? '', from: req.from ?? '', to: req.to ?? '' } : {}),
   prompt: textPrompt(text),
   error,
 });
-
 
 /**
  * The node a turn's answer came from: the last node the agent ran for it, else the node the call
@@ -56,11 +74,15 @@ function nodeOfTurn(outcome: TurnOutcome): string | undefined {
   return state?.dialog && state.node ? `${state.dialog}.${state.node}` : undefined;
 }
 
-const vxml = (doc: VxmlDocument, dialect: DialectName = 'w3c', status = 200) => ({ status, xml: renderDocument(doc, { dialect }) });
+const vxml = (doc: VxmlDocument, dialect: DialectName = 'w3c', status = 200) => ({
+  status,
+  xml: renderDocument(doc, { dialect }),
+});
 
 const SERVICE_DISABLED_TEXT = 'Sorry, this service is not available. Goodbye.';
 /** A refused token is the line's configuration, not a fault of ours: said so, for whoever reads or hears it. */
-const NOT_CONFIGURED_TEXT = 'Sorry, this line is not configured correctly, so the assistant cannot take the call. Please tell the company you called.';
+const NOT_CONFIGURED_TEXT =
+  'Sorry, this line is not configured correctly, so the assistant cannot take the call. Please tell the company you called.';
 
 /**
  * Errors before a call is under way (bad token, unknown app, bad request) as VXML with their
@@ -69,11 +91,32 @@ const NOT_CONFIGURED_TEXT = 'Sorry, this line is not configured correctly, so th
 export function renderWebhookError(err: AppError, dialect: DialectName = 'w3c') {
   // a full memory store refuses a new call with a plain 503 (and Retry-After), not an apology;
   // so does an app whose operator switched its IVR settings off, with a document that says so
-  if (err.code === 'service_disabled') return vxml(errorDoc('service_disabled', SERVICE_DISABLED_TEXT), dialect, err.status);
+  if (err.code === 'service_disabled')
+    return vxml(errorDoc('service_disabled', SERVICE_DISABLED_TEXT), dialect, err.status);
   if (err.status === 401) return vxml(errorDoc('unauthorized', NOT_CONFIGURED_TEXT), dialect, err.status);
   const atCapacity = err.code === 'at_capacity';
   const status = err.status >= 500 && !atCapacity ? 200 : err.status;
-  const name = atCapacity ? 'at_capacity' : err.status === 401 ? 'unauthorized' : err.status === 404 ? 'not_found' : err.status === 400 ? 'bad_request' : err.status === 413 ? 'too_large' : err.status === 415 ? 'unsupported_media_type' : err.status === 405 ? 'method_not_allowed' : err.status === 409 ? 'conflict' : err.status === 429 ? 'rate_limited' : err.status === 503 ? 'store_unavailable' : 'internal_error';
+  const name = atCapacity
+    ? 'at_capacity'
+    : err.status === 401
+      ? 'unauthorized'
+      : err.status === 404
+        ? 'not_found'
+        : err.status === 400
+          ? 'bad_request'
+          : err.status === 413
+            ? 'too_large'
+            : err.status === 415
+              ? 'unsupported_media_type'
+              : err.status === 405
+                ? 'method_not_allowed'
+                : err.status === 409
+                  ? 'conflict'
+                  : err.status === 429
+                    ? 'rate_limited'
+                    : err.status === 503
+                      ? 'store_unavailable'
+                      : 'internal_error';
   return vxml(errorDoc(name), dialect, status);
 }
 
@@ -90,7 +133,8 @@ export const WEBHOOK_BODY_LIMIT = { size: '256kb', name: 'the webhook parameters
 export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
   const { ivr, turns, ports, config, logger, metrics, caches } = deps;
 
-  const isStoreFault = (err: unknown): boolean => isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable');
+  const isStoreFault = (err: unknown): boolean =>
+    isStoreUnavailable(err) || (err instanceof AppError && err.code === 'store_unavailable');
 
   /**
    * While the store is unreachable: after a pause that grows with each retry, the retry document;
@@ -102,9 +146,13 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
     const since = firstFaultAt(req.retry, req.retrySince, now);
     const pauseMs = storeRetryPause(req.retry, now - since, config.storeRetryBudgetMs);
     metrics.storeErrors.inc({ operation: 'turn' });
-    logger.warn({ callId: req.callId, retry: req.retry, faultForMs: now - since, pauseMs }, 'store unavailable during a turn');
+    logger.warn(
+      { callId: req.callId, retry: req.retry, faultForMs: now - since, pauseMs },
+      'store unavailable during a turn',
+    );
     const { spoken, responses } = faultSpeech(req, settings, appLang);
-    if (pauseMs === null) return { kind: 'error', ...vxml(errorDoc('store_unavailable', responses.error, req, spoken), dialect) };
+    if (pauseMs === null)
+      return { kind: 'error', ...vxml(errorDoc('store_unavailable', responses.error, req, spoken), dialect) };
     await sleep(pauseMs);
     return { kind: 'retry', ...vxml({ ...retryDocument(req, url, since, responses), ...spoken }, dialect) };
   }
@@ -116,7 +164,13 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
     logger.warn({ streamId, callId: req.callId, reason }, 'webhook token refused');
   }
 
-  async function answer(streamId: string, req: WebhookRequest, baseUrl: string, startedAt: number, traceId: string | undefined) {
+  async function answer(
+    streamId: string,
+    req: WebhookRequest,
+    baseUrl: string,
+    startedAt: number,
+    traceId: string | undefined,
+  ) {
     const url = submitUrl(baseUrl, streamId, req.token);
     let settings: IvrSettings;
     let sandboxCall = false;
@@ -124,7 +178,8 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       sandboxCall = (await ivr.verifyToken(streamId, req.token)).claims.sandbox === true;
       settings = await ivr.getSettings(streamId);
       // a tester's call runs with the drafts (settings and agent) when the published settings say so
-      if (sandboxCall && settings.sandboxAnswersFrom === 'draft') settings = { ...(await ivr.draftSettings(streamId)), sandboxAnswersFrom: 'draft' };
+      if (sandboxCall && settings.sandboxAnswersFrom === 'draft')
+        settings = { ...(await ivr.draftSettings(streamId)), sandboxAnswersFrom: 'draft' };
     } catch (err) {
       // a call under way keeps retrying through a store outage; anything else is refused as usual
       if (req.callId && req.token && isStoreFault(err)) return storeFault(req, url, defaultIvrSettings());
@@ -132,28 +187,61 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
       throw err;
     }
     // switched off by the operator: no call starts or goes on (a hang-up report still ends one)
-    if (!settings.enabled && !(req.event === 'hangup' && req.callId)) throw AppError.serviceDisabled('The IVR service of this app is switched off (IVR settings enabled: false)');
+    if (!settings.enabled && !(req.event === 'hangup' && req.callId))
+      throw AppError.serviceDisabled(
+        'The IVR service of this app is switched off (IVR settings enabled: false)',
+      );
     if (!req.callId) {
       if (req.turn === undefined && req.event === undefined) {
-        return { kind: 'bootstrap', ...vxml({ kind: 'bootstrap', submit: { url }, apology: textPrompt(settings.standardResponses.error) }, settings.dialect as DialectName) };
+        return {
+          kind: 'bootstrap',
+          ...vxml(
+            { kind: 'bootstrap', submit: { url }, apology: textPrompt(settings.standardResponses.error) },
+            settings.dialect as DialectName,
+          ),
+        };
       }
       throw AppError.badRequest('callId is required', 'callId');
     }
     const dialect = settings.dialect as DialectName;
     let appLang: string | undefined;
     try {
-      const [agent, app] = await Promise.all([ports.agents.get(streamId, sandboxCall && settings.sandboxAnswersFrom === 'draft' ? 'draft' : 'published'), readThrough(caches.apps, streamId, () => ports.apps.findApp(streamId))]);
+      const [agent, app] = await Promise.all([
+        ports.agents.get(
+          streamId,
+          sandboxCall && settings.sandboxAnswersFrom === 'draft' ? 'draft' : 'published',
+        ),
+        readThrough(caches.apps, streamId, () => ports.apps.findApp(streamId)),
+      ]);
       if (!app) throw AppError.notFound('App not found');
       if (!agent) throw AppError.notFound('No agent is set for this app');
       const lang = app.language.includes('-') ? app.language : `${app.language}-US`;
       appLang = lang;
       const render = (outcome: TurnOutcome): RenderedDocument => {
-        const base = { settings, agent, callId: req.callId!, from: outcome.session.from ?? req.from, to: outcome.session.to ?? req.to, submitUrl: url, lang };
-        if (outcome.kind === 'wait') return { kind: 'wait', xml: vxml(waitDocument({ ...base, turn: outcome.turn }), dialect).xml };
+        const base = {
+          settings,
+          agent,
+          callId: req.callId!,
+          from: outcome.session.from ?? req.from,
+          to: outcome.session.to ?? req.to,
+          submitUrl: url,
+          lang,
+        };
+        if (outcome.kind === 'wait')
+          return { kind: 'wait', xml: vxml(waitDocument({ ...base, turn: outcome.turn }), dialect).xml };
         const doc = toVxmlDocument(outcome.answer, { ...base, turn: outcome.issuedTurn });
         return { kind: doc.kind, xml: vxml(doc, dialect).xml };
       };
-      const outcome = await turns.handle({ streamId, req, settings, agent, lang, deadlineAt: startedAt + config.turnDeadlineMs, render, ...(traceId ? { traceId } : {}) });
+      const outcome = await turns.handle({
+        streamId,
+        req,
+        settings,
+        agent,
+        lang,
+        deadlineAt: startedAt + config.turnDeadlineMs,
+        render,
+        ...(traceId ? { traceId } : {}),
+      });
       if (settings.log) logTurnTranscript(logger, streamId, req, outcome);
       const rendered = outcome.rendered ?? render(outcome);
       return { kind: rendered.kind, node: nodeOfTurn(outcome), status: 200, xml: rendered.xml };
@@ -185,7 +273,13 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
         const end = metrics.turnLatency.startTimer();
         const req = readWebhookRequest(body);
         // the caller's history message takes the trace id of a valid incoming traceparent, telemetry on or off
-        const out = await answer(params.streamId, req, baseUrl, startedAt, incomingTraceId(headers.traceparent));
+        const out = await answer(
+          params.streamId,
+          req,
+          baseUrl,
+          startedAt,
+          incomingTraceId(headers.traceparent),
+        );
         end({ kind: out.kind });
         metrics.turns.inc({ kind: out.kind });
         metrics.appTurns.inc({ app: metrics.appLabel(params.streamId), outcome: out.kind });
@@ -193,8 +287,13 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
         // turn 0 is the call's start, node null where no node ran (a bootstrap, a wait, a fault)
         logger.info(
           {
-            callId: req.callId, streamId: params.streamId, turn: req.turn ?? 0, event: req.event,
-            node: ('node' in out ? out.node : undefined) ?? null, outcome: out.kind, latencyMs: Date.now() - startedAt,
+            callId: req.callId,
+            streamId: params.streamId,
+            turn: req.turn ?? 0,
+            event: req.event,
+            node: ('node' in out ? out.node : undefined) ?? null,
+            outcome: out.kind,
+            latencyMs: Date.now() - startedAt,
           },
           'turn answered',
         );
@@ -209,11 +308,23 @@ export function webhookRoutes(deps: WebhookDeps): RouteDef[] {
  * first fault. The hold prompt plays with the first retry document only: later ones follow at once
  * (their pause was spent before they were answered).
  */
-function retryDocument(req: WebhookRequest, url: string, since: number, responses: IvrSettings['standardResponses']): VxmlDocument {
+function retryDocument(
+  req: WebhookRequest,
+  url: string,
+  since: number,
+  responses: IvrSettings['standardResponses'],
+): VxmlDocument {
   const resubmit: Record<string, string> = { retry: String(req.retry + 1), retrySince: String(since) };
   const copy: Array<[string, string | undefined]> = [
-    ['message', req.message], ['event', req.event], ['from', req.from], ['to', req.to], ['interpretation', req.interpretation],
-    ['confidence', req.confidence], ['inputmode', req.inputmode], ['utterance', req.utterance], ['transferResult', req.transferResult],
+    ['message', req.message],
+    ['event', req.event],
+    ['from', req.from],
+    ['to', req.to],
+    ['interpretation', req.interpretation],
+    ['confidence', req.confidence],
+    ['inputmode', req.inputmode],
+    ['utterance', req.utterance],
+    ['transferResult', req.transferResult],
     ['recording', req.recording],
   ];
   for (const [k, v] of copy) if (v !== undefined) resubmit[k] = v;

@@ -39,10 +39,16 @@ export class AppError extends Error {
    */
   expecting(credential: { challenge: string; path: string }): AppError {
     if (this.status !== 401) return this;
-    const named = new AppError(401, this.code, this.message, [{ msg: this.message, code: this.code, path: credential.path }], {
-      ...this.headers,
-      'WWW-Authenticate': credential.challenge,
-    });
+    const named = new AppError(
+      401,
+      this.code,
+      this.message,
+      [{ msg: this.message, code: this.code, path: credential.path }],
+      {
+        ...this.headers,
+        'WWW-Authenticate': credential.challenge,
+      },
+    );
     return this.reason ? named.because(this.reason) : named;
   }
 
@@ -91,21 +97,39 @@ export class AppError extends Error {
   }
   /** 413; `name` says which setting holds the limit (e.g. AGENT_MAX_BYTES). */
   static tooLarge(limit: string, name?: string): AppError {
-    return new AppError(413, 'payload_too_large', `Request body is larger than ${limit}${name ? ` (${name})` : ''}`);
+    return new AppError(
+      413,
+      'payload_too_large',
+      `Request body is larger than ${limit}${name ? ` (${name})` : ''}`,
+    );
   }
   static unsupportedMediaType(allowed: string[]): AppError {
-    return new AppError(415, 'unsupported_media_type', `Unsupported Content-Type; use ${allowed.join(' or ')}`);
+    return new AppError(
+      415,
+      'unsupported_media_type',
+      `Unsupported Content-Type; use ${allowed.join(' or ')}`,
+    );
   }
   static businessRule(msg: string, path?: string): AppError {
-    return new AppError(422, 'business_rule', msg, [{ msg, code: 'business_rule', ...(path ? { path } : {}) }]);
+    return new AppError(422, 'business_rule', msg, [
+      { msg, code: 'business_rule', ...(path ? { path } : {}) },
+    ]);
   }
   static rateLimited(retryAfterS: number): AppError {
-    return new AppError(429, 'rate_limited', 'Rate limit for this API has been reached. Please try again after some time.', [], {
-      'Retry-After': String(Math.max(1, Math.ceil(retryAfterS))),
-    });
+    return new AppError(
+      429,
+      'rate_limited',
+      'Rate limit for this API has been reached. Please try again after some time.',
+      [],
+      {
+        'Retry-After': String(Math.max(1, Math.ceil(retryAfterS))),
+      },
+    );
   }
   static storeUnavailable(): AppError {
-    return new AppError(503, 'store_unavailable', 'Service temporarily unavailable; try again shortly', [], { 'Retry-After': '2' });
+    return new AppError(503, 'store_unavailable', 'Service temporarily unavailable; try again shortly', [], {
+      'Retry-After': '2',
+    });
   }
   /** A bounded resource is full of live work (e.g. the memory store's calls); try again later. */
   static atCapacity(msg: string): AppError {

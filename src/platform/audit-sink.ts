@@ -43,13 +43,20 @@ export function auditAuthorOf(principal: Principal | undefined): AuditAuthor {
   if (principal.kind === 'admin') return { kind: 'admin-token' };
   if (principal.kind === 'account') {
     return principal.via === 'token'
-      ? { kind: 'token', accountId: principal.accountId, email: principal.email, tokenId: principal.tokenId ?? '', tokenName: principal.tokenName ?? '' }
+      ? {
+          kind: 'token',
+          accountId: principal.accountId,
+          email: principal.email,
+          tokenId: principal.tokenId ?? '',
+          tokenName: principal.tokenName ?? '',
+        }
       : { kind: 'account', accountId: principal.accountId, email: principal.email };
   }
   return { kind: 'anonymous' };
 }
 
-const SECRET_NAME = /secret|password|passwd|token|pin$|^pin|apikey|api_key|authorization|credential|privatekey/i;
+const SECRET_NAME =
+  /secret|password|passwd|token|pin$|^pin|apikey|api_key|authorization|credential|privatekey/i;
 export const REDACTED = '[redacted]';
 const MAX_CHANGES = 200;
 const MAX_VALUE_CHARS = 500;
@@ -59,9 +66,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** A value with every secret-named member redacted and long strings cut. */
 export function redactSecrets(value: unknown, name = ''): unknown {
   if (SECRET_NAME.test(name) && value !== undefined && value !== null) return REDACTED;
-  if (typeof value === 'string') return value.length > MAX_VALUE_CHARS ? `${value.slice(0, MAX_VALUE_CHARS)}…` : value;
+  if (typeof value === 'string')
+    return value.length > MAX_VALUE_CHARS ? `${value.slice(0, MAX_VALUE_CHARS)}…` : value;
   if (Array.isArray(value)) return value.map((v) => redactSecrets(v, name));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactSecrets(v, k)]));
+  if (isObject(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactSecrets(v, k)]));
   return value;
 }
 

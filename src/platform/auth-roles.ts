@@ -23,7 +23,8 @@ const rank = (role: Role): number => ROLES.indexOf(role);
 const READS = new Set(['GET', 'HEAD']);
 
 /** The role an operator route needs: declared, or by its method. */
-export const neededRole = (declared: Role | undefined, method: string): Role => declared ?? (READS.has(method.toUpperCase()) ? 'viewer' : 'editor');
+export const neededRole = (declared: Role | undefined, method: string): Role =>
+  declared ?? (READS.has(method.toUpperCase()) ? 'viewer' : 'editor');
 
 /** The highest role the grants give on `app` (or, without one, on the whole service); null for none. */
 export function roleOn(grants: RoleGrant[], app?: string): Role | null {
@@ -36,7 +37,8 @@ export function roleOn(grants: RoleGrant[], app?: string): Role | null {
 }
 
 /** Whether `have` includes what `need` allows. */
-export const includesRole = (have: Role | null, need: Role): boolean => have !== null && rank(have) >= rank(need);
+export const includesRole = (have: Role | null, need: Role): boolean =>
+  have !== null && rank(have) >= rank(need);
 
 /**
  * Refuses (403 `role_required`, naming the missing role) an account whose grants do not give

@@ -36,7 +36,9 @@ export interface AccountIdentity {
 
 /** Finds the enabled account of a personal API token (null: unknown, revoked, or its account disabled). */
 export interface PersonalTokenLookup {
-  findPersonalToken(token: string): Promise<(AccountIdentity & { tokenId: string; tokenName: string }) | null>;
+  findPersonalToken(
+    token: string,
+  ): Promise<(AccountIdentity & { tokenId: string; tokenName: string }) | null>;
 }
 
 export type AuthRequirement =
@@ -109,9 +111,24 @@ export interface AuthenticatorOptions {
 
 export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
   const { adminToken, lookup } = opts;
-  const addressFailures = opts.rateLimiters({ name: 'api-key-failures', points: 20, durationS: 60, blockDurationS: 60 });
-  const prefixFailures = opts.rateLimiters({ name: 'api-key-prefix-failures', points: 10, durationS: 60, blockDurationS: 60 });
-  const guesses = opts.adminGuesses ?? createCredentialGuesses({ rateLimiters: opts.rateLimiters, ...(opts.metrics ? { metrics: opts.metrics } : {}) });
+  const addressFailures = opts.rateLimiters({
+    name: 'api-key-failures',
+    points: 20,
+    durationS: 60,
+    blockDurationS: 60,
+  });
+  const prefixFailures = opts.rateLimiters({
+    name: 'api-key-prefix-failures',
+    points: 10,
+    durationS: 60,
+    blockDurationS: 60,
+  });
+  const guesses =
+    opts.adminGuesses ??
+    createCredentialGuesses({
+      rateLimiters: opts.rateLimiters,
+      ...(opts.metrics ? { metrics: opts.metrics } : {}),
+    });
 
   async function admin(req: AuthRequest): Promise<Principal> {
     const h = header(req, 'authorization');
@@ -119,7 +136,10 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
     if (sessionId !== undefined) {
       const holder = await opts.consoleSessions!.holderOf(sessionId);
       if (holder) {
-        assertSameOrigin({ method: req.method ?? 'GET', headers: req.headers }, [req.origin, opts.publicBaseUrl]);
+        assertSameOrigin({ method: req.method ?? 'GET', headers: req.headers }, [
+          req.origin,
+          opts.publicBaseUrl,
+        ]);
         return holder.kind === 'admin' ? { kind: 'admin' } : { ...holder, kind: 'account', via: 'session' };
       }
     }
@@ -130,11 +150,13 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
     if (given.startsWith(PERSONAL_TOKEN_PREFIX) && opts.personalTokens) {
       // a personal token is looked up by its hash; a wrong one counts as a guess like a wrong admin token
       const found = given.length <= 200 ? await opts.personalTokens.findPersonalToken(given) : null;
-      if (!(await guesses.attempt(req.ip, () => found !== null)) || !found) throw AppError.unauthorized('Invalid or missing admin token');
+      if (!(await guesses.attempt(req.ip, () => found !== null)) || !found)
+        throw AppError.unauthorized('Invalid or missing admin token');
       const { tokenId, tokenName, ...identity } = found;
       return { kind: 'account', via: 'token', tokenId, tokenName, ...identity };
     }
-    if (!(await guesses.attempt(req.ip, () => safeEqual(given, adminToken)))) throw AppError.unauthorized('Invalid or missing admin token');
+    if (!(await guesses.attempt(req.ip, () => safeEqual(given, adminToken))))
+      throw AppError.unauthorized('Invalid or missing admin token');
     return { kind: 'admin' };
   }
 
@@ -145,7 +167,10 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
     if (principal.kind === 'account' && role !== 'self') {
       const method = req.method ?? 'GET';
       const app = req.params['streamId'];
-      assertRole(principal.grants, neededRole(role, method), { ...(app !== undefined ? { app } : {}), read: method === 'GET' || method === 'HEAD' });
+      assertRole(principal.grants, neededRole(role, method), {
+        ...(app !== undefined ? { app } : {}),
+        read: method === 'GET' || method === 'HEAD',
+      });
     }
     return principal;
   }
@@ -154,23 +179,40 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
     const token = header(req, 'auth');
     if (!token) throw AppError.unauthorized();
     let found: { streamId: string; secret: string; scopes: string[] } | null = null;
-    const verified = await verifyHs256(token, async (clientId) => {
-      found = await lookup.findApiApp(clientId);
-      return found?.secret ?? null;
-    }, opts.verifiedTokens);
+    const verified = await verifyHs256(
+      token,
+      async (clientId) => {
+        found = await lookup.findApiApp(clientId);
+        return found?.secret ?? null;
+      },
+      opts.verifiedTokens,
+    );
     const apiApp = found as { streamId: string; secret: string; scopes: string[] } | null;
     if (!apiApp) throw AppError.unauthorized();
     if (appParam) {
       const pathApp = req.params[appParam];
-      if (pathApp !== undefined && pathApp !== apiApp.streamId) throw AppError.unauthorized('Invalid SDK credentials: the token belongs to another app');
+      if (pathApp !== undefined && pathApp !== apiApp.streamId)
+        throw AppError.unauthorized('Invalid SDK credentials: the token belongs to another app');
     }
     if (!apiApp.scopes.includes(scope)) throw AppError.forbidden();
     // a read-only token (the console hands one to a viewer) reads, and changes nothing: a GET, or
     // any request of a scope that only reads (the history's POST form takes its filters in a body)
-    if (verified.claims.access === 'read' && !READ_SCOPES.has(scope) && !['GET', 'HEAD'].includes((req.method ?? 'GET').toUpperCase())) {
-      throw AppError.forbidden('Permission denied: this token may only read (the console hands viewers a read-only token)');
+    if (
+      verified.claims.access === 'read' &&
+      !READ_SCOPES.has(scope) &&
+      !['GET', 'HEAD'].includes((req.method ?? 'GET').toUpperCase())
+    ) {
+      throw AppError.forbidden(
+        'Permission denied: this token may only read (the console hands viewers a read-only token)',
+      );
     }
-    return { kind: 'app', clientId: verified.clientId, streamId: apiApp.streamId, scopes: apiApp.scopes, sub: verified.sub };
+    return {
+      kind: 'app',
+      clientId: verified.clientId,
+      streamId: apiApp.streamId,
+      scopes: apiApp.scopes,
+      sub: verified.sub,
+    };
   }
 
   async function apiKey(req: AuthRequest, scope: string): Promise<Principal> {
@@ -213,7 +255,8 @@ export function createAuthenticator(opts: AuthenticatorOptions): Authenticator {
         return await check(req, requirement);
       } catch (err) {
         // every refusal names the credential it expected, whichever check refused
-        if (err instanceof AppError && requirement.kind !== 'none') throw err.expecting(CREDENTIALS[requirement.kind]);
+        if (err instanceof AppError && requirement.kind !== 'none')
+          throw err.expecting(CREDENTIALS[requirement.kind]);
         throw err;
       }
     },

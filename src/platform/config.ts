@@ -31,10 +31,16 @@ const trustProxy = z
     if (['true', 'yes'].includes(v)) return true;
     if (['false', 'no', '0'].includes(v)) return false;
     if (/^\d{1,2}$/.test(v)) return Number(v);
-    const list = v.split(',').map((e) => e.trim()).filter(Boolean);
+    const list = v
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
     const bad = list.filter((e) => !isProxyAddress(e));
     if (list.length && !bad.length) return list;
-    ctx.addIssue({ code: 'custom', message: `true, false, a hop count, or the proxies' addresses or subnets (loopback, 10.0.0.0/8, …); not ${bad.join(', ') || 'empty'}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `true, false, a hop count, or the proxies' addresses or subnets (loopback, 10.0.0.0/8, …); not ${bad.join(', ') || 'empty'}`,
+    });
     return z.NEVER;
   });
 
@@ -44,10 +50,16 @@ const subnets = z
   .string()
   .trim()
   .transform((v, ctx): string[] => {
-    const list = v.split(',').map((e) => e.trim()).filter(Boolean);
+    const list = v
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
     const bad = list.filter((e) => !isSubnet(e));
     if (!bad.length) return list;
-    ctx.addIssue({ code: 'custom', message: `comma-separated addresses or subnets (10.0.0.0/8, fd00::/8, 192.0.2.7); not ${bad.join(', ')}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `comma-separated addresses or subnets (10.0.0.0/8, fd00::/8, 192.0.2.7); not ${bad.join(', ')}`,
+    });
     return z.NEVER;
   });
 const edgeSecurityEnv = {
@@ -58,7 +70,11 @@ const edgeSecurityEnv = {
   /** Addresses that read /metrics without a token (loopback by default). */
   METRICS_NETWORKS: subnets.default(['127.0.0.0/8', '::1/128']),
 };
-const edgeSecurityOf = (e: { ADMIN_TRUSTED_NETWORKS: string[]; METRICS_TOKEN?: string | undefined; METRICS_NETWORKS: string[] }) => ({
+const edgeSecurityOf = (e: {
+  ADMIN_TRUSTED_NETWORKS: string[];
+  METRICS_TOKEN?: string | undefined;
+  METRICS_NETWORKS: string[];
+}) => ({
   adminTrustedNetworks: e.ADMIN_TRUSTED_NETWORKS,
   metricsNetworks: e.METRICS_NETWORKS,
   ...(e.METRICS_TOKEN ? { metricsToken: e.METRICS_TOKEN } : {}),
@@ -78,7 +94,10 @@ const envSchema = z.object({
   // --- end of storage ---
   REDIS_URL: z
     .string()
-    .refine((v) => v.split(',').every((u) => /^rediss?:\/\/[^\s]+$/.test(u.trim())), 'must be redis:// URLs, comma-separated for cluster seeds')
+    .refine(
+      (v) => v.split(',').every((u) => /^rediss?:\/\/[^\s]+$/.test(u.trim())),
+      'must be redis:// URLs, comma-separated for cluster seeds',
+    )
     .optional(),
   REDIS_CLUSTER: bool.default(false),
   KEY_PREFIX: z
@@ -88,20 +107,36 @@ const envSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   MASTER_KEY: z
     .string()
-    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)')
+    .refine(
+      (v) => Buffer.from(v, 'base64').length === 32,
+      'must be 32 bytes, base64-encoded (openssl rand -base64 32)',
+    )
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TURN_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2500),
   STORE_RETRY_BUDGET_MS: z.coerce.number().int().min(0).max(600_000).default(12_000),
-  SESSION_TTL_S: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(3600),
-  CALL_IDLE_TIMEOUT_S: z.coerce.number().int().min(5).max(7 * 24 * 3600).default(600),
+  SESSION_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(3600),
+  CALL_IDLE_TIMEOUT_S: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(7 * 24 * 3600)
+    .default(600),
   DEPLOYMENT: z.enum(['cloud', 'onprem']).default('cloud'),
   SANDBOX_NUMBER_PREFIX: z
     .string()
     .regex(/^\+[1-9]\d{0,7}$/, 'must be "+" and 1-8 digits, the start of an E.164 number')
     .default('+1555'),
   ALLOW_PRIVATE_MODEL_ENDPOINTS: bool.default(false),
-  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb').default('1mb'),
+  BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb')
+    .default('1mb'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   BENCH_MODE: bool.default(false),
   // in-process caches (each instance keeps its own; hits and misses are on /metrics)
@@ -111,16 +146,29 @@ const envSchema = z.object({
   HISTORY_SESSION_CACHE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   MEMORY_STORE_MAX_CALLS: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   // agent uploads: size limits (413 / 400 beyond) and the threads that train intent models
-  AGENT_MAX_BYTES: z.string().regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb').default('1mb'),
+  AGENT_MAX_BYTES: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'like 1mb or 512kb')
+    .default('1mb'),
   AGENT_MAX_INTENTS: z.coerce.number().int().min(1).max(100_000).default(500),
   AGENT_MAX_UTTERANCES: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
   AGENT_MAX_NODES: z.coerce.number().int().min(1).max(100_000).default(1000),
   AGENT_TRAINING_THREADS: z.coerce.number().int().min(1).max(16).default(1),
   // operator console sign-in sessions
-  CONSOLE_SESSION_TTL_S: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(8 * 3600),
+  CONSOLE_SESSION_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(8 * 3600),
   // the call inspector: a trace of every turn, kept per call
   CALL_TRACE: bool.default(true),
-  CALL_TRACE_TTL_S: z.coerce.number().int().min(60).max(90 * 24 * 3600).default(7 * 24 * 3600),
+  CALL_TRACE_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(90 * 24 * 3600)
+    .default(7 * 24 * 3600),
   CALL_TRACE_MAX_TURNS: z.coerce.number().int().min(1).max(10_000).default(200),
   CALL_TRACE_DOCUMENTS: bool.default(true),
   // feeds, uploads and training that one client or app must not take from the others (issue 38)
@@ -211,7 +259,12 @@ export interface Config {
    * (a console cookie, or a Bearer caller's address) and per instance, agent uploads per app a
    * minute, and training jobs waiting on this instance (all apps together).
    */
-  abuseLimits: { feedsPerSession: number; feedsPerInstance: number; agentUploadsPerMinute: number; trainingQueueMax: number };
+  abuseLimits: {
+    feedsPerSession: number;
+    feedsPerInstance: number;
+    agentUploadsPerMinute: number;
+    trainingQueueMax: number;
+  };
   /**
    * OpenTelemetry export (absent: off, the API's no-op only): where spans go (OTLP/HTTP, the
    * traces URL: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces)
@@ -230,7 +283,8 @@ export class ConfigError extends Error {
 /** The OTLP traces URL, per the OpenTelemetry spec's variables (the signal path added to the base endpoint). */
 function telemetryOf(e: z.infer<typeof envSchema>): Pick<Config, 'telemetry'> {
   const base = e.OTEL_EXPORTER_OTLP_ENDPOINT;
-  const tracesUrl = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
+  const tracesUrl =
+    e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
   return tracesUrl ? { telemetry: { tracesUrl, serviceName: e.OTEL_SERVICE_NAME } } : {};
 }
 
@@ -244,10 +298,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const e = parsed.data;
   const store = e.STORE ?? (e.REDIS_URL ? 'redis' : 'embedded');
   if (store === 'redis' && e.MASTER_KEY === undefined) {
-    throw new ConfigError(['MASTER_KEY: required with the Redis store (secrets sealed at rest must survive restarts)']);
+    throw new ConfigError([
+      'MASTER_KEY: required with the Redis store (secrets sealed at rest must survive restarts)',
+    ]);
   }
   if (e.CALL_IDLE_TIMEOUT_S >= e.SESSION_TTL_S) {
-    throw new ConfigError([`CALL_IDLE_TIMEOUT_S: must be less than SESSION_TTL_S (${e.SESSION_TTL_S}): a session must outlive the idle time to be closed`]);
+    throw new ConfigError([
+      `CALL_IDLE_TIMEOUT_S: must be less than SESSION_TTL_S (${e.SESSION_TTL_S}): a session must outlive the idle time to be closed`,
+    ]);
   }
   return {
     port: e.PORT,
@@ -291,7 +349,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     callTraceMaxTurns: e.CALL_TRACE_MAX_TURNS,
     callTraceDocuments: e.CALL_TRACE_DOCUMENTS,
     instanceId: e.INSTANCE_ID ?? `${hostname()}-${process.pid}`,
-    abuseLimits: { feedsPerSession: e.FEEDS_MAX_PER_SESSION, feedsPerInstance: e.FEEDS_MAX_PER_INSTANCE, agentUploadsPerMinute: e.AGENT_UPLOADS_PER_MINUTE, trainingQueueMax: e.AGENT_TRAINING_QUEUE_MAX },
+    abuseLimits: {
+      feedsPerSession: e.FEEDS_MAX_PER_SESSION,
+      feedsPerInstance: e.FEEDS_MAX_PER_INSTANCE,
+      agentUploadsPerMinute: e.AGENT_UPLOADS_PER_MINUTE,
+      trainingQueueMax: e.AGENT_TRAINING_QUEUE_MAX,
+    },
     ...telemetryOf(e),
     ...edgeSecurityOf(e),
   };

@@ -11,7 +11,14 @@ import { AppError } from './app-error.js';
 export const CONSOLE_SESSION_COOKIE = 'ivr_console_session';
 
 /** Who holds a console session: the admin token, or an operator account (its grants as they are now). */
-export type SessionHolder = { kind: 'admin' } | { kind: 'account'; accountId: string; email: string; grants: Array<{ role: 'viewer' | 'editor' | 'owner'; app?: string }> };
+export type SessionHolder =
+  | { kind: 'admin' }
+  | {
+      kind: 'account';
+      accountId: string;
+      email: string;
+      grants: Array<{ role: 'viewer' | 'editor' | 'owner'; app?: string }>;
+    };
 
 /** Looks up console sessions (kept in the store by the console component). */
 export interface ConsoleSessionLookup {
@@ -26,7 +33,9 @@ const SESSION_ID = /^[A-Za-z0-9_-]{20,100}$/;
 const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 /** The session id of the request's console cookie, or undefined (absent or malformed). */
-export function consoleSessionIdOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+export function consoleSessionIdOf(
+  headers: Record<string, string | string[] | undefined>,
+): string | undefined {
   const raw = first(headers['cookie']);
   if (!raw) return undefined;
   const id = parse(raw)[CONSOLE_SESSION_COOKIE];
@@ -35,12 +44,25 @@ export function consoleSessionIdOf(headers: Record<string, string | string[] | u
 
 /** The Set-Cookie value of a new session. */
 export function consoleSessionCookie(sessionId: string, opts: { maxAgeS: number; secure: boolean }): string {
-  return serialize(CONSOLE_SESSION_COOKIE, sessionId, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: opts.maxAgeS, secure: opts.secure });
+  return serialize(CONSOLE_SESSION_COOKIE, sessionId, {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: '/',
+    maxAge: opts.maxAgeS,
+    secure: opts.secure,
+  });
 }
 
 /** The Set-Cookie value that removes the session cookie. */
 export function clearedConsoleSessionCookie(secure: boolean): string {
-  return serialize(CONSOLE_SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', path: '/', maxAge: 0, expires: new Date(0), secure });
+  return serialize(CONSOLE_SESSION_COOKIE, '', {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: '/',
+    maxAge: 0,
+    expires: new Date(0),
+    secure,
+  });
 }
 
 const originOf = (url: string | undefined): string | undefined => {
@@ -56,14 +78,21 @@ const originOf = (url: string | undefined): string | undefined => {
  * Refuses (403 cross_site_request) a state-changing request that does not come from one of the
  * `allowed` origins (this service's own: the request's scheme and Host, and PUBLIC_BASE_URL's).
  */
-export function assertSameOrigin(req: { method: string; headers: Record<string, string | string[] | undefined> }, allowed: Array<string | undefined>): void {
+export function assertSameOrigin(
+  req: { method: string; headers: Record<string, string | string[] | undefined> },
+  allowed: Array<string | undefined>,
+): void {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return;
   const origins = new Set(allowed.map(originOf).filter((o): o is string => o !== undefined));
   const origin = first(req.headers['origin']);
   const site = first(req.headers['sec-fetch-site']);
   const ok = origin !== undefined && origin !== 'null' ? origins.has(origin) : site === 'same-origin';
   if (!ok || (site !== undefined && site !== 'same-origin')) {
-    throw new AppError(403, 'cross_site_request', 'Cross-site request refused: a console request that changes state must come from this origin');
+    throw new AppError(
+      403,
+      'cross_site_request',
+      'Cross-site request refused: a console request that changes state must come from this origin',
+    );
   }
 }
 

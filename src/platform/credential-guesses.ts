@@ -59,8 +59,13 @@ export function addressKey(address: string): string {
   const [head = '', tail = ''] = address.toLowerCase().split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** A BlockList of CIDR subnets; throws on a malformed entry (the config validates them first). */
@@ -83,20 +88,27 @@ export function inSubnets(list: BlockList, address: string): boolean {
 
 export function createCredentialGuesses(opts: CredentialGuessesOptions): CredentialGuesses {
   const credential = opts.credential ?? 'admin';
-  const windows: RateLimiter[] = (opts.windows ?? ADMIN_GUESS_WINDOWS).map(({ suffix, ...rule }) => opts.rateLimiters({ name: `${credential}-guesses-${suffix}`, ...rule }));
+  const windows: RateLimiter[] = (opts.windows ?? ADMIN_GUESS_WINDOWS).map(({ suffix, ...rule }) =>
+    opts.rateLimiters({ name: `${credential}-guesses-${suffix}`, ...rule }),
+  );
   const trusted = opts.trustedNetworks?.length ? subnetList(opts.trustedNetworks) : null;
   const refuse = (refused: Array<{ msBeforeNext: number }>): never => {
     opts.metrics?.refusedGuesses.inc({ credential });
     throw AppError.rateLimited(Math.max(...refused.map((c) => c.msBeforeNext)) / 1000);
   };
-  const counted = (keys: string[]): string[] => keys.filter((k) => !(trusted && inSubnets(trusted, k))).map(addressKey);
+  const counted = (keys: string[]): string[] =>
+    keys.filter((k) => !(trusted && inSubnets(trusted, k))).map(addressKey);
   return {
     async attemptSlow(keys, check) {
       const names = counted(keys);
-      const before = (await Promise.all(names.flatMap((k) => windows.map((w) => w.peek(k))))).filter((c) => !c.allowed);
+      const before = (await Promise.all(names.flatMap((k) => windows.map((w) => w.peek(k))))).filter(
+        (c) => !c.allowed,
+      );
       if (before.length) refuse(before);
       const right = await check();
-      const after = (await Promise.all(names.flatMap((k) => windows.map((w) => (right ? w.peek(k) : w.consume(k)))))).filter((c) => !c.allowed);
+      const after = (
+        await Promise.all(names.flatMap((k) => windows.map((w) => (right ? w.peek(k) : w.consume(k)))))
+      ).filter((c) => !c.allowed);
       if (after.length) refuse(after);
       return right;
     },

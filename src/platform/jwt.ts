@@ -35,11 +35,21 @@ export interface VerifiedTokenCache {
  * client id no secret is kept for here (another app's token), a signature that does not match,
  * past its `exp`, before its `nbf`.
  */
-export const TOKEN_REFUSAL_REASONS = ['missing_token', 'malformed', 'wrong_algorithm', 'missing_claim', 'wrong_app', 'bad_signature', 'expired', 'not_yet_valid'] as const;
+export const TOKEN_REFUSAL_REASONS = [
+  'missing_token',
+  'malformed',
+  'wrong_algorithm',
+  'missing_claim',
+  'wrong_app',
+  'bad_signature',
+  'expired',
+  'not_yet_valid',
+] as const;
 export type TokenRefusalReason = (typeof TOKEN_REFUSAL_REASONS)[number];
 
 const refused = (reason: TokenRefusalReason): AppError => AppError.invalidJwt().because(reason);
-const unknownClient = (): AppError => AppError.unauthorized().because('wrong_app' satisfies TokenRefusalReason);
+const unknownClient = (): AppError =>
+  AppError.unauthorized().because('wrong_app' satisfies TokenRefusalReason);
 
 /** The reason jsonwebtoken gave for refusing a token that decoded. */
 function reasonOf(err: unknown): TokenRefusalReason {
@@ -52,7 +62,11 @@ function reasonOf(err: unknown): TokenRefusalReason {
 const MAX_TOKEN_LENGTH = 8192;
 const CLOCK_TOLERANCE_S = 5;
 
-export async function verifyHs256(token: string, secretFor: (clientId: string) => Promise<string | null>, cache?: VerifiedTokenCache): Promise<VerifiedToken> {
+export async function verifyHs256(
+  token: string,
+  secretFor: (clientId: string) => Promise<string | null>,
+  cache?: VerifiedTokenCache,
+): Promise<VerifiedToken> {
   if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) throw refused('malformed');
   const known = cache?.get(token);
   if (known) {
@@ -70,20 +84,31 @@ export async function verifyHs256(token: string, secretFor: (clientId: string) =
   if (!unverified || typeof unverified.payload !== 'object') throw refused('malformed');
   if (unverified.header.alg !== 'HS256') throw refused('wrong_algorithm');
   const clientId: unknown = unverified.payload.appId;
-  if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 200) throw refused('missing_claim');
+  if (typeof clientId !== 'string' || clientId.length === 0 || clientId.length > 200)
+    throw refused('missing_claim');
   const secret = await secretFor(clientId);
   if (!secret) throw unknownClient();
   let claims: jwt.JwtPayload;
   try {
     // a secret KeyObject, not the string: given a string, jsonwebtoken first tries to read it as a
     // public key, which costs more than the whole HMAC check (docs/benchmarks.md)
-    claims = jwt.verify(token, createSecretKey(Buffer.from(secret, 'utf8')), { algorithms: ['HS256'], clockTolerance: CLOCK_TOLERANCE_S }) as jwt.JwtPayload;
+    claims = jwt.verify(token, createSecretKey(Buffer.from(secret, 'utf8')), {
+      algorithms: ['HS256'],
+      clockTolerance: CLOCK_TOLERANCE_S,
+    }) as jwt.JwtPayload;
   } catch (err) {
     throw refused(reasonOf(err));
   }
-  const result: VerifiedToken = Object.freeze({ clientId, sub: typeof claims.sub === 'string' ? claims.sub : undefined, claims: Object.freeze(claims) });
+  const result: VerifiedToken = Object.freeze({
+    clientId,
+    sub: typeof claims.sub === 'string' ? claims.sub : undefined,
+    claims: Object.freeze(claims),
+  });
   if (cache && (claims.nbf === undefined || claims.nbf <= Date.now() / 1000)) {
-    const ttl = typeof claims.exp === 'number' ? Math.floor((claims.exp + CLOCK_TOLERANCE_S) * 1000 - Date.now()) : undefined;
+    const ttl =
+      typeof claims.exp === 'number'
+        ? Math.floor((claims.exp + CLOCK_TOLERANCE_S) * 1000 - Date.now())
+        : undefined;
     if (ttl === undefined || ttl > 0) cache.set(token, { result, secret }, ttl === undefined ? {} : { ttl });
   }
   return result;

@@ -8,8 +8,21 @@ import { traceFields } from './telemetry.js';
 export type { Logger };
 
 const SECRET_KEYS = [
-  'token', 'auth', 'authorization', 'x-api-key', 'apiKey', 'API_KEY', 'LLM_API_KEY', 'clientSecret', 'secret', 'pin',
-  'password', 'masterKey', 'adminToken', 'cookie', 'value',
+  'token',
+  'auth',
+  'authorization',
+  'x-api-key',
+  'apiKey',
+  'API_KEY',
+  'LLM_API_KEY',
+  'clientSecret',
+  'secret',
+  'pin',
+  'password',
+  'masterKey',
+  'adminToken',
+  'cookie',
+  'value',
 ];
 
 export const redactPaths = [
@@ -18,7 +31,9 @@ export const redactPaths = [
   'req.headers["x-api-key"]',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
-  ...SECRET_KEYS.filter((k) => k !== 'value').flatMap((k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? [k, `*.${k}`] : [`["${k}"]`, `*["${k}"]`])),
+  ...SECRET_KEYS.filter((k) => k !== 'value').flatMap((k) =>
+    /^[A-Za-z_$][\w$]*$/.test(k) ? [k, `*.${k}`] : [`["${k}"]`, `*["${k}"]`],
+  ),
   'fields.*',
   '*.fields.*',
   '*.headers[*].value',
@@ -29,7 +44,11 @@ const SECRET_QUERY = /([?&](?:token|auth|apiKey|api_key|secret|pin|sig|signature
 /** Removes secret query parameters from a URL before it is logged. */
 export const scrubUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[Redacted]');
 
-export function createLogger(opts: { level: string; destination?: DestinationStream; name?: string }): Logger {
+export function createLogger(opts: {
+  level: string;
+  destination?: DestinationStream;
+  name?: string;
+}): Logger {
   return pino(
     {
       level: opts.level,

@@ -31,7 +31,10 @@ export interface Metrics {
    * A new lru-cache whose lookups (`get`) count as hits and misses of `name` on /metrics. The
    * composition root makes each cache (bounds from the config) and hands it to its user.
    */
-  meteredCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(name: string, options: LRUCache.Options<K, V, unknown>): LRUCache<K, V>;
+  meteredCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
+    name: string,
+    options: LRUCache.Options<K, V, unknown>,
+  ): LRUCache<K, V>;
 }
 
 /** Apps that get their own metric series per instance; the rest share "other", so a tenant count cannot blow up /metrics. */
@@ -43,33 +46,116 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   if (opts.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'ivr_gateway_' });
   // finer from 10 to 100 ms, where a loaded instance's turns lie: with few bounds there, a p99
   // between two of them was a guess
-  const fast = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.06, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10];
-  const cacheHits = new Counter({ name: 'ivr_cache_hits_total', help: 'In-process cache lookups that found an entry, by cache', labelNames: ['cache'], registers: [registry] });
-  const cacheMisses = new Counter({ name: 'ivr_cache_misses_total', help: 'In-process cache lookups that found none, by cache', labelNames: ['cache'], registers: [registry] });
+  const fast = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.06, 0.075, 0.1, 0.15, 0.25,
+    0.5, 1, 2.5, 5, 10,
+  ];
+  const cacheHits = new Counter({
+    name: 'ivr_cache_hits_total',
+    help: 'In-process cache lookups that found an entry, by cache',
+    labelNames: ['cache'],
+    registers: [registry],
+  });
+  const cacheMisses = new Counter({
+    name: 'ivr_cache_misses_total',
+    help: 'In-process cache lookups that found none, by cache',
+    labelNames: ['cache'],
+    registers: [registry],
+  });
   return {
     registry,
-    httpDuration: new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['method', 'route', 'status'], buckets: fast, registers: [registry] }),
-    liveCalls: new Gauge({ name: 'ivr_live_calls', help: 'Calls with a live session handled by this instance since start (in store)', registers: [registry] }),
-    turns: new Counter({ name: 'ivr_turns_total', help: 'Webhook turns answered, by document kind', labelNames: ['kind'], registers: [registry] }),
-    turnLatency: new Histogram({ name: 'ivr_turn_duration_seconds', help: 'Server time per webhook turn, by document kind', labelNames: ['kind'], buckets: fast, registers: [registry] }),
-    appTurns: new Counter({ name: 'ivr_app_turns_total', help: 'Webhook turns by app (the first 100 apps seen by this instance; then "other") and outcome (document kind)', labelNames: ['app', 'outcome'], registers: [registry] }),
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration',
+      labelNames: ['method', 'route', 'status'],
+      buckets: fast,
+      registers: [registry],
+    }),
+    liveCalls: new Gauge({
+      name: 'ivr_live_calls',
+      help: 'Calls with a live session handled by this instance since start (in store)',
+      registers: [registry],
+    }),
+    turns: new Counter({
+      name: 'ivr_turns_total',
+      help: 'Webhook turns answered, by document kind',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+    turnLatency: new Histogram({
+      name: 'ivr_turn_duration_seconds',
+      help: 'Server time per webhook turn, by document kind',
+      labelNames: ['kind'],
+      buckets: fast,
+      registers: [registry],
+    }),
+    appTurns: new Counter({
+      name: 'ivr_app_turns_total',
+      help: 'Webhook turns by app (the first 100 apps seen by this instance; then "other") and outcome (document kind)',
+      labelNames: ['app', 'outcome'],
+      registers: [registry],
+    }),
     appLabel: (streamId: string) => {
       if (labelledApps.has(streamId)) return streamId;
       if (labelledApps.size >= APP_LABELS_MAX) return 'other';
       labelledApps.add(streamId);
       return streamId;
     },
-    agentNodeLatency: new Histogram({ name: 'ivr_agent_node_duration_seconds', help: 'Agent step latency, by node type', labelNames: ['type'], buckets: fast, registers: [registry] }),
-    storeErrors: new Counter({ name: 'ivr_store_errors_total', help: 'Store operations that failed', labelNames: ['operation'], registers: [registry] }),
-    sandboxLinesInUse: new Gauge({ name: 'ivr_sandbox_lines_in_use', help: 'Sandbox lines in use, by app', labelNames: ['app'], registers: [registry] }),
-    rateLimited: new Counter({ name: 'ivr_rate_limited_total', help: 'Requests refused by a rate limit', labelNames: ['limiter'], registers: [registry] }),
-    webhookTokenRefusals: new Counter({ name: 'ivr_webhook_token_refusals_total', help: 'Webhook tokens refused, by reason (expired, bad_signature, wrong_app, missing_claim, not_yet_valid…)', labelNames: ['reason'], registers: [registry] }),
-    refusedGuesses: new Counter({ name: 'ivr_refused_guesses_total', help: 'Attempts at a credential refused without a comparison (the address was limited), by credential', labelNames: ['credential'], registers: [registry] }),
+    agentNodeLatency: new Histogram({
+      name: 'ivr_agent_node_duration_seconds',
+      help: 'Agent step latency, by node type',
+      labelNames: ['type'],
+      buckets: fast,
+      registers: [registry],
+    }),
+    storeErrors: new Counter({
+      name: 'ivr_store_errors_total',
+      help: 'Store operations that failed',
+      labelNames: ['operation'],
+      registers: [registry],
+    }),
+    sandboxLinesInUse: new Gauge({
+      name: 'ivr_sandbox_lines_in_use',
+      help: 'Sandbox lines in use, by app',
+      labelNames: ['app'],
+      registers: [registry],
+    }),
+    rateLimited: new Counter({
+      name: 'ivr_rate_limited_total',
+      help: 'Requests refused by a rate limit',
+      labelNames: ['limiter'],
+      registers: [registry],
+    }),
+    webhookTokenRefusals: new Counter({
+      name: 'ivr_webhook_token_refusals_total',
+      help: 'Webhook tokens refused, by reason (expired, bad_signature, wrong_app, missing_claim, not_yet_valid…)',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    refusedGuesses: new Counter({
+      name: 'ivr_refused_guesses_total',
+      help: 'Attempts at a credential refused without a comparison (the address was limited), by credential',
+      labelNames: ['credential'],
+      registers: [registry],
+    }),
     cacheHits,
     cacheMisses,
-    tracesWritten: new Counter({ name: 'ivr_traces_written_total', help: 'Turn traces written to the store by this instance (batched after the answer)', registers: [registry] }),
-    tracesDropped: new Counter({ name: 'ivr_traces_dropped_total', help: 'Turn traces this instance dropped: its buffer was full, a batch failed, or it was shutting down', registers: [registry] }),
-    storeCalls: new Counter({ name: 'ivr_store_calls_total', help: 'Store calls (round trips) by operation; counted only with BENCH_MODE', labelNames: ['operation'], registers: [registry] }),
+    tracesWritten: new Counter({
+      name: 'ivr_traces_written_total',
+      help: 'Turn traces written to the store by this instance (batched after the answer)',
+      registers: [registry],
+    }),
+    tracesDropped: new Counter({
+      name: 'ivr_traces_dropped_total',
+      help: 'Turn traces this instance dropped: its buffer was full, a batch failed, or it was shutting down',
+      registers: [registry],
+    }),
+    storeCalls: new Counter({
+      name: 'ivr_store_calls_total',
+      help: 'Store calls (round trips) by operation; counted only with BENCH_MODE',
+      labelNames: ['operation'],
+      registers: [registry],
+    }),
     meteredCache: (name, options) => meteredCache(cacheHits, cacheMisses, name, options),
   };
 }

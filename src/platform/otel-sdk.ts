@@ -14,9 +14,14 @@ import type { Telemetry, TelemetryOptions } from './telemetry.js';
 /** Registers the global tracer provider, context manager and propagator; once per process. */
 export function startSdk(opts: TelemetryOptions): Telemetry {
   const provider = new NodeTracerProvider({
-    resource: defaultResource().merge(resourceFromAttributes({ 'service.name': opts.serviceName, 'service.instance.id': opts.instanceId })),
+    resource: defaultResource().merge(
+      resourceFromAttributes({ 'service.name': opts.serviceName, 'service.instance.id': opts.instanceId }),
+    ),
     spanProcessors: [
-      new BatchSpanProcessor(new OTLPTraceExporter({ url: opts.tracesUrl }), opts.exportDelayMs !== undefined ? { scheduledDelayMillis: opts.exportDelayMs } : {}),
+      new BatchSpanProcessor(
+        new OTLPTraceExporter({ url: opts.tracesUrl }),
+        opts.exportDelayMs !== undefined ? { scheduledDelayMillis: opts.exportDelayMs } : {},
+      ),
     ],
   });
   // the default context manager (AsyncLocalStorage), and W3C trace context alone as the propagator

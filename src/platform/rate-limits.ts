@@ -12,7 +12,13 @@ export interface RateLimitGate {
   check(key: string): Promise<void>;
 }
 
-export function createRateLimitGate(limiters: RateLimiterFactory, name: string, perMinute: number, perHour: number, metrics?: Metrics): RateLimitGate {
+export function createRateLimitGate(
+  limiters: RateLimiterFactory,
+  name: string,
+  perMinute: number,
+  perHour: number,
+  metrics?: Metrics,
+): RateLimitGate {
   const windows: RateLimiter[] = [
     limiters({ name: `${name}-min`, points: perMinute, durationS: 60 }),
     limiters({ name: `${name}-hour`, points: perHour, durationS: 3600 }),

@@ -11,7 +11,8 @@ export function safeEqual(a: string, b: string): boolean {
 }
 
 /** HMAC-SHA-256 of `value` under `key`, hex: a fingerprint of a secret that a copy of the store cannot test guesses against. */
-export const hmacSha256 = (key: Buffer, value: string): string => createHmac('sha256', key).update(value).digest('hex');
+export const hmacSha256 = (key: Buffer, value: string): string =>
+  createHmac('sha256', key).update(value).digest('hex');
 
 export const randomSecret = (bytes = 32): string => randomBytes(bytes).toString('base64url');
 

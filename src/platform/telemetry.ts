@@ -4,7 +4,14 @@
  * (`trace.getTracer('ivr-gateway')`, a no-op until the SDK is started): `inSpan` to run work in a
  * span, `activeTraceId`, and `traceFields`, the active span's ids for log lines.
  */
-import { isSpanContextValid, SpanStatusCode, trace, type Attributes, type Span, type SpanOptions } from '@opentelemetry/api';
+import {
+  isSpanContextValid,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+  type SpanOptions,
+} from '@opentelemetry/api';
 
 export interface TelemetryOptions {
   /** The OTLP/HTTP traces URL (config.telemetry.tracesUrl). */

@@ -32,7 +32,15 @@ export interface SandboxLineComponent {
 }
 
 export function createSandboxLineComponent(deps: SandboxLineDeps): SandboxLineComponent {
-  const sandbox = new SandboxService(deps.store, deps.sealer, deps.ivr, deps.config, deps.metrics, deps.rateLimiters, deps.sandbox);
+  const sandbox = new SandboxService(
+    deps.store,
+    deps.sealer,
+    deps.ivr,
+    deps.config,
+    deps.metrics,
+    deps.rateLimiters,
+    deps.sandbox,
+  );
   const routes = [
     ...sandboxRoutes(sandbox, deps.requireApp),
     sandboxStatusRoute(sandbox, deps.requireApp),

@@ -13,7 +13,10 @@ export interface SandboxAttempt {
 }
 
 export class SandboxAttempts {
-  constructor(private readonly sealer: Sealer, private readonly ttlMs: number) {}
+  constructor(
+    private readonly sealer: Sealer,
+    private readonly ttlMs: number,
+  ) {}
 
   issue(phoneNumber: string): string {
     return this.sealer.seal(JSON.stringify({ n: phoneNumber, x: Date.now() + this.ttlMs, r: randomUUID() }));
@@ -27,7 +30,13 @@ export class SandboxAttempts {
     } catch {
       return null;
     }
-    if (claims.n !== phoneNumber || typeof claims.x !== 'number' || typeof claims.r !== 'string' || claims.x <= Date.now()) return null;
+    if (
+      claims.n !== phoneNumber ||
+      typeof claims.x !== 'number' ||
+      typeof claims.r !== 'string' ||
+      claims.x <= Date.now()
+    )
+      return null;
     return { id: claims.r, expiresAt: claims.x };
   }
 }

@@ -13,7 +13,13 @@
  * key per number, address or caller, never one per request. An operator lists the number's,
  * its callers' and the addresses' lockouts, and clears them (`lockouts`, `clear`).
  */
-import { AppError, type Metrics, type RateLimiter, type RateLimiterFactory, type RateLimitRule } from '../platform/index.js';
+import {
+  AppError,
+  type Metrics,
+  type RateLimiter,
+  type RateLimiterFactory,
+  type RateLimitRule,
+} from '../platform/index.js';
 
 export type Window = Omit<RateLimitRule, 'name'>;
 
@@ -69,7 +75,11 @@ export class SandboxLoginLimits {
   private readonly numberSlow: RateLimiter;
   private readonly numberLock: RateLimiter;
 
-  constructor(limiters: RateLimiterFactory, limits: SandboxLimits, private readonly metrics: Metrics) {
+  constructor(
+    limiters: RateLimiterFactory,
+    limits: SandboxLimits,
+    private readonly metrics: Metrics,
+  ) {
     this.entry = limiters({ name: 'sandbox-entry', ...limits.entry });
     this.caller = limiters({ name: 'sandbox-login', ...limits.caller });
     this.address = limiters({ name: 'sandbox-login-address', ...limits.address });
@@ -105,7 +115,8 @@ export class SandboxLoginLimits {
       this.numberSlow.consume(phoneNumber),
       this.numberLock.consume(phoneNumber),
     ]);
-    const refusal: LoginRefusal | null = !caller.allowed || !byAddress.allowed || !lock.allowed ? 'locked' : slow.allowed ? null : 'slowed';
+    const refusal: LoginRefusal | null =
+      !caller.allowed || !byAddress.allowed || !lock.allowed ? 'locked' : slow.allowed ? null : 'slowed';
     if (refusal) this.metrics.rateLimited.inc({ limiter: `sandbox-${refusal}` });
     return refusal;
   }
@@ -125,14 +136,40 @@ export class SandboxLoginLimits {
       this.address.list('', MAX_LISTED),
     ]);
     const out: Lockout[] = [];
-    const number = !lock.allowed ? { state: 'locked' as const, r: lock } : !slow.allowed ? { state: 'slowed' as const, r: slow } : null;
-    if (number) out.push({ kind: 'number', state: number.state, phoneNumber, wrongEntries: number.r.consumed, until: until(number.r.msBeforeNext) });
+    const number = !lock.allowed
+      ? { state: 'locked' as const, r: lock }
+      : !slow.allowed
+        ? { state: 'slowed' as const, r: slow }
+        : null;
+    if (number)
+      out.push({
+        kind: 'number',
+        state: number.state,
+        phoneNumber,
+        wrongEntries: number.r.consumed,
+        until: until(number.r.msBeforeNext),
+      });
     for (const e of callers.entries) {
       const who = parseCallerKey(e.key, phoneNumber);
-      if (!e.allowed && who) out.push({ kind: 'caller', state: 'locked', phoneNumber, ...who, wrongEntries: e.consumed, until: until(e.msBeforeNext) });
+      if (!e.allowed && who)
+        out.push({
+          kind: 'caller',
+          state: 'locked',
+          phoneNumber,
+          ...who,
+          wrongEntries: e.consumed,
+          until: until(e.msBeforeNext),
+        });
     }
     for (const e of addresses.entries) {
-      if (!e.allowed) out.push({ kind: 'address', state: 'locked', address: e.key, wrongEntries: e.consumed, until: until(e.msBeforeNext) });
+      if (!e.allowed)
+        out.push({
+          kind: 'address',
+          state: 'locked',
+          address: e.key,
+          wrongEntries: e.consumed,
+          until: until(e.msBeforeNext),
+        });
     }
     return { lockouts: out, truncated: callers.truncated || addresses.truncated };
   }
@@ -140,10 +177,17 @@ export class SandboxLoginLimits {
   /** Ends the lockouts of `phoneNumber` that match `filter` (all without one): their counts start again from zero. */
   async clear(phoneNumber: string, filter: LockoutFilter): Promise<Lockout[]> {
     const { lockouts } = await this.lockouts(phoneNumber);
-    const chosen = lockouts.filter((l) => (!filter.kind || l.kind === filter.kind) && (!filter.address || l.address === filter.address) && (!filter.from || l.from === filter.from));
+    const chosen = lockouts.filter(
+      (l) =>
+        (!filter.kind || l.kind === filter.kind) &&
+        (!filter.address || l.address === filter.address) &&
+        (!filter.from || l.from === filter.from),
+    );
     for (const l of chosen) {
-      if (l.kind === 'number') await Promise.all([this.numberSlow.reset(phoneNumber), this.numberLock.reset(phoneNumber)]);
-      else if (l.kind === 'caller') await this.caller.reset(callerKey(phoneNumber, l.address ?? '', l.from ?? ''));
+      if (l.kind === 'number')
+        await Promise.all([this.numberSlow.reset(phoneNumber), this.numberLock.reset(phoneNumber)]);
+      else if (l.kind === 'caller')
+        await this.caller.reset(callerKey(phoneNumber, l.address ?? '', l.from ?? ''));
       else await this.address.reset(addressKey(l.address ?? ''));
     }
     return chosen;
@@ -156,7 +200,8 @@ const addressKey = (address: string): string => address || 'unknown';
  * then the address and `from` (whatever the caller sent) URI-encoded, so neither can reach into
  * the other's part or carry a character a key should not.
  */
-const callerKey = (phoneNumber: string, address: string, from: string): string => `${callerPrefix(phoneNumber)}${encodeURIComponent(address)}|${encodeURIComponent(from)}`;
+const callerKey = (phoneNumber: string, address: string, from: string): string =>
+  `${callerPrefix(phoneNumber)}${encodeURIComponent(address)}|${encodeURIComponent(from)}`;
 const callerPrefix = (phoneNumber: string): string => `${phoneNumber}|`;
 
 function parseCallerKey(key: string, phoneNumber: string): { address: string; from: string } | null {

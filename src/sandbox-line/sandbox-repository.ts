@@ -12,7 +12,10 @@ export interface SandboxRecord {
 }
 
 export class SandboxRepository {
-  constructor(private readonly store: Store, private readonly sealer: Sealer) {}
+  constructor(
+    private readonly store: Store,
+    private readonly sealer: Sealer,
+  ) {}
 
   async find(streamId: string): Promise<SandboxRecord | null> {
     const h = await this.store.hgetall(storeKeys.sandbox(streamId));
@@ -42,22 +45,37 @@ export class SandboxRepository {
       secret: this.sealer.seal(rec.secret),
       maxConcurrentCalls: String(rec.maxConcurrentCalls),
     };
-    return (await this.store.atomic([{ op: 'hset', key, fields }], [{ key, hashField: 'phoneNumber', absent: true }])).ok;
+    return (
+      await this.store.atomic(
+        [{ op: 'hset', key, fields }],
+        [{ key, hashField: 'phoneNumber', absent: true }],
+      )
+    ).ok;
   }
 
   /**
    * Changes the given fields of the app's sandbox, only while its number is still `phoneNumberWas`
    * (nobody changed it meanwhile); the others stay as stored. False when it changed.
    */
-  async update(streamId: string, phoneNumberWas: string, change: Partial<Omit<SandboxRecord, 'streamId'>>): Promise<boolean> {
+  async update(
+    streamId: string,
+    phoneNumberWas: string,
+    change: Partial<Omit<SandboxRecord, 'streamId'>>,
+  ): Promise<boolean> {
     const key = storeKeys.sandbox(streamId);
     const fields: Record<string, string> = {};
     if (change.enabled !== undefined) fields.enabled = String(change.enabled);
     if (change.phoneNumber !== undefined) fields.phoneNumber = change.phoneNumber;
     if (change.pin !== undefined) fields.pin = this.sealer.seal(change.pin);
     if (change.secret !== undefined) fields.secret = this.sealer.seal(change.secret);
-    if (change.maxConcurrentCalls !== undefined) fields.maxConcurrentCalls = String(change.maxConcurrentCalls);
-    return (await this.store.atomic([{ op: 'hset', key, fields }], [{ key, hashField: 'phoneNumber', equals: phoneNumberWas }])).ok;
+    if (change.maxConcurrentCalls !== undefined)
+      fields.maxConcurrentCalls = String(change.maxConcurrentCalls);
+    return (
+      await this.store.atomic(
+        [{ op: 'hset', key, fields }],
+        [{ key, hashField: 'phoneNumber', equals: phoneNumberWas }],
+      )
+    ).ok;
   }
 
   /** Claims a number for an app; false when another app holds it (atomic). */

@@ -5,8 +5,13 @@ import { renderDocument, type VxmlDocument } from '../vxml/index.js';
 import type { SandboxService, SandboxStep } from './sandbox-service.js';
 import { WEBHOOK_BODY_LIMIT, param, renderWebhookError, submitUrl, textPrompt } from '../ivr/index.js';
 
-const streamIdParams = z.object({ streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>') });
-const sandboxBody = z.strictObject({ enabled: z.boolean(), maxConcurrentCalls: z.number().int().min(1).max(100).optional() });
+const streamIdParams = z.object({
+  streamId: z.string().regex(/^st-[0-9a-f-]{36}$/, 'must be an app id st-<uuid>'),
+});
+const sandboxBody = z.strictObject({
+  enabled: z.boolean(),
+  maxConcurrentCalls: z.number().int().min(1).max(100).optional(),
+});
 const sandboxAnswer = z.object({
   enabled: z.boolean(),
   phoneNumber: z.string().meta({ description: "the sandbox number ('' while disabled)" }),
@@ -16,9 +21,23 @@ const sandboxAnswer = z.object({
 });
 const rotatedSandbox = sandboxAnswer.required({ pin: true, secret: true });
 const provisionedSandbox = sandboxAnswer.extend({
-  settingsChanged: z.array(z.object({ name: z.string().meta({ description: 'the setting, dotted (transcription.enabled)' }), before: z.unknown(), after: z.unknown() }))
-    .meta({ description: 'every IVR setting this request changed (the sandbox pre-fills what it needs when the settings were never saved or are not enabled); null stands for not set' }),
-  channelSwitchedOn: z.boolean().meta({ description: 'true when this request switched the IVR channel on (creating it when there was none)' }),
+  settingsChanged: z
+    .array(
+      z.object({
+        name: z.string().meta({ description: 'the setting, dotted (transcription.enabled)' }),
+        before: z.unknown(),
+        after: z.unknown(),
+      }),
+    )
+    .meta({
+      description:
+        'every IVR setting this request changed (the sandbox pre-fills what it needs when the settings were never saved or are not enabled); null stands for not set',
+    }),
+  channelSwitchedOn: z
+    .boolean()
+    .meta({
+      description: 'true when this request switched the IVR channel on (creating it when there was none)',
+    }),
 });
 
 function entryUrl(baseUrl: string, phoneNumber: string, q: Record<string, string>): string {
@@ -34,7 +53,9 @@ function documentFor(step: SandboxStep, phoneNumber: string, baseUrl: string): V
     case 'login':
       return {
         kind: 'sandbox-login',
-        submit: { url: entryUrl(baseUrl, phoneNumber, { step: 'login', callId: step.callId, from: step.from }) },
+        submit: {
+          url: entryUrl(baseUrl, phoneNumber, { step: 'login', callId: step.callId, from: step.from }),
+        },
         attemptId: step.attempt,
         ...(step.retry ? { errorPrompt: textPrompt('That PIN or secret did not match.') } : {}),
         pinPrompt: textPrompt('Welcome to the test line. Please key in your PIN, then press pound.'),
@@ -57,13 +78,25 @@ function documentFor(step: SandboxStep, phoneNumber: string, baseUrl: string): V
   }
 }
 
-export function sandboxRoutes(sandbox: SandboxService, requireApp: (streamId: string) => Promise<unknown>): RouteDef[] {
+export function sandboxRoutes(
+  sandbox: SandboxService,
+  requireApp: (streamId: string) => Promise<unknown>,
+): RouteDef[] {
   return [
     defineRoute({
-      method: 'put', path: '/api/admin/apps/:streamId/ivr-sandbox', summary: 'Enable or disable the test sandbox', tags: ['operator', 'ivr'],
-      auth: { kind: 'admin' }, params: streamIdParams, body: sandboxBody,
+      method: 'put',
+      path: '/api/admin/apps/:streamId/ivr-sandbox',
+      summary: 'Enable or disable the test sandbox',
+      tags: ['operator', 'ivr'],
+      auth: { kind: 'admin' },
+      params: streamIdParams,
+      body: sandboxBody,
       responses: {
-        200: { description: '{enabled, phoneNumber, pin?, secret?, maxConcurrentCalls, settingsChanged, channelSwitchedOn}: pin and secret only when this request created the sandbox', schema: provisionedSandbox },
+        200: {
+          description:
+            '{enabled, phoneNumber, pin?, secret?, maxConcurrentCalls, settingsChanged, channelSwitchedOn}: pin and secret only when this request created the sandbox',
+          schema: provisionedSandbox,
+        },
         422: { description: 'not available on-premise' },
       },
       handler: async ({ params, body, baseUrl }) => {
@@ -72,10 +105,17 @@ export function sandboxRoutes(sandbox: SandboxService, requireApp: (streamId: st
       },
     }),
     defineRoute({
-      method: 'post', path: '/api/admin/apps/:streamId/ivr-sandbox/rotate-secret', summary: 'Replace the sandbox PIN and secret and show the new ones', tags: ['operator', 'ivr'],
-      auth: { kind: 'admin' }, params: streamIdParams,
+      method: 'post',
+      path: '/api/admin/apps/:streamId/ivr-sandbox/rotate-secret',
+      summary: 'Replace the sandbox PIN and secret and show the new ones',
+      tags: ['operator', 'ivr'],
+      auth: { kind: 'admin' },
+      params: streamIdParams,
       responses: {
-        200: { description: 'the sandbox with its new pin and secret; the old ones no longer log in', schema: rotatedSandbox },
+        200: {
+          description: 'the sandbox with its new pin and secret; the old ones no longer log in',
+          schema: rotatedSandbox,
+        },
         404: { description: 'unknown app, or no sandbox yet' },
         422: { description: 'not available on-premise' },
       },
@@ -85,22 +125,35 @@ export function sandboxRoutes(sandbox: SandboxService, requireApp: (streamId: st
       },
     }),
     defineRoute({
-      method: ['get', 'post'], path: '/ivr/sandbox/:phoneNumber', summary: 'Sandbox number: PIN and secret, then the app as a subdialog', tags: ['ivr'],
-      auth: { kind: 'none' }, params: z.object({ phoneNumber: z.string().regex(/^\+?\d{4,16}$/, 'an E.164 number') }),
-      body: z.record(z.string(), z.unknown()), bodyTypes: ['json', 'urlencoded', 'multipart'], mergeQueryIntoBody: true,
+      method: ['get', 'post'],
+      path: '/ivr/sandbox/:phoneNumber',
+      summary: 'Sandbox number: PIN and secret, then the app as a subdialog',
+      tags: ['ivr'],
+      auth: { kind: 'none' },
+      params: z.object({ phoneNumber: z.string().regex(/^\+?\d{4,16}$/, 'an E.164 number') }),
+      body: z.record(z.string(), z.unknown()),
+      bodyTypes: ['json', 'urlencoded', 'multipart'],
+      mergeQueryIntoBody: true,
       // the webhook's parameters and the login's few: the same small limits, before any parsing
       bodyLimit: WEBHOOK_BODY_LIMIT,
       responses: { 200: { description: 'a VoiceXML 2.1 document', contentType: 'application/voicexml+xml' } },
       renderError: (err) => renderWebhookError(err),
       handler: async ({ params, body, baseUrl, ip }) => {
         const p = body;
-        const phoneNumber = params.phoneNumber.startsWith('+') ? params.phoneNumber : `+${params.phoneNumber}`;
+        const phoneNumber = params.phoneNumber.startsWith('+')
+          ? params.phoneNumber
+          : `+${params.phoneNumber}`;
         // the client address: Express's, so behind a trusted proxy (TRUST_PROXY) the one it saw
         const caller = { address: ip, from: param(p, 'from', 64) ?? '' };
         const callId = param(p, 'callId', 200);
         const step =
           param(p, 'step', 10) === 'login' && callId
-            ? await sandbox.login(phoneNumber, caller, { callId, attempt: param(p, 'attempt', 512) ?? '', pin: param(p, 'pin', 32) ?? '', secret: param(p, 'secret', 32) ?? '' })
+            ? await sandbox.login(phoneNumber, caller, {
+                callId,
+                attempt: param(p, 'attempt', 512) ?? '',
+                pin: param(p, 'pin', 32) ?? '',
+                secret: param(p, 'secret', 32) ?? '',
+              })
             : await sandbox.enter(phoneNumber, caller, callId);
         return { xml: renderDocument(documentFor(step, phoneNumber, baseUrl)) };
       },

@@ -7,12 +7,34 @@
  * wrong PINs are limited per address, number and caller (sandbox-login-limits.ts).
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import { AppError, randomDigits, safeEqual, signHs256, type Config, type Metrics, type RateLimiterFactory, type Sealer } from '../platform/index.js';
+import {
+  AppError,
+  randomDigits,
+  safeEqual,
+  signHs256,
+  type Config,
+  type Metrics,
+  type RateLimiterFactory,
+  type Sealer,
+} from '../platform/index.js';
 import { storeKeys, type Store } from '../store/index.js';
-import { sandboxRequiredSettings, settingChanges, type IvrConfigService, type IvrSettings, type SettingChange } from '../ivr-settings/index.js';
+import {
+  sandboxRequiredSettings,
+  settingChanges,
+  type IvrConfigService,
+  type IvrSettings,
+  type SettingChange,
+} from '../ivr-settings/index.js';
 import { SandboxRepository } from './sandbox-repository.js';
 import { SandboxAttempts } from './sandbox-attempts.js';
-import { SandboxLoginLimits, sandboxLimits, type Lockout, type LockoutFilter, type LoginRefusal, type SandboxLimits } from './sandbox-login-limits.js';
+import {
+  SandboxLoginLimits,
+  sandboxLimits,
+  type Lockout,
+  type LockoutFilter,
+  type LoginRefusal,
+  type SandboxLimits,
+} from './sandbox-login-limits.js';
 
 const ATTEMPT_TTL_MS = 10 * 60_000;
 
@@ -85,24 +107,47 @@ export class SandboxService {
    * sandbox. The PIN and secret are in the answer only when this call created them; later they are
    * shown only by `rotateSecret`.
    */
-  async provision(streamId: string, input: { enabled: boolean; maxConcurrentCalls?: number }, baseUrl: string): Promise<SandboxProvisioned> {
+  async provision(
+    streamId: string,
+    input: { enabled: boolean; maxConcurrentCalls?: number },
+    baseUrl: string,
+  ): Promise<SandboxProvisioned> {
     this.assertAvailable();
     const existing = await this.repo.find(streamId);
     if (!input.enabled) {
       if (existing) {
         await this.repo.releaseNumber(existing.phoneNumber, streamId);
-        if (!(await this.repo.update(streamId, existing.phoneNumber, { enabled: false }))) throw changedMeanwhile();
+        if (!(await this.repo.update(streamId, existing.phoneNumber, { enabled: false })))
+          throw changedMeanwhile();
       }
-      return { enabled: false, phoneNumber: '', maxConcurrentCalls: existing?.maxConcurrentCalls ?? 0, settingsChanged: [], channelSwitchedOn: false };
+      return {
+        enabled: false,
+        phoneNumber: '',
+        maxConcurrentCalls: existing?.maxConcurrentCalls ?? 0,
+        settingsChanged: [],
+        channelSwitchedOn: false,
+      };
     }
-    const phoneNumber = existing && (await this.repo.claimNumber(existing.phoneNumber, streamId)) ? existing.phoneNumber : await this.newNumber(streamId);
+    const phoneNumber =
+      existing && (await this.repo.claimNumber(existing.phoneNumber, streamId))
+        ? existing.phoneNumber
+        : await this.newNumber(streamId);
     const maxConcurrentCalls = input.maxConcurrentCalls ?? existing?.maxConcurrentCalls ?? 2;
     let created: { pin: string; secret: string } | null = null;
     if (existing) {
-      if (!(await this.repo.update(streamId, existing.phoneNumber, { enabled: true, phoneNumber, maxConcurrentCalls }))) throw changedMeanwhile();
+      if (
+        !(await this.repo.update(streamId, existing.phoneNumber, {
+          enabled: true,
+          phoneNumber,
+          maxConcurrentCalls,
+        }))
+      )
+        throw changedMeanwhile();
     } else {
       created = { pin: randomDigits(6), secret: randomDigits(8) };
-      if (!(await this.repo.create({ streamId, enabled: true, phoneNumber, ...created, maxConcurrentCalls }))) {
+      if (
+        !(await this.repo.create({ streamId, enabled: true, phoneNumber, ...created, maxConcurrentCalls }))
+      ) {
         await this.repo.releaseNumber(phoneNumber, streamId);
         throw changedMeanwhile();
       }
@@ -111,7 +156,14 @@ export class SandboxService {
     const channel = await this.ivr.repo.findChannel(streamId);
     const channelSwitchedOn = !channel?.enabled;
     if (channelSwitchedOn) await this.ivr.setChannel(streamId, { enabled: true }, baseUrl);
-    return { enabled: true, phoneNumber, ...(created ?? {}), maxConcurrentCalls, settingsChanged, channelSwitchedOn };
+    return {
+      enabled: true,
+      phoneNumber,
+      ...(created ?? {}),
+      maxConcurrentCalls,
+      settingsChanged,
+      channelSwitchedOn,
+    };
   }
 
   /** Replaces the PIN and secret and shows the new ones (the only other time they are shown). */
@@ -121,12 +173,19 @@ export class SandboxService {
     if (!existing) throw AppError.notFound('The test sandbox is not set up for this app');
     const fresh = { pin: randomDigits(6), secret: randomDigits(8) };
     if (!(await this.repo.update(streamId, existing.phoneNumber, fresh))) throw changedMeanwhile();
-    return { enabled: existing.enabled, phoneNumber: existing.enabled ? existing.phoneNumber : '', ...fresh, maxConcurrentCalls: existing.maxConcurrentCalls };
+    return {
+      enabled: existing.enabled,
+      phoneNumber: existing.enabled ? existing.phoneNumber : '',
+      ...fresh,
+      maxConcurrentCalls: existing.maxConcurrentCalls,
+    };
   }
 
   private assertAvailable(): void {
     if (this.config.deployment === 'onprem') {
-      throw AppError.businessRule('The test sandbox is not available on on-premise installations (DEPLOYMENT=onprem)');
+      throw AppError.businessRule(
+        'The test sandbox is not available on on-premise installations (DEPLOYMENT=onprem)',
+      );
     }
   }
 
@@ -134,7 +193,11 @@ export class SandboxService {
     const prefix = this.config.sandboxNumberPrefix;
     const digits = Math.max(4, 11 - (prefix.length - 1));
     for (let i = 0; i < 20; i++) {
-      const candidate = `${prefix}${String(randomInt(0, 10 ** Math.min(digits, 9))).padStart(Math.min(digits, 9), '0')}`.slice(0, 16);
+      const candidate =
+        `${prefix}${String(randomInt(0, 10 ** Math.min(digits, 9))).padStart(Math.min(digits, 9), '0')}`.slice(
+          0,
+          16,
+        );
       if (await this.repo.claimNumber(candidate, streamId)) return candidate;
     }
     throw AppError.conflict('Could not allocate a unique sandbox number; try again');
@@ -147,7 +210,14 @@ export class SandboxService {
   private async prefillSettings(streamId: string): Promise<SettingChange[]> {
     const { before, after } = await this.ivr.changeSettings(
       streamId,
-      (current, stored): IvrSettings | null => (stored && current.enabled ? null : { ...current, ...sandboxRequiredSettings, transcription: { ...sandboxRequiredSettings.transcription } }),
+      (current, stored): IvrSettings | null =>
+        stored && current.enabled
+          ? null
+          : {
+              ...current,
+              ...sandboxRequiredSettings,
+              transcription: { ...sandboxRequiredSettings.transcription },
+            },
       { savedBy: 'test sandbox setup', note: 'the settings the test sandbox needs' },
     );
     return settingChanges(before, after);
@@ -165,7 +235,11 @@ export class SandboxService {
   }
 
   /** The caller's PIN and secret. Only when both are right is anything but a failure count stored. */
-  async login(phoneNumber: string, caller: SandboxCaller, input: { callId: string; attempt: string; pin: string; secret: string }): Promise<SandboxStep> {
+  async login(
+    phoneNumber: string,
+    caller: SandboxCaller,
+    input: { callId: string; attempt: string; pin: string; secret: string },
+  ): Promise<SandboxStep> {
     const { address, from } = caller;
     const refusal = await this.limits.refusal(phoneNumber, address, from);
     if (refusal) return refusedStep(refusal);
@@ -176,19 +250,34 @@ export class SandboxService {
     // an unknown number is compared too (and always fails), so it answers as a known one does
     const pinOk = safeEqual(input.pin, rec?.pin ?? '');
     const secretOk = safeEqual(input.secret, rec?.secret ?? '');
-    const fresh = rec !== null && attempt !== null && pinOk && secretOk && (await this.repo.claimAttempt(attempt.id, attempt.expiresAt - Date.now()));
+    const fresh =
+      rec !== null &&
+      attempt !== null &&
+      pinOk &&
+      secretOk &&
+      (await this.repo.claimAttempt(attempt.id, attempt.expiresAt - Date.now()));
     if (!fresh || !streamId || !rec) {
       const now = await this.limits.failed(phoneNumber, address, from);
       if (now) return refusedStep(now);
       return this.loginStep(phoneNumber, input.callId, from, true);
     }
-    const line = await this.store.acquireSlot(storeKeys.sandboxLines(streamId), input.callId, Date.now() + this.lineTtlMs, rec.maxConcurrentCalls);
+    const line = await this.store.acquireSlot(
+      storeKeys.sandboxLines(streamId),
+      input.callId,
+      Date.now() + this.lineTtlMs,
+      rec.maxConcurrentCalls,
+    );
     this.metrics.sandboxLinesInUse.set({ app: streamId }, line.inUse);
-    if (!line.acquired) return { kind: 'announce', text: 'All lines are busy. Please call again later.', reason: 'busy' };
+    if (!line.acquired)
+      return { kind: 'announce', text: 'All lines are busy. Please call again later.', reason: 'busy' };
     const channel = await this.ivr.channel(streamId);
     if (!channel) return { kind: 'announce', text: 'This test line is switched off.', reason: 'disabled' };
     // the claim tells the webhook a tester calls: the app's settings say whether the draft answers
-    const token = signHs256({ appId: channel.clientId, sub: from, isAnonymous: true, sandbox: true }, channel.secret, this.config.sessionTtlS);
+    const token = signHs256(
+      { appId: channel.clientId, sub: from, isAnonymous: true, sandbox: true },
+      channel.secret,
+      this.config.sessionTtlS,
+    );
     return { kind: 'connect', streamId, callId: input.callId, from, token };
   }
 
@@ -196,18 +285,26 @@ export class SandboxService {
   async release(streamId: string, callId: string): Promise<void> {
     // every call ends here; only one that held a line (a sandbox call) changes the gauge
     if (await this.store.releaseSlot(storeKeys.sandboxLines(streamId), callId)) {
-      this.metrics.sandboxLinesInUse.set({ app: streamId }, await this.store.countSlots(storeKeys.sandboxLines(streamId)));
+      this.metrics.sandboxLinesInUse.set(
+        { app: streamId },
+        await this.store.countSlots(storeKeys.sandboxLines(streamId)),
+      );
     }
   }
 
   /** The lockouts that refuse logins to the app's sandbox number now (sandbox-login-limits.ts). */
-  async lockouts(streamId: string): Promise<{ phoneNumber: string; lockouts: Lockout[]; truncated: boolean }> {
+  async lockouts(
+    streamId: string,
+  ): Promise<{ phoneNumber: string; lockouts: Lockout[]; truncated: boolean }> {
     const phoneNumber = await this.numberOf(streamId);
     return { phoneNumber, ...(await this.limits.lockouts(phoneNumber)) };
   }
 
   /** Ends the lockouts of the app's sandbox number that match the filter; answers those it ended. */
-  async clearLockouts(streamId: string, filter: LockoutFilter): Promise<{ phoneNumber: string; cleared: Lockout[] }> {
+  async clearLockouts(
+    streamId: string,
+    filter: LockoutFilter,
+  ): Promise<{ phoneNumber: string; cleared: Lockout[] }> {
     const phoneNumber = await this.numberOf(streamId);
     return { phoneNumber, cleared: await this.limits.clear(phoneNumber, filter) };
   }
@@ -230,6 +327,14 @@ export class SandboxService {
 
 function refusedStep(refusal: LoginRefusal): SandboxStep {
   return refusal === 'slowed'
-    ? { kind: 'announce', text: 'Too many wrong entries on this line. Please wait a minute and call again. Goodbye.', reason: 'slowed' }
-    : { kind: 'announce', text: 'Too many wrong entries. This line is locked for now. Please call again later. Goodbye.', reason: 'locked' };
+    ? {
+        kind: 'announce',
+        text: 'Too many wrong entries on this line. Please wait a minute and call again. Goodbye.',
+        reason: 'slowed',
+      }
+    : {
+        kind: 'announce',
+        text: 'Too many wrong entries. This line is locked for now. Please call again later. Goodbye.',
+        reason: 'locked',
+      };
 }

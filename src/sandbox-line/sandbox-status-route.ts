@@ -15,18 +15,36 @@ const statusAnswer = z.object({
   linesInUse: z.number(),
 });
 
-export function sandboxStatusRoute(sandbox: SandboxService, requireApp: (streamId: string) => Promise<unknown>): RouteDef {
+export function sandboxStatusRoute(
+  sandbox: SandboxService,
+  requireApp: (streamId: string) => Promise<unknown>,
+): RouteDef {
   return defineRoute({
-    method: 'get', path: '/api/admin/apps/:streamId/ivr-sandbox/status', summary: 'Read the test sandbox (without PIN and secret) and its lines in use',
-    tags: ['operator', 'ivr'], auth: { kind: 'admin' }, params,
-    responses: { 200: { description: 'the sandbox; enabled false and no number when it was never enabled', schema: statusAnswer }, 404: { description: 'unknown app' } },
+    method: 'get',
+    path: '/api/admin/apps/:streamId/ivr-sandbox/status',
+    summary: 'Read the test sandbox (without PIN and secret) and its lines in use',
+    tags: ['operator', 'ivr'],
+    auth: { kind: 'admin' },
+    params,
+    responses: {
+      200: {
+        description: 'the sandbox; enabled false and no number when it was never enabled',
+        schema: statusAnswer,
+      },
+      404: { description: 'unknown app' },
+    },
     handler: async ({ params: p }) => {
       await requireApp(p.streamId);
       const rec = await sandbox.repo.find(p.streamId);
       const linesInUse = await sandbox.linesInUse(p.streamId);
       return {
         json: rec
-          ? { enabled: rec.enabled, phoneNumber: rec.enabled ? rec.phoneNumber : '', maxConcurrentCalls: rec.maxConcurrentCalls, linesInUse }
+          ? {
+              enabled: rec.enabled,
+              phoneNumber: rec.enabled ? rec.phoneNumber : '',
+              maxConcurrentCalls: rec.maxConcurrentCalls,
+              linesInUse,
+            }
           : { enabled: false, phoneNumber: '', maxConcurrentCalls: 0, linesInUse },
       };
     },

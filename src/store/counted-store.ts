@@ -16,10 +16,13 @@ export function countedStore(inner: Store, count: (operation: string) => void): 
       if (!w) {
         const fn = value as (...args: unknown[]) => unknown;
         const operation = String(prop);
-        w = prop === 'close' || prop === 'rateLimiter' || prop === 'streamReader' ? fn.bind(target) : (...args: unknown[]) => {
-          count(operation);
-          return fn.apply(target, args);
-        };
+        w =
+          prop === 'close' || prop === 'rateLimiter' || prop === 'streamReader'
+            ? fn.bind(target)
+            : (...args: unknown[]) => {
+                count(operation);
+                return fn.apply(target, args);
+              };
         wrapped.set(prop, w);
       }
       return w;

@@ -31,7 +31,11 @@ export function keptMasterKey(dir: string): Buffer {
  * The admin token kept in the store (sealed with `masterKey`): the one made on first start, or
  * `fresh` when none is kept yet. `created` says this start made it (the only time it is printed).
  */
-export function keptAdminToken(store: SqliteStore, masterKey: Buffer, fresh: string): { token: string; created: boolean } {
+export function keptAdminToken(
+  store: SqliteStore,
+  masterKey: Buffer,
+  fresh: string,
+): { token: string; created: boolean } {
   const sealer = createSealer(masterKey);
   const sealed = sealer.seal(fresh);
   const kept = store.keepMeta(ADMIN_TOKEN, sealed);

@@ -17,7 +17,12 @@ export interface AtomicArgs {
  * With `fixed`, those keys come first, at KEYS 1..n whatever the ops name (a script that names
  * some keys itself, commit-turn.lua); the ops' other keys follow.
  */
-export function encodeAtomic(ops: WriteOp[], guards: Guard[], physical: (key: string) => string, fixed: string[] = []): AtomicArgs {
+export function encodeAtomic(
+  ops: WriteOp[],
+  guards: Guard[],
+  physical: (key: string) => string,
+  fixed: string[] = [],
+): AtomicArgs {
   const keys: string[] = fixed.map(physical);
   const index = new Map<string, number>();
   fixed.forEach((key, i) => {
@@ -96,7 +101,13 @@ function encodeOp(op: WriteOp, k: string, out: string[]): void {
       return;
     case 'xadd': {
       const fieldsAndValues = Object.entries(op.fields).flat();
-      out.push('X', k, String(Math.max(1, Math.floor(op.maxLen))), String(fieldsAndValues.length), ...fieldsAndValues);
+      out.push(
+        'X',
+        k,
+        String(Math.max(1, Math.floor(op.maxLen))),
+        String(fieldsAndValues.length),
+        ...fieldsAndValues,
+      );
       return;
     }
   }

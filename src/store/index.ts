@@ -1,4 +1,18 @@
-export type { Store, WriteOp, Guard, AtomicResult, RangeOptions, ScoredMember, RateLimiter, RateLimitRule, RateLimitOutcome, StreamEntry, StreamReader, TurnCommit, TurnCommitOutcome } from './store-port.js';
+export type {
+  Store,
+  WriteOp,
+  Guard,
+  AtomicResult,
+  RangeOptions,
+  ScoredMember,
+  RateLimiter,
+  RateLimitRule,
+  RateLimitOutcome,
+  StreamEntry,
+  StreamReader,
+  TurnCommit,
+  TurnCommitOutcome,
+} from './store-port.js';
 export { storeKeys, type StoreKeys } from './store-keys.js';
 export { MemoryStore } from './memory-store.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
@@ -9,4 +23,13 @@ export { rateLimitersOf } from './rate-limiters-of.js';
 export { TracedStore } from './traced-store.js';
 export { countedStore } from './counted-store.js';
 export { keptMasterKey, keptAdminToken, readAdminToken, MASTER_KEY_FILE } from './data-dir.js';
-export { exportData, importData, parseExport, isConfigurationKey, DataFileError, EXPORT_VERSION, type DataExport, type ListableStore } from './store-dump.js';
+export {
+  exportData,
+  importData,
+  parseExport,
+  isConfigurationKey,
+  DataFileError,
+  EXPORT_VERSION,
+  type DataExport,
+  type ListableStore,
+} from './store-dump.js';

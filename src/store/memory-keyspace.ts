@@ -49,7 +49,17 @@ export class MemoryKeyspace {
   ensure(key: string, kind: 'hash' | 'zset' | 'set' | 'list' | 'stream'): Entry {
     let e = this.typed(key, kind);
     if (!e) {
-      e = { kind, value: kind === 'set' ? new Set<string>() : kind === 'list' ? [] : kind === 'stream' ? { entries: [], ms: 0, seq: 0 } : new Map() };
+      e = {
+        kind,
+        value:
+          kind === 'set'
+            ? new Set<string>()
+            : kind === 'list'
+              ? []
+              : kind === 'stream'
+                ? { entries: [], ms: 0, seq: 0 }
+                : new Map(),
+      };
       this.data.set(this.k(key), e);
     }
     return e;

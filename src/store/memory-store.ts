@@ -5,7 +5,20 @@
  * calls it keeps is bounded (memory-call-cap.ts).
  */
 import { EventEmitter } from 'node:events';
-import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, TurnCommit, TurnCommitOutcome, WriteOp } from './store-port.js';
+import type {
+  AtomicResult,
+  Guard,
+  RangeOptions,
+  RateLimitRule,
+  RateLimiter,
+  ScoredMember,
+  Store,
+  StreamEntry,
+  StreamReader,
+  TurnCommit,
+  TurnCommitOutcome,
+  WriteOp,
+} from './store-port.js';
 import { turnCommitOutcome, turnCommitWrites } from './store-port.js';
 import { LockWaiters } from './lock-waiters.js';
 import { memoryRateLimiter } from './rate-limiter-adapter.js';
@@ -25,7 +38,10 @@ export class MemoryStore implements Store {
   private readonly added = new EventEmitter().setMaxListeners(0);
   private closed = false;
 
-  constructor(private readonly prefix = '', options: { calls?: CallCapOptions } = {}) {
+  constructor(
+    private readonly prefix = '',
+    options: { calls?: CallCapOptions } = {},
+  ) {
     this.space = new MemoryKeyspace(prefix);
     this.sweeper = setInterval(() => this.space.sweep(), 5_000);
     this.sweeper.unref();
@@ -102,17 +118,29 @@ export class MemoryStore implements Store {
   private sorted(key: string): ScoredMember[] {
     const m = this.space.typed(key, 'zset')?.value as Map<string, number> | undefined;
     if (!m) return [];
-    return [...m].map(([member, score]) => ({ member, score })).sort((a, b) => a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0));
+    return [...m]
+      .map(([member, score]) => ({ member, score }))
+      .sort((a, b) => a.score - b.score || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0));
   }
 
-  async zrangeByScore(key: string, min: number, max: number, opts: RangeOptions = {}): Promise<ScoredMember[]> {
+  async zrangeByScore(
+    key: string,
+    min: number,
+    max: number,
+    opts: RangeOptions = {},
+  ): Promise<ScoredMember[]> {
     let list = this.sorted(key).filter((x) => x.score >= min && x.score <= max);
     if (opts.rev) list = list.reverse();
     const offset = opts.offset ?? 0;
     return list.slice(offset, opts.count === undefined ? undefined : offset + opts.count);
   }
 
-  async zrange(key: string, start: number, stop: number, opts: { rev?: boolean } = {}): Promise<ScoredMember[]> {
+  async zrange(
+    key: string,
+    start: number,
+    stop: number,
+    opts: { rev?: boolean } = {},
+  ): Promise<ScoredMember[]> {
     let list = this.sorted(key);
     if (opts.rev) list = list.reverse();
     const n = list.length;
@@ -161,10 +189,20 @@ export class MemoryStore implements Store {
   }
 
   async streamReader(): Promise<StreamReader> {
-    return eventStreamReader({ added: this.added, lastStreamId: (key) => this.lastStreamId(key), after: (key, afterId, count) => this.after(key, afterId, count) });
+    return eventStreamReader({
+      added: this.added,
+      lastStreamId: (key) => this.lastStreamId(key),
+      after: (key, afterId, count) => this.after(key, afterId, count),
+    });
   }
 
-  async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string, create?: { value: string; ttlMs: number }): Promise<{ acquired: boolean; value: string | null; created?: boolean }> {
+  async lockAndRead(
+    lockKey: string,
+    token: string,
+    ttlMs: number,
+    readKey: string,
+    create?: { value: string; ttlMs: number },
+  ): Promise<{ acquired: boolean; value: string | null; created?: boolean }> {
     const acquired = await this.set(lockKey, token, { ttlMs, nx: true });
     const value = await this.get(readKey);
     if (acquired && value === null && create) {
@@ -179,16 +217,27 @@ export class MemoryStore implements Store {
   private admitCall(sessionKey: string, lockKey: string): void {
     if (!this.cap) return;
     try {
-      for (const key of this.cap.admit(sessionKey, lockKey, (k) => this.space.live(k) !== undefined)) this.space.delete(key);
+      for (const key of this.cap.admit(sessionKey, lockKey, (k) => this.space.live(k) !== undefined))
+        this.space.delete(key);
     } catch (err) {
       this.space.delete(lockKey);
       throw err;
     }
   }
 
-  async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {
-    const lockOp: WriteOp = 'release' in then ? { op: 'del', key: lockKey } : { op: 'pexpire', key: lockKey, ttlMs: then.extendMs };
-    const ok = (await this.atomic([{ op: 'set', key, value, ttlMs }, lockOp], [{ key: lockKey, equals: token }])).ok;
+  async writeHeld(
+    lockKey: string,
+    token: string,
+    key: string,
+    value: string,
+    ttlMs: number,
+    then: { release: true } | { extendMs: number },
+  ): Promise<boolean> {
+    const lockOp: WriteOp =
+      'release' in then ? { op: 'del', key: lockKey } : { op: 'pexpire', key: lockKey, ttlMs: then.extendMs };
+    const ok = (
+      await this.atomic([{ op: 'set', key, value, ttlMs }, lockOp], [{ key: lockKey, equals: token }])
+    ).ok;
     if (ok && 'release' in then) this.lockWaiters.wake(lockKey);
     return ok;
   }
@@ -231,14 +280,20 @@ export class MemoryStore implements Store {
   }
 
   async atomic(ops: WriteOp[], guards: Guard[] = []): Promise<AtomicResult> {
-    for (let i = 0; i < guards.length; i++) if (!this.guardHolds(guards[i]!)) return { ok: false, failedGuard: i };
+    for (let i = 0; i < guards.length; i++)
+      if (!this.guardHolds(guards[i]!)) return { ok: false, failedGuard: i };
     // validate types first so a failing op cannot leave earlier ones applied
     for (const op of ops) this.writes.check(op);
     for (const op of ops) this.writes.apply(op);
     return { ok: true };
   }
 
-  async acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }> {
+  async acquireSlot(
+    key: string,
+    member: string,
+    expiresAtMs: number,
+    max: number,
+  ): Promise<{ acquired: boolean; inUse: number }> {
     const now = Date.now();
     const e = this.space.ensure(key, 'zset');
     const m = e.value as Map<string, number>;
@@ -251,7 +306,9 @@ export class MemoryStore implements Store {
   }
 
   async claimDue(key: string, nowMs: number, leaseUntilMs: number, max: number): Promise<string[]> {
-    const due = this.sorted(key).filter((x) => x.score <= nowMs).slice(0, Math.max(1, Math.floor(max)));
+    const due = this.sorted(key)
+      .filter((x) => x.score <= nowMs)
+      .slice(0, Math.max(1, Math.floor(max)));
     const m = this.space.typed(key, 'zset')?.value as Map<string, number> | undefined;
     for (const { member } of due) m!.set(member, leaseUntilMs);
     return due.map((x) => x.member);
@@ -288,9 +345,13 @@ export class MemoryStore implements Store {
       bytes += key.length + 48;
       if (typeof e.value === 'string') bytes += e.value.length;
       else if (Array.isArray(e.value)) for (const v of e.value) bytes += v.length + 16;
-      else if (e.kind === 'stream') for (const x of (e.value as MemoryStream).entries) bytes += x.id.length + JSON.stringify(x.fields).length + 32;
+      else if (e.kind === 'stream')
+        for (const x of (e.value as MemoryStream).entries)
+          bytes += x.id.length + JSON.stringify(x.fields).length + 32;
       else if (e.value instanceof Set) for (const v of e.value) bytes += v.length + 16;
-      else for (const [f, v] of e.value as Map<string, string | number>) bytes += f.length + String(v).length + 32;
+      else
+        for (const [f, v] of e.value as Map<string, string | number>)
+          bytes += f.length + String(v).length + 32;
     }
     return bytes;
   }

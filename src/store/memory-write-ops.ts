@@ -13,8 +13,17 @@ export interface WriteHooks {
 }
 
 const kinds: Partial<Record<WriteOp['op'], Entry['kind']>> = {
-  hset: 'hash', hdel: 'hash', hincrby: 'hash', zadd: 'zset', zrem: 'zset', sadd: 'set', srem: 'set', incrby: 'string',
-  rpush: 'list', zremrangebyscore: 'zset', xadd: 'stream',
+  hset: 'hash',
+  hdel: 'hash',
+  hincrby: 'hash',
+  zadd: 'zset',
+  zrem: 'zset',
+  sadd: 'set',
+  srem: 'set',
+  incrby: 'string',
+  rpush: 'list',
+  zremrangebyscore: 'zset',
+  xadd: 'stream',
 };
 
 export class MemoryWriteOps {
@@ -106,7 +115,8 @@ export class MemoryWriteOps {
           st.seq = 0;
         } else st.seq += 1;
         st.entries.push({ id: `${st.ms}-${st.seq}`, fields: { ...op.fields } });
-        if (st.entries.length > op.maxLen) st.entries.splice(0, st.entries.length - Math.max(1, Math.floor(op.maxLen)));
+        if (st.entries.length > op.maxLen)
+          st.entries.splice(0, st.entries.length - Math.max(1, Math.floor(op.maxLen)));
         // woken after the step that added it (a reader never sees half of an atomic step)
         queueMicrotask(() => this.on.added(op.key));
         return;

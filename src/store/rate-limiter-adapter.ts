@@ -15,7 +15,11 @@ const outcome = (res: RateLimiterRes, allowed: boolean): RateLimitOutcome => ({
  */
 export type LimiterKeys = (keyPrefix: string, max: number) => Promise<string[]>;
 
-export function toRateLimiter(limiter: RateLimiterAbstract, points: number, keysOf: LimiterKeys): RateLimiter {
+export function toRateLimiter(
+  limiter: RateLimiterAbstract,
+  points: number,
+  keysOf: LimiterKeys,
+): RateLimiter {
   return {
     async consume(key, n = 1) {
       try {

@@ -15,11 +15,24 @@ import { readFileSync } from 'node:fs';
 interface Scripts {
   /** Dynamic key count: the number of keys, the keys, then ARGV. */
   atomic(numKeys: number, keys: string[], args: string[]): Promise<number>;
-  acquireSlot(key: string, member: string, expiresAtMs: string, max: string, nowMs: string): Promise<[number, number]>;
+  acquireSlot(
+    key: string,
+    member: string,
+    expiresAtMs: string,
+    max: string,
+    nowMs: string,
+  ): Promise<[number, number]>;
   incrWithTtl(key: string, by: string, ttlMs: string): Promise<number>;
   memoryUsage(key: string): Promise<number | null>;
   lockAndRead(lockKey: string, readKey: string, ...args: string[]): Promise<[number, string | null, number]>;
-  writeHeld(lockKey: string, key: string, token: string, value: string, ttlMs: string, lockTtlMs: string): Promise<number>;
+  writeHeld(
+    lockKey: string,
+    key: string,
+    token: string,
+    value: string,
+    ttlMs: string,
+    lockTtlMs: string,
+  ): Promise<number>;
   claimDue(key: string, nowMs: string, leaseUntilMs: string, max: string): Promise<string[]>;
   /** Dynamic key count, as atomic. */
   commitTurn(numKeys: number, keys: string[], args: string[]): Promise<number>;
@@ -29,7 +42,9 @@ interface Scripts {
 /** A script's source as it is defined: with the shared writes interpreter (lua/lib/apply-encoded.lua) first where it uses it. */
 export function scriptSource(name: string): string {
   const lua = readFileSync(new URL(`./lua/${name}.lua`, import.meta.url), 'utf8');
-  return lua.includes('apply_encoded(') ? `${readFileSync(new URL('./lua/lib/apply-encoded.lua', import.meta.url), 'utf8')}\n${lua}` : lua;
+  return lua.includes('apply_encoded(')
+    ? `${readFileSync(new URL('./lua/lib/apply-encoded.lua', import.meta.url), 'utf8')}\n${lua}`
+    : lua;
 }
 
 /** A client with the scripts defined on it. */
@@ -46,13 +61,34 @@ function defineScripts(client: Redis | Cluster): RedisClient {
   const lua = (url: URL) => readFileSync(url, 'utf8');
   client.defineCommand('atomic', { lua: scriptSource('atomic') });
   client.defineCommand('commitTurn', { lua: scriptSource('commit-turn') });
-  client.defineCommand('releaseLock', { numberOfKeys: 1, lua: lua(new URL('./lua/release-lock.lua', import.meta.url)) });
-  client.defineCommand('acquireSlot', { numberOfKeys: 1, lua: lua(new URL('./lua/acquire-slot.lua', import.meta.url)) });
-  client.defineCommand('incrWithTtl', { numberOfKeys: 1, lua: lua(new URL('./lua/incr-with-ttl.lua', import.meta.url)) });
-  client.defineCommand('memoryUsage', { numberOfKeys: 1, lua: lua(new URL('./lua/memory-usage.lua', import.meta.url)) });
-  client.defineCommand('lockAndRead', { numberOfKeys: 2, lua: lua(new URL('./lua/lock-and-read.lua', import.meta.url)) });
-  client.defineCommand('writeHeld', { numberOfKeys: 2, lua: lua(new URL('./lua/write-held.lua', import.meta.url)) });
-  client.defineCommand('claimDue', { numberOfKeys: 1, lua: lua(new URL('./lua/claim-due.lua', import.meta.url)) });
+  client.defineCommand('releaseLock', {
+    numberOfKeys: 1,
+    lua: lua(new URL('./lua/release-lock.lua', import.meta.url)),
+  });
+  client.defineCommand('acquireSlot', {
+    numberOfKeys: 1,
+    lua: lua(new URL('./lua/acquire-slot.lua', import.meta.url)),
+  });
+  client.defineCommand('incrWithTtl', {
+    numberOfKeys: 1,
+    lua: lua(new URL('./lua/incr-with-ttl.lua', import.meta.url)),
+  });
+  client.defineCommand('memoryUsage', {
+    numberOfKeys: 1,
+    lua: lua(new URL('./lua/memory-usage.lua', import.meta.url)),
+  });
+  client.defineCommand('lockAndRead', {
+    numberOfKeys: 2,
+    lua: lua(new URL('./lua/lock-and-read.lua', import.meta.url)),
+  });
+  client.defineCommand('writeHeld', {
+    numberOfKeys: 2,
+    lua: lua(new URL('./lua/write-held.lua', import.meta.url)),
+  });
+  client.defineCommand('claimDue', {
+    numberOfKeys: 1,
+    lua: lua(new URL('./lua/claim-due.lua', import.meta.url)),
+  });
   return client as RedisClient;
 }
 
@@ -68,7 +104,10 @@ const baseOptions = (timeout: number): RedisOptions => ({
 
 /** A client (not yet connected: `lazyConnect`) for one node, or a Cluster when several URLs or `cluster`. */
 export function createRedisClient(opts: RedisClientOptions): RedisClient {
-  const urls = opts.url.split(',').map((u) => u.trim()).filter(Boolean);
+  const urls = opts.url
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
   const base = baseOptions(opts.commandTimeoutMs ?? 2_000);
   if (opts.cluster || urls.length > 1) {
     const nodes = urls.map((u) => {

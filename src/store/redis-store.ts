@@ -5,7 +5,20 @@
  */
 import { Cluster, type Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, TurnCommit, TurnCommitOutcome, WriteOp } from './store-port.js';
+import type {
+  AtomicResult,
+  Guard,
+  RangeOptions,
+  RateLimitRule,
+  RateLimiter,
+  ScoredMember,
+  Store,
+  StreamEntry,
+  StreamReader,
+  TurnCommit,
+  TurnCommitOutcome,
+  WriteOp,
+} from './store-port.js';
 import { toRateLimiter } from './rate-limiter-adapter.js';
 import { RedisLockListener } from './redis-lock-listener.js';
 import { encodeAtomic } from './encode-atomic.js';
@@ -27,7 +40,10 @@ export class RedisStore implements Store {
   readonly kind = 'redis' as const;
   private readonly prefix: string;
 
-  constructor(private readonly client: RedisClient, prefix = '') {
+  constructor(
+    private readonly client: RedisClient,
+    prefix = '',
+  ) {
     this.prefix = prefix;
     this.lockListener = new RedisLockListener(client);
   }
@@ -39,22 +55,55 @@ export class RedisStore implements Store {
     return new RedisStore(client, opts.prefix ?? '');
   }
 
-  async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string, create?: { value: string; ttlMs: number }): Promise<{ acquired: boolean; value: string | null; created?: boolean }> {
+  async lockAndRead(
+    lockKey: string,
+    token: string,
+    ttlMs: number,
+    readKey: string,
+    create?: { value: string; ttlMs: number },
+  ): Promise<{ acquired: boolean; value: string | null; created?: boolean }> {
     const args = [token, String(Math.ceil(ttlMs))];
     if (create) args.push(create.value, String(Math.max(1, Math.ceil(create.ttlMs))));
     const r = await this.client.lockAndRead(this.k(lockKey), this.k(readKey), ...args);
     return { acquired: r[0] === 1, value: r[1] ?? null, ...(r[2] === 1 ? { created: true } : {}) };
   }
 
-  async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {
+  async writeHeld(
+    lockKey: string,
+    token: string,
+    key: string,
+    value: string,
+    ttlMs: number,
+    then: { release: true } | { extendMs: number },
+  ): Promise<boolean> {
     const lockTtl = 'release' in then ? '0' : String(Math.max(1, Math.ceil(then.extendMs)));
-    return (await this.client.writeHeld(this.k(lockKey), this.k(key), token, value, String(Math.max(1, Math.ceil(ttlMs))), lockTtl)) === 1;
+    return (
+      (await this.client.writeHeld(
+        this.k(lockKey),
+        this.k(key),
+        token,
+        value,
+        String(Math.max(1, Math.ceil(ttlMs))),
+        lockTtl,
+      )) === 1
+    );
   }
 
   async commitTurn(c: TurnCommit): Promise<TurnCommitOutcome> {
-    const { keys, args } = encodeAtomic(c.extra?.ops ?? [], c.extra?.guards ?? [], (key) => this.k(key), [c.lockKey, c.sessionKey, c.idle?.key ?? c.sessionKey]);
+    const { keys, args } = encodeAtomic(c.extra?.ops ?? [], c.extra?.guards ?? [], (key) => this.k(key), [
+      c.lockKey,
+      c.sessionKey,
+      c.idle?.key ?? c.sessionKey,
+    ]);
     const idle = c.idle ? (c.idle.at === null ? 'r' : 'z') : '';
-    const head = [c.token, c.session, String(Math.max(1, Math.ceil(c.ttlMs))), idle, c.idle?.member ?? '', c.idle?.at != null ? String(c.idle.at) : ''];
+    const head = [
+      c.token,
+      c.session,
+      String(Math.max(1, Math.ceil(c.ttlMs))),
+      idle,
+      c.idle?.member ?? '',
+      c.idle?.at != null ? String(c.idle.at) : '',
+    ];
     const r = await this.client.commitTurn(keys.length, keys, [...head, ...args]);
     return r === 0 ? 'ok' : r < 0 ? 'lost' : 'refused';
   }
@@ -193,7 +242,12 @@ export class RedisStore implements Store {
       if (blockMs + 2_000 <= timeoutMs) return;
       timeoutMs = blockMs + 2_000;
       const socketTimeout = timeoutMs + 2_000;
-      if (conn instanceof Cluster) conn.options.redisOptions = { ...conn.options.redisOptions, commandTimeout: timeoutMs, socketTimeout };
+      if (conn instanceof Cluster)
+        conn.options.redisOptions = {
+          ...conn.options.redisOptions,
+          commandTimeout: timeoutMs,
+          socketTimeout,
+        };
       else Object.assign(conn.options, { commandTimeout: timeoutMs, socketTimeout });
     };
     setTimeoutFor(20_000); // a feed's wait (HEARTBEAT_MS) and more, set before connecting (a Cluster's nodes take it then)
@@ -202,7 +256,15 @@ export class RedisStore implements Store {
     return {
       async read(key: string, afterId: string, count: number, blockMs: number): Promise<StreamEntry[]> {
         setTimeoutFor(blockMs);
-        const r = (await conn.xread('COUNT', count, 'BLOCK', Math.max(1, Math.floor(blockMs)), 'STREAMS', k(key), afterId));
+        const r = await conn.xread(
+          'COUNT',
+          count,
+          'BLOCK',
+          Math.max(1, Math.floor(blockMs)),
+          'STREAMS',
+          k(key),
+          afterId,
+        );
         const entries = r?.[0]?.[1] ?? [];
         return entries.map(([id, flat]) => {
           const fields: Record<string, string> = {};
@@ -242,17 +304,30 @@ export class RedisStore implements Store {
     return out;
   }
 
-  async zrangeByScore(key: string, min: number, max: number, opts: RangeOptions = {}): Promise<ScoredMember[]> {
+  async zrangeByScore(
+    key: string,
+    min: number,
+    max: number,
+    opts: RangeOptions = {},
+  ): Promise<ScoredMember[]> {
     const lo = Number.isFinite(min) ? String(min) : '-inf';
     const hi = Number.isFinite(max) ? String(max) : '+inf';
-    const limit = opts.count !== undefined || opts.offset ? ['LIMIT', String(opts.offset ?? 0), String(opts.count ?? -1)] : [];
+    const limit =
+      opts.count !== undefined || opts.offset
+        ? ['LIMIT', String(opts.offset ?? 0), String(opts.count ?? -1)]
+        : [];
     const flat = opts.rev
       ? await this.client.call('ZRANGE', this.k(key), hi, lo, 'BYSCORE', 'REV', ...limit, 'WITHSCORES')
       : await this.client.call('ZRANGE', this.k(key), lo, hi, 'BYSCORE', ...limit, 'WITHSCORES');
     return RedisStore.scored(flat as string[]);
   }
 
-  async zrange(key: string, start: number, stop: number, opts: { rev?: boolean } = {}): Promise<ScoredMember[]> {
+  async zrange(
+    key: string,
+    start: number,
+    stop: number,
+    opts: { rev?: boolean } = {},
+  ): Promise<ScoredMember[]> {
     const flat = opts.rev
       ? await this.client.zrevrange(this.k(key), start, stop, 'WITHSCORES')
       : await this.client.zrange(this.k(key), start, stop, 'WITHSCORES');
@@ -260,7 +335,11 @@ export class RedisStore implements Store {
   }
 
   async zcount(key: string, min: number, max: number): Promise<number> {
-    return this.client.zcount(this.k(key), Number.isFinite(min) ? min : '-inf', Number.isFinite(max) ? max : '+inf');
+    return this.client.zcount(
+      this.k(key),
+      Number.isFinite(min) ? min : '-inf',
+      Number.isFinite(max) ? max : '+inf',
+    );
   }
 
   async zcard(key: string): Promise<number> {
@@ -284,15 +363,28 @@ export class RedisStore implements Store {
     } catch (err) {
       // a programming error on a cluster: name the keys instead of ioredis' pipeline message
       if (err instanceof Error && /CROSSSLOT|same slot/i.test(err.message)) {
-        throw new Error(`atomic: keys in different hash slots (${[...logical.keys()].join(', ')}); all keys of one atomic call must share a hash tag`);
+        throw new Error(
+          `atomic: keys in different hash slots (${[...logical.keys()].join(', ')}); all keys of one atomic call must share a hash tag`,
+        );
       }
       throw err;
     }
     return r === 0 ? { ok: true } : { ok: false, failedGuard: r - 1 };
   }
 
-  async acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }> {
-    const r = await this.client.acquireSlot(this.k(key), member, String(expiresAtMs), String(max), String(Date.now()));
+  async acquireSlot(
+    key: string,
+    member: string,
+    expiresAtMs: number,
+    max: number,
+  ): Promise<{ acquired: boolean; inUse: number }> {
+    const r = await this.client.acquireSlot(
+      this.k(key),
+      member,
+      String(expiresAtMs),
+      String(max),
+      String(Date.now()),
+    );
     return { acquired: r[0] === 1, inUse: r[1] };
   }
 
@@ -301,7 +393,12 @@ export class RedisStore implements Store {
   }
 
   async claimDue(key: string, nowMs: number, leaseUntilMs: number, max: number): Promise<string[]> {
-    return this.client.claimDue(this.k(key), String(Math.floor(nowMs)), String(Math.ceil(leaseUntilMs)), String(Math.max(1, Math.floor(max))));
+    return this.client.claimDue(
+      this.k(key),
+      String(Math.floor(nowMs)),
+      String(Math.ceil(leaseUntilMs)),
+      String(Math.max(1, Math.floor(max))),
+    );
   }
 
   async countSlots(key: string): Promise<number> {
@@ -352,19 +449,56 @@ export class RedisStore implements Store {
           if (op.ttlMs) pipe.set(k, op.value, 'PX', op.ttlMs);
           else pipe.set(k, op.value);
           break;
-        case 'del': pipe.del(k); break;
-        case 'hset': pipe.hset(k, op.fields); break;
-        case 'hdel': pipe.hdel(k, ...op.fields); break;
-        case 'hincrby': pipe.hincrby(k, op.field, op.by); break;
-        case 'zadd': pipe.zadd(k, op.score, op.member); break;
-        case 'zrem': pipe.zrem(k, op.member); break;
-        case 'sadd': pipe.sadd(k, op.member); break;
-        case 'srem': pipe.srem(k, op.member); break;
-        case 'incrby': pipe.incrby(k, op.by); break;
-        case 'pexpire': pipe.pexpire(k, op.ttlMs); break;
-        case 'rpush': pipe.rpush(k, op.value).ltrim(k, -Math.max(1, Math.floor(op.keepLast)), -1); break;
-        case 'zremrangebyscore': pipe.zremrangebyscore(k, Number.isFinite(op.min) ? op.min : '-inf', Number.isFinite(op.max) ? op.max : '+inf'); break;
-        case 'xadd': pipe.xadd(k, 'MAXLEN', '~', Math.max(1, Math.floor(op.maxLen)), '*', ...Object.entries(op.fields).flat()); break;
+        case 'del':
+          pipe.del(k);
+          break;
+        case 'hset':
+          pipe.hset(k, op.fields);
+          break;
+        case 'hdel':
+          pipe.hdel(k, ...op.fields);
+          break;
+        case 'hincrby':
+          pipe.hincrby(k, op.field, op.by);
+          break;
+        case 'zadd':
+          pipe.zadd(k, op.score, op.member);
+          break;
+        case 'zrem':
+          pipe.zrem(k, op.member);
+          break;
+        case 'sadd':
+          pipe.sadd(k, op.member);
+          break;
+        case 'srem':
+          pipe.srem(k, op.member);
+          break;
+        case 'incrby':
+          pipe.incrby(k, op.by);
+          break;
+        case 'pexpire':
+          pipe.pexpire(k, op.ttlMs);
+          break;
+        case 'rpush':
+          pipe.rpush(k, op.value).ltrim(k, -Math.max(1, Math.floor(op.keepLast)), -1);
+          break;
+        case 'zremrangebyscore':
+          pipe.zremrangebyscore(
+            k,
+            Number.isFinite(op.min) ? op.min : '-inf',
+            Number.isFinite(op.max) ? op.max : '+inf',
+          );
+          break;
+        case 'xadd':
+          pipe.xadd(
+            k,
+            'MAXLEN',
+            '~',
+            Math.max(1, Math.floor(op.maxLen)),
+            '*',
+            ...Object.entries(op.fields).flat(),
+          );
+          break;
       }
     }
     const res = await pipe.exec();

@@ -44,7 +44,13 @@ const MIGRATIONS: ReadonlyArray<readonly string[]> = [
  * The event loop's connection: pages cached in the process (32 MB) and read through a memory map
  * (256 MB), temporary tables in memory, and no checkpoint run by a commit (the checkpointer's job).
  */
-const PRAGMAS = ['cache_size = -32768', 'mmap_size = 268435456', 'temp_store = MEMORY', 'wal_autocheckpoint = 0', `journal_size_limit = ${64 * 1024 * 1024}`];
+const PRAGMAS = [
+  'cache_size = -32768',
+  'mmap_size = 268435456',
+  'temp_store = MEMORY',
+  'wal_autocheckpoint = 0',
+  `journal_size_limit = ${64 * 1024 * 1024}`,
+];
 
 /** A log past this size is folded with RESTART (writers wait for it) so that it starts over. */
 const RESTART_WAL_BYTES = 64 * 1024 * 1024;
@@ -106,8 +112,13 @@ export interface Checkpoint {
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export class NewerDataError extends Error {
-  constructor(readonly file: string, readonly found: number) {
-    super(`the data in ${file} has schema version ${found}, newer than this service's ${SCHEMA_VERSION}: upgrade the service (or point DATA_DIR at another directory); the file was not changed`);
+  constructor(
+    readonly file: string,
+    readonly found: number,
+  ) {
+    super(
+      `the data in ${file} has schema version ${found}, newer than this service's ${SCHEMA_VERSION}: upgrade the service (or point DATA_DIR at another directory); the file was not changed`,
+    );
     this.name = 'NewerDataError';
   }
 }
@@ -167,7 +178,10 @@ export async function openDatabase(dir: string, upTo = SCHEMA_VERSION): Promise<
     ...(backup ? { backup } : {}),
     startSync(syncMs) {
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-      worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, file, syncMs, restartBytes: RESTART_WAL_BYTES } });
+      worker = new Worker(CHECKPOINTER, {
+        eval: true,
+        workerData: { driver, file, syncMs, restartBytes: RESTART_WAL_BYTES },
+      });
       worker.on('message', (m: Checkpoint | { stopped: true }) => {
         if ('startedAt' in m) last = m;
       });

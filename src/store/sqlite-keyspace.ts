@@ -16,7 +16,13 @@ export interface KeyRow {
   exp: number | null;
 }
 
-const MEMBER_TABLE: Record<Exclude<Kind, 'string'>, string> = { hash: 'hash', zset: 'zset', set: 'sset', list: 'list', stream: 'stream' };
+const MEMBER_TABLE: Record<Exclude<Kind, 'string'>, string> = {
+  hash: 'hash',
+  zset: 'zset',
+  set: 'sset',
+  list: 'list',
+  stream: 'stream',
+};
 
 /** The highest key that starts with a prefix sorts below prefix + this (BINARY collation, UTF-8). */
 const TOP = '\u{10FFFF}';
@@ -24,11 +30,14 @@ const TOP = '\u{10FFFF}';
 function statements(db: SqliteDb) {
   const p = (sql: string) => db.prepare(sql);
   const purge: Record<string, ReturnType<SqliteDb['prepare']>> = {};
-  for (const [kind, table] of Object.entries(MEMBER_TABLE)) purge[kind] = p(`DELETE FROM ${table} WHERE k = ?`);
+  for (const [kind, table] of Object.entries(MEMBER_TABLE))
+    purge[kind] = p(`DELETE FROM ${table} WHERE k = ?`);
   return {
     purge,
     key: p('SELECT kind, v, exp FROM keys WHERE k = ?'),
-    putKey: p('INSERT INTO keys (k, kind, v, exp) VALUES (?, ?, ?, ?) ON CONFLICT (k) DO UPDATE SET kind = excluded.kind, v = excluded.v, exp = excluded.exp'),
+    putKey: p(
+      'INSERT INTO keys (k, kind, v, exp) VALUES (?, ?, ?, ?) ON CONFLICT (k) DO UPDATE SET kind = excluded.kind, v = excluded.v, exp = excluded.exp',
+    ),
     setValue: p('UPDATE keys SET v = ? WHERE k = ?'),
     setExp: p('UPDATE keys SET exp = ? WHERE k = ?'),
     delKey: p('DELETE FROM keys WHERE k = ?'),
@@ -50,7 +59,9 @@ function statements(db: SqliteDb) {
     ltrim: p('DELETE FROM list WHERE k = ? AND i <= ?'),
     xput: p('INSERT INTO stream (k, ms, seq, f) VALUES (?, ?, ?, ?)'),
     xcount: p('SELECT count(*) FROM stream WHERE k = ?').pluck(),
-    xtrim: p('DELETE FROM stream WHERE k = ? AND (ms, seq) IN (SELECT ms, seq FROM stream WHERE k = ? ORDER BY ms, seq LIMIT ?)'),
+    xtrim: p(
+      'DELETE FROM stream WHERE k = ? AND (ms, seq) IN (SELECT ms, seq FROM stream WHERE k = ? ORDER BY ms, seq LIMIT ?)',
+    ),
   };
 }
 

@@ -6,7 +6,20 @@
  * whole on disk or not at all. One process owns a data directory.
  */
 import { EventEmitter } from 'node:events';
-import type { AtomicResult, Guard, RangeOptions, RateLimitRule, RateLimiter, ScoredMember, Store, StreamEntry, StreamReader, TurnCommit, TurnCommitOutcome, WriteOp } from './store-port.js';
+import type {
+  AtomicResult,
+  Guard,
+  RangeOptions,
+  RateLimitRule,
+  RateLimiter,
+  ScoredMember,
+  Store,
+  StreamEntry,
+  StreamReader,
+  TurnCommit,
+  TurnCommitOutcome,
+  WriteOp,
+} from './store-port.js';
 import { turnCommitOutcome, turnCommitWrites } from './store-port.js';
 import { LockWaiters } from './lock-waiters.js';
 import { memoryRateLimiter } from './rate-limiter-adapter.js';
@@ -45,8 +58,12 @@ export class SqliteStore implements Store {
     this.q = {
       hall: p('SELECT f, v FROM hash WHERE k = ?').raw(),
       members: p('SELECT m FROM sset WHERE k = ? ORDER BY m').pluck(),
-      zasc: p('SELECT m AS member, s AS score FROM zset WHERE k = ? AND s >= ? AND s <= ? ORDER BY s, m LIMIT ? OFFSET ?'),
-      zdesc: p('SELECT m AS member, s AS score FROM zset WHERE k = ? AND s >= ? AND s <= ? ORDER BY s DESC, m DESC LIMIT ? OFFSET ?'),
+      zasc: p(
+        'SELECT m AS member, s AS score FROM zset WHERE k = ? AND s >= ? AND s <= ? ORDER BY s, m LIMIT ? OFFSET ?',
+      ),
+      zdesc: p(
+        'SELECT m AS member, s AS score FROM zset WHERE k = ? AND s >= ? AND s <= ? ORDER BY s DESC, m DESC LIMIT ? OFFSET ?',
+      ),
       zcount: p('SELECT count(*) FROM zset WHERE k = ? AND s >= ? AND s <= ?').pluck(),
       zcard: p('SELECT count(*) FROM zset WHERE k = ?').pluck(),
       zscore: p('SELECT s FROM zset WHERE k = ? AND m = ?').pluck(),
@@ -56,7 +73,9 @@ export class SqliteStore implements Store {
       zdel: p('DELETE FROM zset WHERE k = ? AND m = ?'),
       zfrom: p('SELECT count(*) FROM zset WHERE k = ? AND s > ?').pluck(),
       lall: p('SELECT v FROM list WHERE k = ? ORDER BY i').pluck(),
-      xafter: p('SELECT ms, seq, f FROM stream WHERE k = ? AND (ms > ? OR (ms = ? AND seq > ?)) ORDER BY ms, seq LIMIT ?'),
+      xafter: p(
+        'SELECT ms, seq, f FROM stream WHERE k = ? AND (ms > ? OR (ms = ? AND seq > ?)) ORDER BY ms, seq LIMIT ?',
+      ),
       size: p(`SELECT coalesce((SELECT length(v) FROM keys WHERE k = @k), 0)
         + coalesce((SELECT sum(length(f) + length(v) + 32) FROM hash WHERE k = @k), 0)
         + coalesce((SELECT sum(length(m) + 40) FROM zset WHERE k = @k), 0)
@@ -173,16 +192,39 @@ export class SqliteStore implements Store {
     return this.q.members.all(this.space.k(key)) as string[];
   }
 
-  private range(key: string, min: number, max: number, rev: boolean, offset: number, count: number): ScoredMember[] {
+  private range(
+    key: string,
+    min: number,
+    max: number,
+    rev: boolean,
+    offset: number,
+    count: number,
+  ): ScoredMember[] {
     if (!this.space.typed(key, 'zset')) return [];
-    return (rev ? this.q.zdesc : this.q.zasc).all(this.space.k(key), finite(min), finite(max), count, offset) as ScoredMember[];
+    return (rev ? this.q.zdesc : this.q.zasc).all(
+      this.space.k(key),
+      finite(min),
+      finite(max),
+      count,
+      offset,
+    ) as ScoredMember[];
   }
 
-  async zrangeByScore(key: string, min: number, max: number, opts: RangeOptions = {}): Promise<ScoredMember[]> {
+  async zrangeByScore(
+    key: string,
+    min: number,
+    max: number,
+    opts: RangeOptions = {},
+  ): Promise<ScoredMember[]> {
     return this.range(key, min, max, opts.rev ?? false, opts.offset ?? 0, opts.count ?? -1);
   }
 
-  async zrange(key: string, start: number, stop: number, opts: { rev?: boolean } = {}): Promise<ScoredMember[]> {
+  async zrange(
+    key: string,
+    start: number,
+    stop: number,
+    opts: { rev?: boolean } = {},
+  ): Promise<ScoredMember[]> {
     const n = await this.zcard(key);
     const s = start < 0 ? Math.max(0, n + start) : start;
     const e = stop < 0 ? n + stop : Math.min(stop, n - 1);
@@ -227,15 +269,29 @@ export class SqliteStore implements Store {
   private after(key: string, afterId: string, count: number): StreamEntry[] {
     if (!this.space.typed(key, 'stream')) return [];
     const [ms, seq] = afterId.split('-').map(Number) as [number, number];
-    const rows = this.q.xafter.all(this.space.k(key), ms, ms, seq ?? 0, count) as Array<{ ms: number; seq: number; f: string }>;
+    const rows = this.q.xafter.all(this.space.k(key), ms, ms, seq ?? 0, count) as Array<{
+      ms: number;
+      seq: number;
+      f: string;
+    }>;
     return rows.map((r) => ({ id: `${r.ms}-${r.seq}`, fields: JSON.parse(r.f) as Record<string, string> }));
   }
 
   async streamReader(): Promise<StreamReader> {
-    return eventStreamReader({ added: this.added, lastStreamId: (key) => this.lastStreamId(key), after: (key, afterId, count) => this.after(key, afterId, count) });
+    return eventStreamReader({
+      added: this.added,
+      lastStreamId: (key) => this.lastStreamId(key),
+      after: (key, afterId, count) => this.after(key, afterId, count),
+    });
   }
 
-  async lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string, create?: { value: string; ttlMs: number }): Promise<{ acquired: boolean; value: string | null; created?: boolean }> {
+  async lockAndRead(
+    lockKey: string,
+    token: string,
+    ttlMs: number,
+    readKey: string,
+    create?: { value: string; ttlMs: number },
+  ): Promise<{ acquired: boolean; value: string | null; created?: boolean }> {
     return this.tx(() => {
       const acquired = !this.space.live(lockKey);
       if (acquired) this.space.setString(lockKey, token, ttlMs);
@@ -248,16 +304,28 @@ export class SqliteStore implements Store {
     });
   }
 
-  async writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean> {
-    const lockOp: WriteOp = 'release' in then ? { op: 'del', key: lockKey } : { op: 'pexpire', key: lockKey, ttlMs: then.extendMs };
-    const ok = (await this.atomic([{ op: 'set', key, value, ttlMs }, lockOp], [{ key: lockKey, equals: token }])).ok;
+  async writeHeld(
+    lockKey: string,
+    token: string,
+    key: string,
+    value: string,
+    ttlMs: number,
+    then: { release: true } | { extendMs: number },
+  ): Promise<boolean> {
+    const lockOp: WriteOp =
+      'release' in then ? { op: 'del', key: lockKey } : { op: 'pexpire', key: lockKey, ttlMs: then.extendMs };
+    const ok = (
+      await this.atomic([{ op: 'set', key, value, ttlMs }, lockOp], [{ key: lockKey, equals: token }])
+    ).ok;
     if (ok && 'release' in then) this.lockWaiters.wake(lockKey);
     return ok;
   }
 
   private guardHolds(g: Guard): boolean {
     if ('hashField' in g) {
-      const v = this.space.typed(g.key, 'hash') ? (this.space.sql.hget.get(this.space.k(g.key), g.hashField) as string | undefined) : undefined;
+      const v = this.space.typed(g.key, 'hash')
+        ? (this.space.sql.hget.get(this.space.k(g.key), g.hashField) as string | undefined)
+        : undefined;
       return 'absent' in g ? v === undefined : v === g.equals;
     }
     const row = this.space.live(g.key);
@@ -268,14 +336,20 @@ export class SqliteStore implements Store {
 
   async atomic(ops: WriteOp[], guards: Guard[] = []): Promise<AtomicResult> {
     return this.tx((): AtomicResult => {
-      for (let i = 0; i < guards.length; i++) if (!this.guardHolds(guards[i]!)) return { ok: false, failedGuard: i };
+      for (let i = 0; i < guards.length; i++)
+        if (!this.guardHolds(guards[i]!)) return { ok: false, failedGuard: i };
       // a failing op throws, and the transaction undoes the ones before it
       for (const op of ops) this.space.apply(op);
       return { ok: true };
     });
   }
 
-  async acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }> {
+  async acquireSlot(
+    key: string,
+    member: string,
+    expiresAtMs: number,
+    max: number,
+  ): Promise<{ acquired: boolean; inUse: number }> {
     return this.tx(() => {
       this.space.ensure(key, 'zset');
       const full = this.space.k(key);
@@ -301,7 +375,9 @@ export class SqliteStore implements Store {
 
   async releaseSlot(key: string, member: string): Promise<boolean> {
     return this.tx(() => {
-      const held = this.space.typed(key, 'zset') !== undefined && this.q.zscore.get(this.space.k(key), member) !== undefined;
+      const held =
+        this.space.typed(key, 'zset') !== undefined &&
+        this.q.zscore.get(this.space.k(key), member) !== undefined;
       this.space.apply({ op: 'zrem', key, member });
       return held;
     });
@@ -329,25 +405,34 @@ export class SqliteStore implements Store {
 
   async memoryUsage(keys: string[]): Promise<number> {
     let bytes = 0;
-    for (const key of keys) if (this.space.live(key)) bytes += key.length + 48 + (this.q.size.get({ k: this.space.k(key) }) as number);
+    for (const key of keys)
+      if (this.space.live(key))
+        bytes += key.length + 48 + (this.q.size.get({ k: this.space.k(key) }) as number);
     return bytes;
   }
 
   /** The live keys (logical names) under `prefix` and what each holds (data export). */
   async listKeys(prefix: string): Promise<Array<{ key: string; kind: string }>> {
     const full = this.space.k(prefix);
-    const rows = this.space.db.prepare('SELECT k, kind FROM keys WHERE k >= ? AND k < ? AND (exp IS NULL OR exp > ?)').all(full, `${full}\u{10FFFF}`, Date.now()) as Array<{ k: string; kind: string }>;
+    const rows = this.space.db
+      .prepare('SELECT k, kind FROM keys WHERE k >= ? AND k < ? AND (exp IS NULL OR exp > ?)')
+      .all(full, `${full}\u{10FFFF}`, Date.now()) as Array<{ k: string; kind: string }>;
     return rows.map((r) => ({ key: r.k.slice(this.prefix.length), kind: r.kind }));
   }
 
   /** A value of the data directory itself (not a key of the port), e.g. the sealed admin token. */
   readMeta(name: string): string | null {
-    return (this.space.db.prepare('SELECT v FROM meta WHERE name = ?').pluck().get(name) as string | undefined) ?? null;
+    return (
+      (this.space.db.prepare('SELECT v FROM meta WHERE name = ?').pluck().get(name) as string | undefined) ??
+      null
+    );
   }
 
   /** Keeps `value` under `name` unless one is kept already; answers the one kept. */
   keepMeta(name: string, value: string): string {
-    this.space.db.prepare('INSERT INTO meta (name, v) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, value);
+    this.space.db
+      .prepare('INSERT INTO meta (name, v) VALUES (?, ?) ON CONFLICT (name) DO NOTHING')
+      .run(name, value);
     return this.readMeta(name)!;
   }
 

@@ -15,23 +15,52 @@ export const EXPORT_VERSION = 1;
 const FORMAT = 'ivr-gateway-data';
 
 /** A store that can list its keys (the embedded store, Redis). */
-export type ListableStore = Store & { listKeys(prefix: string): Promise<Array<{ key: string; kind: string }>> };
+export type ListableStore = Store & {
+  listKeys(prefix: string): Promise<Array<{ key: string; kind: string }>>;
+};
 
 /** Keys that are configuration, outside apps' scopes. */
-const GLOBAL = /^(apps:index|apikeys:index|conns:index|console:api-key|apiapp:\{|apikey:\{|ivr-client:\{|sandbox-number:\{|conn:\{|table:\{)/;
+const GLOBAL =
+  /^(apps:index|apikeys:index|conns:index|console:api-key|apiapp:\{|apikey:\{|ivr-client:\{|sandbox-number:\{|conn:\{|table:\{)/;
 /** Inside an app's scope (`app:{a:<id>}:`), what is not configuration. */
-const APP_RUNTIME = /^app:\{a:[^}]*\}:(calls|call:|call-feed|msg:|h:|hs:|h-session:|trace:|run:|runs|run-file:|run-rows:|suite-run:|agent-training)/;
+const APP_RUNTIME =
+  /^app:\{a:[^}]*\}:(calls|call:|call-feed|msg:|h:|hs:|h-session:|trace:|run:|runs|run-file:|run-rows:|suite-run:|agent-training)/;
 const TABLE_RUNTIME = /^table:\{t:[^}]*\}:insert:/;
 
 export const isConfigurationKey = (key: string): boolean =>
   (key.startsWith('app:{a:') && !APP_RUNTIME.test(key)) || (GLOBAL.test(key) && !TABLE_RUNTIME.test(key));
 
 const entrySchema = z.discriminatedUnion('kind', [
-  z.object({ key: z.string(), kind: z.literal('string'), value: z.string(), ttlMs: z.number().int().positive().optional() }),
-  z.object({ key: z.string(), kind: z.literal('hash'), value: z.record(z.string(), z.string()), ttlMs: z.number().int().positive().optional() }),
-  z.object({ key: z.string(), kind: z.literal('zset'), value: z.array(z.object({ member: z.string(), score: z.number() })), ttlMs: z.number().int().positive().optional() }),
-  z.object({ key: z.string(), kind: z.literal('set'), value: z.array(z.string()), ttlMs: z.number().int().positive().optional() }),
-  z.object({ key: z.string(), kind: z.literal('list'), value: z.array(z.string()), ttlMs: z.number().int().positive().optional() }),
+  z.object({
+    key: z.string(),
+    kind: z.literal('string'),
+    value: z.string(),
+    ttlMs: z.number().int().positive().optional(),
+  }),
+  z.object({
+    key: z.string(),
+    kind: z.literal('hash'),
+    value: z.record(z.string(), z.string()),
+    ttlMs: z.number().int().positive().optional(),
+  }),
+  z.object({
+    key: z.string(),
+    kind: z.literal('zset'),
+    value: z.array(z.object({ member: z.string(), score: z.number() })),
+    ttlMs: z.number().int().positive().optional(),
+  }),
+  z.object({
+    key: z.string(),
+    kind: z.literal('set'),
+    value: z.array(z.string()),
+    ttlMs: z.number().int().positive().optional(),
+  }),
+  z.object({
+    key: z.string(),
+    kind: z.literal('list'),
+    value: z.array(z.string()),
+    ttlMs: z.number().int().positive().optional(),
+  }),
 ]);
 type Entry = z.infer<typeof entrySchema>;
 
@@ -73,24 +102,41 @@ async function readEntry(store: Store, key: string, kind: string): Promise<Entry
 
 /** Every configuration key of `store`, in key order. */
 export async function exportData(store: ListableStore): Promise<DataExport> {
-  const keys = (await store.listKeys('')).filter((k) => isConfigurationKey(k.key)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const keys = (await store.listKeys(''))
+    .filter((k) => isConfigurationKey(k.key))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const entries: Entry[] = [];
   for (const { key, kind } of keys) {
     const entry = await readEntry(store, key, kind);
     if (entry) entries.push(entry);
   }
-  return { format: FORMAT, version: EXPORT_VERSION, exportedAt: new Date().toISOString(), secrets: 'sealed', entries };
+  return {
+    format: FORMAT,
+    version: EXPORT_VERSION,
+    exportedAt: new Date().toISOString(),
+    secrets: 'sealed',
+    entries,
+  };
 }
 
 /** Checks a parsed file: its format, a version this service reads, and each entry. */
 export function parseExport(data: unknown): DataExport {
   const head = z.object({ format: z.string(), version: z.number().int() }).safeParse(data);
-  if (!head.success || head.data.format !== FORMAT) throw new DataFileError(`not an export of this service (expected "format": "${FORMAT}")`);
+  if (!head.success || head.data.format !== FORMAT)
+    throw new DataFileError(`not an export of this service (expected "format": "${FORMAT}")`);
   if (head.data.version > EXPORT_VERSION) {
-    throw new DataFileError(`the file is export version ${head.data.version}, newer than this service reads (${EXPORT_VERSION}): import it with the newer service, or upgrade this one`);
+    throw new DataFileError(
+      `the file is export version ${head.data.version}, newer than this service reads (${EXPORT_VERSION}): import it with the newer service, or upgrade this one`,
+    );
   }
   const body = z.object({ entries: z.array(entrySchema) }).safeParse(data);
-  if (!body.success) throw new DataFileError(`the file's entries are not valid: ${body.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!body.success)
+    throw new DataFileError(
+      `the file's entries are not valid: ${body.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ')}`,
+    );
   return { ...(data as DataExport), entries: body.data.entries };
 }
 

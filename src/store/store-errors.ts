@@ -5,6 +5,8 @@ export function isStoreUnavailable(err: unknown): boolean {
   const msg = err.message;
   return (
     name === 'MaxRetriesPerRequestError' ||
-    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Command timed out|Socket timeout|CLUSTERDOWN|TRYAGAIN|LOADING|Failed to refresh slots cache|None of startup nodes is available|enableOfflineQueue|Redis connection|not ready/i.test(msg)
+    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Command timed out|Socket timeout|CLUSTERDOWN|TRYAGAIN|LOADING|Failed to refresh slots cache|None of startup nodes is available|enableOfflineQueue|Redis connection|not ready/i.test(
+      msg,
+    )
   );
 }

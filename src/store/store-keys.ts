@@ -34,7 +34,8 @@ export const storeKeys = {
   agentVersion: (streamId: string, version: string) => `${app(streamId)}:agent-version:${safe(version)}`,
   /** The IVR settings' saved versions (a sorted set by time), each one's document, and the draft pointer. */
   ivrSettingsVersions: (streamId: string) => `${app(streamId)}:ivr-settings-versions`,
-  ivrSettingsVersion: (streamId: string, version: string) => `${app(streamId)}:ivr-settings-version:${safe(version)}`,
+  ivrSettingsVersion: (streamId: string, version: string) =>
+    `${app(streamId)}:ivr-settings-version:${safe(version)}`,
   ivrSettingsDraft: (streamId: string) => `${app(streamId)}:ivr-settings-draft`,
   apiApp: (clientId: string) => `apiapp:{k:${safe(clientId)}}`,
   appApiApps: (streamId: string) => `${app(streamId)}:api-apps`,
@@ -71,12 +72,17 @@ export const storeKeys = {
   // message, one per `view` = `<channelType>:<v1|v2>`. See src/history/history-layout.ts.
   message: (streamId: string, msgId: string) => `${app(streamId)}:msg:${safe(msgId)}`,
   historyByApp: (streamId: string, view: string) => `${app(streamId)}:h:${safe(view)}:all`,
-  historyByUser: (streamId: string, view: string, identity: string) => `${app(streamId)}:h:${safe(view)}:u:${safe(identity)}`,
-  historyBySession: (streamId: string, view: string, sessionId: string) => `${app(streamId)}:h:${safe(view)}:s:${safe(sessionId)}`,
-  historyByTag: (streamId: string, view: string, tag: string) => `${app(streamId)}:h:${safe(view)}:t:${safe(tag)}`,
-  historySessionsByUser: (streamId: string, view: string, identity: string) => `${app(streamId)}:hs:${safe(view)}:u:${safe(identity)}`,
+  historyByUser: (streamId: string, view: string, identity: string) =>
+    `${app(streamId)}:h:${safe(view)}:u:${safe(identity)}`,
+  historyBySession: (streamId: string, view: string, sessionId: string) =>
+    `${app(streamId)}:h:${safe(view)}:s:${safe(sessionId)}`,
+  historyByTag: (streamId: string, view: string, tag: string) =>
+    `${app(streamId)}:h:${safe(view)}:t:${safe(tag)}`,
+  historySessionsByUser: (streamId: string, view: string, identity: string) =>
+    `${app(streamId)}:hs:${safe(view)}:u:${safe(identity)}`,
   historySessionsByApp: (streamId: string, view: string) => `${app(streamId)}:hs:${safe(view)}:all`,
-  historySessionMeta: (streamId: string, sessionId: string) => `${app(streamId)}:h-session:${safe(sessionId)}`,
+  historySessionMeta: (streamId: string, sessionId: string) =>
+    `${app(streamId)}:h-session:${safe(sessionId)}`,
   historyTrace: (streamId: string, msgId: string) => `${app(streamId)}:trace:${safe(msgId)}`,
   // model connections
   connection: (connectionId: string) => `conn:{k:${safe(connectionId)}}`,

@@ -60,12 +60,18 @@ export type TurnCommitOutcome = 'ok' | 'lost' | 'refused';
 export function turnCommitWrites(c: TurnCommit): { ops: WriteOp[]; guards: Guard[] } {
   const ops: WriteOp[] = c.extra ? c.extra.ops.slice() : [];
   ops.push({ op: 'set', key: c.sessionKey, value: c.session, ttlMs: c.ttlMs }, { op: 'del', key: c.lockKey });
-  if (c.idle) ops.push(c.idle.at === null ? { op: 'zrem', key: c.idle.key, member: c.idle.member } : { op: 'zadd', key: c.idle.key, score: c.idle.at, member: c.idle.member });
+  if (c.idle)
+    ops.push(
+      c.idle.at === null
+        ? { op: 'zrem', key: c.idle.key, member: c.idle.member }
+        : { op: 'zadd', key: c.idle.key, score: c.idle.at, member: c.idle.member },
+    );
   return { ops, guards: [{ key: c.lockKey, equals: c.token }, ...(c.extra?.guards ?? [])] };
 }
 
 /** What `atomic` answered for turnCommitWrites, as a commit's outcome. */
-export const turnCommitOutcome = (r: AtomicResult): TurnCommitOutcome => (r.ok ? 'ok' : r.failedGuard === 0 ? 'lost' : 'refused');
+export const turnCommitOutcome = (r: AtomicResult): TurnCommitOutcome =>
+  r.ok ? 'ok' : r.failedGuard === 0 ? 'lost' : 'refused';
 
 export interface RangeOptions {
   /** Highest scores first. */
@@ -141,13 +147,26 @@ export interface Store {
    * `create`, a `readKey` found missing while the lock was taken is set to `create.value` (and
    * answered, `created: true`): a call's first turn creates its session under its lock.
    */
-  lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string, create?: { value: string; ttlMs: number }): Promise<{ acquired: boolean; value: string | null; created?: boolean }>;
+  lockAndRead(
+    lockKey: string,
+    token: string,
+    ttlMs: number,
+    readKey: string,
+    create?: { value: string; ttlMs: number },
+  ): Promise<{ acquired: boolean; value: string | null; created?: boolean }>;
   /**
    * While `lockKey` holds `token`: sets `key` to `value` (with `ttlMs`), then releases the lock or
    * extends it to `lockTtlMs`, in one step (both keys share a slot). False (nothing written) when
    * the lock is not held. A turn's save and commit; cheaper than the equivalent `atomic`.
    */
-  writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }): Promise<boolean>;
+  writeHeld(
+    lockKey: string,
+    token: string,
+    key: string,
+    value: string,
+    ttlMs: number,
+    then: { release: true } | { extendMs: number },
+  ): Promise<boolean>;
   /**
    * A turn's commit in one step (commit-turn.lua on Redis): while the lock holds the token, the
    * extra writes (when their guards hold), the session, the lock's release and the idle index. Its
@@ -169,7 +188,12 @@ export interface Store {
    * Takes one of `max` slots in a sorted set of members with expiry scores (ms since epoch):
    * expired members are pruned first; re-acquiring a held member refreshes its expiry.
    */
-  acquireSlot(key: string, member: string, expiresAtMs: number, max: number): Promise<{ acquired: boolean; inUse: number }>;
+  acquireSlot(
+    key: string,
+    member: string,
+    expiresAtMs: number,
+    max: number,
+  ): Promise<{ acquired: boolean; inUse: number }>;
   /**
    * Claims up to `max` members of a sorted set scored by when each is due (ms since epoch): those
    * scored at or below `nowMs` are rescored to `leaseUntilMs` and answered, in one step, so callers

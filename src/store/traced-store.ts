@@ -6,7 +6,16 @@
  */
 import { SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 import type { RateLimiter, RateLimitRule } from '../platform/index.js';
-import type { AtomicResult, Guard, RangeOptions, ScoredMember, Store, StreamReader, TurnCommit, WriteOp } from './store-port.js';
+import type {
+  AtomicResult,
+  Guard,
+  RangeOptions,
+  ScoredMember,
+  Store,
+  StreamReader,
+  TurnCommit,
+  WriteOp,
+} from './store-port.js';
 
 const tracer = trace.getTracer('ivr-gateway');
 
@@ -68,7 +77,9 @@ export class TracedStore implements Store {
     return this.traced('hgetall', () => this.inner.hgetall(key));
   }
   hgetallMany(keys: string[]) {
-    return this.traced('hgetallMany', () => this.inner.hgetallMany(keys), { 'db.operation.batch.size': keys.length });
+    return this.traced('hgetallMany', () => this.inner.hgetallMany(keys), {
+      'db.operation.batch.size': keys.length,
+    });
   }
   hset(key: string, fields: Record<string, string>) {
     return this.traced('hset', () => this.inner.hset(key, fields));
@@ -104,15 +115,30 @@ export class TracedStore implements Store {
   streamReader(): Promise<StreamReader> {
     return this.inner.streamReader();
   }
-  lockAndRead(lockKey: string, token: string, ttlMs: number, readKey: string, create?: { value: string; ttlMs: number }) {
+  lockAndRead(
+    lockKey: string,
+    token: string,
+    ttlMs: number,
+    readKey: string,
+    create?: { value: string; ttlMs: number },
+  ) {
     return this.traced('lockAndRead', () => this.inner.lockAndRead(lockKey, token, ttlMs, readKey, create));
   }
-  writeHeld(lockKey: string, token: string, key: string, value: string, ttlMs: number, then: { release: true } | { extendMs: number }) {
+  writeHeld(
+    lockKey: string,
+    token: string,
+    key: string,
+    value: string,
+    ttlMs: number,
+    then: { release: true } | { extendMs: number },
+  ) {
     return this.traced('writeHeld', () => this.inner.writeHeld(lockKey, token, key, value, ttlMs, then));
   }
 
   commitTurn(c: TurnCommit) {
-    return this.traced('commitTurn', () => this.inner.commitTurn(c), { 'db.operation.batch.size': (c.extra?.ops.length ?? 0) + 2 });
+    return this.traced('commitTurn', () => this.inner.commitTurn(c), {
+      'db.operation.batch.size': (c.extra?.ops.length ?? 0) + 2,
+    });
   }
 
   releaseLock(lockKey: string, token: string) {
@@ -124,7 +150,10 @@ export class TracedStore implements Store {
   }
 
   atomic(ops: WriteOp[], guards?: Guard[]): Promise<AtomicResult> {
-    return this.traced('atomic', () => this.inner.atomic(ops, guards), { 'db.operation.batch.size': ops.length, 'store.guards': guards?.length ?? 0 });
+    return this.traced('atomic', () => this.inner.atomic(ops, guards), {
+      'db.operation.batch.size': ops.length,
+      'store.guards': guards?.length ?? 0,
+    });
   }
   acquireSlot(key: string, member: string, expiresAtMs: number, max: number) {
     return this.traced('acquireSlot', () => this.inner.acquireSlot(key, member, expiresAtMs, max));

@@ -26,10 +26,16 @@ export function literalProblem(column: ColumnDef, literal: string | number | boo
   const value = coerceCell(column, literal);
   switch (column.type) {
     case 'string':
-      return column.maxLength !== undefined && [...String(value)].length > column.maxLength ? `must be at most ${column.maxLength} characters` : null;
+      return column.maxLength !== undefined && [...String(value)].length > column.maxLength
+        ? `must be at most ${column.maxLength} characters`
+        : null;
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? null : `the column ${column.name} is a number; ${JSON.stringify(literal)} is not one`;
+      return typeof value === 'number' && Number.isFinite(value)
+        ? null
+        : `the column ${column.name} is a number; ${JSON.stringify(literal)} is not one`;
     case 'date':
-      return typeof literal === 'string' && normaliseIsoDate(literal) ? null : `the column ${column.name} is a date; write it as an ISO 8601 date, e.g. 2024-05-01`;
+      return typeof literal === 'string' && normaliseIsoDate(literal)
+        ? null
+        : `the column ${column.name} is a date; write it as an ISO 8601 date, e.g. 2024-05-01`;
   }
 }

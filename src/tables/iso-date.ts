@@ -4,7 +4,8 @@
  * normalised to UTC (`toISOString()`): a date alone is midnight UTC, a date-time without an offset
  * is read as UTC. Impossible dates (2023-02-29, 25:00) are refused.
  */
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 
 const daysInMonth = (year: number, month: number): number => {
   const d = new Date(0);

@@ -45,7 +45,10 @@ function hsetChunks(key: string, entries: Array<[string, string]>): WriteOp[] {
 }
 
 export class TablesRepository {
-  constructor(private readonly store: Store, private readonly insertKeyTtlMs = 24 * 3600 * 1000) {}
+  constructor(
+    private readonly store: Store,
+    private readonly insertKeyTtlMs = 24 * 3600 * 1000,
+  ) {}
 
   async readDefinition(table: string): Promise<DefinitionSnapshot | null> {
     const h = await this.store.hgetall(storeKeys.tableDefinition(table));
@@ -68,12 +71,16 @@ export class TablesRepository {
     const guards: Guard[] = prev
       ? [
           { key: defKey, hashField: 'def', equals: prev.raw },
-          prev.writes === null ? { key: defKey, hashField: 'writes', absent: true } : { key: defKey, hashField: 'writes', equals: prev.writes },
+          prev.writes === null
+            ? { key: defKey, hashField: 'writes', absent: true }
+            : { key: defKey, hashField: 'writes', equals: prev.writes },
         ]
       : [{ key: defKey, hashField: 'def', absent: true }];
     const ops: WriteOp[] = [{ op: 'hset', key: defKey, fields: { def: JSON.stringify(def) } }];
-    for (const column of new Set([...dropColumns, ...indexes.keys()])) ops.push({ op: 'del', key: storeKeys.tableUnique(def.tableName, column) });
-    for (const [column, entries] of indexes) ops.push(...hsetChunks(storeKeys.tableUnique(def.tableName, column), [...entries]));
+    for (const column of new Set([...dropColumns, ...indexes.keys()]))
+      ops.push({ op: 'del', key: storeKeys.tableUnique(def.tableName, column) });
+    for (const [column, entries] of indexes)
+      ops.push(...hsetChunks(storeKeys.tableUnique(def.tableName, column), [...entries]));
     return (await this.store.atomic(ops, guards)).ok;
   }
 
@@ -117,19 +124,28 @@ export class TablesRepository {
     const guards: Guard[] = [
       { key: defKey, hashField: 'def', equals: snapshot.raw },
       ...(once ? [{ key: once, absent: true as const }] : []),
-      ...uniques.map((u): Guard => ({ key: storeKeys.tableUnique(table, u.column), hashField: u.value, absent: true })),
+      ...uniques.map((u): Guard => ({
+        key: storeKeys.tableUnique(table, u.column),
+        hashField: u.value,
+        absent: true,
+      })),
     ];
     const ops: WriteOp[] = [
       { op: 'set', key: storeKeys.tableRow(table, id), value: JSON.stringify(row) },
       { op: 'zadd', key: storeKeys.tableRows(table), score: createdMs, member: id },
-      ...uniques.map((u): WriteOp => ({ op: 'hset', key: storeKeys.tableUnique(table, u.column), fields: { [u.value]: id } })),
+      ...uniques.map((u): WriteOp => ({
+        op: 'hset',
+        key: storeKeys.tableUnique(table, u.column),
+        fields: { [u.value]: id },
+      })),
       { op: 'hincrby', key: defKey, field: 'writes', by: 1 },
       ...(once ? [{ op: 'set' as const, key: once, value: id, ttlMs: this.insertKeyTtlMs }] : []),
     ];
     const r = await this.store.atomic(ops, guards);
     if (r.ok) return { ok: true };
     if (r.failedGuard === 0) return { ok: false, reason: 'definition-changed' };
-    if (once && r.failedGuard === 1) return { ok: false, reason: 'inserted-before', id: await this.store.get(once) };
+    if (once && r.failedGuard === 1)
+      return { ok: false, reason: 'inserted-before', id: await this.store.get(once) };
     return { ok: false, reason: 'duplicate', column: uniques[r.failedGuard - (once ? 2 : 1)]!.column };
   }
 }

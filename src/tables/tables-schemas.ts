@@ -8,7 +8,14 @@ import { normaliseIsoDate } from './iso-date.js';
 /** Table and column names: a letter, then letters, digits or `_`; at most 64 characters. */
 export const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const NAME_RULE = 'must start with a letter and hold only letters, digits and _ (at most 64 characters)';
-export const SYSTEM_COLUMNS = ['sys_Id', '_id', 'Created_On', 'Updated_On', 'Created_By', 'Updated_By'] as const;
+export const SYSTEM_COLUMNS = [
+  'sys_Id',
+  '_id',
+  'Created_On',
+  'Updated_On',
+  'Created_By',
+  'Updated_By',
+] as const;
 export const COLUMN_TYPES = ['string', 'number', 'date'] as const;
 export const MAX_COLUMNS = 200;
 const STREAM_ID = /^st-[0-9a-f-]{36}$/;
@@ -50,7 +57,10 @@ export const tableNameParam = z.object({ tableName: z.string().regex(NAME_PATTER
 export const publicTableNameParam = z.object({ tableName: z.string().min(1).max(200) });
 
 const columnName = z.string().regex(NAME_PATTERN, NAME_RULE);
-const defaultValue = z.union([z.string().max(10_000), z.number()]).nullable().optional();
+const defaultValue = z
+  .union([z.string().max(10_000), z.number()])
+  .nullable()
+  .optional();
 const maxLength = z.number().int().min(1).max(1_000_000).optional();
 const reference = z.string().regex(NAME_PATTERN, NAME_RULE).nullable().optional();
 
@@ -93,17 +103,39 @@ const UNIQUE_WITH_ENCRYPTED =
 
 function toColumns(v: DefinitionShape): ColumnDef[] {
   const fromColumns = (v.columns ?? []).map((c) => ({
-    name: c.name, type: c.type, required: c.required ?? false, unique: c.unique ?? false, encrypted: c.encrypted ?? false,
-    maxLength: c.maxLength, default: c.default ?? undefined, reference: c.reference ?? undefined,
+    name: c.name,
+    type: c.type,
+    required: c.required ?? false,
+    unique: c.unique ?? false,
+    encrypted: c.encrypted ?? false,
+    maxLength: c.maxLength,
+    default: c.default ?? undefined,
+    reference: c.reference ?? undefined,
   }));
   const fromSchemaDef = (v.schemaDef ?? []).map((c) => ({
-    name: c.name, type: c.type, required: c.isRequired ?? false, unique: c.unique ?? false, encrypted: c.isEncrypted ?? false,
-    maxLength: c.maxLength, default: c.default ?? undefined, reference: c.reference ?? undefined,
+    name: c.name,
+    type: c.type,
+    required: c.isRequired ?? false,
+    unique: c.unique ?? false,
+    encrypted: c.isEncrypted ?? false,
+    maxLength: c.maxLength,
+    default: c.default ?? undefined,
+    reference: c.reference ?? undefined,
   }));
   return [...fromColumns, ...fromSchemaDef].map((c) => {
-    const out: ColumnDef = { name: c.name, type: c.type, required: c.required, unique: c.unique, encrypted: c.encrypted };
+    const out: ColumnDef = {
+      name: c.name,
+      type: c.type,
+      required: c.required,
+      unique: c.unique,
+      encrypted: c.encrypted,
+    };
     if (c.maxLength !== undefined) out.maxLength = c.maxLength;
-    if (c.default !== undefined) out.default = c.type === 'date' && typeof c.default === 'string' ? normaliseIsoDate(c.default) ?? c.default : c.default;
+    if (c.default !== undefined)
+      out.default =
+        c.type === 'date' && typeof c.default === 'string'
+          ? (normaliseIsoDate(c.default) ?? c.default)
+          : c.default;
     if (c.reference !== undefined) out.reference = c.reference;
     return out;
   });
@@ -114,20 +146,33 @@ function defaultProblem(c: ColumnDef): string | null {
   const d = c.default;
   if (d === undefined) return null;
   if (c.unique) return 'a unique column cannot have a default: every row without a value would collide';
-  if (c.type === 'number') return typeof d === 'number' && Number.isFinite(d) ? null : 'the default of a number column must be a number';
+  if (c.type === 'number')
+    return typeof d === 'number' && Number.isFinite(d)
+      ? null
+      : 'the default of a number column must be a number';
   if (typeof d !== 'string') return `the default of a ${c.type} column must be a string`;
-  if (c.type === 'date') return normaliseIsoDate(d) ? null : 'the default of a date column must be an ISO 8601 date';
-  if (c.maxLength !== undefined && [...d].length > c.maxLength) return `the default is longer than maxLength (${c.maxLength})`;
+  if (c.type === 'date')
+    return normaliseIsoDate(d) ? null : 'the default of a date column must be an ISO 8601 date';
+  if (c.maxLength !== undefined && [...d].length > c.maxLength)
+    return `the default is longer than maxLength (${c.maxLength})`;
   return null;
 }
 
 function checkDefinition(v: DefinitionShape, ctx: z.RefinementCtx): void {
   if (v.columns && v.schemaDef) {
-    ctx.addIssue({ code: 'custom', path: ['schemaDef'], message: 'give either columns or schemaDef, not both' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['schemaDef'],
+      message: 'give either columns or schemaDef, not both',
+    });
     return;
   }
   if (!v.columns && !v.schemaDef) {
-    ctx.addIssue({ code: 'custom', path: ['columns'], message: 'columns (or the platform alias schemaDef) is required' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['columns'],
+      message: 'columns (or the platform alias schemaDef) is required',
+    });
     return;
   }
   const key = v.columns ? 'columns' : 'schemaDef';
@@ -140,33 +185,58 @@ function checkDefinition(v: DefinitionShape, ctx: z.RefinementCtx): void {
     if (!NAME_PATTERN.test(c.name)) {
       // nothing more to say about it
     } else if (system.has(lower)) {
-      ctx.addIssue({ code: 'custom', path: [key, i, 'name'], message: `${c.name} is a system column (read-only; set by the service)` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [key, i, 'name'],
+        message: `${c.name} is a system column (read-only; set by the service)`,
+      });
     } else if (first !== undefined) {
-      ctx.addIssue({ code: 'custom', path: [key, i, 'name'], message: `duplicate column name (same as ${key}[${first}]; names are compared case-insensitively)` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [key, i, 'name'],
+        message: `duplicate column name (same as ${key}[${first}]; names are compared case-insensitively)`,
+      });
     } else {
       seen.set(lower, i);
     }
-    if (c.maxLength !== undefined && c.type !== 'string') ctx.addIssue({ code: 'custom', path: [key, i, 'maxLength'], message: 'maxLength applies only to string columns' });
-    if (c.unique && c.encrypted) ctx.addIssue({ code: 'custom', path: [key, i, 'unique'], message: UNIQUE_WITH_ENCRYPTED });
+    if (c.maxLength !== undefined && c.type !== 'string')
+      ctx.addIssue({
+        code: 'custom',
+        path: [key, i, 'maxLength'],
+        message: 'maxLength applies only to string columns',
+      });
+    if (c.unique && c.encrypted)
+      ctx.addIssue({ code: 'custom', path: [key, i, 'unique'], message: UNIQUE_WITH_ENCRYPTED });
     const problem = defaultProblem(c);
     if (problem) ctx.addIssue({ code: 'custom', path: [key, i, 'default'], message: problem });
   });
   for (const id of Object.keys(v.access ?? {})) {
-    if (!STREAM_ID.test(id)) ctx.addIssue({ code: 'custom', path: ['access', id], message: 'must be keyed by an app id st-<uuid>' });
+    if (!STREAM_ID.test(id))
+      ctx.addIssue({ code: 'custom', path: ['access', id], message: 'must be keyed by an app id st-<uuid>' });
   }
 }
 
 /** PUT /api/admin/tables/:tableName body, validated and normalised. */
 export const tableDefinitionBody = definitionShape
   .superRefine(checkDefinition)
-  .transform((v): TableDefinitionInput => ({ columns: toColumns(v), access: v.access ?? {}, source: v.columns ? 'columns' : 'schemaDef' }));
+  .transform((v): TableDefinitionInput => ({
+    columns: toColumns(v),
+    access: v.access ?? {},
+    source: v.columns ? 'columns' : 'schemaDef',
+  }));
 
 /** POST /api/public/tables/:tableName body. */
 export const insertBody = z.strictObject({ data: z.record(z.string(), z.unknown()) });
 
 const columnAnswer = z.object({
-  name: z.string(), type: z.enum(COLUMN_TYPES), required: z.boolean(), unique: z.boolean(), encrypted: z.boolean(),
-  maxLength: z.number().optional(), default: z.union([z.string(), z.number()]).optional(), reference: z.string().optional(),
+  name: z.string(),
+  type: z.enum(COLUMN_TYPES),
+  required: z.boolean(),
+  unique: z.boolean(),
+  encrypted: z.boolean(),
+  maxLength: z.number().optional(),
+  default: z.union([z.string(), z.number()]).optional(),
+  reference: z.string().optional(),
 });
 
 export const tableDefinitionAnswer = z.object({
@@ -177,4 +247,6 @@ export const tableDefinitionAnswer = z.object({
   updatedOn: z.string(),
 });
 
-export const recordAnswer = z.record(z.string(), z.unknown()).describe('submitted columns plus sys_Id, _id, Created_On, Updated_On, Created_By, Updated_By');
+export const recordAnswer = z
+  .record(z.string(), z.unknown())
+  .describe('submitted columns plus sys_Id, _id, Created_On, Updated_On, Created_By, Updated_By');

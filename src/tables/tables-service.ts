@@ -17,7 +17,12 @@ const tableNotFound = (): AppError => AppError.notFound('Table not found');
 
 function coerceRecord(def: TableDefinition, data: Record<string, unknown>): Record<string, unknown> {
   const columns = new Map(def.columns.map((c) => [c.name, c]));
-  return Object.fromEntries(Object.entries(data).map(([name, value]) => [name, columns.has(name) ? coerceCell(columns.get(name)!, value) : value]));
+  return Object.fromEntries(
+    Object.entries(data).map(([name, value]) => [
+      name,
+      columns.has(name) ? coerceCell(columns.get(name)!, value) : value,
+    ]),
+  );
 }
 
 export class TablesService {
@@ -46,14 +51,25 @@ export class TablesService {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const prev = await this.repo.readDefinition(tableName);
       const now = isoNow();
-      const def: TableDefinition = { tableName, columns: input.columns, access, createdOn: prev?.def.createdOn ?? now, updatedOn: now };
+      const def: TableDefinition = {
+        tableName,
+        columns: input.columns,
+        access,
+        createdOn: prev?.def.createdOn ?? now,
+        updatedOn: now,
+      };
       // indexes of columns unique before and after are kept; newly unique ones are built from the rows
       const wasUnique = new Set(prev?.def.columns.filter((c) => c.unique).map((c) => c.name) ?? []);
       const isUnique = new Set(def.columns.filter((c) => c.unique).map((c) => c.name));
-      const indexes = prev ? await this.buildIndexes(def, input.source, wasUnique) : new Map<string, Map<string, string>>();
+      const indexes = prev
+        ? await this.buildIndexes(def, input.source, wasUnique)
+        : new Map<string, Map<string, string>>();
       const drop = [...wasUnique].filter((name) => !isUnique.has(name));
       if (await this.repo.saveDefinition(def, prev, indexes, drop)) {
-        this.logger.info({ table: tableName, columns: def.columns.length, redefined: Boolean(prev) }, 'table defined');
+        this.logger.info(
+          { table: tableName, columns: def.columns.length, redefined: Boolean(prev) },
+          'table defined',
+        );
         return def;
       }
     }
@@ -90,8 +106,13 @@ export class TablesService {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const snap = NAME_PATTERN.test(tableName) ? await this.repo.readDefinition(tableName) : null;
       if (!snap) throw tableNotFound();
-      if (snap.def.access[writer]?.write !== true) throw AppError.forbidden('Permission denied. The app has no write access to this table');
-      const { values, problems } = validateRecord(snap.def, coerce ? coerceRecord(snap.def, data) : data, pathPrefix);
+      if (snap.def.access[writer]?.write !== true)
+        throw AppError.forbidden('Permission denied. The app has no write access to this table');
+      const { values, problems } = validateRecord(
+        snap.def,
+        coerce ? coerceRecord(snap.def, data) : data,
+        pathPrefix,
+      );
       if (problems.length) throw AppError.validation(problems);
       const result = await this.tryInsert(writer, snap, values, pathPrefix, insertKey);
       if (result) return result;
@@ -106,12 +127,25 @@ export class TablesService {
     return row ? this.open(row) : null;
   }
 
-  private async tryInsert(writer: string, snap: DefinitionSnapshot, values: Record<string, CellValue>, pathPrefix: string, insertKey?: string) {
+  private async tryInsert(
+    writer: string,
+    snap: DefinitionSnapshot,
+    values: Record<string, CellValue>,
+    pathPrefix: string,
+    insertKey?: string,
+  ) {
     const uuid = randomUUID();
     const sysId = `sys-${uuid}`;
     const now = new Date();
     const at = isoNow(now);
-    const system = { sys_Id: sysId, _id: uuid, Created_On: at, Updated_On: at, Created_By: writer, Updated_By: writer };
+    const system = {
+      sys_Id: sysId,
+      _id: uuid,
+      Created_On: at,
+      Updated_On: at,
+      Created_By: writer,
+      Updated_By: writer,
+    };
     const clear: Record<string, unknown> = { ...values, ...system };
     const stored: StoredRow = { record: { ...clear }, sealed: [] };
     const uniques: Array<{ column: string; value: string }> = [];
@@ -132,7 +166,10 @@ export class TablesService {
       throw AppError.conflict('The row this insert repeats is gone');
     }
     if (r.reason === 'duplicate') {
-      throw AppError.conflict(`Duplicate value for the unique column ${r.column}`, `${pathPrefix}.${r.column}`);
+      throw AppError.conflict(
+        `Duplicate value for the unique column ${r.column}`,
+        `${pathPrefix}.${r.column}`,
+      );
     }
     return null;
   }
@@ -150,9 +187,17 @@ export class TablesService {
    * Unique indexes for the columns of `def` that become unique (not in `existing`), over the rows
    * already stored; 409 when existing rows hold duplicates.
    */
-  private async buildIndexes(def: TableDefinition, source: string, existing: Set<string>): Promise<Map<string, Map<string, string>>> {
-    const uniqueCols = def.columns.map((c, i) => ({ c, i })).filter((x) => x.c.unique && !existing.has(x.c.name));
-    const indexes = new Map<string, Map<string, string>>(uniqueCols.map((x) => [x.c.name, new Map<string, string>()]));
+  private async buildIndexes(
+    def: TableDefinition,
+    source: string,
+    existing: Set<string>,
+  ): Promise<Map<string, Map<string, string>>> {
+    const uniqueCols = def.columns
+      .map((c, i) => ({ c, i }))
+      .filter((x) => x.c.unique && !existing.has(x.c.name));
+    const indexes = new Map<string, Map<string, string>>(
+      uniqueCols.map((x) => [x.c.name, new Map<string, string>()]),
+    );
     if (!uniqueCols.length) return indexes;
     const rows = await this.repo.listRows(def.tableName);
     for (const { id, row } of rows) {
@@ -163,7 +208,10 @@ export class TablesService {
         if (typeof v !== 'string' && typeof v !== 'number') continue;
         const index = indexes.get(c.name)!;
         if (index.has(String(v))) {
-          throw AppError.conflict(`Existing rows hold duplicate values in column ${c.name}, so it cannot be unique`, `body.${source}.${i}.unique`);
+          throw AppError.conflict(
+            `Existing rows hold duplicate values in column ${c.name}, so it cannot be unique`,
+            `body.${source}.${i}.unique`,
+          );
         }
         index.set(String(v), id);
       }

@@ -23,22 +23,36 @@ function checkValue(c: ColumnDef, v: unknown): { value: CellValue } | { msg: str
       return typeof v === 'number' && Number.isFinite(v) ? { value: v } : { msg: 'must be a number' };
     case 'date': {
       // a Date object can only come through the port (the agent); JSON bodies carry strings
-      const iso = typeof v === 'string' ? normaliseIsoDate(v) : v instanceof Date && !Number.isNaN(v.getTime()) ? v.toISOString() : null;
-      return iso ? { value: iso } : { msg: 'must be an ISO 8601 date, e.g. 2024-05-01 or 2024-05-01T10:00:00Z' };
+      const iso =
+        typeof v === 'string'
+          ? normaliseIsoDate(v)
+          : v instanceof Date && !Number.isNaN(v.getTime())
+            ? v.toISOString()
+            : null;
+      return iso
+        ? { value: iso }
+        : { msg: 'must be an ISO 8601 date, e.g. 2024-05-01 or 2024-05-01T10:00:00Z' };
     }
     case 'string':
       if (typeof v !== 'string') return { msg: 'must be a string' };
-      if (c.maxLength !== undefined && [...v].length > c.maxLength) return { msg: `must be at most ${c.maxLength} characters` };
+      if (c.maxLength !== undefined && [...v].length > c.maxLength)
+        return { msg: `must be at most ${c.maxLength} characters` };
       return { value: v };
   }
 }
 
-export function validateRecord(def: TableDefinition, data: Record<string, unknown>, pathPrefix: string): RecordCheck {
+export function validateRecord(
+  def: TableDefinition,
+  data: Record<string, unknown>,
+  pathPrefix: string,
+): RecordCheck {
   const problems: RecordCheck['problems'] = [];
   const columns = new Map(def.columns.map((c) => [c.name, c]));
   for (const key of Object.keys(data)) {
     if (columns.has(key)) continue;
-    const msg = SYSTEM.has(key) ? `${key} is a system column; the service sets it` : `unknown column: the table ${def.tableName} has no column ${key}`;
+    const msg = SYSTEM.has(key)
+      ? `${key} is a system column; the service sets it`
+      : `unknown column: the table ${def.tableName} has no column ${key}`;
     problems.push({ msg, path: `${pathPrefix}.${key}` });
   }
   const values: Record<string, CellValue> = {};

@@ -5,7 +5,17 @@
  * everything without a write.
  */
 import { Counter } from 'prom-client';
-import { AppError, createRateLimitGate, RATE_LIMITS, type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type Sealer } from '../platform/index.js';
+import {
+  AppError,
+  createRateLimitGate,
+  RATE_LIMITS,
+  type Config,
+  type Logger,
+  type Metrics,
+  type RateLimiterFactory,
+  type RouteDef,
+  type Sealer,
+} from '../platform/index.js';
 import type { Store } from '../store/index.js';
 import { FileLinks } from './file-links.js';
 import type { RecognizerPort } from './recognizer-port.js';
@@ -60,36 +70,76 @@ export interface TestRunsComponent {
   assertNoActiveRun(streamId: string): Promise<void>;
 }
 
-function counter<L extends string>(metrics: Metrics, name: string, help: string, labelNames: L[]): Counter<L> {
+function counter<L extends string>(
+  metrics: Metrics,
+  name: string,
+  help: string,
+  labelNames: L[],
+): Counter<L> {
   const existing = metrics.registry.getSingleMetric(name);
-  return (existing as Counter<L> | undefined) ?? new Counter({ name, help, labelNames, registers: [metrics.registry] });
+  return (
+    (existing as Counter<L> | undefined) ??
+    new Counter({ name, help, labelNames, registers: [metrics.registry] })
+  );
 }
 
 export function createTestRunsComponent(deps: TestRunsDeps): TestRunsComponent {
   const o = deps.options ?? {};
   const heartbeatMs = o.heartbeatMs ?? 2_000;
   const ownerTtlMs = o.ownerTtlMs ?? 10_000;
-  if (ownerTtlMs < 2 * heartbeatMs) throw new Error('testruns: ownerTtlMs must be at least twice heartbeatMs');
+  if (ownerTtlMs < 2 * heartbeatMs)
+    throw new Error('testruns: ownerTtlMs must be at least twice heartbeatMs');
   const logger = deps.logger.child({ component: 'testruns' });
   const repo = new TestrunsRepository(deps.store);
   const finish = runFinisher({ repo, apps: deps.apps });
   const supervisor = new RunSupervisor({
-    repo, finish, logger,
-    options: { heartbeatMs, ownerTtlMs, sweepMs: o.sweepMs ?? 10_000, stopGraceMs: o.stopGraceMs ?? Math.min(deps.config.shutdownGraceMs, 5_000) },
+    repo,
+    finish,
+    logger,
+    options: {
+      heartbeatMs,
+      ownerTtlMs,
+      sweepMs: o.sweepMs ?? 10_000,
+      stopGraceMs: o.stopGraceMs ?? Math.min(deps.config.shutdownGraceMs, 5_000),
+    },
     ...(o.instanceId ? { instanceId: o.instanceId } : {}),
   });
   const runs = counter(deps.metrics, 'ivr_testruns_total', 'Batch test runs ended, by outcome', ['outcome']);
-  const utterances = counter(deps.metrics, 'ivr_testrun_utterances_total', 'Utterances tested by batch test runs', []);
+  const utterances = counter(
+    deps.metrics,
+    'ivr_testrun_utterances_total',
+    'Utterances tested by batch test runs',
+    [],
+  );
   const service = new TestrunsService({
-    repo, finish, logger, supervisor,
+    repo,
+    finish,
+    logger,
+    supervisor,
     apps: deps.apps,
     recognizers: deps.recognizers,
     links: new FileLinks(deps.config.masterKey, o.linkTtlMs ?? 3_600_000),
-    loop: { chunkSize: o.chunkSize ?? 50, persistEveryMs: o.persistEveryMs ?? 1_000, sliceMs: o.sliceMs ?? 10, utteranceTimeoutMs: o.utteranceTimeoutMs ?? 30_000 },
+    loop: {
+      chunkSize: o.chunkSize ?? 50,
+      persistEveryMs: o.persistEveryMs ?? 1_000,
+      sliceMs: o.sliceMs ?? 10,
+      utteranceTimeoutMs: o.utteranceTimeoutMs ?? 30_000,
+    },
     observe: { run: (outcome) => runs.inc({ outcome }), utterance: () => utterances.inc() },
   });
-  const limits = o.rateLimit ?? { perMinute: RATE_LIMITS.botApi.perMinute, perHour: RATE_LIMITS.botApi.perHour };
-  const gate = limits ? createRateLimitGate(deps.rateLimiters, RATE_LIMITS.botApi.name, limits.perMinute, limits.perHour, deps.metrics) : null;
+  const limits = o.rateLimit ?? {
+    perMinute: RATE_LIMITS.botApi.perMinute,
+    perHour: RATE_LIMITS.botApi.perHour,
+  };
+  const gate = limits
+    ? createRateLimitGate(
+        deps.rateLimiters,
+        RATE_LIMITS.botApi.name,
+        limits.perMinute,
+        limits.perHour,
+        deps.metrics,
+      )
+    : null;
   return {
     routes: testrunsRoutes(service, gate),
     instanceId: supervisor.instanceId,

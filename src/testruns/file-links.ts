@@ -14,8 +14,13 @@ export type LinkCheck = 'ok' | 'invalid' | 'expired';
 export class FileLinks {
   private readonly key: Buffer;
 
-  constructor(masterKey: Buffer, private readonly ttlMs: number) {
-    this.key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'ivr-gateway/testruns/file-links/v1', 32));
+  constructor(
+    masterKey: Buffer,
+    private readonly ttlMs: number,
+  ) {
+    this.key = Buffer.from(
+      hkdfSync('sha256', masterKey, Buffer.alloc(0), 'ivr-gateway/testruns/file-links/v1', 32),
+    );
   }
 
   private mac(fileId: string, exp: string): string {

@@ -18,9 +18,20 @@ import { NONE, isNone, type UtteranceOutcome } from './score-utterance.js';
 import type { RunType, SuiteUtterance } from './testruns-schemas.js';
 
 export const RESULT_COLUMNS = [
-  'Utterance', 'Expected Intent', 'Matched Intent', 'Parent Intent', 'Task State', 'Result Type', 'Entity Name',
-  'Expected Entity Value', 'Matched Entity Value', 'Entity Result', "Matched Intent's Score", "Expected Intent's Score",
-  'Intent Outcome', 'Confidence',
+  'Utterance',
+  'Expected Intent',
+  'Matched Intent',
+  'Parent Intent',
+  'Task State',
+  'Result Type',
+  'Entity Name',
+  'Expected Entity Value',
+  'Matched Entity Value',
+  'Entity Result',
+  "Matched Intent's Score",
+  "Expected Intent's Score",
+  'Intent Outcome',
+  'Confidence',
 ] as const;
 
 export interface CsvHeadInfo {
@@ -66,13 +77,19 @@ function rowsFor(u: SuiteUtterance, o: UtteranceOutcome, runType: RunType): stri
   const matchedAnIntent = o.matchedIntent !== '' && o.matchedIntent !== 'None';
   const taskState = matchedAnIntent ? (runType === 'published' ? 'Published' : 'Configured') : '';
   const first = [u.utterance, u.intent, o.matchedIntent, '', taskState, resultType(o)];
-  const scores = [score(o.matchedScore), score(o.expectedScore), intentOutcome(u, o), o.confidence === null ? '' : o.confidence.toFixed(4)];
+  const scores = [
+    score(o.matchedScore),
+    score(o.expectedScore),
+    intentOutcome(u, o),
+    o.confidence === null ? '' : o.confidence.toFixed(4),
+  ];
   const entityCells = (i: number): string[] => {
     const e = o.entities[i];
     return e ? [e.name, e.expected, e.matched, e.ok ? 'Matched' : 'Not Matched'] : ['', '', '', ''];
   };
   const rows = [[...first, ...entityCells(0), ...scores]];
-  for (let i = 1; i < o.entities.length; i++) rows.push([u.utterance, u.intent, '', '', '', '', ...entityCells(i), '', '', '', '']);
+  for (let i = 1; i < o.entities.length; i++)
+    rows.push([u.utterance, u.intent, '', '', '', '', ...entityCells(i), '', '', '', '']);
   return rows.map((r) => r.map(safeCell));
 }
 
@@ -99,8 +116,14 @@ function head(info: CsvHeadInfo): string {
     const a = analysisView(info.analysis);
     const ece = a.calibration?.ece ?? null;
     rows.push(
-      ['False Accept Rate', `${pctOrNa(a.falseAcceptRate)} (${info.analysis.falseAccepts} of ${info.analysis.outOfScope} expected None)`],
-      ['In-Scope Accuracy', `${pctOrNa(a.inScopeAccuracy)} (${info.analysis.inScopeCorrect} of ${info.analysis.inScope} expected an intent)`],
+      [
+        'False Accept Rate',
+        `${pctOrNa(a.falseAcceptRate)} (${info.analysis.falseAccepts} of ${info.analysis.outOfScope} expected None)`,
+      ],
+      [
+        'In-Scope Accuracy',
+        `${pctOrNa(a.inScopeAccuracy)} (${info.analysis.inScopeCorrect} of ${info.analysis.inScope} expected an intent)`,
+      ],
       ['Expected Calibration Error', ece === null ? 'n/a' : ece.toFixed(4)],
     );
   }

@@ -54,7 +54,13 @@ export interface CalibrationBin {
 
 export interface AnalysisView {
   /** Counters added to `results`. */
-  counters: { outOfScopeCount: number; falseAcceptCount: number; inScopeCount: number; inScopeCorrectCount: number; falseRejectCount: number };
+  counters: {
+    outOfScopeCount: number;
+    falseAcceptCount: number;
+    inScopeCount: number;
+    inScopeCorrectCount: number;
+    falseRejectCount: number;
+  };
   falseAcceptRate: number | null;
   inScopeAccuracy: number | null;
   confusionMatrix: { labels: string[]; matrix: number[][] };
@@ -66,7 +72,11 @@ export const emptyAnalysis = (): RunAnalysis => ({
   cells: {},
   bins: Array.from({ length: CALIBRATION_BINS }, () => ({ n: 0, conf: 0, right: 0 })),
   bestIntentCalibration: true,
-  outOfScope: 0, falseAccepts: 0, inScope: 0, inScopeCorrect: 0, falseRejects: 0,
+  outOfScope: 0,
+  falseAccepts: 0,
+  inScope: 0,
+  inScopeCorrect: 0,
+  falseRejects: 0,
 });
 
 /** Reads a stored analysis; undefined when the run has none (it ran before the analysis existed). */
@@ -74,15 +84,22 @@ export function parseAnalysis(json: string | undefined): RunAnalysis | undefined
   if (!json) return undefined;
   const raw = JSON.parse(json) as Partial<RunAnalysis>;
   const a = emptyAnalysis();
-  if (raw.cells && typeof raw.cells === 'object') for (const [k, v] of Object.entries(raw.cells)) if (typeof v === 'number') a.cells[k] = v;
-  raw.bins?.slice(0, CALIBRATION_BINS).forEach((b, i) => (a.bins[i] = { n: Number(b.n) || 0, conf: Number(b.conf) || 0, right: Number(b.right) || 0 }));
-  for (const k of ['outOfScope', 'falseAccepts', 'inScope', 'inScopeCorrect', 'falseRejects'] as const) if (typeof raw[k] === 'number') a[k] = raw[k];
+  if (raw.cells && typeof raw.cells === 'object')
+    for (const [k, v] of Object.entries(raw.cells)) if (typeof v === 'number') a.cells[k] = v;
+  raw.bins
+    ?.slice(0, CALIBRATION_BINS)
+    .forEach(
+      (b, i) => (a.bins[i] = { n: Number(b.n) || 0, conf: Number(b.conf) || 0, right: Number(b.right) || 0 }),
+    );
+  for (const k of ['outOfScope', 'falseAccepts', 'inScope', 'inScopeCorrect', 'falseRejects'] as const)
+    if (typeof raw[k] === 'number') a[k] = raw[k];
   a.bestIntentCalibration = raw.bestIntentCalibration === true;
   return a;
 }
 
 /** The bin of a confidence: [i/10, (i+1)/10), the last one closed. */
-export const binOf = (confidence: number): number => Math.min(CALIBRATION_BINS - 1, Math.floor(confidence * CALIBRATION_BINS));
+export const binOf = (confidence: number): number =>
+  Math.min(CALIBRATION_BINS - 1, Math.floor(confidence * CALIBRATION_BINS));
 const clamp01 = (v: number): number => (Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0);
 
 export function addToAnalysis(a: RunAnalysis, expectedIntent: string, o: UtteranceOutcome): void {
@@ -93,7 +110,8 @@ export function addToAnalysis(a: RunAnalysis, expectedIntent: string, o: Utteran
   // calibration: is the best-scoring intent (the one `score` is about) the expected one? Never when None was expected.
   const bestRight = !expectedNone && o.bestIntent !== '' && sameIntent(expectedIntent, o.bestIntent);
   let key = JSON.stringify([expectedNone ? NONE : expectedIntent.trim(), o.matchedIntent]);
-  if (a.cells[key] === undefined && Object.keys(a.cells).length >= MAX_CELLS) key = JSON.stringify([expectedNone ? NONE : OTHER, matchedNone ? NONE : OTHER]);
+  if (a.cells[key] === undefined && Object.keys(a.cells).length >= MAX_CELLS)
+    key = JSON.stringify([expectedNone ? NONE : OTHER, matchedNone ? NONE : OTHER]);
   a.cells[key] = (a.cells[key] ?? 0) + 1;
   if (expectedNone) {
     a.outOfScope++;
@@ -119,12 +137,17 @@ export function analysisView(a: RunAnalysis): AnalysisView {
   });
   // intent names compare case-insensitively: one label per intent, the recognizer's spelling first
   const spelling = new Map<string, string>([[NONE.toLowerCase(), NONE]]);
-  for (const p of pairs) if (!spelling.has(p.matched.toLowerCase())) spelling.set(p.matched.toLowerCase(), p.matched);
-  for (const p of pairs) if (!spelling.has(p.expected.toLowerCase())) spelling.set(p.expected.toLowerCase(), p.expected);
+  for (const p of pairs)
+    if (!spelling.has(p.matched.toLowerCase())) spelling.set(p.matched.toLowerCase(), p.matched);
+  for (const p of pairs)
+    if (!spelling.has(p.expected.toLowerCase())) spelling.set(p.expected.toLowerCase(), p.expected);
   const canonical = (s: string): string => spelling.get(s.toLowerCase())!;
   const total = new Map<string, number>();
-  for (const p of pairs) for (const l of [canonical(p.expected), canonical(p.matched)]) total.set(l, (total.get(l) ?? 0) + p.n);
-  const byUse = [...new Set(spelling.values())].filter((l) => l !== NONE && l !== OTHER).sort((x, y) => (total.get(y) ?? 0) - (total.get(x) ?? 0) || x.localeCompare(y));
+  for (const p of pairs)
+    for (const l of [canonical(p.expected), canonical(p.matched)]) total.set(l, (total.get(l) ?? 0) + p.n);
+  const byUse = [...new Set(spelling.values())]
+    .filter((l) => l !== NONE && l !== OTHER)
+    .sort((x, y) => (total.get(y) ?? 0) - (total.get(x) ?? 0) || x.localeCompare(y));
   const fold = byUse.length > MATRIX_INTENTS || spelling.has(OTHER.toLowerCase());
   const kept = new Set(fold ? byUse.slice(0, MATRIX_INTENTS - 1) : byUse);
   const labelOf = (s: string): string => {
@@ -144,10 +167,16 @@ export function analysisView(a: RunAnalysis): AnalysisView {
     meanConfidence: b.n ? b.conf / b.n : null,
     accuracy: b.n ? b.right / b.n : null,
   }));
-  const ece = scored ? a.bins.reduce((s, b) => (b.n ? s + (b.n / scored) * Math.abs(b.right / b.n - b.conf / b.n) : s), 0) : null;
+  const ece = scored
+    ? a.bins.reduce((s, b) => (b.n ? s + (b.n / scored) * Math.abs(b.right / b.n - b.conf / b.n) : s), 0)
+    : null;
   return {
     counters: {
-      outOfScopeCount: a.outOfScope, falseAcceptCount: a.falseAccepts, inScopeCount: a.inScope, inScopeCorrectCount: a.inScopeCorrect, falseRejectCount: a.falseRejects,
+      outOfScopeCount: a.outOfScope,
+      falseAcceptCount: a.falseAccepts,
+      inScopeCount: a.inScope,
+      inScopeCorrectCount: a.inScopeCorrect,
+      falseRejectCount: a.falseRejects,
     },
     falseAcceptRate: rate(a.falseAccepts, a.outOfScope),
     inScopeAccuracy: rate(a.inScopeCorrect, a.inScope),

@@ -29,8 +29,20 @@ export interface RunCounters {
 }
 
 export const emptyCounters = (): RunCounters => ({
-  TP: 0, TN: 0, FP: 0, FN: 0, success: 0, failure: 0, traitSuccess: 0, traitFailure: 0, totalEntitiesCount: 0,
-  matchedEntitiesCount: 0, totalTraitsCount: 0, matchedTraitsCount: 0, failedUtteranceCount: 0, failedEntitiesCount: 0,
+  TP: 0,
+  TN: 0,
+  FP: 0,
+  FN: 0,
+  success: 0,
+  failure: 0,
+  traitSuccess: 0,
+  traitFailure: 0,
+  totalEntitiesCount: 0,
+  matchedEntitiesCount: 0,
+  totalTraitsCount: 0,
+  matchedTraitsCount: 0,
+  failedUtteranceCount: 0,
+  failedEntitiesCount: 0,
 });
 
 /** Reads stored counters, tolerating missing members. */
@@ -57,7 +69,8 @@ export function addOutcome(c: RunCounters, o: UtteranceOutcome): void {
 }
 
 const ratio = (num: number, den: number): number | undefined => (den > 0 ? num / den : undefined);
-const two = (v: number | undefined): string => (v === undefined || !Number.isFinite(v) ? '0.00' : v.toFixed(2));
+const two = (v: number | undefined): string =>
+  v === undefined || !Number.isFinite(v) ? '0.00' : v.toFixed(2);
 
 export function runRatios(c: RunCounters): { precision: string; recall: string; f1_score: string } {
   const p = ratio(c.TP, c.TP + c.FP);

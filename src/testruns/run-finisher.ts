@@ -49,7 +49,13 @@ export function runFinisher(deps: { repo: TestrunsRepository; apps: AppsLookup }
     // the reference first: a crash after it leaves a harmless dangling reference, never a file without one
     await deps.repo.setFileRef(fileId, ref);
     const ok = await deps.repo.finish(run, owner, {
-      status: end.status, endTime, ran: end.ran, results: end.results, ...(end.analysis ? { analysis: end.analysis } : {}), fileId, csv: head + rows + (end.pendingCsv ?? ''),
+      status: end.status,
+      endTime,
+      ran: end.ran,
+      results: end.results,
+      ...(end.analysis ? { analysis: end.analysis } : {}),
+      fileId,
+      csv: head + rows + (end.pendingCsv ?? ''),
       ...(end.reason ? { reason: end.reason } : {}),
     });
     if (!ok) await deps.repo.dropFileRef(fileId);

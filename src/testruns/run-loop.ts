@@ -39,7 +39,10 @@ export interface RunJob {
 
 export type LoopEnd = 'completed' | 'stopped' | 'lost' | 'halted';
 
-export async function runLoop(job: RunJob, deps: { repo: TestrunsRepository; finish: FinishRun; options: LoopOptions; onUtterance?: () => void }): Promise<LoopEnd> {
+export async function runLoop(
+  job: RunJob,
+  deps: { repo: TestrunsRepository; finish: FinishRun; options: LoopOptions; onUtterance?: () => void },
+): Promise<LoopEnd> {
   const { run, utterances, recognizer, owner, control } = job;
   const { repo, finish, options } = deps;
   const ref = { streamId: run.meta.streamId, runId: run.meta._id };
@@ -53,11 +56,19 @@ export async function runLoop(job: RunJob, deps: { repo: TestrunsRepository; fin
   let sliceStart = performance.now();
 
   const end = async (status: 'completed' | 'failed', reason?: string): Promise<boolean> =>
-    finish(run, owner, { status, ran, results: counters, analysis, pendingCsv: resultCsv.body(pending), ...(reason ? { reason } : {}) });
+    finish(run, owner, {
+      status,
+      ran,
+      results: counters,
+      analysis,
+      pendingCsv: resultCsv.body(pending),
+      ...(reason ? { reason } : {}),
+    });
 
   for (const u of utterances) {
     if (control.halted) return 'halted';
-    if (control.stopping) return (await end('failed', 'stopped: the instance running it shut down')) ? 'stopped' : 'lost';
+    if (control.stopping)
+      return (await end('failed', 'stopped: the instance running it shut down')) ? 'stopped' : 'lost';
     const outcome = await scoreUtterance(recognizer, u, options.utteranceTimeoutMs);
     if (control.halted) return 'halted';
     addOutcome(counters, outcome);
@@ -67,7 +78,13 @@ export async function runLoop(job: RunJob, deps: { repo: TestrunsRepository; fin
     ran++;
     deps.onUtterance?.();
     if (pendingCount >= options.chunkSize || Date.now() - lastPersist >= options.persistEveryMs) {
-      const ok = await repo.checkpoint(ref, owner, { ran, results: counters, analysis, batchIndex: batch, csv: resultCsv.body(pending) });
+      const ok = await repo.checkpoint(ref, owner, {
+        ran,
+        results: counters,
+        analysis,
+        batchIndex: batch,
+        csv: resultCsv.body(pending),
+      });
       if (!ok) return 'lost';
       batch++;
       pending = [];

@@ -36,7 +36,13 @@ export class RunSupervisor {
   private closed = false;
 
   constructor(
-    private readonly deps: { repo: TestrunsRepository; finish: FinishRun; logger: Logger; options: SupervisorOptions; instanceId?: string },
+    private readonly deps: {
+      repo: TestrunsRepository;
+      finish: FinishRun;
+      logger: Logger;
+      options: SupervisorOptions;
+      instanceId?: string;
+    },
   ) {
     this.instanceId = deps.instanceId ?? `pi-${randomUUID()}`;
   }
@@ -65,7 +71,9 @@ export class RunSupervisor {
     const { repo, options, logger } = this.deps;
     await repo.beat(this.instanceId, options.ownerTtlMs);
     this.beatTimer = setInterval(() => {
-      repo.beat(this.instanceId, options.ownerTtlMs).catch((err: unknown) => logger.warn({ err }, 'testruns: heartbeat failed'));
+      repo
+        .beat(this.instanceId, options.ownerTtlMs)
+        .catch((err: unknown) => logger.warn({ err }, 'testruns: heartbeat failed'));
     }, options.heartbeatMs);
     this.beatTimer.unref();
   }
@@ -109,8 +117,18 @@ export class RunSupervisor {
         continue;
       }
       if (run.owner === this.instanceId ? this.live.has(keyOf(ref)) : await repo.isAlive(run.owner)) continue;
-      const ok = await finish(run, run.owner, { status: 'failed', ran: run.ran, results: run.results, ...(run.analysis ? { analysis: run.analysis } : {}), reason: 'cut off: the instance running it stopped' });
-      if (ok) logger.warn({ runId: ref.runId, streamId: ref.streamId, ran: run.ran, owner: run.owner }, 'testruns: run cut off, marked failed');
+      const ok = await finish(run, run.owner, {
+        status: 'failed',
+        ran: run.ran,
+        results: run.results,
+        ...(run.analysis ? { analysis: run.analysis } : {}),
+        reason: 'cut off: the instance running it stopped',
+      });
+      if (ok)
+        logger.warn(
+          { runId: ref.runId, streamId: ref.streamId, ran: run.ran, owner: run.owner },
+          'testruns: run cut off, marked failed',
+        );
     }
   }
 
@@ -132,7 +150,13 @@ export class RunSupervisor {
       this.live.delete(keyOf(r.ref));
       const run = await this.deps.repo.getRun(r.ref.streamId, r.ref.runId);
       if (run?.status === 'running' && run.owner === this.instanceId) {
-        await this.deps.finish(run, this.instanceId, { status: 'failed', ran: run.ran, results: run.results, ...(run.analysis ? { analysis: run.analysis } : {}), reason: 'stopped: the instance running it shut down' });
+        await this.deps.finish(run, this.instanceId, {
+          status: 'failed',
+          ran: run.ran,
+          results: run.results,
+          ...(run.analysis ? { analysis: run.analysis } : {}),
+          reason: 'stopped: the instance running it shut down',
+        });
       }
     }
     await this.deps.repo.dropBeat(this.instanceId);

@@ -27,7 +27,13 @@ export function runView(run: RunState, fileUrl: string | undefined): StatusAnswe
     __v: 0,
     ...(m.agentVersion ? { agentVersion: m.agentVersion } : {}),
   };
-  const top = { _id: m._id, streamId: m.streamId, testSuiteId: m.testSuiteId, status: run.status, utterance_count: m.utterance_count };
+  const top = {
+    _id: m._id,
+    streamId: m.streamId,
+    testSuiteId: m.testSuiteId,
+    status: run.status,
+    utterance_count: m.utterance_count,
+  };
   if (run.status === 'running') {
     const total = m.utterance_count;
     return {
@@ -50,7 +56,14 @@ export function runView(run: RunState, fileUrl: string | undefined): StatusAnswe
       fileId: run.fileId ?? '',
       fileUrl: fileUrl ?? '',
       results: { ...run.results, ...(a ? a.counters : {}) },
-      ...(a ? { falseAcceptRate: a.falseAcceptRate, inScopeAccuracy: a.inScopeAccuracy, confusionMatrix: a.confusionMatrix, calibration: a.calibration } : {}),
+      ...(a
+        ? {
+            falseAcceptRate: a.falseAcceptRate,
+            inScopeAccuracy: a.inScopeAccuracy,
+            confusionMatrix: a.confusionMatrix,
+            calibration: a.calibration,
+          }
+        : {}),
       ...(run.reason ? { reason: run.reason } : {}),
     },
   };

@@ -15,8 +15,10 @@ import type { TestRecognizer } from './recognizer-port.js';
 import type { SuiteUtterance } from './testruns-schemas.js';
 
 export const NONE = 'None';
-export const isNone = (intent: string): boolean => intent.trim() === '' || intent.trim().toLowerCase() === 'none';
-export const sameIntent = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
+export const isNone = (intent: string): boolean =>
+  intent.trim() === '' || intent.trim().toLowerCase() === 'none';
+export const sameIntent = (a: string, b: string): boolean =>
+  a.trim().toLowerCase() === b.trim().toLowerCase();
 
 export interface EntityOutcome {
   name: string;
@@ -76,13 +78,23 @@ const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> => {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 };
 
-export async function scoreUtterance(recognizer: TestRecognizer, u: SuiteUtterance, timeoutMs: number): Promise<UtteranceOutcome> {
+export async function scoreUtterance(
+  recognizer: TestRecognizer,
+  u: SuiteUtterance,
+  timeoutMs: number,
+): Promise<UtteranceOutcome> {
   const expectedEntities = u.entities ?? [];
   try {
     const r = await withTimeout(recognizer.recognize(u.utterance), timeoutMs);
     const found =
       expectedEntities.length && recognizer.extractEntities
-        ? await withTimeout(recognizer.extractEntities(u.utterance, expectedEntities.map((e) => ({ name: e.name }))), timeoutMs)
+        ? await withTimeout(
+            recognizer.extractEntities(
+              u.utterance,
+              expectedEntities.map((e) => ({ name: e.name })),
+            ),
+            timeoutMs,
+          )
         : {};
     const matchedIntent = isNone(r.intent) ? NONE : r.intent;
     const expectedNone = isNone(u.intent);
@@ -95,9 +107,16 @@ export async function scoreUtterance(recognizer: TestRecognizer, u: SuiteUtteran
     const entities = expectedEntities.map((e) => {
       const expected = entityText(e.value);
       const matched = entityText(found[e.name]);
-      return { name: e.name, expected, matched, ok: matched !== '' && matched.toLowerCase() === expected.toLowerCase() };
+      return {
+        name: e.name,
+        expected,
+        matched,
+        ok: matched !== '' && matched.toLowerCase() === expected.toLowerCase(),
+      };
     });
-    const expectedScore = expectedNone ? null : (r.scores.find((s) => sameIntent(s.intent, u.intent))?.score ?? 0);
+    const expectedScore = expectedNone
+      ? null
+      : (r.scores.find((s) => sameIntent(s.intent, u.intent))?.score ?? 0);
     const top = r.scores[0]?.intent ?? (matchedNone ? '' : matchedIntent);
     return {
       matchedIntent,
@@ -105,7 +124,10 @@ export async function scoreUtterance(recognizer: TestRecognizer, u: SuiteUtteran
       expectedScore,
       confidence: Number.isFinite(r.score) ? r.score : 0,
       bestIntent: isNone(top) ? '' : top,
-      tp, tn, fp, fn,
+      tp,
+      tn,
+      fp,
+      fn,
       error: false,
       entities,
       success: (tp || tn) && entities.every((e) => e.ok),
@@ -117,9 +139,17 @@ export async function scoreUtterance(recognizer: TestRecognizer, u: SuiteUtteran
       expectedScore: null,
       confidence: null,
       bestIntent: '',
-      tp: false, tn: false, fp: false, fn: false,
+      tp: false,
+      tn: false,
+      fp: false,
+      fn: false,
       error: true,
-      entities: expectedEntities.map((e) => ({ name: e.name, expected: entityText(e.value), matched: '', ok: false })),
+      entities: expectedEntities.map((e) => ({
+        name: e.name,
+        expected: entityText(e.value),
+        matched: '',
+        ok: false,
+      })),
       success: false,
     };
   }

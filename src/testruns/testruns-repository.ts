@@ -51,8 +51,10 @@ export interface RunRef {
 }
 
 /** Suite names go into keys URI-encoded, so distinct names never share a key. */
-const suiteKey = (streamId: string, name: string): string => storeKeys.testSuite(streamId, encodeURIComponent(name));
-const lockKey = (streamId: string, name: string): string => storeKeys.testSuiteRunLock(streamId, encodeURIComponent(name));
+const suiteKey = (streamId: string, name: string): string =>
+  storeKeys.testSuite(streamId, encodeURIComponent(name));
+const lockKey = (streamId: string, name: string): string =>
+  storeKeys.testSuiteRunLock(streamId, encodeURIComponent(name));
 const activeMember = (r: RunRef): string => `${r.streamId}|${r.runId}`;
 
 export class TestrunsRepository {
@@ -60,20 +62,47 @@ export class TestrunsRepository {
 
   // ---- suites
   /** Creates or replaces a suite; its id is set once (guarded) and kept across re-PUTs. */
-  async putSuite(streamId: string, name: string, utterances: SuiteUtterance[], now: string): Promise<SuiteRecord> {
+  async putSuite(
+    streamId: string,
+    name: string,
+    utterances: SuiteUtterance[],
+    now: string,
+  ): Promise<SuiteRecord> {
     const key = suiteKey(streamId, name);
     const fields = { name, streamId, utterances: JSON.stringify(utterances), updatedOn: now };
-    const created = await this.store.atomic([{ op: 'hset', key, fields: { ...fields, id: newId('ts'), createdOn: now } }], [{ key, hashField: 'id', absent: true }]);
+    const created = await this.store.atomic(
+      [{ op: 'hset', key, fields: { ...fields, id: newId('ts'), createdOn: now } }],
+      [{ key, hashField: 'id', absent: true }],
+    );
     if (!created.ok) await this.store.atomic([{ op: 'hset', key, fields }]);
-    const [id, createdOn] = await Promise.all([this.store.hget(key, 'id'), this.store.hget(key, 'createdOn')]);
-    return { id: id ?? '', name, streamId, utteranceCount: utterances.length, utterances, createdOn: createdOn ?? now, updatedOn: now };
+    const [id, createdOn] = await Promise.all([
+      this.store.hget(key, 'id'),
+      this.store.hget(key, 'createdOn'),
+    ]);
+    return {
+      id: id ?? '',
+      name,
+      streamId,
+      utteranceCount: utterances.length,
+      utterances,
+      createdOn: createdOn ?? now,
+      updatedOn: now,
+    };
   }
 
   async getSuite(streamId: string, name: string): Promise<SuiteRecord | null> {
     const h = await this.store.hgetall(suiteKey(streamId, name));
     if (!h.id || !h.utterances) return null;
     const utterances = JSON.parse(h.utterances) as SuiteUtterance[];
-    return { id: h.id, name: h.name ?? name, streamId, utteranceCount: utterances.length, utterances, createdOn: h.createdOn ?? '', updatedOn: h.updatedOn ?? '' };
+    return {
+      id: h.id,
+      name: h.name ?? name,
+      streamId,
+      utteranceCount: utterances.length,
+      utterances,
+      createdOn: h.createdOn ?? '',
+      updatedOn: h.updatedOn ?? '',
+    };
   }
 
   suiteId(streamId: string, name: string): Promise<string | null> {
@@ -91,9 +120,23 @@ export class TestrunsRepository {
         {
           op: 'hset',
           key: storeKeys.testRun(meta.streamId, meta._id),
-          fields: { meta: JSON.stringify(meta), status: 'running', owner, ran: '0', results: JSON.stringify(emptyCounters()), analysis: JSON.stringify(emptyAnalysis()), batches: '0', isPartialFailure: 'false' },
+          fields: {
+            meta: JSON.stringify(meta),
+            status: 'running',
+            owner,
+            ran: '0',
+            results: JSON.stringify(emptyCounters()),
+            analysis: JSON.stringify(emptyAnalysis()),
+            batches: '0',
+            isPartialFailure: 'false',
+          },
         },
-        { op: 'zadd', key: storeKeys.testRunIndex(meta.streamId), score: Date.parse(meta.startTime), member: meta._id },
+        {
+          op: 'zadd',
+          key: storeKeys.testRunIndex(meta.streamId),
+          score: Date.parse(meta.startTime),
+          member: meta._id,
+        },
         { op: 'set', key: lock, value: meta._id },
       ],
       [{ key: lock, absent: true }],
@@ -140,11 +183,28 @@ export class TestrunsRepository {
   }
 
   /** Persists progress and one batch of rows; false when the run is no longer this owner's running run. */
-  async checkpoint(ref: RunRef, owner: string, p: { ran: number; results: RunCounters; analysis: RunAnalysis; batchIndex: number; csv: string }): Promise<boolean> {
+  async checkpoint(
+    ref: RunRef,
+    owner: string,
+    p: { ran: number; results: RunCounters; analysis: RunAnalysis; batchIndex: number; csv: string },
+  ): Promise<boolean> {
     const r = await this.store.atomic(
       [
-        { op: 'hset', key: storeKeys.testRun(ref.streamId, ref.runId), fields: { ran: String(p.ran), results: JSON.stringify(p.results), analysis: JSON.stringify(p.analysis), batches: String(p.batchIndex + 1) } },
-        { op: 'hset', key: storeKeys.testRunRows(ref.streamId, ref.runId), fields: { [`b${p.batchIndex}`]: p.csv } },
+        {
+          op: 'hset',
+          key: storeKeys.testRun(ref.streamId, ref.runId),
+          fields: {
+            ran: String(p.ran),
+            results: JSON.stringify(p.results),
+            analysis: JSON.stringify(p.analysis),
+            batches: String(p.batchIndex + 1),
+          },
+        },
+        {
+          op: 'hset',
+          key: storeKeys.testRunRows(ref.streamId, ref.runId),
+          fields: { [`b${p.batchIndex}`]: p.csv },
+        },
       ],
       this.ownedGuards(ref.streamId, ref.runId, owner),
     );
@@ -165,7 +225,16 @@ export class TestrunsRepository {
   async finish(
     run: RunState,
     owner: string,
-    end: { status: 'completed' | 'failed'; endTime: string; ran: number; results: RunCounters; analysis?: RunAnalysis; fileId: string; csv: string; reason?: string },
+    end: {
+      status: 'completed' | 'failed';
+      endTime: string;
+      ran: number;
+      results: RunCounters;
+      analysis?: RunAnalysis;
+      fileId: string;
+      csv: string;
+      reason?: string;
+    },
   ): Promise<boolean> {
     const { streamId, _id: runId, testSuiteName } = run.meta;
     const r = await this.store.atomic(
@@ -174,9 +243,14 @@ export class TestrunsRepository {
           op: 'hset',
           key: storeKeys.testRun(streamId, runId),
           fields: {
-            status: end.status, endTime: end.endTime, ran: String(end.ran), results: JSON.stringify(end.results), fileId: end.fileId,
+            status: end.status,
+            endTime: end.endTime,
+            ran: String(end.ran),
+            results: JSON.stringify(end.results),
+            fileId: end.fileId,
             ...(end.analysis ? { analysis: JSON.stringify(end.analysis) } : {}),
-            isPartialFailure: String(end.status === 'failed'), ...(end.reason ? { reason: end.reason } : {}),
+            isPartialFailure: String(end.status === 'failed'),
+            ...(end.reason ? { reason: end.reason } : {}),
           },
         },
         { op: 'set', key: storeKeys.testRunFile(streamId, runId), value: end.csv },
@@ -190,7 +264,9 @@ export class TestrunsRepository {
 
   // ---- files
   async setFileRef(fileId: string, ref: RunRef): Promise<void> {
-    await this.store.atomic([{ op: 'set', key: storeKeys.testRunFileRef(fileId), value: JSON.stringify(ref) }]);
+    await this.store.atomic([
+      { op: 'set', key: storeKeys.testRunFileRef(fileId), value: JSON.stringify(ref) },
+    ]);
   }
 
   async dropFileRef(fileId: string): Promise<void> {

@@ -9,7 +9,11 @@ export const MAX_UTTERANCES = 10_000;
 
 // eslint-disable-next-line no-control-regex -- matching the C0 controls and DEL is the point of this check
 const noControlChars = (s: string): boolean => !/[\u0000-\u001f\u007f]/.test(s);
-export const suiteName = z.string().min(1).max(100).refine(noControlChars, 'must not contain control characters');
+export const suiteName = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine(noControlChars, 'must not contain control characters');
 /** The app's streamId in the public paths (named `botId` or `streamId` there): the authenticator checks it against the token's app. */
 const publicStreamId = z.string().min(1).max(200);
 
@@ -20,10 +24,16 @@ export const suiteParams = z.object({
 
 const entityValue = z.union([z.string().max(1000), z.number(), z.boolean()]);
 export const suiteUtterance = z.strictObject({
-  utterance: z.string().max(2000).refine((s) => s.trim().length > 0, 'must not be empty'),
+  utterance: z
+    .string()
+    .max(2000)
+    .refine((s) => s.trim().length > 0, 'must not be empty'),
   /** `None` = no intent expected. */
   intent: z.string().trim().min(1).max(200),
-  entities: z.array(z.strictObject({ name: z.string().trim().min(1).max(100), value: entityValue })).max(50).optional(),
+  entities: z
+    .array(z.strictObject({ name: z.string().trim().min(1).max(100), value: entityValue }))
+    .max(50)
+    .optional(),
 });
 export type SuiteUtterance = z.infer<typeof suiteUtterance>;
 
@@ -43,13 +53,28 @@ export const suiteSummary = suiteAnswer.omit({ utterances: true });
 
 export const runParams = z.object({ botId: publicStreamId, testSuiteName: suiteName });
 export const runBody = z.object({
-  runType: z.enum(RUN_TYPES).optional()
-    .describe("inDevelopment: the agent's latest trained draft (the published version while there is none); published: the published version; absent: the version the app's test sandbox answers from"),
+  runType: z
+    .enum(RUN_TYPES)
+    .optional()
+    .describe(
+      "inDevelopment: the agent's latest trained draft (the published version while there is none); published: the published version; absent: the version the app's test sandbox answers from",
+    ),
 });
-export const botStatusParams = z.object({ botId: publicStreamId, testSuiteName: suiteName, testRunId: z.string().min(1).max(100) });
-export const streamStatusParams = z.object({ streamId: publicStreamId, testSuiteName: suiteName, testRunId: z.string().min(1).max(100) });
+export const botStatusParams = z.object({
+  botId: publicStreamId,
+  testSuiteName: suiteName,
+  testRunId: z.string().min(1).max(100),
+});
+export const streamStatusParams = z.object({
+  streamId: publicStreamId,
+  testSuiteName: suiteName,
+  testRunId: z.string().min(1).max(100),
+});
 export const fileParams = z.object({ fileId: z.string().min(1).max(100) });
-export const fileQuery = z.object({ exp: z.string().max(20).optional(), sig: z.string().max(200).optional() });
+export const fileQuery = z.object({
+  exp: z.string().max(20).optional(),
+  sig: z.string().max(200).optional(),
+});
 
 export const acceptedAnswer = z.object({
   _id: z.string(),
@@ -62,13 +87,30 @@ export const acceptedAnswer = z.object({
   utterance_count: z.number(),
   startTime: z.string(),
   statusUrl: z.string(),
-  agentVersion: z.string().optional().describe('the agent version this run tests (GET …/agent/versions lists it)'),
+  agentVersion: z
+    .string()
+    .optional()
+    .describe('the agent version this run tests (GET …/agent/versions lists it)'),
 });
 
 const counters = z.object({
   ...Object.fromEntries(
-    ['TP', 'TN', 'FP', 'FN', 'success', 'failure', 'traitSuccess', 'traitFailure', 'totalEntitiesCount', 'matchedEntitiesCount',
-      'totalTraitsCount', 'matchedTraitsCount', 'failedUtteranceCount', 'failedEntitiesCount'].map((k) => [k, z.number()]),
+    [
+      'TP',
+      'TN',
+      'FP',
+      'FN',
+      'success',
+      'failure',
+      'traitSuccess',
+      'traitFailure',
+      'totalEntitiesCount',
+      'matchedEntitiesCount',
+      'totalTraitsCount',
+      'matchedTraitsCount',
+      'failedUtteranceCount',
+      'failedEntitiesCount',
+    ].map((k) => [k, z.number()]),
   ),
   // None (the fallback) as a class; absent on runs stored before these counters existed
   outOfScopeCount: z.number().optional().describe('utterances scored whose expected intent is None'),
@@ -82,19 +124,25 @@ const rateOrNull = z.number().min(0).max(1).nullable();
 const confusionMatrix = z
   .object({
     labels: z.array(z.string()).describe('intents in alphabetical order, then None (always present, last)'),
-    matrix: z.array(z.array(z.number())).describe('matrix[i][j] = utterances expected labels[i] and matched labels[j]'),
+    matrix: z
+      .array(z.array(z.number()))
+      .describe('matrix[i][j] = utterances expected labels[i] and matched labels[j]'),
   })
   .describe('expected (rows) against matched (columns) intent over the utterances scored, None included');
 const calibration = z
   .object({
-    ece: rateOrNull.describe('expected calibration error over 10 equal-width bins of score against "the best-scoring intent is the expected one"; null when nothing was scored'),
+    ece: rateOrNull.describe(
+      'expected calibration error over 10 equal-width bins of score against "the best-scoring intent is the expected one"; null when nothing was scored',
+    ),
     bins: z.array(
       z.object({
         from: z.number(),
         to: z.number(),
         count: z.number(),
         meanConfidence: rateOrNull.describe('mean score of the bin; null when empty'),
-        accuracy: rateOrNull.describe('share whose best-scoring intent (whatever the threshold decided) is the expected one; never right when None is expected; null when empty'),
+        accuracy: rateOrNull.describe(
+          'share whose best-scoring intent (whatever the threshold decided) is the expected one; never right when None is expected; null when empty',
+        ),
       }),
     ),
   })
@@ -114,7 +162,10 @@ export const runResult = z.object({
   utterance_count: z.number(),
   startTime: z.string(),
   __v: z.number(),
-  agentVersion: z.string().optional().describe('the agent version the run tested (absent on runs stored before versions existed)'),
+  agentVersion: z
+    .string()
+    .optional()
+    .describe('the agent version the run tested (absent on runs stored before versions existed)'),
   isAvailable: z.boolean().optional(),
   endTime: z.string().optional(),
   f1_score: z.string().optional(),
@@ -124,8 +175,16 @@ export const runResult = z.object({
   fileUrl: z.string().optional(),
   results: counters.optional(),
   /** Finished runs (those stored before these figures existed have none): see run-analysis.ts. */
-  falseAcceptRate: rateOrNull.optional().describe('expected-None utterances routed to an intent / expected-None utterances; null when there are none'),
-  inScopeAccuracy: rateOrNull.optional().describe('expected-intent utterances routed to that intent / expected-intent utterances (a rejection is an error); null when there are none'),
+  falseAcceptRate: rateOrNull
+    .optional()
+    .describe(
+      'expected-None utterances routed to an intent / expected-None utterances; null when there are none',
+    ),
+  inScopeAccuracy: rateOrNull
+    .optional()
+    .describe(
+      'expected-intent utterances routed to that intent / expected-intent utterances (a rejection is an error); null when there are none',
+    ),
   confusionMatrix: confusionMatrix.optional(),
   calibration: calibration.optional(),
   /** Failed runs only: why it ended early. */

@@ -34,21 +34,31 @@ const LANGUAGE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 const USER_ID = /^u-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const primary = (lang: string): string => lang.split('-')[0]!.toLowerCase();
-export const sameLanguage = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase() || primary(a) === primary(b);
+export const sameLanguage = (a: string, b: string): boolean =>
+  a.toLowerCase() === b.toLowerCase() || primary(a) === primary(b);
 
 /** The `bot-language` header, validated; undefined when absent. */
 export function languageHeader(headers: Record<string, string | string[] | undefined>): string | undefined {
   const raw = headers['bot-language'];
   const v = (Array.isArray(raw) ? raw[0] : raw)?.trim();
   if (!v) return undefined;
-  if (!LANGUAGE.test(v)) throw AppError.validation([{ msg: 'must be a language code like en or en-US', path: 'headers.bot-language' }]);
+  if (!LANGUAGE.test(v))
+    throw AppError.validation([
+      { msg: 'must be a language code like en or en-US', path: 'headers.bot-language' },
+    ]);
   return v;
 }
 
 /** `u-<uuid>`: the token's sub when it has that form, else a stable id derived from the API app. */
 export function triggeredBy(principal: Principal): string {
-  if (principal.kind === 'app' && principal.sub && USER_ID.test(principal.sub)) return principal.sub.toLowerCase();
-  const who = principal.kind === 'app' ? `app:${principal.clientId}` : principal.kind === 'apiKey' ? `key:${principal.id}` : principal.kind;
+  if (principal.kind === 'app' && principal.sub && USER_ID.test(principal.sub))
+    return principal.sub.toLowerCase();
+  const who =
+    principal.kind === 'app'
+      ? `app:${principal.clientId}`
+      : principal.kind === 'apiKey'
+        ? `key:${principal.id}`
+        : principal.kind;
   const h = createHash('sha256').update(`testruns/triggered-by/${who}`).digest('hex');
   const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
   return `u-${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
@@ -68,17 +78,32 @@ export class TestrunsService {
     return suite;
   }
 
-  async launch(input: { streamId: string; suiteName: string; runType?: RunType | undefined; language?: string; principal: Principal; baseUrl: string }) {
+  async launch(input: {
+    streamId: string;
+    suiteName: string;
+    runType?: RunType | undefined;
+    language?: string;
+    principal: Principal;
+    baseUrl: string;
+  }) {
     const { repo, supervisor } = this.deps;
-    if (!supervisor.accepting) throw new AppError(503, 'shutting_down', 'The service is shutting down; try again shortly', [], { 'Retry-After': '5' });
+    if (!supervisor.accepting)
+      throw new AppError(503, 'shutting_down', 'The service is shutting down; try again shortly', [], {
+        'Retry-After': '5',
+      });
     const suite = await repo.getSuite(input.streamId, input.suiteName);
     if (!suite) throw AppError.notFound(SUITE_NOT_FOUND);
-    const asked = input.runType === undefined ? undefined : input.runType === 'published' ? 'published' : 'draft';
+    const asked =
+      input.runType === undefined ? undefined : input.runType === 'published' ? 'published' : 'draft';
     const recognizer = await this.deps.recognizers.forApp(input.streamId, input.language, asked);
-    if (!recognizer) throw AppError.businessRule('Cannot run the test suite: no agent is set for this app (no agent)');
+    if (!recognizer)
+      throw AppError.businessRule('Cannot run the test suite: no agent is set for this app (no agent)');
     const spoken = recognizer.languages ?? [recognizer.language];
     if (input.language && !spoken.some((l) => sameLanguage(input.language!, l))) {
-      throw AppError.badRequest(`The app's agent speaks ${spoken.join(', ')}, not ${input.language}`, 'headers.bot-language');
+      throw AppError.badRequest(
+        `The app's agent speaks ${spoken.join(', ')}, not ${input.language}`,
+        'headers.bot-language',
+      );
     }
     await supervisor.ensureBeating();
     const meta: RunMeta = {
@@ -133,15 +158,37 @@ export class TestrunsService {
     throw AppError.conflict('A run of this test suite is already in progress', 'params.testSuiteName');
   }
 
-  private spawn(meta: RunMeta, utterances: SuiteUtterance[], recognizer: TestRecognizer, control: RunControl): void {
+  private spawn(
+    meta: RunMeta,
+    utterances: SuiteUtterance[],
+    recognizer: TestRecognizer,
+    control: RunControl,
+  ): void {
     const { repo, supervisor, finish, logger } = this.deps;
     const ref = { streamId: meta.streamId, runId: meta._id };
     const owner = supervisor.instanceId;
-    const run: RunState = { meta, status: 'running', owner, ran: 0, results: emptyCounters(), analysis: emptyAnalysis(), batches: 0, isPartialFailure: false };
-    logger.info({ runId: meta._id, streamId: meta.streamId, utterances: meta.utterance_count }, 'testruns: run started');
+    const run: RunState = {
+      meta,
+      status: 'running',
+      owner,
+      ran: 0,
+      results: emptyCounters(),
+      analysis: emptyAnalysis(),
+      batches: 0,
+      isPartialFailure: false,
+    };
+    logger.info(
+      { runId: meta._id, streamId: meta.streamId, utterances: meta.utterance_count },
+      'testruns: run started',
+    );
     const done = runLoop(
       { run, utterances, recognizer, owner, control },
-      { repo, finish, options: this.deps.loop, ...(this.deps.observe ? { onUtterance: this.deps.observe.utterance } : {}) },
+      {
+        repo,
+        finish,
+        options: this.deps.loop,
+        ...(this.deps.observe ? { onUtterance: this.deps.observe.utterance } : {}),
+      },
     )
       .then((end) => {
         this.deps.observe?.run(end);
@@ -152,26 +199,48 @@ export class TestrunsService {
         logger.error({ err, runId: meta._id, streamId: meta.streamId }, 'testruns: run failed');
         const now = await repo.getRun(ref.streamId, ref.runId).catch(() => null);
         if (now?.status === 'running' && now.owner === owner && !control.halted) {
-          await finish(now, owner, { status: 'failed', ran: now.ran, results: now.results, ...(now.analysis ? { analysis: now.analysis } : {}), reason: 'error while running' }).catch(() => false);
+          await finish(now, owner, {
+            status: 'failed',
+            ran: now.ran,
+            results: now.results,
+            ...(now.analysis ? { analysis: now.analysis } : {}),
+            reason: 'error while running',
+          }).catch(() => false);
         }
       });
     supervisor.attach(ref, done);
   }
 
-  async status(input: { streamId: string; suiteName: string; runId: string; language?: string; baseUrl: string }): Promise<StatusAnswer> {
+  async status(input: {
+    streamId: string;
+    suiteName: string;
+    runId: string;
+    language?: string;
+    baseUrl: string;
+  }): Promise<StatusAnswer> {
     const { repo, links } = this.deps;
     const suiteId = await repo.suiteId(input.streamId, input.suiteName);
     if (!suiteId) throw AppError.notFound(SUITE_NOT_FOUND);
     const run = await repo.getRun(input.streamId, input.runId);
     if (!run || run.meta.testSuiteId !== suiteId) throw AppError.notFound(RUN_NOT_FOUND);
-    if (input.language && !sameLanguage(input.language, run.meta.botLanguage)) throw AppError.notFound(RUN_NOT_FOUND);
+    if (input.language && !sameLanguage(input.language, run.meta.botLanguage))
+      throw AppError.notFound(RUN_NOT_FOUND);
     return runView(run, run.fileId ? links.url(input.baseUrl, run.fileId) : undefined);
   }
 
-  async download(fileId: string, exp: string | undefined, sig: string | undefined): Promise<{ csv: string; filename: string }> {
+  async download(
+    fileId: string,
+    exp: string | undefined,
+    sig: string | undefined,
+  ): Promise<{ csv: string; filename: string }> {
     const check = this.deps.links.check(fileId, exp, sig);
     if (check === 'invalid') throw new AppError(403, 'invalid_link', 'The download link is invalid');
-    if (check === 'expired') throw new AppError(410, 'link_expired', 'The download link has expired; read the run status for a fresh one');
+    if (check === 'expired')
+      throw new AppError(
+        410,
+        'link_expired',
+        'The download link has expired; read the run status for a fresh one',
+      );
     const ref = await this.deps.repo.fileRef(fileId);
     const run = ref ? await this.deps.repo.getRun(ref.streamId, ref.runId) : null;
     const csv = ref && run?.fileId === fileId ? await this.deps.repo.readFile(ref) : null;

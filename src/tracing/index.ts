@@ -3,7 +3,14 @@
  * `TurnTrace` and its call-summary update, collected step by step and handed to the `TurnTracePort`)
  * and the turn loop's OpenTelemetry spans.
  */
-export type { TurnTrace, CallSummaryUpdate, TraceMark, ModelCallTrace, TableWriteTrace, TurnTracePort } from './turn-trace.js';
+export type {
+  TurnTrace,
+  CallSummaryUpdate,
+  TraceMark,
+  ModelCallTrace,
+  TableWriteTrace,
+  TurnTracePort,
+} from './turn-trace.js';
 export { TraceDraft, turnTraceSchema, callSummaryUpdateSchema, TRACE_MARKS } from './turn-trace.js';
 export { TurnTraceCollector } from './turn-trace-collector.js';
 export { agentStepSpan, historyWriteSpan, turnSpan } from './turn-spans.js';

@@ -12,9 +12,19 @@ import type { TurnMessage, WebhookRequest } from '../ivr/index.js';
 const NO_OPTIONS = {};
 
 /** Runs one webhook request's turn in its span; `outcome` names how it was answered. */
-export function turnSpan<T>(streamId: string, req: WebhookRequest, work: () => Promise<T>, outcome: (value: T) => string): Promise<T> {
+export function turnSpan<T>(
+  streamId: string,
+  req: WebhookRequest,
+  work: () => Promise<T>,
+  outcome: (value: T) => string,
+): Promise<T> {
   return inSpan('ivr.turn', NO_OPTIONS, async (span) => {
-    annotate(span, () => ({ 'ivr.stream_id': streamId, 'ivr.call_id': req.callId ?? '', 'ivr.turn': req.turn ?? 0, 'ivr.event': req.event ?? 'input' }));
+    annotate(span, () => ({
+      'ivr.stream_id': streamId,
+      'ivr.call_id': req.callId ?? '',
+      'ivr.turn': req.turn ?? 0,
+      'ivr.event': req.event ?? 'input',
+    }));
     const value = await work();
     annotate(span, () => ({ 'ivr.outcome': outcome(value) }));
     return value;

@@ -4,7 +4,14 @@
  */
 import { describeDecision, type TurnResult } from '../agent/index.js';
 import type { AnswerSpec, CallSession, WebhookRequest } from '../ivr/index.js';
-import { redactedDocument, traceParams, type CallSummaryUpdate, type TraceDraft, type TraceMark, type TurnTrace } from './turn-trace.js';
+import {
+  redactedDocument,
+  traceParams,
+  type CallSummaryUpdate,
+  type TraceDraft,
+  type TraceMark,
+  type TurnTrace,
+} from './turn-trace.js';
 
 /** What every trace takes from the request and the tracing port. */
 export interface TraceSource {
@@ -20,8 +27,9 @@ export interface BuiltTrace {
   summary: CallSummaryUpdate;
 }
 
-const nodeOf = (s: { dialog?: string | null; node?: string | null } | null | undefined): string | undefined =>
-  s?.dialog && s.node ? `${s.dialog}.${s.node}` : undefined;
+const nodeOf = (
+  s: { dialog?: string | null; node?: string | null } | null | undefined,
+): string | undefined => (s?.dialog && s.node ? `${s.dialog}.${s.node}` : undefined);
 
 function endedHow(next: CallSession, input: string, answer: AnswerSpec): CallSummaryUpdate['ended'] {
   if (!next.ended) return undefined;
@@ -29,7 +37,13 @@ function endedHow(next: CallSession, input: string, answer: AnswerSpec): CallSum
   return input === 'hangup' ? 'hungup' : 'completed';
 }
 
-function baseTrace(src: TraceSource, turn: number, event: string, marks: TraceMark[], rendered: { kind: string; xml: string }): TurnTrace {
+function baseTrace(
+  src: TraceSource,
+  turn: number,
+  event: string,
+  marks: TraceMark[],
+  rendered: { kind: string; xml: string },
+): TurnTrace {
   const { draft } = src;
   const trace: TurnTrace = {
     callId: src.req.callId!,
@@ -41,7 +55,9 @@ function baseTrace(src: TraceSource, turn: number, event: string, marks: TraceMa
     event,
     marks,
     request: traceParams(src.req),
-    document: src.documents ? { kind: rendered.kind, xml: redactedDocument(rendered.xml) } : { kind: rendered.kind },
+    document: src.documents
+      ? { kind: rendered.kind, xml: redactedDocument(rendered.xml) }
+      : { kind: rendered.kind },
   };
   if (draft.modelCalls.length) trace.modelCalls = draft.modelCalls.slice();
   if (draft.tableWrites.length) trace.tableWrites = draft.tableWrites.slice();
@@ -64,15 +80,28 @@ function summaryOf(s: CallSession, lastEvent: string, extra: Partial<CallSummary
 /** The trace of a turn the agent ran and its commit carries (`before` holds the pending input). */
 export function committedTrace(
   src: TraceSource,
-  turn: { before: CallSession; next: CallSession; answer: AnswerSpec; result: TurnResult | null; rendered: { kind: string; xml: string } },
+  turn: {
+    before: CallSession;
+    next: CallSession;
+    answer: AnswerSpec;
+    result: TurnResult | null;
+    rendered: { kind: string; xml: string };
+  },
 ): BuiltTrace {
   const { before, next, answer, result } = turn;
   const pending = before.pending!;
   const input = pending.input;
   const marks = new Set(src.draft.marks);
   if (src.draft.late) marks.add('late');
-  const trace = baseTrace(src, pending.turn, input.kind === 'start' ? 'start' : pending.event, [...marks], turn.rendered);
-  if (input.kind === 'utterance' && input.asr) trace.asr = { ...input.asr, ...(input.belowThreshold ? { belowThreshold: true } : {}) };
+  const trace = baseTrace(
+    src,
+    pending.turn,
+    input.kind === 'start' ? 'start' : pending.event,
+    [...marks],
+    turn.rendered,
+  );
+  if (input.kind === 'utterance' && input.asr)
+    trace.asr = { ...input.asr, ...(input.belowThreshold ? { belowThreshold: true } : {}) };
   if (input.kind === 'transfer') trace.transferResult = input.result;
   trace.before = { dialog: before.state?.dialog ?? null, node: before.state?.node ?? null };
   if (answer.language) trace.lang = answer.language;
@@ -80,7 +109,13 @@ export function committedTrace(
   if (result) {
     if (result.recognition) {
       const r = result.recognition;
-      trace.recognition = { intent: r.intent, score: r.score, source: r.source, top: r.scores.slice(0, 3), ...(r.rejection ? { rejection: r.rejection } : {}) };
+      trace.recognition = {
+        intent: r.intent,
+        score: r.score,
+        source: r.source,
+        top: r.scores.slice(0, 3),
+        ...(r.rejection ? { rejection: r.rejection } : {}),
+      };
     }
     if (result.decision) trace.decision = { ...result.decision, why: describeDecision(result.decision) };
     if (result.fallback) trace.fallback = result.fallback;
@@ -92,7 +127,9 @@ export function committedTrace(
     if (result.trace.length) trace.path = result.trace;
   }
   if (answer.error) trace.error = answer.error;
-  const failedEffect = src.draft.modelCalls.some((m) => m.outcome === 'error') || src.draft.tableWrites.some((w) => w.outcome === 'error');
+  const failedEffect =
+    src.draft.modelCalls.some((m) => m.outcome === 'error') ||
+    src.draft.tableWrites.some((w) => w.outcome === 'error');
   const node = nodeOf(result?.state);
   const ended = endedHow(next, input.kind, answer);
   const summary = summaryOf(next, pending.event, {
@@ -109,7 +146,11 @@ export function committedTrace(
  * The trace of a request whose answer no commit of its own carried: a wait document (`wait`), an
  * answer delivered on a poll (`delivered`), a duplicate.
  */
-export function uncommittedTrace(src: TraceSource, outcome: { kind: 'answer' | 'wait'; session: CallSession; turn?: number }, rendered: { kind: string; xml: string }): BuiltTrace {
+export function uncommittedTrace(
+  src: TraceSource,
+  outcome: { kind: 'answer' | 'wait'; session: CallSession; turn?: number },
+  rendered: { kind: string; xml: string },
+): BuiltTrace {
   const marks = new Set(src.draft.marks);
   const req = src.req;
   if (outcome.kind === 'wait') marks.add('wait');
@@ -118,5 +159,8 @@ export function uncommittedTrace(src: TraceSource, outcome: { kind: 'answer' | '
   const turn = outcome.kind === 'wait' ? outcome.turn! : (req.turn ?? 0);
   const event = req.event ?? (turn === 0 ? 'start' : 'input');
   const node = nodeOf(outcome.session.state);
-  return { trace: baseTrace(src, turn, event, [...marks], rendered), summary: summaryOf(outcome.session, event, node ? { node } : {}) };
+  return {
+    trace: baseTrace(src, turn, event, [...marks], rendered),
+    summary: summaryOf(outcome.session, event, node ? { node } : {}),
+  };
 }

@@ -9,7 +9,14 @@
  * store. With tracing off (no port, or no renderer) it collects nothing and the steps run the same.
  */
 import type { TurnResult } from '../agent/index.js';
-import type { AnswerSpec, CallSession, RenderedDocument, TurnContext, TurnOutcome, WebhookRequest } from '../ivr/index.js';
+import type {
+  AnswerSpec,
+  CallSession,
+  RenderedDocument,
+  TurnContext,
+  TurnOutcome,
+  WebhookRequest,
+} from '../ivr/index.js';
 import { TraceDraft, type TraceMark, type TurnTracePort } from './turn-trace.js';
 import { committedTrace, uncommittedTrace, type BuiltTrace, type TraceSource } from './turn-trace-builder.js';
 
@@ -59,7 +66,11 @@ export class TurnTraceCollector {
     return {
       stop: () => {
         const elapsed = performance.now() - started;
-        if (draft) draft.agentMs += Math.max(0, elapsed - (draft.modelMs - modelBefore) - (draft.storeMs - storeBefore));
+        if (draft)
+          draft.agentMs += Math.max(
+            0,
+            elapsed - (draft.modelMs - modelBefore) - (draft.storeMs - storeBefore),
+          );
         return elapsed;
       },
     };

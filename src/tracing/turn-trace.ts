@@ -33,7 +33,9 @@ export const modelCallTraceSchema = z.object({
   latencyMs: z.number(),
   inputTokens: z.number().optional(),
   outputTokens: z.number().optional(),
-  outcome: z.enum(['ok', 'error', 'reused']).describe("ok; error (with the error's stable code); reused: kept from an earlier run of the same turn"),
+  outcome: z
+    .enum(['ok', 'error', 'reused'])
+    .describe("ok; error (with the error's stable code); reused: kept from an earlier run of the same turn"),
   error: z.string().optional(),
 });
 export type ModelCallTrace = z.infer<typeof modelCallTraceSchema>;
@@ -59,54 +61,102 @@ export const turnTraceSchema = z.object({
   callId: z.string(),
   turn: z.number().describe('the turn the request submitted (the turn number of the document that sent it)'),
   receivedAt: z.number().describe('when the request came (ms since the epoch)'),
-  durationMs: z.number().describe('from arrival to the commit being sent (or the answer being ready when nothing is committed)'),
+  durationMs: z
+    .number()
+    .describe('from arrival to the commit being sent (or the answer being ready when nothing is committed)'),
   timing: z.object({ storeMs: z.number(), agentMs: z.number(), modelMs: z.number(), renderMs: z.number() }),
   instance: z.string().describe('the instance that answered (INSTANCE_ID)'),
   lang: z.string().optional().describe("the call's language for the turn's answer, e.g. es-US"),
-  event: z.string().describe("the turn's event: start, input, noinput, nomatch, maxretries, continue, transfer, hangup, recording, poll"),
+  event: z
+    .string()
+    .describe(
+      "the turn's event: start, input, noinput, nomatch, maxretries, continue, transfer, hangup, recording, poll",
+    ),
   marks: z.array(z.enum(TRACE_MARKS)),
-  request: z.record(z.string(), z.union([z.string(), z.number()])).describe("the webhook request's parameters as read (never the token)"),
-  asr: z.object({ confidence: z.string(), Inputmode: z.string(), interpretation: z.string(), utterance: z.string(), belowThreshold: z.boolean().optional() }).optional(),
+  request: z
+    .record(z.string(), z.union([z.string(), z.number()]))
+    .describe("the webhook request's parameters as read (never the token)"),
+  asr: z
+    .object({
+      confidence: z.string(),
+      Inputmode: z.string(),
+      interpretation: z.string(),
+      utterance: z.string(),
+      belowThreshold: z.boolean().optional(),
+    })
+    .optional(),
   recognition: z
     .object({
       intent: z.string(),
       score: z.number(),
       source: z.enum(['grammar', 'nlu']),
       top: z.array(z.object({ intent: z.string(), score: z.number() })),
-      rejection: z.enum(['out_of_scope', 'below_threshold']).optional().describe('why the recognizer answered None'),
+      rejection: z
+        .enum(['out_of_scope', 'below_threshold'])
+        .optional()
+        .describe('why the recognizer answered None'),
     })
     .optional(),
   decision: z
     .object({
       outcome: z.enum(['accept', 'confirm', 'choose', 'reject']),
-      reason: z.enum(['confident', 'grammar', 'confirmed', 'chosen', 'unsure', 'always', 'ambiguous', 'out_of_scope', 'below_threshold', 'denied']),
+      reason: z.enum([
+        'confident',
+        'grammar',
+        'confirmed',
+        'chosen',
+        'unsure',
+        'always',
+        'ambiguous',
+        'out_of_scope',
+        'below_threshold',
+        'denied',
+      ]),
       intent: z.string().optional().describe('the intent accepted or asked about'),
-      intents: z.array(z.string()).optional().describe('the two intents asked between, or the intents denied'),
-      why: z.string().describe('the decision in words: "out of scope", "ambiguous between A and B", "denied A"…'),
+      intents: z
+        .array(z.string())
+        .optional()
+        .describe('the two intents asked between, or the intents denied'),
+      why: z
+        .string()
+        .describe('the decision in words: "out of scope", "ambiguous between A and B", "denied A"…'),
     })
     .optional()
     .describe('what the agent made of the recognition, or of the answer to its question'),
   fallback: z
     .object({ reason: z.enum(['out_of_scope', 'below_threshold', 'no_dialog']) })
     .optional()
-    .describe("set when the turn started the agent's fallback dialog, and why: the recognizer answered None (out of scope, or below the threshold), or the intent accepted has no dialog"),
+    .describe(
+      "set when the turn started the agent's fallback dialog, and why: the recognizer answered None (out of scope, or below the threshold), or the intent accepted has no dialog",
+    ),
   nomatch: z
-    .object({ kind: z.enum(['noinput', 'nomatch']), reason: z.enum(['below_threshold', 'no_match', 'event']) })
+    .object({
+      kind: z.enum(['noinput', 'nomatch']),
+      reason: z.enum(['below_threshold', 'no_match', 'event']),
+    })
     .optional()
     .describe("a failed attempt and why (below the confidence threshold, no match, the browser's event)"),
   entities: z.record(z.string(), z.unknown()).optional(),
   before: position.optional().describe('the dialog position before the turn'),
   dialog: z.string().nullable().optional(),
   node: z.string().nullable().optional(),
-  rules: z.array(z.object({ node: z.string(), rule: z.number(), goto: z.string() })).optional().describe('the rules that chose the next node'),
+  rules: z
+    .array(z.object({ node: z.string(), rule: z.number(), goto: z.string() }))
+    .optional()
+    .describe('the rules that chose the next node'),
   path: z.array(z.string()).optional().describe("the nodes the turn ran through (the agent's trace)"),
   modelCalls: z.array(modelCallTraceSchema).optional(),
   tableWrites: z.array(tableWriteTraceSchema).optional(),
   transferResult: z.string().optional(),
-  answer: z.object({ action: z.string(), error: z.string().optional() }).optional().describe('the stored answer: its action and error code'),
+  answer: z
+    .object({ action: z.string(), error: z.string().optional() })
+    .optional()
+    .describe('the stored answer: its action and error code'),
   document: z
     .object({ kind: z.string(), xml: z.string().optional() })
-    .describe('the document answered: its kind (ask, say, end, transfer, error, wait…) and, when kept (CALL_TRACE_DOCUMENTS), its XML (never in the feed)'),
+    .describe(
+      'the document answered: its kind (ask, say, end, transfer, error, wait…) and, when kept (CALL_TRACE_DOCUMENTS), its XML (never in the feed)',
+    ),
   error: z.string().optional().describe('an error met by the turn (its stable code)'),
 });
 export type TurnTrace = z.infer<typeof turnTraceSchema>;
@@ -121,9 +171,15 @@ export const callSummaryUpdateSchema = z.object({
   turns: z.number().describe("turns answered so far (the session's turn number)"),
   lastEvent: z.string(),
   node: z.string().optional().describe('<dialog>.<node> the call is at'),
-  lang: z.string().optional().describe("the call's language after this turn (a language tag such as es-US; it can change mid-call)"),
+  lang: z
+    .string()
+    .optional()
+    .describe("the call's language after this turn (a language tag such as es-US; it can change mid-call)"),
   ended: z.enum(['completed', 'hungup', 'error']).optional().describe('set once the call ended: how'),
-  transferred: z.boolean().optional().describe('a transfer was answered in this turn (sticky in the summary)'),
+  transferred: z
+    .boolean()
+    .optional()
+    .describe('a transfer was answered in this turn (sticky in the summary)'),
   error: z.boolean().optional().describe('something went wrong in this turn (sticky in the summary)'),
 });
 export type CallSummaryUpdate = z.infer<typeof callSummaryUpdateSchema>;
@@ -197,6 +253,11 @@ export class TraceDraft {
 
   timing(): TurnTrace['timing'] {
     const r = (n: number) => Math.round(n * 10) / 10;
-    return { storeMs: r(this.storeMs), agentMs: r(this.agentMs), modelMs: r(this.modelMs), renderMs: r(this.renderMs) };
+    return {
+      storeMs: r(this.storeMs),
+      agentMs: r(this.agentMs),
+      modelMs: r(this.modelMs),
+      renderMs: r(this.renderMs),
+    };
   }
 }

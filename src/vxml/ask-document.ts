@@ -13,12 +13,28 @@ import type { DialectProfile } from './dialects.js';
 import { fieldNameFromKey } from './field-name.js';
 import { badFetchCatch, resendVars } from './fetch-retry.js';
 import {
-  callVars, eventCatch, fieldGrammars, properties, retryCatch, speak, subdialogVars, submitOptions, usableGrammars,
+  callVars,
+  eventCatch,
+  fieldGrammars,
+  properties,
+  retryCatch,
+  speak,
+  subdialogVars,
+  submitOptions,
+  usableGrammars,
 } from './render-parts.js';
 import type { Executable, Form, VxmlBuilder } from './vxml-builder.js';
 
 const EVENT_NAMELIST = ['callId', 'turn', 'event'] as const;
-const FILLED_NAMELIST = ['callId', 'from', 'turn', 'message', 'interpretation', 'confidence', 'inputmode'] as const;
+const FILLED_NAMELIST = [
+  'callId',
+  'from',
+  'turn',
+  'message',
+  'interpretation',
+  'confidence',
+  'inputmode',
+] as const;
 const RECORD_NAMELIST = ['callId', 'from', 'turn', 'event', 'recording'] as const;
 
 /** The `<record>` used when no grammar can collect the answer. */
@@ -70,7 +86,13 @@ export function askDocument(b: VxmlBuilder, doc: AskDocument, p: DialectProfile)
 }
 
 /** The `<record>` in place of the field: its duration is submitted with event=recording. */
-function recordItem(form: Form, name: string, doc: AskDocument, retry: Parameters<typeof retryCatch>[1], submit: ReturnType<typeof submitOptions>): void {
+function recordItem(
+  form: Form,
+  name: string,
+  doc: AskDocument,
+  retry: Parameters<typeof retryCatch>[1],
+  submit: ReturnType<typeof submitOptions>,
+): void {
   const r = form.record({ name, ...RECORDING });
   properties(r, doc.fieldProperties);
   speak(r, doc.prompt);

@@ -99,7 +99,8 @@ export class XmlWriter {
 
   /** Markup prepared by another writer (PreparedMarkup), written inside element `parent` as it is. */
   prepared(parent: number, markup: PreparedMarkup): void {
-    if (!(markup instanceof PreparedMarkup)) throw new TypeError('XML builder: prepared markup must come from PreparedMarkup.write');
+    if (!(markup instanceof PreparedMarkup))
+      throw new TypeError('XML builder: prepared markup must come from PreparedMarkup.write');
     this.enter(parent);
     this.out.push(markup.xml);
   }
@@ -133,7 +134,8 @@ export class XmlWriter {
 
   private closeDownTo(parent: number): void {
     const ids = this.ids;
-    if (parent !== 0 && !ids.includes(parent)) throw new TypeError('XML builder: content added to an element that was already closed');
+    if (parent !== 0 && !ids.includes(parent))
+      throw new TypeError('XML builder: content added to an element that was already closed');
     while (ids.length > 0 && ids[ids.length - 1] !== parent) {
       ids.pop();
       const name = this.names.pop()!;
@@ -200,7 +202,11 @@ export class BuilderNode {
 }
 
 /** A new document whose root element is in `ns`, with the XML declaration. */
-export function documentRoot(ns: string, name: string, attrs: AttrValues): { x: XmlElement; state: DocState } {
+export function documentRoot(
+  ns: string,
+  name: string,
+  attrs: AttrValues,
+): { x: XmlElement; state: DocState } {
   const w = new XmlWriter(true);
   return { x: { w, id: w.open(0, name, attrs, ns) }, state: new DocState() };
 }
@@ -209,4 +215,3 @@ export function documentRoot(ns: string, name: string, attrs: AttrValues): { x: 
 export function prettyXml(xml: string): string {
   return create(xml).end({ prettyPrint: true });
 }
-

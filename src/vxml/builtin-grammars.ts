@@ -30,11 +30,19 @@ function builtinUri(mode: Mode, type: BuiltinType, params: string): string {
 function digitsParams(p: DialectProfile, min: number | undefined, max: number | undefined): string {
   if (!p.digitsParameters) return '';
   if (min !== undefined && max !== undefined && min === max) return `?length=${min}`;
-  const parts = [min !== undefined ? `minlength=${min}` : '', max !== undefined ? `maxlength=${max}` : ''].filter(Boolean);
+  const parts = [
+    min !== undefined ? `minlength=${min}` : '',
+    max !== undefined ? `maxlength=${max}` : '',
+  ].filter(Boolean);
   return parts.length ? `?${parts.join(';')}` : '';
 }
 
-function inline(mode: Mode, entity: InlineEntity, lang: string | undefined, extra: { minLength?: number; maxLength?: number } = {}): FieldGrammar {
+function inline(
+  mode: Mode,
+  entity: InlineEntity,
+  lang: string | undefined,
+  extra: { minLength?: number; maxLength?: number } = {},
+): FieldGrammar {
   const g: FieldGrammar = { kind: 'inline-entity', mode, entity, ...extra };
   if (lang !== undefined && mode === 'voice') g.lang = lang;
   return g;
@@ -65,9 +73,18 @@ function listGrammars(values: readonly string[], lang: string | undefined): Fiel
   return out;
 }
 
-function forMode(p: DialectProfile, spec: Extract<AwaitSpec, { kind: 'entity' }>, mode: Mode, lang: string | undefined): FieldGrammar | undefined {
+function forMode(
+  p: DialectProfile,
+  spec: Extract<AwaitSpec, { kind: 'entity' }>,
+  mode: Mode,
+  lang: string | undefined,
+): FieldGrammar | undefined {
   const has = (t: BuiltinType) => p.builtins[mode].includes(t);
-  const builtin = (t: BuiltinType, params = ''): FieldGrammar => ({ kind: 'builtin', mode, src: builtinUri(mode, t, params) });
+  const builtin = (t: BuiltinType, params = ''): FieldGrammar => ({
+    kind: 'builtin',
+    mode,
+    src: builtinUri(mode, t, params),
+  });
   switch (spec.entityType) {
     case 'digits': {
       let min = length(spec.minLength);
@@ -98,7 +115,11 @@ function forMode(p: DialectProfile, spec: Extract<AwaitSpec, { kind: 'entity' }>
  * The grammars for what the next document awaits, DTMF first then voice. `intent` and `string`
  * return [] (intents: buildIntentGrammar or transcription; free text: transcription).
  */
-export function entityGrammars(spec: AwaitSpec, dialect: DialectName | DialectProfile = 'w3c', opts: { lang?: string } = {}): FieldGrammar[] {
+export function entityGrammars(
+  spec: AwaitSpec,
+  dialect: DialectName | DialectProfile = 'w3c',
+  opts: { lang?: string } = {},
+): FieldGrammar[] {
   if (spec.kind !== 'entity') return [];
   if (spec.entityType === 'list') return listGrammars(spec.values ?? [], opts.lang);
   const p = profileOf(dialect);
@@ -114,7 +135,10 @@ export function entityGrammars(spec: AwaitSpec, dialect: DialectName | DialectPr
  * The transcription grammar for a dialect: the IVR settings' engine source (default
  * builtin:speech/transcribe), the dialect's own URI, or null where the browser has none.
  */
-export function transcriptionGrammar(dialect: DialectName | DialectProfile = 'w3c', engineSrc?: string): FieldGrammar | null {
+export function transcriptionGrammar(
+  dialect: DialectName | DialectProfile = 'w3c',
+  engineSrc?: string,
+): FieldGrammar | null {
   const p = profileOf(dialect);
   if (p.transcription === null) return null;
   const src = p.transcription === 'settings' ? engineSrc?.trim() || DEFAULT_TRANSCRIPTION : p.transcription;
@@ -127,7 +151,11 @@ export function transcriptionGrammar(dialect: DialectName | DialectProfile = 'w3
  * so a caller can still key in what a prompt asks them to "say or key in". Where the dialect has no
  * transcription grammar, the grammars are returned unchanged.
  */
-export function withTranscription(grammars: readonly FieldGrammar[], dialect: DialectName | DialectProfile = 'w3c', engineSrc?: string): FieldGrammar[] {
+export function withTranscription(
+  grammars: readonly FieldGrammar[],
+  dialect: DialectName | DialectProfile = 'w3c',
+  engineSrc?: string,
+): FieldGrammar[] {
   const transcription = transcriptionGrammar(dialect, engineSrc);
   if (!transcription) return [...grammars];
   return [...grammars.filter((g) => g.kind !== 'transcription' && g.mode === 'dtmf'), transcription];

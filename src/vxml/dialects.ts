@@ -75,12 +75,36 @@ const w3c: DialectProfile = {
   hangupInCatch: 'disconnect',
   defaultVoices: {},
   facts: [
-    { what: 'Only the boolean and digits builtins (the set every tested browser has); lists are inline SRGS', source: `${EXAMPLES} quirk 7`, confidence: 'verified' },
-    { what: 'number and date use SRGS grammars the gateway serves (/ivr/grammars/entity.grxml), named by <grammar src>; the interpreter runs were made with the same grammars inline', source: 'VoiceXML 2.0 section 3.1.1 (grammar src)', confidence: 'documented' },
-    { what: 'digits takes minlength/maxlength/length parameters', source: APPENDIX_P, confidence: 'documented' },
-    { what: 'transfer uses type="bridge" only (bridge and type together raise error.badfetch)', source: `${TRANSFER_SPEC}; Dialogic PowerMedia XMS VoiceXML reference, <transfer>`, confidence: 'documented' },
-    { what: 'Transcription grammar: the IVR settings\' engine source (builtin:speech/transcribe by default); not part of the standard', source: 'the origin platform\'s IVR channel documentation (transcription engine setting)', confidence: 'documented' },
-    { what: 'The voice per language (IVR settings languages.voices) is a <voice> with name, gender and xml:lang inside each prompt; the standard names no voices, so there is no default: the browser picks one for xml:lang', source: SSML_VOICE, confidence: 'documented' },
+    {
+      what: 'Only the boolean and digits builtins (the set every tested browser has); lists are inline SRGS',
+      source: `${EXAMPLES} quirk 7`,
+      confidence: 'verified',
+    },
+    {
+      what: 'number and date use SRGS grammars the gateway serves (/ivr/grammars/entity.grxml), named by <grammar src>; the interpreter runs were made with the same grammars inline',
+      source: 'VoiceXML 2.0 section 3.1.1 (grammar src)',
+      confidence: 'documented',
+    },
+    {
+      what: 'digits takes minlength/maxlength/length parameters',
+      source: APPENDIX_P,
+      confidence: 'documented',
+    },
+    {
+      what: 'transfer uses type="bridge" only (bridge and type together raise error.badfetch)',
+      source: `${TRANSFER_SPEC}; Dialogic PowerMedia XMS VoiceXML reference, <transfer>`,
+      confidence: 'documented',
+    },
+    {
+      what: "Transcription grammar: the IVR settings' engine source (builtin:speech/transcribe by default); not part of the standard",
+      source: "the origin platform's IVR channel documentation (transcription engine setting)",
+      confidence: 'documented',
+    },
+    {
+      what: 'The voice per language (IVR settings languages.voices) is a <voice> with name, gender and xml:lang inside each prompt; the standard names no voices, so there is no default: the browser picks one for xml:lang',
+      source: SSML_VOICE,
+      confidence: 'documented',
+    },
   ],
 };
 
@@ -96,15 +120,51 @@ const jvoicexml: DialectProfile = {
   hangupInCatch: 'exit',
   defaultVoices: {},
   facts: [
-    { what: 'Only boolean and digits builtins; builtin:grammar/number gives error.badfetch', source: `${EXAMPLES} quirk 7, runs a and a2`, confidence: 'verified' },
-    { what: 'digits reads length, minlength and maxlength (";"-separated)', source: 'JVoiceXML source: DigitsGrammarCreator.java, AbstractGrammarCreator.getParameters', confidence: 'documented' },
-    { what: 'No transcription grammar: builtin:speech/transcribe gives error.badfetch, so transcription falls back to the node/intent grammar, and free text is taken with <record>', source: `${EXAMPLES} quirk 7, run g`, confidence: 'verified' },
-    { what: 'A <field> without a grammar raises error.semantic ("No grammars defined for the input of form item"): no such field is written, free text without transcription is a <record>', source: 'issue 31 (JVoiceXML, text platform)', confidence: 'verified' },
-    { what: 'A refetch of the subdialog src with <param>s raises error.semantic for a param without a <var> in the answered document, so every document kind declares callId, message, from and to', source: 'issue 31 (JVoiceXML, text platform); quirk 2', confidence: 'verified' },
-    { what: 'transfer: reads only the legacy bridge attribute, so bridge="true" is written instead of type', source: `${EXAMPLES} quirk 10`, confidence: 'verified' },
-    { what: 'fetchaudio is ignored, so it is left out', source: `${EXAMPLES} quirk 9, run c`, confidence: 'verified' },
-    { what: 'A prompt before <disconnect/> in a <catch> is lost; <exit/> is used there', source: `${EXAMPLES} quirk 14`, confidence: 'verified' },
-    { what: 'No default voice: the voices are those of the synthesiser the installation configures; a <voice> from the IVR settings is written as in w3c (not run here)', source: SSML_VOICE, confidence: 'assumed' },
+    {
+      what: 'Only boolean and digits builtins; builtin:grammar/number gives error.badfetch',
+      source: `${EXAMPLES} quirk 7, runs a and a2`,
+      confidence: 'verified',
+    },
+    {
+      what: 'digits reads length, minlength and maxlength (";"-separated)',
+      source: 'JVoiceXML source: DigitsGrammarCreator.java, AbstractGrammarCreator.getParameters',
+      confidence: 'documented',
+    },
+    {
+      what: 'No transcription grammar: builtin:speech/transcribe gives error.badfetch, so transcription falls back to the node/intent grammar, and free text is taken with <record>',
+      source: `${EXAMPLES} quirk 7, run g`,
+      confidence: 'verified',
+    },
+    {
+      what: 'A <field> without a grammar raises error.semantic ("No grammars defined for the input of form item"): no such field is written, free text without transcription is a <record>',
+      source: 'issue 31 (JVoiceXML, text platform)',
+      confidence: 'verified',
+    },
+    {
+      what: 'A refetch of the subdialog src with <param>s raises error.semantic for a param without a <var> in the answered document, so every document kind declares callId, message, from and to',
+      source: 'issue 31 (JVoiceXML, text platform); quirk 2',
+      confidence: 'verified',
+    },
+    {
+      what: 'transfer: reads only the legacy bridge attribute, so bridge="true" is written instead of type',
+      source: `${EXAMPLES} quirk 10`,
+      confidence: 'verified',
+    },
+    {
+      what: 'fetchaudio is ignored, so it is left out',
+      source: `${EXAMPLES} quirk 9, run c`,
+      confidence: 'verified',
+    },
+    {
+      what: 'A prompt before <disconnect/> in a <catch> is lost; <exit/> is used there',
+      source: `${EXAMPLES} quirk 14`,
+      confidence: 'verified',
+    },
+    {
+      what: 'No default voice: the voices are those of the synthesiser the installation configures; a <voice> from the IVR settings is written as in w3c (not run here)',
+      source: SSML_VOICE,
+      confidence: 'assumed',
+    },
   ],
 };
 
@@ -120,11 +180,33 @@ const ciscoVvb: DialectProfile = {
   hangupInCatch: 'disconnect',
   defaultVoices: {},
   facts: [
-    { what: 'Speech recognition goes to an external MRCP media server and only W3C XML (SRGS) grammars are supported, so every voice grammar is inline SRGS', source: 'Cisco VVB Developer Guide, "Voice Input" and "User Input" (developer.cisco.com/docs/customer-voice-portal)', confidence: 'documented' },
-    { what: 'DTMF is recognised by VVB itself; the boolean and digits builtins are assumed to be served there', source: 'Cisco VVB Developer Guide, "User Input"', confidence: 'assumed' },
-    { what: 'Vendor properties (e.g. com.cisco.asr-server) are not written by default; add them as call control parameters', source: 'Cisco VVB Developer Guide, "Voice Input"', confidence: 'documented' },
-    { what: 'Transcription grammar, fetchaudio and fetchtimeout defaults: not changed (no public default known)', source: '-', confidence: 'assumed' },
-    { what: '<voice> is among the supported elements; synthesis goes to an MRCP server, where the voice is chosen by name, gender and language, so no default name is written (set your TTS server\'s names in languages.voices)', source: 'Cisco VVB VoiceXML Elements: Reference Table (developer.cisco.com/docs/customer-voice-portal); MRCPv2, RFC 6787 (voice-name, voice-gender, speech-language)', confidence: 'documented' },
+    {
+      what: 'Speech recognition goes to an external MRCP media server and only W3C XML (SRGS) grammars are supported, so every voice grammar is inline SRGS',
+      source:
+        'Cisco VVB Developer Guide, "Voice Input" and "User Input" (developer.cisco.com/docs/customer-voice-portal)',
+      confidence: 'documented',
+    },
+    {
+      what: 'DTMF is recognised by VVB itself; the boolean and digits builtins are assumed to be served there',
+      source: 'Cisco VVB Developer Guide, "User Input"',
+      confidence: 'assumed',
+    },
+    {
+      what: 'Vendor properties (e.g. com.cisco.asr-server) are not written by default; add them as call control parameters',
+      source: 'Cisco VVB Developer Guide, "Voice Input"',
+      confidence: 'documented',
+    },
+    {
+      what: 'Transcription grammar, fetchaudio and fetchtimeout defaults: not changed (no public default known)',
+      source: '-',
+      confidence: 'assumed',
+    },
+    {
+      what: "<voice> is among the supported elements; synthesis goes to an MRCP server, where the voice is chosen by name, gender and language, so no default name is written (set your TTS server's names in languages.voices)",
+      source:
+        'Cisco VVB VoiceXML Elements: Reference Table (developer.cisco.com/docs/customer-voice-portal); MRCPv2, RFC 6787 (voice-name, voice-gender, speech-language)',
+      confidence: 'documented',
+    },
   ],
 };
 
@@ -143,10 +225,26 @@ const voxeo: DialectProfile = {
   hangupInCatch: 'disconnect',
   defaultVoices: {},
   facts: [
-    { what: 'All VoiceXML 2.0 builtin types in voice and DTMF, so number and date use builtin:grammar/… and builtin:dtmf/…', source: `${APPENDIX_P}; Voxeo's VoiceXML 2.1 Development Guide (vxml.org) describes builtin grammars, its type list was not checked here`, confidence: 'assumed' },
-    { what: 'Blind transfers are disabled by default (error.unsupported.transfer.blind); the gateway only uses bridge transfers', source: 'Voxeo VoiceXML 2.1 Development Guide, transfer exceptions', confidence: 'documented' },
-    { what: 'Transcription grammar, fetchaudio and fetchtimeout defaults: not changed (not verified on a running Prophecy)', source: '-', confidence: 'assumed' },
-    { what: 'No default voice name: Prophecy\'s list of voices per language was not found in a public source here; a <voice> from the IVR settings is written as in w3c', source: SSML_VOICE, confidence: 'assumed' },
+    {
+      what: 'All VoiceXML 2.0 builtin types in voice and DTMF, so number and date use builtin:grammar/… and builtin:dtmf/…',
+      source: `${APPENDIX_P}; Voxeo's VoiceXML 2.1 Development Guide (vxml.org) describes builtin grammars, its type list was not checked here`,
+      confidence: 'assumed',
+    },
+    {
+      what: 'Blind transfers are disabled by default (error.unsupported.transfer.blind); the gateway only uses bridge transfers',
+      source: 'Voxeo VoiceXML 2.1 Development Guide, transfer exceptions',
+      confidence: 'documented',
+    },
+    {
+      what: 'Transcription grammar, fetchaudio and fetchtimeout defaults: not changed (not verified on a running Prophecy)',
+      source: '-',
+      confidence: 'assumed',
+    },
+    {
+      what: "No default voice name: Prophecy's list of voices per language was not found in a public source here; a <voice> from the IVR settings is written as in w3c",
+      source: SSML_VOICE,
+      confidence: 'assumed',
+    },
   ],
 };
 
@@ -162,5 +260,7 @@ export const dialectNames = Object.keys(dialectProfiles) as DialectName[];
 
 /** The profile for a settings value; unknown or missing names give the w3c default. */
 export function dialectProfile(name?: string | null): DialectProfile {
-  return name && Object.prototype.hasOwnProperty.call(dialectProfiles, name) ? dialectProfiles[name as DialectName] : w3c;
+  return name && Object.prototype.hasOwnProperty.call(dialectProfiles, name)
+    ? dialectProfiles[name as DialectName]
+    : w3c;
 }

@@ -82,7 +82,15 @@ export interface OmittedPhrases {
 export type FieldGrammar =
   | { kind: 'builtin'; mode: 'voice' | 'dtmf'; src: string } // builtin:dtmf/digits?minlength=4
   | { kind: 'uri'; mode: 'voice' | 'dtmf'; src: string }
-  | { kind: 'srgs'; mode: 'voice' | 'dtmf'; root: string; items: SrgsItem[]; lang?: string; omitted?: OmittedPhrases; prepared?: PreparedSrgsItems }
+  | {
+      kind: 'srgs';
+      mode: 'voice' | 'dtmf';
+      root: string;
+      items: SrgsItem[];
+      lang?: string;
+      omitted?: OmittedPhrases;
+      prepared?: PreparedSrgsItems;
+    }
   | { kind: 'transcription'; src: string } // e.g. builtin:speech/transcribe
   /**
    * An entity grammar written inline as SRGS by the renderer, for browsers without the builtin
@@ -90,7 +98,14 @@ export type FieldGrammar =
    * Results: number → a number; date → 'yyyymmdd' ('????' for a missing year); digits → the digit
    * string; boolean → true/false (DTMF 1 = yes, 2 = no, as the VoiceXML builtin).
    */
-  | { kind: 'inline-entity'; mode: 'voice' | 'dtmf'; entity: InlineEntity; minLength?: number; maxLength?: number; lang?: string };
+  | {
+      kind: 'inline-entity';
+      mode: 'voice' | 'dtmf';
+      entity: InlineEntity;
+      minLength?: number;
+      maxLength?: number;
+      lang?: string;
+    };
 
 /**
  * The field's input. With no grammar the dialect can use (free text without transcription, or only

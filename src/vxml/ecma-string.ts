@@ -48,10 +48,21 @@ export function ecmaString(value: string): EcmaExpr {
       out += '\\uFFFD';
       continue;
     }
-    out += c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x27 || c === 0x22 || c === 0x5c || c === 0x3c ||
-      c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029 || c === 0xfffe || c === 0xffff
-      ? escapeUnit(c)
-      : s[i]!;
+    out +=
+      c < 0x20 ||
+      (c >= 0x7f && c <= 0x9f) ||
+      c === 0x27 ||
+      c === 0x22 ||
+      c === 0x5c ||
+      c === 0x3c ||
+      c === 0x3e ||
+      c === 0x26 ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0xfffe ||
+      c === 0xffff
+        ? escapeUnit(c)
+        : s[i]!;
   }
   return (out + "'") as EcmaExpr;
 }

@@ -21,8 +21,18 @@ const rootOf = (ref: EntityGrammarRef): string => `${ref.entity}${ref.mode === '
 /** The grammar as a standalone SRGS 1.0 document (validates against grammar.xsd). */
 export function renderEntityGrammarDocument(ref: EntityGrammarRef): string {
   const root = rootOf(ref);
-  const g = SrgsGrammar.document({ mode: ref.mode, root, ...(ref.lang !== undefined ? { lang: ref.lang } : {}) });
-  const lengths = ref.entity === 'digits' ? { ...(ref.minLength !== undefined ? { minLength: ref.minLength } : {}), ...(ref.maxLength !== undefined ? { maxLength: ref.maxLength } : {}) } : {};
+  const g = SrgsGrammar.document({
+    mode: ref.mode,
+    root,
+    ...(ref.lang !== undefined ? { lang: ref.lang } : {}),
+  });
+  const lengths =
+    ref.entity === 'digits'
+      ? {
+          ...(ref.minLength !== undefined ? { minLength: ref.minLength } : {}),
+          ...(ref.maxLength !== undefined ? { maxLength: ref.maxLength } : {}),
+        }
+      : {};
   entitySrgs(g, root, { entity: ref.entity, mode: ref.mode, ...lengths });
   return g.toXml();
 }
@@ -32,8 +42,10 @@ export function entityGrammarUrl(base: string, ref: EntityGrammarRef): string {
   const url = new URL(`${base.replace(/\/+$/, '')}/entity.grxml`);
   url.searchParams.set('entity', ref.entity);
   url.searchParams.set('mode', ref.mode);
-  if (ref.entity === 'digits' && ref.minLength !== undefined) url.searchParams.set('minLength', String(ref.minLength));
-  if (ref.entity === 'digits' && ref.maxLength !== undefined) url.searchParams.set('maxLength', String(ref.maxLength));
+  if (ref.entity === 'digits' && ref.minLength !== undefined)
+    url.searchParams.set('minLength', String(ref.minLength));
+  if (ref.entity === 'digits' && ref.maxLength !== undefined)
+    url.searchParams.set('maxLength', String(ref.maxLength));
   if (ref.lang !== undefined) url.searchParams.set('lang', ref.lang);
   return url.toString();
 }

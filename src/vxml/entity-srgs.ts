@@ -17,12 +17,54 @@ export interface EntitySrgsSpec {
 }
 
 const UNITS = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
-const TEENS = ['ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const TEENS = [
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const ORDINALS = [
-  'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth',
-  'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth', 'twentieth',
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+  'thirteenth',
+  'fourteenth',
+  'fifteenth',
+  'sixteenth',
+  'seventeenth',
+  'eighteenth',
+  'nineteenth',
+  'twentieth',
 ];
 const YES = ['yes', 'yeah', 'yep', 'sure', 'correct', 'right', 'okay', 'ok', 'true'];
 const NO = ['no', 'nope', 'incorrect', 'wrong', 'false'];
@@ -69,7 +111,10 @@ function numberWordRules(g: SrgsGrammar, p: string): void {
   const n999 = g.rule(`${p}_n999`).oneOf();
   ref(n999, `${p}_n99`);
   const hundreds = n999.item();
-  hundreds.ruleref(`${p}_units`).tag(js`out=100*${LATEST};`).token('hundred');
+  hundreds
+    .ruleref(`${p}_units`)
+    .tag(js`out=100*${LATEST};`)
+    .token('hundred');
   const rest = hundreds.item({ min: 0, max: 1 });
   rest.item({ min: 0, max: 1 }).token('and');
   rest.ruleref(`${p}_n99`).tag(js`out+=${LATEST};`);
@@ -86,7 +131,10 @@ function digitRule(g: SrgsGrammar, id: string, mode: 'voice' | 'dtmf'): void {
 
 function digitSequence(root: SrgsSequence, digit: string, min: number, max?: number | null): void {
   root.tag(js`out='';`);
-  root.item(max === undefined ? { min } : { min, max }).ruleref(digit).tag(js`out+=${LATEST};`);
+  root
+    .item(max === undefined ? { min } : { min, max })
+    .ruleref(digit)
+    .tag(js`out+=${LATEST};`);
 }
 
 function numberGrammar(g: SrgsGrammar, p: string, mode: 'voice' | 'dtmf'): void {
@@ -126,7 +174,10 @@ function dateGrammar(g: SrgsGrammar, p: string, mode: 'voice' | 'dtmf'): void {
   dayFirst.ruleref(`${p}_day`).tag(js`d=${LATEST};`);
   dayFirst.item({ min: 0, max: 1 }).token('of');
   dayFirst.ruleref(`${p}_month`).tag(js`m=${LATEST};`);
-  root.item({ min: 0, max: 1 }).ruleref(`${p}_year`).tag(js`y=String(${LATEST});`);
+  root
+    .item({ min: 0, max: 1 })
+    .ruleref(`${p}_year`)
+    .tag(js`y=String(${LATEST});`);
   root.tag(js`out=y+m+d;`);
 
   const months = g.rule(`${p}_month`).oneOf();
@@ -136,14 +187,21 @@ function dateGrammar(g: SrgsGrammar, p: string, mode: 'voice' | 'dtmf'): void {
   for (let n = 1; n <= 31; n++) days.alt(cardinal(n), js`out=${two(n)};`);
 
   const years = g.rule(`${p}_year`).oneOf();
-  const millennium = years.item().token('two thousand').tag(js`out=2000;`).item({ min: 0, max: 1 });
+  const millennium = years
+    .item()
+    .token('two thousand')
+    .tag(js`out=2000;`)
+    .item({ min: 0, max: 1 });
   millennium.item({ min: 0, max: 1 }).token('and');
   millennium.ruleref(`${p}_n99`).tag(js`out+=${LATEST};`);
   const century = years.item();
   century.ruleref(`${p}_century`).tag(js`out=100*${LATEST};`);
   const yy = century.oneOf();
   ref(yy, `${p}_n99`, '+=');
-  yy.item().token('oh').ruleref(`${p}_units`).tag(js`out+=${LATEST};`);
+  yy.item()
+    .token('oh')
+    .ruleref(`${p}_units`)
+    .tag(js`out+=${LATEST};`);
   yy.alt('hundred');
   valueRule(g, `${p}_century`, ['nineteen', 'twenty'], (i) => 19 + i);
   numberWordRules(g, p);

@@ -57,7 +57,12 @@ export function resendVars(b: VxmlBuilder, opts: { sent: boolean }): void {
  * the submit that failed, again, with the same values. Without resends (a submit that must not be
  * repeated), the apology plays and the document ends at once.
  */
-export function badFetchCatch(form: Form, resends: readonly Resend[], apology: readonly PromptPart[] | undefined, giveUp: GiveUp): void {
+export function badFetchCatch(
+  form: Form,
+  resends: readonly Resend[],
+  apology: readonly PromptPart[] | undefined,
+  giveUp: GiveUp,
+): void {
   const h = form.catch(['error.badfetch']);
   if (resends.length === 0) {
     speak(h, apology);

@@ -11,17 +11,19 @@ const MAX_LENGTH = 64;
 
 /** ECMAScript reserved words and literals that cannot name a variable. */
 const ECMA_RESERVED = new Set(
-  ('break case catch class const continue debugger default delete do else enum export extends false finally for ' +
+  (
+    'break case catch class const continue debugger default delete do else enum export extends false finally for ' +
     'function if import in instanceof new null return super switch this throw true try typeof var void while with ' +
-    'yield let static implements interface package private protected public await undefined NaN Infinity eval arguments')
-    .split(' '),
+    'yield let static implements interface package private protected public await undefined NaN Infinity eval arguments'
+  ).split(' '),
 );
 
 /** Names the rendered documents declare or read themselves, and VoiceXML's scope names. */
 const TAKEN = new Set(
-  ('callId from to turn event message interpretation confidence inputmode failures endOfConversation error ' +
-    'transferResult attempt pin secret bot xfer session application document dialog lastresult recording sent badfetches')
-    .split(' '),
+  (
+    'callId from to turn event message interpretation confidence inputmode failures endOfConversation error ' +
+    'transferResult attempt pin secret bot xfer session application document dialog lastresult recording sent badfetches'
+  ).split(' '),
 );
 
 const START = /[\p{L}\p{Nl}]/u;

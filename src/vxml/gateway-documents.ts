@@ -7,7 +7,14 @@
  * (fetch-retry.ts), so the values it submits are document or form variables.
  */
 import { ecmaRef, ecmaString, js } from './ecma-string.js';
-import type { BootstrapDocument, EndDocument, ErrorDocument, SayDocument, TransferDocument, WaitDocument } from './document-spec.js';
+import type {
+  BootstrapDocument,
+  EndDocument,
+  ErrorDocument,
+  SayDocument,
+  TransferDocument,
+  WaitDocument,
+} from './document-spec.js';
 import type { DialectProfile } from './dialects.js';
 import { badFetchCatch, resendVars } from './fetch-retry.js';
 import { callVars, speak, subdialogVars, submitOptions } from './render-parts.js';
@@ -54,7 +61,8 @@ function end(b: VxmlBuilder, doc: EndDocument): void {
   block.var('endOfConversation', js`true`);
   const extra: string[] = [];
   for (const [name, value] of Object.entries(doc.returnVars ?? {})) {
-    if (!isVariableName(name) || name === 'endOfConversation' || name === 'callId' || extra.includes(name)) continue;
+    if (!isVariableName(name) || name === 'endOfConversation' || name === 'callId' || extra.includes(name))
+      continue;
     block.var(name, ecmaString(String(value)));
     extra.push(name);
   }

@@ -13,7 +13,11 @@ export {
   type SrgsFieldGrammar,
 } from './srgs-grammar.js';
 export { entityGrammars, transcriptionGrammar, withTranscription } from './builtin-grammars.js';
-export { renderEntityGrammarDocument, entityGrammarUrl, type EntityGrammarRef } from './entity-grammar-document.js';
+export {
+  renderEntityGrammarDocument,
+  entityGrammarUrl,
+  type EntityGrammarRef,
+} from './entity-grammar-document.js';
 export {
   dialectProfiles,
   dialectProfile,

@@ -25,10 +25,16 @@ const ISO_DATE = /^\d{4}-?\d{2}-?\d{2}$/;
  * are swapped into that language's, and a date given as yyyy-mm-dd without a format gets
  * format="ymd", so no language reads it as day-month or month-day.
  */
-export function sayAsIn(lang: string | undefined, interpretAs: string, format: string | undefined, text: string): { interpretAs: string; format: string | undefined; text: string } {
+export function sayAsIn(
+  lang: string | undefined,
+  interpretAs: string,
+  format: string | undefined,
+  text: string,
+): { interpretAs: string; format: string | undefined; text: string } {
   const kind = interpretAs.trim().toLowerCase();
   const value = text.trim();
-  if (kind === 'date' && format === undefined && ISO_DATE.test(value)) return { interpretAs, format: 'ymd', text };
+  if (kind === 'date' && format === undefined && ISO_DATE.test(value))
+    return { interpretAs, format: 'ymd', text };
   const primary = lang?.split('-')[0]?.toLowerCase() ?? '';
   if (NUMERIC.has(kind) && DECIMAL_COMMA.has(primary) && ENGLISH_NUMBER.test(value)) {
     const [whole = '', fraction] = value.replace(/,/g, '').split('.');
@@ -76,4 +82,3 @@ export function promptSsml(target: SsmlContainer, parts: readonly PromptPart[] |
     }
   }
 }
-

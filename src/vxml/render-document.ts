@@ -21,7 +21,10 @@ const DEFAULT_LANG = 'en-US';
 
 export function renderDocument(doc: VxmlDocument, opts: RenderOptions = {}): string {
   const p = dialectProfile(opts.dialect);
-  const b = VxmlBuilder.document(doc.kind === 'bootstrap' ? undefined : (doc.lang ?? DEFAULT_LANG), 'voice' in doc ? doc.voice : undefined);
+  const b = VxmlBuilder.document(
+    doc.kind === 'bootstrap' ? undefined : (doc.lang ?? DEFAULT_LANG),
+    'voice' in doc ? doc.voice : undefined,
+  );
   switch (doc.kind) {
     case 'ask':
       askDocument(b, doc, p);
@@ -55,9 +58,10 @@ export function renderDocument(doc: VxmlDocument, opts: RenderOptions = {}): str
       break;
     default: {
       const unknown: never = doc;
-      throw new TypeError(`unknown VXML document kind: ${JSON.stringify((unknown as { kind?: unknown }).kind)}`);
+      throw new TypeError(
+        `unknown VXML document kind: ${JSON.stringify((unknown as { kind?: unknown }).kind)}`,
+      );
     }
   }
   return b.toXml({ pretty: opts.pretty ?? false });
 }
-

@@ -20,12 +20,19 @@ export function callVars(b: VxmlBuilder, v: CallVars, opts: { from?: boolean; tu
   if (opts.turn !== false) b.var('turn', ecmaString(String(v.turn ?? '')));
 }
 
-export function properties(target: VxmlBuilder | Field | Recording, props: Readonly<Record<string, string>> | undefined): void {
+export function properties(
+  target: VxmlBuilder | Field | Recording,
+  props: Readonly<Record<string, string>> | undefined,
+): void {
   if (props) target.properties(props);
 }
 
 /** The submit as the dialect writes it (fetchaudio kept or dropped, default fetchtimeout). */
-export function submitOptions(t: SubmitTarget, namelist: readonly string[], p: DialectProfile): SubmitOptions {
+export function submitOptions(
+  t: SubmitTarget,
+  namelist: readonly string[],
+  p: DialectProfile,
+): SubmitOptions {
   const fetchtimeout = t.fetchtimeout ?? p.submitFetchtimeout;
   return {
     next: t.url,
@@ -36,7 +43,12 @@ export function submitOptions(t: SubmitTarget, namelist: readonly string[], p: D
   };
 }
 
-export function submitTo(e: Executable, t: SubmitTarget, namelist: readonly string[], p: DialectProfile): void {
+export function submitTo(
+  e: Executable,
+  t: SubmitTarget,
+  namelist: readonly string[],
+  p: DialectProfile,
+): void {
   e.submit(submitOptions(t, namelist, p));
 }
 
@@ -71,7 +83,12 @@ export type Exceeded =
  */
 export function retryCatch(
   host: Field | Form | Recording,
-  d: { retries: number; noInput?: readonly PromptPart[] | undefined; noMatch?: readonly PromptPart[] | undefined; exceeded: Exceeded },
+  d: {
+    retries: number;
+    noInput?: readonly PromptPart[] | undefined;
+    noMatch?: readonly PromptPart[] | undefined;
+    exceeded: Exceeded;
+  },
 ): void {
   const h = host.catch(['noinput', 'nomatch']);
   h.assign('failures', js`failures + 1`);
@@ -96,7 +113,12 @@ export function retryCatch(
  * `<catch event="…">` that submits `event=<event>` (e.g. the hangup catch); it assigns the document
  * variables `event` and `sent`, which the caller declares.
  */
-export function eventCatch(host: VxmlBuilder | Field | Form, events: readonly string[], event: string, submit: SubmitOptions): void {
+export function eventCatch(
+  host: VxmlBuilder | Field | Form,
+  events: readonly string[],
+  event: string,
+  submit: SubmitOptions,
+): void {
   const h = host.catch(events);
   h.assign('event', ecmaString(event));
   h.assign('sent', ecmaString('event'));
@@ -144,7 +166,8 @@ function applyDialect(g: FieldGrammar, p: DialectProfile): FieldGrammar | undefi
   const m = /^builtin:(dtmf|grammar|voice|speech)\/([a-z]+)(?:\?(.*))?$/i.exec(g.src.trim());
   if (!m) return undefined;
   // builtin:speech/… (and builtin:…/transcribe) is the transcription engine, not an Appendix P type
-  if (m[1]!.toLowerCase() === 'speech' || m[2]!.toLowerCase() === 'transcribe') return p.transcription === null ? undefined : g;
+  if (m[1]!.toLowerCase() === 'speech' || m[2]!.toLowerCase() === 'transcribe')
+    return p.transcription === null ? undefined : g;
   const type = m[2]!.toLowerCase() as BuiltinType;
   if (p.builtins[g.mode].includes(type)) return g;
   const entity = INLINE[type];
@@ -174,7 +197,12 @@ export function usableGrammars(grammars: readonly FieldGrammar[], p: DialectProf
  * (where the gateway serves its grammars), the gateway's own entity grammars are named by URL there
  * instead of written inline.
  */
-export function fieldGrammars(f: Field, grammars: readonly FieldGrammar[], p: DialectProfile, grammarBase?: string): void {
+export function fieldGrammars(
+  f: Field,
+  grammars: readonly FieldGrammar[],
+  p: DialectProfile,
+  grammarBase?: string,
+): void {
   for (const g of usableGrammars(grammars, p)) {
     switch (g.kind) {
       case 'builtin':
@@ -185,7 +213,11 @@ export function fieldGrammars(f: Field, grammars: readonly FieldGrammar[], p: Di
         f.grammar(g.src);
         break;
       case 'srgs': {
-        const attrs = { mode: g.mode, root: g.root || 'intents', ...(g.lang !== undefined ? { lang: g.lang } : {}) };
+        const attrs = {
+          mode: g.mode,
+          root: g.root || 'intents',
+          ...(g.lang !== undefined ? { lang: g.lang } : {}),
+        };
         f.inlineGrammar(attrs, (gr, root) => writeSrgsItems(gr.rule(root, 'public'), g));
         break;
       }
@@ -196,7 +228,12 @@ export function fieldGrammars(f: Field, grammars: readonly FieldGrammar[], p: Di
         }
         const root = `${g.entity}${g.mode === 'dtmf' ? 'D' : 'V'}`;
         const attrs = { mode: g.mode, root, family: true, ...(g.lang !== undefined ? { lang: g.lang } : {}) };
-        const spec = { entity: g.entity, mode: g.mode, ...(g.minLength !== undefined ? { minLength: g.minLength } : {}), ...(g.maxLength !== undefined ? { maxLength: g.maxLength } : {}) };
+        const spec = {
+          entity: g.entity,
+          mode: g.mode,
+          ...(g.minLength !== undefined ? { minLength: g.minLength } : {}),
+          ...(g.maxLength !== undefined ? { maxLength: g.maxLength } : {}),
+        };
         f.inlineGrammar(attrs, (gr, r) => entitySrgs(gr, r, spec));
         break;
       }

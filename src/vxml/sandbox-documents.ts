@@ -17,13 +17,23 @@ import { badFetchCatch } from './fetch-retry.js';
 import { fieldGrammars, hangUp, properties, retryCatch, speak, submitTo } from './render-parts.js';
 import type { Form, VxmlBuilder } from './vxml-builder.js';
 
-function digitsField(form: Form, name: string, prompt: SandboxLoginDocument['pinPrompt'], len: DigitLength, doc: SandboxLoginDocument, p: DialectProfile): void {
+function digitsField(
+  form: Form,
+  name: string,
+  prompt: SandboxLoginDocument['pinPrompt'],
+  len: DigitLength,
+  doc: SandboxLoginDocument,
+  p: DialectProfile,
+): void {
   const f = form.field(name);
   properties(f, doc.properties);
   speak(f, prompt);
   const min = Math.max(1, Math.floor(Math.min(len.min, len.max)));
   const max = Math.max(min, Math.floor(Math.max(len.min, len.max)));
-  const dtmf = entityGrammars({ kind: 'entity', entityType: 'digits', minLength: min, maxLength: max }, p).filter((g) => 'mode' in g && g.mode === 'dtmf');
+  const dtmf = entityGrammars(
+    { kind: 'entity', entityType: 'digits', minLength: min, maxLength: max },
+    p,
+  ).filter((g) => 'mode' in g && g.mode === 'dtmf');
   fieldGrammars(f, dtmf, p);
 }
 
@@ -41,7 +51,12 @@ function login(b: VxmlBuilder, doc: SandboxLoginDocument, p: DialectProfile): vo
     noMatch: doc.noMatchPrompt,
     exceeded: { goodbye: doc.goodbyePrompt, hangUp: p.hangupInCatch },
   });
-  submitTo(form.filled({ mode: 'all', namelist: ['pin', 'secret'] }), doc.submit, ['attempt', 'pin', 'secret'], p);
+  submitTo(
+    form.filled({ mode: 'all', namelist: ['pin', 'secret'] }),
+    doc.submit,
+    ['attempt', 'pin', 'secret'],
+    p,
+  );
 }
 
 function connect(b: VxmlBuilder, doc: SandboxConnectDocument, p: DialectProfile): void {

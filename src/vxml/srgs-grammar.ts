@@ -51,7 +51,10 @@ interface Candidate {
 }
 
 /** Intents → an inline `srgs` FieldGrammar (voice), with counts of what was left out and why. */
-export function buildIntentGrammar(intents: readonly IntentPhrases[], opts: IntentGrammarOptions = {}): SrgsFieldGrammar {
+export function buildIntentGrammar(
+  intents: readonly IntentPhrases[],
+  opts: IntentGrammarOptions = {},
+): SrgsFieldGrammar {
   const maxItems = Math.max(0, Math.floor(opts.maxItems ?? INTENT_GRAMMAR_LIMITS.maxItems));
   const maxLen = Math.max(1, Math.floor(opts.maxPhraseLength ?? INTENT_GRAMMAR_LIMITS.maxPhraseLength));
   const omitted: OmittedPhrases = { ambiguous: 0, tooLong: 0, overCap: 0, empty: 0 };
@@ -79,7 +82,9 @@ export function buildIntentGrammar(intents: readonly IntentPhrases[], opts: Inte
 
   const queues = [...perIntent].map(([name, list]) => ({
     name,
-    queue: list.filter((c) => owners.get(c.phrase)!.size === 1).sort((a, b) => a.phrase.length - b.phrase.length || a.index - b.index),
+    queue: list
+      .filter((c) => owners.get(c.phrase)!.size === 1)
+      .sort((a, b) => a.phrase.length - b.phrase.length || a.index - b.index),
     taken: [] as Candidate[],
   }));
   let total = 0;
@@ -98,9 +103,16 @@ export function buildIntentGrammar(intents: readonly IntentPhrases[], opts: Inte
 
   const items: SrgsItem[] = [];
   for (const q of queues) {
-    for (const c of q.taken.sort((a, b) => a.index - b.index)) items.push(Object.freeze({ phrase: c.phrase, tag: q.name }));
+    for (const c of q.taken.sort((a, b) => a.index - b.index))
+      items.push(Object.freeze({ phrase: c.phrase, tag: q.name }));
   }
-  const grammar: SrgsFieldGrammar = { kind: 'srgs', mode: 'voice', root: opts.root ?? 'intents', items: Object.freeze(items) as SrgsItem[], omitted };
+  const grammar: SrgsFieldGrammar = {
+    kind: 'srgs',
+    mode: 'voice',
+    root: opts.root ?? 'intents',
+    items: Object.freeze(items) as SrgsItem[],
+    omitted,
+  };
   if (opts.lang !== undefined) grammar.lang = opts.lang;
   return grammar;
 }
@@ -127,15 +139,21 @@ export function prepareSrgsGrammar(grammar: SrgsFieldGrammar): SrgsFieldGrammar 
 
 /** The root rule's body: the prepared markup when it was made from these very items, else each item. */
 export function writeSrgsItems(rule: SrgsSequence, grammar: SrgsFieldGrammar): void {
-  if (grammar.prepared !== undefined && grammar.prepared.items === grammar.items) rule.prepared(grammar.prepared.markup);
+  if (grammar.prepared !== undefined && grammar.prepared.items === grammar.items)
+    rule.prepared(grammar.prepared.markup);
   else appendSrgsItems(rule, grammar.items);
 }
 
 /** The grammar as a standalone SRGS 1.0 document (validates against grammar.xsd). */
-export function renderSrgsDocument(grammar: SrgsFieldGrammar, opts: { lang?: string; pretty?: boolean } = {}): string {
+export function renderSrgsDocument(
+  grammar: SrgsFieldGrammar,
+  opts: { lang?: string; pretty?: boolean } = {},
+): string {
   const root = grammar.root || 'intents';
   const lang = opts.lang ?? grammar.lang;
-  const g = SrgsGrammar.document(lang !== undefined ? { mode: grammar.mode, root, lang } : { mode: grammar.mode, root });
+  const g = SrgsGrammar.document(
+    lang !== undefined ? { mode: grammar.mode, root, lang } : { mode: grammar.mode, root },
+  );
   writeSrgsItems(g.rule(root, 'public'), grammar);
   return g.toXml(opts.pretty !== undefined ? { pretty: opts.pretty } : {});
 }

@@ -33,7 +33,11 @@ export const ssmlValues = {
   rate: (v?: string) => pick(v, (s) => RATE.test(s) || PERCENT.test(s)),
   pitch: (v?: string) => pick(v, (s) => PITCH.test(s) || PERCENT.test(s)),
   volume: (v?: string) =>
-    pick(v, (s) => VOLUME_WORD.test(s) || RELATIVE.test(s) || PERCENT.test(s) || (PLAIN.test(s) && Number(s) <= 100)),
+    pick(
+      v,
+      (s) =>
+        VOLUME_WORD.test(s) || RELATIVE.test(s) || PERCENT.test(s) || (PLAIN.test(s) && Number(s) <= 100),
+    ),
 };
 
 /** Content of a `<prompt>` or of an SSML container element inside it. */
@@ -52,7 +56,10 @@ export class SsmlContainer extends BuilderNode {
     const name = voiceNames(v?.name);
     const gender = v?.gender && GENDERS.has(v.gender) ? v.gender : undefined;
     if (name === undefined && gender === undefined) return this;
-    return new SsmlContainer(this.add('voice', { name, gender, 'xml:lang': langTag(v?.lang ?? this.state.lang) }), this.state);
+    return new SsmlContainer(
+      this.add('voice', { name, gender, 'xml:lang': langTag(v?.lang ?? this.state.lang) }),
+      this.state,
+    );
   }
 
   text(value: string): this {
@@ -69,20 +76,30 @@ export class SsmlContainer extends BuilderNode {
   }
 
   emphasis(level?: EmphasisLevel): SsmlContainer {
-    return new SsmlContainer(this.add('emphasis', { level: level && LEVELS.has(level) ? level : undefined }), this.state);
+    return new SsmlContainer(
+      this.add('emphasis', { level: level && LEVELS.has(level) ? level : undefined }),
+      this.state,
+    );
   }
 
   /** `<say-as>`; with an interpret-as that is not an NMTOKEN the text is spoken plainly instead. */
   sayAs(interpretAs: string, format: string | undefined, text: string): this {
     const kind = nmtoken(interpretAs);
     if (kind === undefined) return this.text(text);
-    const el = new SsmlContainer(this.add('say-as', { 'interpret-as': kind, format: nmtoken(format) }), this.state);
+    const el = new SsmlContainer(
+      this.add('say-as', { 'interpret-as': kind, format: nmtoken(format) }),
+      this.state,
+    );
     el.text(text);
     return this;
   }
 
   prosody(opts: { rate?: string; pitch?: string; volume?: string }): SsmlContainer {
-    const attrs = { rate: ssmlValues.rate(opts.rate), pitch: ssmlValues.pitch(opts.pitch), volume: ssmlValues.volume(opts.volume) };
+    const attrs = {
+      rate: ssmlValues.rate(opts.rate),
+      pitch: ssmlValues.pitch(opts.pitch),
+      volume: ssmlValues.volume(opts.volume),
+    };
     return new SsmlContainer(this.add('prosody', attrs), this.state);
   }
 

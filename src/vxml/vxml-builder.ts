@@ -70,8 +70,18 @@ export class Executable extends BuilderNode {
   }
 
   /** `<data>` (VoiceXML 2.1): fetches without leaving the document, e.g. to report an event. */
-  data(o: { src: string; method?: 'get' | 'post'; namelist: readonly string[]; fetchtimeout?: string }): this {
-    this.add('data', { src: uriValue(o.src), fetchtimeout: duration(o.fetchtimeout), method: o.method ?? 'post', namelist: names(o.namelist) });
+  data(o: {
+    src: string;
+    method?: 'get' | 'post';
+    namelist: readonly string[];
+    fetchtimeout?: string;
+  }): this {
+    this.add('data', {
+      src: uriValue(o.src),
+      fetchtimeout: duration(o.fetchtimeout),
+      method: o.method ?? 'post',
+      namelist: names(o.namelist),
+    });
     return this;
   }
 
@@ -121,7 +131,10 @@ export class If extends Executable {
 /** Event handlers allowed in a form item (and at document/form level). */
 class HandlerHost extends BuilderNode {
   catch(eventNames: readonly string[], n?: number, cond?: EcmaExpr): Executable {
-    return new Executable(this.add('catch', { event: events(eventNames), count: count(n), cond }), this.state);
+    return new Executable(
+      this.add('catch', { event: events(eventNames), count: count(n), cond }),
+      this.state,
+    );
   }
 }
 
@@ -182,8 +195,7 @@ export interface RecordOptions {
 }
 
 /** `<record>`: prompts, properties, handlers and `<filled>` (no grammar: it takes audio, not words). */
-export class Recording extends InputItem {
-}
+export class Recording extends InputItem {}
 
 export interface TransferOptions {
   name: string;

@@ -18,7 +18,15 @@ const ILLEGAL_ALL = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 const TEXT_SPECIAL = /[&<>\r]/;
 const ATTR_SPECIAL = /[&<>"\t\n\r]/;
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-const ATTR_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\t': ' ', '\n': ' ', '\r': ' ' };
+const ATTR_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  '\t': ' ',
+  '\n': ' ',
+  '\r': ' ',
+};
 
 /** Only the characters XML 1.0 allows. */
 export function xmlChars(value: string): string {
@@ -49,7 +57,7 @@ const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 function percentEncode(s: string, keep: (ch: string) => boolean): string {
   let out = '';
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const ch = String.fromCodePoint(s.codePointAt(i)!);
     if (keep(ch)) out += ch;
     else if (ch === '%' && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) out += ch;
@@ -60,25 +68,30 @@ function percentEncode(s: string, keep: (ch: string) => boolean): string {
 }
 
 export function uriValue(value: string): string {
-  const s = xmlChars(value).replace(/[\t\n\r]/g, ' ').trim();
+  const s = xmlChars(value)
+    .replace(/[\t\n\r]/g, ' ')
+    .trim();
   const head = IP_LITERAL_PREFIX.exec(s)?.[0] ?? '';
   const rest = s.slice(head.length);
   const hash = rest.indexOf('#');
   const simple = URI_SAFE.test(rest) && !/[[\]]/.test(rest) && (hash < 0 || rest.indexOf('#', hash + 1) < 0);
   if (simple && (head !== '' || HAS_SCHEME.test(s) || !/^[^/?#]*:/.test(s))) return s;
   let seenHash = false;
-  let out = head + percentEncode(rest, (ch) => {
-    if (ch === '[' || ch === ']') return false;
-    if (ch === '#') return seenHash ? false : (seenHash = true);
-    return URI_CHAR.test(ch);
-  });
+  let out =
+    head +
+    percentEncode(rest, (ch) => {
+      if (ch === '[' || ch === ']') return false;
+      if (ch === '#') return seenHash ? false : (seenHash = true);
+      return URI_CHAR.test(ch);
+    });
   // A relative reference may not have ':' in its first segment (it would read as a scheme).
   if (head === '' && !HAS_SCHEME.test(out)) out = out.replace(/^[^/?#]*/, (seg) => seg.replace(/:/g, '%3A'));
   return out;
 }
 
 /** VoiceXML RestrictedVariableName: a letter first, no `.`, not ending with `$`, no leading `_`. */
-const RESTRICTED_NAME = /^[\p{L}\p{Nl}$](?:[\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}$]*[\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}])?$/u;
+const RESTRICTED_NAME =
+  /^[\p{L}\p{Nl}$](?:[\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}$]*[\p{L}\p{Nl}\p{Nd}\p{Mn}\p{Mc}\p{Pc}])?$/u;
 
 export function isVariableName(name: string): boolean {
   return RESTRICTED_NAME.test(name);

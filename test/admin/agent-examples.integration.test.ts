@@ -18,7 +18,16 @@ function agentsIn(file: string): Array<{ name: string; agent: unknown }> {
     const name = `docs/${file} block ${i + 1}`;
     if ('dialogs' in value) out.push({ name, agent: value });
     else if ('start' in value && 'nodes' in value) {
-      out.push({ name, agent: { language: 'en', welcomeDialog: 'example', fallbackDialog: 'example', intents: [], dialogs: { example: value } } });
+      out.push({
+        name,
+        agent: {
+          language: 'en',
+          welcomeDialog: 'example',
+          fallbackDialog: 'example',
+          intents: [],
+          dialogs: { example: value },
+        },
+      });
     }
   }
   return out;
@@ -29,8 +38,11 @@ function agentsIn(file: string): Array<{ name: string; agent: unknown }> {
  * connection made with its commands in its place, which is what this does.
  */
 function onConnection(agent: unknown, connectionId: string): unknown {
-  const copy = structuredClone(agent) as { dialogs: Record<string, { nodes: Record<string, { type: string; connectionId?: string }> }> };
-  for (const dialog of Object.values(copy.dialogs)) for (const node of Object.values(dialog.nodes)) if (node.type === 'llm') node.connectionId = connectionId;
+  const copy = structuredClone(agent) as {
+    dialogs: Record<string, { nodes: Record<string, { type: string; connectionId?: string }> }>;
+  };
+  for (const dialog of Object.values(copy.dialogs))
+    for (const node of Object.values(dialog.nodes)) if (node.type === 'llm') node.connectionId = connectionId;
   return copy;
 }
 
@@ -44,7 +56,8 @@ describe('agents in examples/ and docs/', () => {
     expect(blocks).toHaveLength(1);
     const run = await runShellBlock(blocks[0]!, { BASE: gw.url, ADMIN: gw.config.adminToken });
     expect(run.code, run.stderr).toBe(0);
-    connectionId = (JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { connectionId: string }).connectionId;
+    connectionId = (JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { connectionId: string })
+      .connectionId;
   });
   afterAll(async () => {
     await gw.close();
@@ -61,16 +74,23 @@ describe('agents in examples/ and docs/', () => {
     expect(docFiles.flatMap(agentsIn).length).toBeGreaterThanOrEqual(5);
   });
 
-  it.each(exampleFiles)('when examples/%s is set on a fresh app, then it is accepted as it is', async (file) => {
-    const agent = JSON.parse(readFileSync(join(root, 'examples', file), 'utf8')) as unknown;
-    const put = await gw.admin('PUT', `/api/admin/apps/${await freshApp()}/agent`, agent);
-    expect(put.status, JSON.stringify(put.body)).toBe(202);
-  });
+  it.each(exampleFiles)(
+    'when examples/%s is set on a fresh app, then it is accepted as it is',
+    async (file) => {
+      const agent = JSON.parse(readFileSync(join(root, 'examples', file), 'utf8')) as unknown;
+      const put = await gw.admin('PUT', `/api/admin/apps/${await freshApp()}/agent`, agent);
+      expect(put.status, JSON.stringify(put.body)).toBe(202);
+    },
+  );
 
   it('when every agent and dialog shown in docs/ is set on a fresh app, then each is accepted', async () => {
     const refused: string[] = [];
     for (const { name, agent } of docFiles.flatMap(agentsIn)) {
-      const put = await gw.admin('PUT', `/api/admin/apps/${await freshApp()}/agent`, onConnection(agent, connectionId));
+      const put = await gw.admin(
+        'PUT',
+        `/api/admin/apps/${await freshApp()}/agent`,
+        onConnection(agent, connectionId),
+      );
       if (put.status !== 202) refused.push(`${name}: ${JSON.stringify(put.body)}`);
     }
     expect(refused).toEqual([]);
@@ -80,13 +100,24 @@ describe('agents in examples/ and docs/', () => {
     expect(connectionId).toMatch(/^cn-/);
     const conn = await gw.admin('GET', '/api/admin/api-keys');
     expect(conn.body.apiKeys.some((k: { name: string }) => k.name === 'models')).toBe(true);
-    const llm = docFiles.flatMap(agentsIn).filter(({ agent }) => JSON.stringify(agent).includes('"type":"llm"'));
+    const llm = docFiles
+      .flatMap(agentsIn)
+      .filter(({ agent }) => JSON.stringify(agent).includes('"type":"llm"'));
     expect(llm.length).toBeGreaterThanOrEqual(1);
     for (const { name, agent } of llm) {
       const asWritten = await gw.admin('PUT', `/api/admin/apps/${await freshApp()}/agent`, agent);
       expect(asWritten.status, name).toBe(400);
       expect(JSON.stringify(asWritten.body)).toContain('connectionId');
-      expect((await gw.admin('PUT', `/api/admin/apps/${await freshApp()}/agent`, onConnection(agent, connectionId))).status, name).toBe(202);
+      expect(
+        (
+          await gw.admin(
+            'PUT',
+            `/api/admin/apps/${await freshApp()}/agent`,
+            onConnection(agent, connectionId),
+          )
+        ).status,
+        name,
+      ).toBe(202);
     }
   });
 

@@ -9,7 +9,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { compileAgent, demoAgentWith, loadCompiledAgent } from '../../src/agent/index.js';
 import { storeKeys, type Store } from '../../src/store/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
-import { createModelConnection, setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
+import {
+  createModelConnection,
+  setupIvrApp,
+  startGateway,
+  type IvrApp,
+  type RunningGateway,
+} from '../helpers/test-gateway.js';
 import { IvrCall, settled, spokenOf } from '../helpers/ivr-call.js';
 import { waitUntilAgentLive } from '../helpers/agent-upload.js';
 import { largeAgentDefinition } from '../helpers/large-agent.js';
@@ -20,7 +26,11 @@ const FALLBACK = "Sorry, I didn't get that.";
 /** The demo agent plus an intent the demo agent lacks, and enough other intents that training takes a while. */
 function agentWithPizza(bytes: number, marker: string): Record<string, any> {
   const agent = largeAgentDefinition(bytes, { marker, base: demo }) as Record<string, any>;
-  agent.intents.push({ name: 'OrderPizza', dialog: 'pizza', utterances: ['order a pizza', 'i want a pizza delivered', 'pizza for delivery please'] });
+  agent.intents.push({
+    name: 'OrderPizza',
+    dialog: 'pizza',
+    utterances: ['order a pizza', 'i want a pizza delivered', 'pizza for delivery please'],
+  });
   agent.dialogs.pizza = { start: 'noted', nodes: { noted: { type: 'end', text: PIZZA } } };
   return agent;
 }
@@ -43,7 +53,8 @@ let demo: ReturnType<typeof demoAgentWith>;
 /** One deployment: every instance opens what another sealed. */
 const masterKey = randomBytes(32);
 
-const status = async (gw: RunningGateway, streamId: string) => (await gw.admin('GET', `/api/admin/apps/${streamId}/agent/status`)).body;
+const status = async (gw: RunningGateway, streamId: string) =>
+  (await gw.admin('GET', `/api/admin/apps/${streamId}/agent/status`)).body;
 
 describeEachStore('agent upload limits', 'api', (factory) => {
   let store: Store;
@@ -52,7 +63,16 @@ describeEachStore('agent upload limits', 'api', (factory) => {
   beforeAll(async () => {
     store = await factory.make();
     // the demo agent has 3 intents, 30 utterances and 15 nodes
-    gw = await startGateway({ store, config: { agentMaxBytes: '8kb', bodyLimit: '2kb', agentMaxIntents: 4, agentMaxUtterances: 35, agentMaxNodes: 15 } });
+    gw = await startGateway({
+      store,
+      config: {
+        agentMaxBytes: '8kb',
+        bodyLimit: '2kb',
+        agentMaxIntents: 4,
+        agentMaxUtterances: 35,
+        agentMaxNodes: 15,
+      },
+    });
     demo = demoAgentWith(await createModelConnection(gw));
     app = await setupIvrApp(gw, { agent: demo });
   });
@@ -66,7 +86,9 @@ describeEachStore('agent upload limits', 'api', (factory) => {
     const big = largeAgentDefinition(9 * 1024);
     const r = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, big);
     expect(r.status).toBe(413);
-    expect(r.body.errors).toEqual([{ msg: 'Request body is larger than 8kb (AGENT_MAX_BYTES)', code: 'payload_too_large' }]);
+    expect(r.body.errors).toEqual([
+      { msg: 'Request body is larger than 8kb (AGENT_MAX_BYTES)', code: 'payload_too_large' },
+    ]);
     expect(await status(gw, app.streamId)).toEqual(before);
     // the agent's own limit, not the service's BODY_LIMIT (2kb), applies to an agent
     expect(JSON.stringify(demo).length).toBeGreaterThan(2 * 1024);
@@ -75,16 +97,38 @@ describeEachStore('agent upload limits', 'api', (factory) => {
 
   it('when an agent has more intents, utterances or nodes than allowed, then 400 names each limit and its setting', async () => {
     const agent = structuredClone(demo) as Record<string, any>;
-    agent.intents.push({ name: 'Hours', dialog: 'fallback', utterances: ['when are you open', 'opening times', 'are you open now', 'what time do you close', 'open on monday'] });
+    agent.intents.push({
+      name: 'Hours',
+      dialog: 'fallback',
+      utterances: [
+        'when are you open',
+        'opening times',
+        'are you open now',
+        'what time do you close',
+        'open on monday',
+      ],
+    });
     agent.intents.push({ name: 'Parking', dialog: 'fallback', utterances: ['where can i park'] });
     agent.dialogs.fallback.nodes.extra = { type: 'message', text: 'More.' };
     agent.dialogs.fallback.nodes.sorry.next = [{ goto: 'extra' }];
     const r = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, agent);
     expect(r.status).toBe(400);
     expect(r.body.errors).toEqual([
-      { msg: 'The agent has 5 intents; at most 4 are allowed (AGENT_MAX_INTENTS)', code: 'limit_exceeded', path: 'body.intents' },
-      { msg: 'The agent has 36 utterances; at most 35 are allowed (AGENT_MAX_UTTERANCES)', code: 'limit_exceeded', path: 'body.intents' },
-      { msg: 'The agent has 16 nodes; at most 15 are allowed (AGENT_MAX_NODES)', code: 'limit_exceeded', path: 'body.dialogs' },
+      {
+        msg: 'The agent has 5 intents; at most 4 are allowed (AGENT_MAX_INTENTS)',
+        code: 'limit_exceeded',
+        path: 'body.intents',
+      },
+      {
+        msg: 'The agent has 36 utterances; at most 35 are allowed (AGENT_MAX_UTTERANCES)',
+        code: 'limit_exceeded',
+        path: 'body.intents',
+      },
+      {
+        msg: 'The agent has 16 nodes; at most 15 are allowed (AGENT_MAX_NODES)',
+        code: 'limit_exceeded',
+        path: 'body.dialogs',
+      },
     ]);
     agent.intents.pop();
     agent.intents[3].utterances = agent.intents[3].utterances.slice(0, 3);
@@ -104,7 +148,11 @@ describeEachStore('agent training off the event loop', 'api', (factory) => {
     store = await factory.make();
     // two instances on one store; the second keeps its agent version for 200 ms between checks
     a = await startGateway({ store, config: { masterKey }, options: { agentTrainingLockMs: 1_000 } });
-    b = await startGateway({ store, config: { masterKey, cacheTtlMs: 200 }, options: { agentTrainingLockMs: 1_000 } });
+    b = await startGateway({
+      store,
+      config: { masterKey, cacheTtlMs: 200 },
+      options: { agentTrainingLockMs: 1_000 },
+    });
     demo = demoAgentWith(await createModelConnection(a));
   });
   afterAll(async () => {
@@ -121,12 +169,20 @@ describeEachStore('agent training off the event loop', 'api', (factory) => {
     expect(await probe(a, app.webhookUrl)).toBe('old');
     expect(await probe(b, onB)).toBe('old');
 
-    const put = await a.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, agentWithPizza(80_000, 'tell me about'));
+    const put = await a.admin(
+      'PUT',
+      `/api/admin/apps/${app.streamId}/agent`,
+      agentWithPizza(80_000, 'tell me about'),
+    );
     expect(put.status).toBe(202);
     expect(put.body).toMatchObject({ state: 'training', liveVersion: v1.liveVersion });
     expect(put.body.latestVersion).not.toBe(v1.liveVersion);
     // the new definition is what GET answers; the status says it is not live yet
-    expect((await a.admin('GET', `/api/admin/apps/${app.streamId}/agent`)).body.intents.some((i: { name: string }) => i.name === 'OrderPizza')).toBe(true);
+    expect(
+      (await a.admin('GET', `/api/admin/apps/${app.streamId}/agent`)).body.intents.some(
+        (i: { name: string }) => i.name === 'OrderPizza',
+      ),
+    ).toBe(true);
 
     // turns answered while the status still says "training" were answered by the live (old) agent
     let duringTraining = 0;
@@ -139,10 +195,16 @@ describeEachStore('agent training off the event loop', 'api', (factory) => {
       duringTraining++;
     }
     expect(duringTraining).toBeGreaterThan(0);
-    console.info(`[agent-upload] ${duringTraining} probe pairs answered by the old agent while the new one trained`);
+    console.info(
+      `[agent-upload] ${duringTraining} probe pairs answered by the old agent while the new one trained`,
+    );
 
     const live = await waitUntilAgentLive(a.admin, app.streamId);
-    expect(live).toMatchObject({ state: 'ready', liveVersion: put.body.latestVersion, latestVersion: put.body.latestVersion });
+    expect(live).toMatchObject({
+      state: 'ready',
+      liveVersion: put.body.latestVersion,
+      latestVersion: put.body.latestVersion,
+    });
     expect(live.liveSince).toBeDefined();
     expect(await probe(a, app.webhookUrl)).toBe('new');
     // the other instance loads the new version in the background, answering with the old one meanwhile
@@ -159,13 +221,21 @@ describeEachStore('agent training off the event loop', 'api', (factory) => {
     expect(put.status).toBe(202);
     expect(put.body).toEqual(before);
     // while another upload trains, the live definition again drops that upload
-    const other = await a.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, agentWithPizza(80_000, 'say something about'));
+    const other = await a.admin(
+      'PUT',
+      `/api/admin/apps/${app.streamId}/agent`,
+      agentWithPizza(80_000, 'say something about'),
+    );
     expect(other.body.state).toBe('training');
     const again = await a.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, demo);
     expect(again.body).toEqual(before);
     expect(await status(a, app.streamId)).toEqual(before);
     expect(await store.exists(storeKeys.agentUpload(app.streamId))).toBe(false);
-    expect((await a.admin('GET', `/api/admin/apps/${app.streamId}/agent`)).body.intents.map((i: { name: string }) => i.name)).toEqual(['BookTable', 'AskQuestion', 'TalkToHuman']);
+    expect(
+      (await a.admin('GET', `/api/admin/apps/${app.streamId}/agent`)).body.intents.map(
+        (i: { name: string }) => i.name,
+      ),
+    ).toEqual(['BookTable', 'AskQuestion', 'TalkToHuman']);
     expect(a.log.text()).toContain('agent training stopped');
   });
 
@@ -197,7 +267,11 @@ describeEachStore('agent training off the event loop', 'api', (factory) => {
   it('when the instance training an upload stops, then another instance takes the upload over and makes it live', async () => {
     const c = await startGateway({ store, config: { masterKey }, options: { agentTrainingLockMs: 1_000 } });
     const app = await setupIvrApp(c, { agent: demo });
-    const put = await c.admin('PUT', `/api/admin/apps/${app.streamId}/agent`, agentWithPizza(80_000, 'ask me about'));
+    const put = await c.admin(
+      'PUT',
+      `/api/admin/apps/${app.streamId}/agent`,
+      agentWithPizza(80_000, 'ask me about'),
+    );
     expect(put.body.state).toBe('training');
     await c.close();
     expect(c.log.text()).toContain('agent training stopped');

@@ -19,19 +19,37 @@ describeEachStore('API keys', 'api', (factory) => {
     await store.close();
   });
 
-  const connections = (apiKey: string) => fetch(`${gw.url}/api/public/connections`, { headers: { 'x-api-key': apiKey } });
+  const connections = (apiKey: string) =>
+    fetch(`${gw.url}/api/public/connections`, { headers: { 'x-api-key': apiKey } });
 
   it('when API keys are made, then they are listed oldest first with id, name, scopes and creation time, and neither the key nor its hash', async () => {
     const before = (await gw.admin('GET', '/api/admin/api-keys')).body.apiKeys.length;
-    const a = (await gw.admin('POST', '/api/admin/api-keys', { name: 'Reporting', scopes: ['connections:view'] })).body;
-    const b = (await gw.admin('POST', '/api/admin/api-keys', { name: 'Deploy bot', scopes: ['connections:view', 'connections:manage'] })).body;
+    const a = (
+      await gw.admin('POST', '/api/admin/api-keys', { name: 'Reporting', scopes: ['connections:view'] })
+    ).body;
+    const b = (
+      await gw.admin('POST', '/api/admin/api-keys', {
+        name: 'Deploy bot',
+        scopes: ['connections:view', 'connections:manage'],
+      })
+    ).body;
     const r = await gw.admin('GET', '/api/admin/api-keys');
     expect(r.status).toBe(200);
     expect(r.body.total).toBe(before + 2);
     const mine = r.body.apiKeys.slice(-2);
     expect(mine).toEqual([
-      { id: a.id, name: 'Reporting', scopes: ['connections:view'], createdOn: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
-      { id: b.id, name: 'Deploy bot', scopes: ['connections:view', 'connections:manage'], createdOn: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      {
+        id: a.id,
+        name: 'Reporting',
+        scopes: ['connections:view'],
+        createdOn: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
+      {
+        id: b.id,
+        name: 'Deploy bot',
+        scopes: ['connections:view', 'connections:manage'],
+        createdOn: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      },
     ]);
     const text = JSON.stringify(r.body);
     expect(text.includes(a.apiKey)).toBe(false);
@@ -39,8 +57,12 @@ describeEachStore('API keys', 'api', (factory) => {
   });
 
   it('when an API key is deleted, then requests that send it are refused at once and the other keys still work', async () => {
-    const gone = (await gw.admin('POST', '/api/admin/api-keys', { name: 'Leaked', scopes: ['connections:view'] })).body;
-    const kept = (await gw.admin('POST', '/api/admin/api-keys', { name: 'Kept', scopes: ['connections:view'] })).body;
+    const gone = (
+      await gw.admin('POST', '/api/admin/api-keys', { name: 'Leaked', scopes: ['connections:view'] })
+    ).body;
+    const kept = (
+      await gw.admin('POST', '/api/admin/api-keys', { name: 'Kept', scopes: ['connections:view'] })
+    ).body;
     expect((await connections(gone.apiKey)).status).toBe(200);
     expect((await gw.admin('DELETE', `/api/admin/api-keys/${gone.id}`)).status).toBe(204);
     expect((await connections(gone.apiKey)).status).toBe(401);
@@ -52,7 +74,8 @@ describeEachStore('API keys', 'api', (factory) => {
   });
 
   it('when the id is malformed or the admin token is missing, then the answer is 400 or 401 and nothing is deleted', async () => {
-    const k = (await gw.admin('POST', '/api/admin/api-keys', { name: 'Safe', scopes: ['connections:view'] })).body;
+    const k = (await gw.admin('POST', '/api/admin/api-keys', { name: 'Safe', scopes: ['connections:view'] }))
+      .body;
     expect((await gw.admin('DELETE', '/api/admin/api-keys/not-an-id')).status).toBe(400);
     expect((await fetch(`${gw.url}/api/admin/api-keys/${k.id}`, { method: 'DELETE' })).status).toBe(401);
     expect((await fetch(`${gw.url}/api/admin/api-keys`)).status).toBe(401);

@@ -22,7 +22,9 @@ describeEachStore('app deletion', 'api', (factory) => {
     const app = await setupIvrApp(gw, { name });
     const sandbox = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true });
     expect(sandbox.status).toBe(200);
-    const suite = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/testsuites/smoke`, { utterances: [{ utterance: 'book a table', intent: 'BookTable' }] });
+    const suite = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/testsuites/smoke`, {
+      utterances: [{ utterance: 'book a table', intent: 'BookTable' }],
+    });
     expect(suite.status).toBe(200);
     const call = new IvrCall(gw, app.webhookUrl);
     await call.start();
@@ -42,12 +44,18 @@ describeEachStore('app deletion', 'api', (factory) => {
     expect((await gw.admin('DELETE', `/api/admin/apps/${gone.app.streamId}`)).status).toBe(204);
 
     expect((await gw.admin('GET', `/api/admin/apps/${gone.app.streamId}`)).status).toBe(404);
-    expect((await gw.admin('GET', '/api/admin/apps')).body.apps.map((a: { streamId: string }) => a.streamId)).not.toContain(gone.app.streamId);
+    expect(
+      (await gw.admin('GET', '/api/admin/apps')).body.apps.map((a: { streamId: string }) => a.streamId),
+    ).not.toContain(gone.app.streamId);
     // nothing is left in the app's key scope (history, settings, channel, sandbox, suites, agent…)
     expect(await store.deletePrefix(storeKeys.appScope(gone.app.streamId))).toBe(0);
     expect(await store.get(storeKeys.sandboxNumber(gone.phoneNumber))).toBeNull();
     expect(await store.get(storeKeys.ivrChannelByClient(gone.app.clientId))).toBeNull();
-    const refused = await gw.submit(gone.app.webhookUrl, { callId: 'call-after-deletion', message: '', from: '+15550001111' });
+    const refused = await gw.submit(gone.app.webhookUrl, {
+      callId: 'call-after-deletion',
+      message: '',
+      from: '+15550001111',
+    });
     expect(refused.status).toBe(404);
     expect(kindOf(refused.xml)).toBe('error');
     expect((await gw.admin('DELETE', `/api/admin/apps/${gone.app.streamId}`)).status).toBe(404);

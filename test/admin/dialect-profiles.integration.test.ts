@@ -21,10 +21,17 @@ describe('dialect profiles', () => {
     expect(r.status).toBe(200);
     expect(r.body.dialects.map((d: { name: string }) => d.name)).toEqual(dialectNames);
     const byName = Object.fromEntries(r.body.dialects.map((d: { name: string }) => [d.name, d]));
-    expect(byName['cisco-vvb']).toMatchObject({ builtins: { voice: [], dtmf: ['boolean', 'digits'] }, transcription: true, transferStyle: 'type' });
+    expect(byName['cisco-vvb']).toMatchObject({
+      builtins: { voice: [], dtmf: ['boolean', 'digits'] },
+      transcription: true,
+      transferStyle: 'type',
+    });
     expect(byName.jvoicexml).toMatchObject({ transcription: false, transferStyle: 'bridge' });
     for (const name of dialectNames) {
-      expect(byName[name].builtins).toEqual({ voice: [...dialectProfiles[name].builtins.voice], dtmf: [...dialectProfiles[name].builtins.dtmf] });
+      expect(byName[name].builtins).toEqual({
+        voice: [...dialectProfiles[name].builtins.voice],
+        dtmf: [...dialectProfiles[name].builtins.dtmf],
+      });
       expect(byName[name].facts.length).toBeGreaterThan(0);
     }
   });
@@ -32,6 +39,8 @@ describe('dialect profiles', () => {
   it('when the profiles are asked for without the admin token, then the answer is 401', async () => {
     const r = await fetch(`${gw.url}/api/admin/ivr/dialects`);
     expect(r.status).toBe(401);
-    expect(await r.json()).toMatchObject({ errors: [expect.objectContaining({ msg: expect.any(String), code: expect.anything() })] });
+    expect(await r.json()).toMatchObject({
+      errors: [expect.objectContaining({ msg: expect.any(String), code: expect.anything() })],
+    });
   });
 });

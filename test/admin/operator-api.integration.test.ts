@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../helpers/test-stores.js';
-import { createModelConnection, importSkillGroup, startGateway, type RunningGateway } from '../helpers/test-gateway.js';
+import {
+  createModelConnection,
+  importSkillGroup,
+  startGateway,
+  type RunningGateway,
+} from '../helpers/test-gateway.js';
 import { demoAgentDefinition, demoAgentWith } from '../../src/agent/index.js';
 import type { Store } from '../../src/store/index.js';
 
@@ -30,7 +35,10 @@ describeEachStore('operator API', 'api', (factory) => {
 
   it('when an API app and an API key are created, then the secrets are shown once with their ids', async () => {
     const app = await gw.admin('POST', '/api/admin/apps', { name: 'A' });
-    const client = await gw.admin('POST', `/api/admin/apps/${app.body.streamId}/api-apps`, { name: 'reporting', scopes: ['chat-history', 'batch-tests'] });
+    const client = await gw.admin('POST', `/api/admin/apps/${app.body.streamId}/api-apps`, {
+      name: 'reporting',
+      scopes: ['chat-history', 'batch-tests'],
+    });
     expect(client.status).toBe(201);
     expect(client.body.clientId).toMatch(/^cs-[0-9a-f-]{36}$/);
     expect(client.body.clientSecret.length).toBeGreaterThan(30);
@@ -63,15 +71,30 @@ describeEachStore('operator API', 'api', (factory) => {
     const id = app.body.streamId;
     const missing = await gw.admin('PUT', `/api/admin/apps/${id}/agent`, demoAgentDefinition);
     expect(missing.status).toBe(400);
-    expect(missing.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['body.dialogs.ask.nodes.answer.connectionId', 'body.dialogs.human.nodes.transfer.skillGroupId']);
+    expect(missing.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'body.dialogs.ask.nodes.answer.connectionId',
+      'body.dialogs.human.nodes.transfer.skillGroupId',
+    ]);
     await importSkillGroup(gw, id, 'sg-reservations', 'Reservations');
-    expect((await gw.admin('PUT', `/api/admin/apps/${id}/agent`, demoAgentWith(await createModelConnection(gw)))).status).toBe(202);
+    expect(
+      (await gw.admin('PUT', `/api/admin/apps/${id}/agent`, demoAgentWith(await createModelConnection(gw))))
+        .status,
+    ).toBe(202);
     expect((await gw.admin('GET', `/api/admin/apps/${id}/agent`)).body.welcomeDialog).toBe('welcome');
-    const bad = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, { retries: 11, confidenceThreshold: 101, vxmlProperties: { timeout: '90s' } });
+    const bad = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, {
+      retries: 11,
+      confidenceThreshold: 101,
+      vxmlProperties: { timeout: '90s' },
+    });
     expect(bad.status).toBe(400);
     const paths = bad.body.errors.map((e: { path: string }) => e.path);
-    expect(paths).toEqual(expect.arrayContaining(['body.retries', 'body.confidenceThreshold', 'body.vxmlProperties.timeout']));
-    const ok = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, { retries: 2, confidenceThreshold: 40 });
+    expect(paths).toEqual(
+      expect.arrayContaining(['body.retries', 'body.confidenceThreshold', 'body.vxmlProperties.timeout']),
+    );
+    const ok = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, {
+      retries: 2,
+      confidenceThreshold: 40,
+    });
     expect(ok.body).toMatchObject({ retries: 2, confidenceThreshold: 40, dialect: 'w3c' });
     const ch = await gw.admin('PUT', `/api/admin/apps/${id}/channels/ivr`, { enabled: true });
     expect(ch.body).toMatchObject({ enabled: true, webhookUrl: `${gw.url}/ivr/hooks/${id}` });
@@ -81,7 +104,11 @@ describeEachStore('operator API', 'api', (factory) => {
   it('when the IVR settings are PUT with a null or non-object body, then 400 and the stored settings stay', async () => {
     const app = await gw.admin('POST', '/api/admin/apps', { name: 'Settings body' });
     const id = app.body.streamId as string;
-    const stored = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, { retries: 2, confidenceThreshold: 40, welcomeMessage: 'Hello there' });
+    const stored = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, {
+      retries: 2,
+      confidenceThreshold: 40,
+      welcomeMessage: 'Hello there',
+    });
     expect(stored.status).toBe(200);
     for (const body of [null, [], 'reset', 5, true]) {
       const r = await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, body);
@@ -93,7 +120,13 @@ describeEachStore('operator API', 'api', (factory) => {
 
   it('when the OpenAPI document is read, then it lists the operator, IVR and public routes', async () => {
     const spec = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
-    for (const p of ['/api/admin/apps', '/api/admin/apps/{streamId}/agent', '/ivr/hooks/{streamId}', '/api/public/connections', '/api/public/tables/{tableName}']) {
+    for (const p of [
+      '/api/admin/apps',
+      '/api/admin/apps/{streamId}/agent',
+      '/ivr/hooks/{streamId}',
+      '/api/public/connections',
+      '/api/public/tables/{tableName}',
+    ]) {
       expect(Object.keys(spec.paths)).toContain(p);
     }
   });

@@ -12,7 +12,8 @@ type Flat = Record<string, unknown>;
 /** The settings as dotted names and values, the way the answer names them. */
 function flatten(value: Record<string, unknown>, prefix = '', out: Flat = {}): Flat {
   for (const [k, v] of Object.entries(value)) {
-    if (v && typeof v === 'object' && !Array.isArray(v)) flatten(v as Record<string, unknown>, `${prefix}${k}.`, out);
+    if (v && typeof v === 'object' && !Array.isArray(v))
+      flatten(v as Record<string, unknown>, `${prefix}${k}.`, out);
     else out[`${prefix}${k}`] = v;
   }
   return out;
@@ -42,8 +43,10 @@ describeEachStore('what enabling the sandbox changed', 'api', (factory) => {
     await store.close();
   });
 
-  const newApp = async (name: string) => (await gw.admin('POST', '/api/admin/apps', { name })).body.streamId as string;
-  const settingsOf = async (id: string) => (await gw.admin('GET', `/api/admin/apps/${id}/ivr-settings`)).body as Record<string, unknown>;
+  const newApp = async (name: string) =>
+    (await gw.admin('POST', '/api/admin/apps', { name })).body.streamId as string;
+  const settingsOf = async (id: string) =>
+    (await gw.admin('GET', `/api/admin/apps/${id}/ivr-settings`)).body as Record<string, unknown>;
   const enable = (id: string) => gw.admin('PUT', `/api/admin/apps/${id}/ivr-sandbox`, { enabled: true });
 
   it('when an app never saved settings and has no channel, then the answer lists each pre-filled setting and that the channel was switched on', async () => {
@@ -64,7 +67,11 @@ describeEachStore('what enabling the sandbox changed', 'api', (factory) => {
   it('when the settings are saved not enabled with other values, then every one it rewrote is listed with its old value, and an enabled channel is left alone', async () => {
     const id = await newApp('Custom');
     await gw.admin('PUT', `/api/admin/apps/${id}/ivr-settings`, {
-      enabled: false, retries: 5, dataExtractionKey: 'said', confidenceKey: 'how sure', confidenceThreshold: 10,
+      enabled: false,
+      retries: 5,
+      dataExtractionKey: 'said',
+      confidenceKey: 'how sure',
+      confidenceThreshold: 10,
       transcription: { enabled: false, engine: 'builtin:grammar/text' },
     });
     await gw.admin('PUT', `/api/admin/apps/${id}/channels/ivr`, { enabled: true });
@@ -72,10 +79,19 @@ describeEachStore('what enabling the sandbox changed', 'api', (factory) => {
     const r = await enable(id);
     const after = await settingsOf(id);
     expect(byName(r.body.settingsChanged)).toEqual(diff(before, after));
-    expect(r.body.settingsChanged.map((c: { name: string }) => c.name).sort()).toEqual(
-      ['confidenceKey', 'confidenceThreshold', 'dataExtractionKey', 'enabled', 'transcription.enabled', 'transcription.engine'],
-    );
-    expect(r.body.settingsChanged).toContainEqual({ name: 'dataExtractionKey', before: 'said', after: 'user input' });
+    expect(r.body.settingsChanged.map((c: { name: string }) => c.name).sort()).toEqual([
+      'confidenceKey',
+      'confidenceThreshold',
+      'dataExtractionKey',
+      'enabled',
+      'transcription.enabled',
+      'transcription.engine',
+    ]);
+    expect(r.body.settingsChanged).toContainEqual({
+      name: 'dataExtractionKey',
+      before: 'said',
+      after: 'user input',
+    });
     expect(after.retries).toBe(5);
     expect(r.body.channelSwitchedOn).toBe(false);
   });

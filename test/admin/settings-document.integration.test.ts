@@ -10,12 +10,25 @@ import { startGateway, type RunningGateway } from '../helpers/test-gateway.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { LOG_SETTING_HELP } from '../../src/ivr-settings/ivr-settings-schema.js';
 
-type Spec = { paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>> };
+type Spec = {
+  paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: Schema }> } }>>;
+};
 
 const SETTINGS = '/api/admin/apps/{streamId}/ivr-settings';
 
 /** Names the server takes or refuses: VoiceXML 2.1's own, dotted platform names, and names of neither kind. */
-const NAMES = ['bargein', 'timeout', 'maxnbest', 'universals', 'com.acme.asr.mode', 'x.y', 'bargin', 'vendorMode', 'asr_mode', 'timeoutx'];
+const NAMES = [
+  'bargein',
+  'timeout',
+  'maxnbest',
+  'universals',
+  'com.acme.asr.mode',
+  'x.y',
+  'bargin',
+  'vendorMode',
+  'asr_mode',
+  'timeoutx',
+];
 
 describe('the IVR settings in the OpenAPI document', () => {
   let gw: RunningGateway;
@@ -24,7 +37,8 @@ describe('the IVR settings in the OpenAPI document', () => {
   beforeAll(async () => {
     gw = await startGateway({ store: new MemoryStore(`settings-doc-${Date.now()}:`) });
     spec = (await (await fetch(`${gw.url}/openapi.json`)).json()) as Spec;
-    streamId = (await gw.admin('POST', '/api/admin/apps', { name: 'Documented', language: 'en' })).body.streamId as string;
+    streamId = (await gw.admin('POST', '/api/admin/apps', { name: 'Documented', language: 'en' })).body
+      .streamId as string;
   });
   afterAll(async () => {
     await gw.close();
@@ -37,7 +51,8 @@ describe('the IVR settings in the OpenAPI document', () => {
 
   it('when the log setting is read in the PUT and PATCH schemas, then both say it writes turn transcript lines with the caller words', () => {
     for (const method of ['put', 'patch'] as const) {
-      const log = (schemaOf(method) as { properties: Record<string, { description?: string }> }).properties.log!;
+      const log = (schemaOf(method) as { properties: Record<string, { description?: string }> }).properties
+        .log!;
       expect(log.description, method).toBe(LOG_SETTING_HELP);
       expect(log.description).toMatch(/turn transcript/);
       expect(log.description).toMatch(/caller's words/);
@@ -46,7 +61,8 @@ describe('the IVR settings in the OpenAPI document', () => {
   });
 
   it('when the enabled setting is read in the PUT schema, then it says a PUT that leaves it out keeps it', () => {
-    const enabled = (schemaOf('put') as { properties: Record<string, { description?: string }> }).properties.enabled!;
+    const enabled = (schemaOf('put') as { properties: Record<string, { description?: string }> }).properties
+      .enabled!;
     expect(enabled.description).toMatch(/PUT that leaves it out keeps/);
   });
 
@@ -68,9 +84,21 @@ describe('the IVR settings in the OpenAPI document', () => {
       });
     }
     // the server's own verdicts, so the comparison below cannot pass by everything being refused
-    expect(verdicts.filter((v) => v.server).map((v) => v.name)).toEqual(['bargein', 'timeout', 'maxnbest', 'universals', 'com.acme.asr.mode', 'x.y']);
+    expect(verdicts.filter((v) => v.server).map((v) => v.name)).toEqual([
+      'bargein',
+      'timeout',
+      'maxnbest',
+      'universals',
+      'com.acme.asr.mode',
+      'x.y',
+    ]);
     for (const v of verdicts) {
-      expect({ name: v.name, put: v.put, patch: v.patch, serverPatch: v.serverPatch }).toEqual({ name: v.name, put: v.server, patch: v.server, serverPatch: v.server });
+      expect({ name: v.name, put: v.put, patch: v.patch, serverPatch: v.serverPatch }).toEqual({
+        name: v.name,
+        put: v.server,
+        patch: v.server,
+        serverPatch: v.server,
+      });
     }
   });
 });

@@ -14,9 +14,16 @@ import type { Store } from '../../src/store/index.js';
 const projectRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
 /** Runs a script as `npm run <script>` does, with tsx, in one Node process (no npx or tsx launcher processes). */
-function run(script: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: projectRoot,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -28,7 +35,11 @@ function run(script: string, args: string[], env: Record<string, string> = {}): 
 
 /** The first request of a call to a webhook URL, as a VXML browser sends it. */
 async function firstTurn(url: string, callId: string): Promise<{ status: number; xml: string }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ callId, message: '' }).toString() });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ callId, message: '' }).toString(),
+  });
   return { status: res.status, xml: await res.text() };
 }
 
@@ -47,7 +58,10 @@ describeEachStore('webhook tokens', 'api', (factory) => {
   });
 
   it('when the operator mints a token, then it expires when it says and its webhook URL answers a call', async () => {
-    const minted = await gw.admin('POST', `/api/admin/apps/${app.streamId}/channels/ivr/tokens`, { sub: '+15550001234', expiresInS: 3600 });
+    const minted = await gw.admin('POST', `/api/admin/apps/${app.streamId}/channels/ivr/tokens`, {
+      sub: '+15550001234',
+      expiresInS: 3600,
+    });
     expect(minted.status).toBe(201);
     const claims = jwt.decode(minted.body.token as string) as { exp: number; sub: string; appId: string };
     expect(claims).toMatchObject({ sub: '+15550001234', appId: app.clientId });
@@ -58,23 +72,35 @@ describeEachStore('webhook tokens', 'api', (factory) => {
   });
 
   it('when a token has no expiry, then the webhook refuses it saying why, unless the channel allows such tokens', async () => {
-    const forever = jwt.sign({ appId: app.clientId, sub: 'legacy' }, app.clientSecret, { algorithm: 'HS256' });
+    const forever = jwt.sign({ appId: app.clientId, sub: 'legacy' }, app.clientSecret, {
+      algorithm: 'HS256',
+    });
     const url = `${gw.url}/ivr/hooks/${app.streamId}?token=${encodeURIComponent(forever)}`;
     const refused = await firstTurn(url, `forever-${factory.name}`);
     expect(refused.status).toBe(401);
     expect(gw.log.text()).toMatch(/no expiry/);
-    const allowed = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/channels/ivr`, { enabled: true, allowTokensWithoutExpiry: true });
+    const allowed = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/channels/ivr`, {
+      enabled: true,
+      allowTokensWithoutExpiry: true,
+    });
     expect(allowed.body).toMatchObject({ enabled: true, allowTokensWithoutExpiry: true });
     expect(allowed.body.clientSecret).toBeUndefined();
     expect((await firstTurn(url, `forever-ok-${factory.name}`)).status).toBe(200);
-    await gw.admin('PUT', `/api/admin/apps/${app.streamId}/channels/ivr`, { enabled: true, allowTokensWithoutExpiry: false });
+    await gw.admin('PUT', `/api/admin/apps/${app.streamId}/channels/ivr`, {
+      enabled: true,
+      allowTokensWithoutExpiry: false,
+    });
     expect((await firstTurn(url, `forever-again-${factory.name}`)).status).toBe(401);
   });
 
   it('when a token is asked for an app without a channel, or for too long, then 404 and 400', async () => {
     const bare = await gw.admin('POST', '/api/admin/apps', { name: 'No channel' });
-    expect((await gw.admin('POST', `/api/admin/apps/${bare.body.streamId}/channels/ivr/tokens`, {})).status).toBe(404);
-    const long = await gw.admin('POST', `/api/admin/apps/${app.streamId}/channels/ivr/tokens`, { expiresInS: 10 * 365 * 86_400 });
+    expect(
+      (await gw.admin('POST', `/api/admin/apps/${bare.body.streamId}/channels/ivr/tokens`, {})).status,
+    ).toBe(404);
+    const long = await gw.admin('POST', `/api/admin/apps/${app.streamId}/channels/ivr/tokens`, {
+      expiresInS: 10 * 365 * 86_400,
+    });
     expect(long.status).toBe(400);
     expect(long.body.errors[0].path).toBe('body.expiresInS');
   });
@@ -94,7 +120,9 @@ describeEachStore('the token and demo scripts', 'api', (factory) => {
 
   it('when npm run token mints for an app, then the URL it prints answers a call; without a token it says how to use it', async () => {
     const app = await setupIvrApp(gw, { name: 'Scripted' });
-    const r = await run('sandbox/mint-token.ts', [app.streamId, '--base', gw.url, '--sub', 'platform-1'], { ADMIN_TOKEN: gw.config.adminToken });
+    const r = await run('sandbox/mint-token.ts', [app.streamId, '--base', gw.url, '--sub', 'platform-1'], {
+      ADMIN_TOKEN: gw.config.adminToken,
+    });
     expect(r.code, r.stderr).toBe(0);
     const url = /^(http\S+)$/m.exec(r.stdout)?.[1];
     expect(url).toBeDefined();

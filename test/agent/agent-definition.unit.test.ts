@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compileAgent, demoAgentDefinition, validateAgentDefinition, AgentDefinitionError, NLU_DEFAULTS, resolveNluSettings } from '../../src/agent/index.js';
+import {
+  compileAgent,
+  demoAgentDefinition,
+  validateAgentDefinition,
+  AgentDefinitionError,
+  NLU_DEFAULTS,
+  resolveNluSettings,
+} from '../../src/agent/index.js';
 import { normalizeUtterance } from '../../src/agent/definition-checks.js';
 
 const broken = {
@@ -20,11 +27,19 @@ const broken = {
           type: 'entity',
           prompt: 'For how many, {{context.entities.}}?',
           entity: { name: 'size', type: 'number' },
-          ivr: { retries: 11, timeout: '4 minutes', onExceedingRetries: { action: 'jumpToNode', node: 'ghost' } },
+          ivr: {
+            retries: 11,
+            timeout: '4 minutes',
+            onExceedingRetries: { action: 'jumpToNode', node: 'ghost' },
+          },
           next: [{ when: 'context.entities.size >', goto: 'done' }, { goto: 'missing' }],
         },
         done: { type: 'end', text: 'Bye' },
-        island: { type: 'message', text: 'nobody comes here', ivr: { onExceedingRetries: { action: 'startDialog', dialog: 'nope' } } },
+        island: {
+          type: 'message',
+          text: 'nobody comes here',
+          ivr: { onExceedingRetries: { action: 'startDialog', dialog: 'nope' } },
+        },
         weird: { type: 'video', src: 'x' },
       },
     },
@@ -58,8 +73,12 @@ describe('validateAgentDefinition', () => {
     expect(byPath('dialogs.book.nodes.size.prompt')[0]).toMatch(/placeholder/);
     expect(byPath('dialogs.book.nodes.size.ivr.retries')).toHaveLength(1);
     expect(byPath('dialogs.book.nodes.size.ivr.timeout')).toHaveLength(1);
-    expect(byPath('dialogs.book.nodes.size.ivr.onExceedingRetries.node')[0]).toMatch(/jumpToNode to a missing node "ghost"/);
-    expect(byPath('dialogs.book.nodes.island.ivr.onExceedingRetries.dialog')[0]).toMatch(/missing dialog "nope"/);
+    expect(byPath('dialogs.book.nodes.size.ivr.onExceedingRetries.node')[0]).toMatch(
+      /jumpToNode to a missing node "ghost"/,
+    );
+    expect(byPath('dialogs.book.nodes.island.ivr.onExceedingRetries.dialog')[0]).toMatch(
+      /missing dialog "nope"/,
+    );
     expect(byPath('dialogs.book.nodes.island')[0]).toMatch(/unreachable/);
     expect(byPath('dialogs.fallback.start')[0]).toMatch(/start node "absent"/);
     expect(byPath('intents[1].name')[0]).toMatch(/duplicate intent name "BookTable"/);
@@ -74,13 +93,33 @@ describe('validateAgentDefinition', () => {
     def.intents[2]?.utterances.push('Book a table!');
     const r = validateAgentDefinition(def);
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.problems).toEqual([{ path: 'intents[2].utterances[10]', msg: 'utterance "Book a table!" is also an utterance of intent "BookTable" (intents[0].utterances[0])' }]);
+    if (!r.ok)
+      expect(r.problems).toEqual([
+        {
+          path: 'intents[2].utterances[10]',
+          msg: 'utterance "Book a table!" is also an utterance of intent "BookTable" (intents[0].utterances[0])',
+        },
+      ]);
   });
 
   it('when an utterance is printable ASCII, then its quick normal form is the one the Unicode rules give', () => {
-    const unicodeRules = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s']+/gu, ' ').replace(/\s+/g, ' ').trim();
-    const ascii = fc.string({ unit: fc.constantFrom(...' !"#$%&\'()*+,-./09:;<=>?@AZ[\\]^_`az{|}~'.split(''), ...'abcxyzABCXYZ0123456789  '.split('')), maxLength: 40 });
-    fc.assert(fc.property(ascii, (text) => normalizeUtterance(text) === unicodeRules(text)), { numRuns: 500 });
+    const unicodeRules = (text: string) =>
+      text
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s']+/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+    const ascii = fc.string({
+      unit: fc.constantFrom(
+        ...' !"#$%&\'()*+,-./09:;<=>?@AZ[\\]^_`az{|}~'.split(''),
+        ...'abcxyzABCXYZ0123456789  '.split(''),
+      ),
+      maxLength: 40,
+    });
+    fc.assert(
+      fc.property(ascii, (text) => normalizeUtterance(text) === unicodeRules(text)),
+      { numRuns: 500 },
+    );
     expect(normalizeUtterance('  Book a TABLE, please!! ')).toBe('book a table please');
     expect(normalizeUtterance('Réserver\tune table')).toBe('réserver une table');
   });
@@ -92,17 +131,23 @@ describe('validateAgentDefinition', () => {
   });
 
   it('when an llm node saves under a reserved name, then it is a problem', () => {
-    const def = structuredClone(demoAgentDefinition) as { dialogs: { ask: { nodes: { answer: { saveAs: string } } } } };
+    const def = structuredClone(demoAgentDefinition) as {
+      dialogs: { ask: { nodes: { answer: { saveAs: string } } } };
+    };
     def.dialogs.ask.nodes.answer.saveAs = 'entities';
     const r = validateAgentDefinition(def);
     expect(!r.ok && r.problems.map((p) => p.path)).toContain('dialogs.ask.nodes.answer.saveAs');
   });
 
   it('when a list entity has no values, then it is a problem at its path', () => {
-    const def = structuredClone(demoAgentDefinition) as { dialogs: { book: { nodes: { size: { entity: unknown } } } } };
+    const def = structuredClone(demoAgentDefinition) as {
+      dialogs: { book: { nodes: { size: { entity: unknown } } } };
+    };
     def.dialogs.book.nodes.size.entity = { name: 'size', type: 'list' };
     const r = validateAgentDefinition(def);
-    expect(!r.ok && r.problems).toEqual([{ path: 'dialogs.book.nodes.size.entity.values', msg: 'a list entity needs values' }]);
+    expect(!r.ok && r.problems).toEqual([
+      { path: 'dialogs.book.nodes.size.entity.values', msg: 'a list entity needs values' },
+    ]);
   });
 
   it('when compileAgent gets an invalid definition, then it throws with the problems', async () => {
@@ -113,7 +158,9 @@ describe('validateAgentDefinition', () => {
 describe('demo agent fixture', () => {
   it('when the JSON fixture is read, then it is the exported demo agent (for tools that PUT it)', async () => {
     const { readFileSync } = await import('node:fs');
-    const json: unknown = JSON.parse(readFileSync(new URL('../fixtures/agent/demo-agent.json', import.meta.url), 'utf8'));
+    const json: unknown = JSON.parse(
+      readFileSync(new URL('../fixtures/agent/demo-agent.json', import.meta.url), 'utf8'),
+    );
     expect(json).toEqual(demoAgentDefinition);
     expect(validateAgentDefinition(json).ok).toBe(true);
   });

@@ -31,7 +31,11 @@ export const settings: AgentRuntimeSettings = {
 /** Wednesday 10 March 2027, noon UTC. */
 export const fixedNow = new Date('2027-03-10T12:00:00Z');
 
-export const voice = (text: string, confidence = '0.900000', extra: Partial<Extract<TurnInput, { kind: 'utterance' }>> = {}): TurnInput => ({
+export const voice = (
+  text: string,
+  confidence = '0.900000',
+  extra: Partial<Extract<TurnInput, { kind: 'utterance' }>> = {},
+): TurnInput => ({
   kind: 'utterance',
   text,
   inputmode: 'voice',
@@ -46,7 +50,9 @@ export const dtmf = (digits: string): TurnInput => ({
   asr: { confidence: '1.0', Inputmode: 'dtmf', interpretation: digits, utterance: digits },
 });
 
-export const fakeLlm = (answer = 'We open at noon every day.'): LlmPort & { calls: Parameters<LlmPort['complete']>[0][] } => {
+export const fakeLlm = (
+  answer = 'We open at noon every day.',
+): LlmPort & { calls: Parameters<LlmPort['complete']>[0][] } => {
   const calls: Parameters<LlmPort['complete']>[0][] = [];
   return {
     calls,
@@ -58,7 +64,11 @@ export const fakeLlm = (answer = 'We open at noon every day.'): LlmPort & { call
 };
 
 /** A definition with one dialog "main" (welcome) built from `nodes`, a fallback and one intent. */
-export function miniDefinition(nodes: Record<string, unknown>, start: string, extraDialogs: Record<string, unknown> = {}): Record<string, unknown> {
+export function miniDefinition(
+  nodes: Record<string, unknown>,
+  start: string,
+  extraDialogs: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     language: 'en',
     welcomeDialog: 'main',
@@ -72,8 +82,11 @@ export function miniDefinition(nodes: Record<string, unknown>, start: string, ex
   };
 }
 
-export const compileMini = (nodes: Record<string, unknown>, start: string, extraDialogs: Record<string, unknown> = {}): Promise<CompiledAgent> =>
-  compileAgent(miniDefinition(nodes, start, extraDialogs));
+export const compileMini = (
+  nodes: Record<string, unknown>,
+  start: string,
+  extraDialogs: Record<string, unknown> = {},
+): Promise<CompiledAgent> => compileAgent(miniDefinition(nodes, start, extraDialogs));
 
 /** Runs inputs in order from a new call; returns every result. */
 /** Freezes a value and everything reachable from it. */
@@ -94,7 +107,14 @@ export async function converse(
   let state = options.state ?? null;
   for (const input of inputs) {
     // Frozen, so a turn that changed the state it was given would throw (and fail the test).
-    const result = await runTurn(agent, input, state && deepFreeze(state), call, options.settings ?? settings, { now: () => fixedNow, ...options.ports });
+    const result = await runTurn(
+      agent,
+      input,
+      state && deepFreeze(state),
+      call,
+      options.settings ?? settings,
+      { now: () => fixedNow, ...options.ports },
+    );
     results.push(result);
     state = result.state;
   }

@@ -2,8 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { extractEntity, type EntitySpec } from '../../src/agent/entity-extractors.js';
 import { fixedNow } from './agent-test-kit.js';
 
-const extract = (spec: Omit<EntitySpec, 'name'>, text: string, inputmode: 'voice' | 'dtmf' = 'voice', interpretation?: string) =>
-  extractEntity({ name: 'x', ...spec }, { text, inputmode, ...(interpretation !== undefined ? { interpretation } : {}) }, { now: fixedNow });
+const extract = (
+  spec: Omit<EntitySpec, 'name'>,
+  text: string,
+  inputmode: 'voice' | 'dtmf' = 'voice',
+  interpretation?: string,
+) =>
+  extractEntity(
+    { name: 'x', ...spec },
+    { text, inputmode, ...(interpretation !== undefined ? { interpretation } : {}) },
+    { now: fixedNow },
+  );
 
 describe('number entity', () => {
   it.each([
@@ -40,10 +49,13 @@ describe('digits entity', () => {
     expect(extract(pin, '0123#', 'dtmf')).toEqual({ ok: true, value: '0123' });
   });
 
-  it.each(['four five six seven', '4 5 6 7', 'it is 4567', 'double four five six'])('when "%s" is spoken, then the digits are read one by one', (text) => {
-    const r = extract(pin, text);
-    expect(r.ok).toBe(true);
-  });
+  it.each(['four five six seven', '4 5 6 7', 'it is 4567', 'double four five six'])(
+    'when "%s" is spoken, then the digits are read one by one',
+    (text) => {
+      const r = extract(pin, text);
+      expect(r.ok).toBe(true);
+    },
+  );
 
   it('when spoken digits include "oh", then it is a zero', () => {
     expect(extract(pin, 'oh one two three')).toEqual({ ok: true, value: '0123' });
@@ -77,7 +89,10 @@ describe('date entity (clock fixed at Wednesday 2027-03-10)', () => {
   });
 
   it('when a builtin date grammar interprets the answer, then its yyyymmdd form is used', () => {
-    expect(extract({ type: 'date' }, 'the twentieth', 'voice', '20270320')).toEqual({ ok: true, value: '2027-03-20' });
+    expect(extract({ type: 'date' }, 'the twentieth', 'voice', '20270320')).toEqual({
+      ok: true,
+      value: '2027-03-20',
+    });
     expect(extract({ type: 'date' }, '20270320', 'dtmf')).toEqual({ ok: true, value: '2027-03-20' });
   });
 
@@ -88,7 +103,11 @@ describe('date entity (clock fixed at Wednesday 2027-03-10)', () => {
 
   it('when a time zone is given, then "today" is the day in that zone', () => {
     const lateUtc = new Date('2027-03-11T02:00:00Z');
-    const r = extractEntity({ name: 'd', type: 'date' }, { text: 'today', inputmode: 'voice' }, { now: lateUtc, timeZone: 'America/New_York' });
+    const r = extractEntity(
+      { name: 'd', type: 'date' },
+      { text: 'today', inputmode: 'voice' },
+      { now: lateUtc, timeZone: 'America/New_York' },
+    );
     expect(r).toEqual({ ok: true, value: '2027-03-10' });
   });
 });
@@ -122,19 +141,29 @@ describe('date entity in Spanish (clock fixed at Wednesday 2027-03-10)', () => {
 
   it('when a time zone is given, then "hoy" is the day in that zone', () => {
     const lateUtc = new Date('2027-03-11T02:00:00Z');
-    const r = extractEntity({ name: 'd', type: 'date' }, { text: 'hoy', inputmode: 'voice' }, { now: lateUtc, timeZone: 'America/New_York' });
+    const r = extractEntity(
+      { name: 'd', type: 'date' },
+      { text: 'hoy', inputmode: 'voice' },
+      { now: lateUtc, timeZone: 'America/New_York' },
+    );
     expect(r).toEqual({ ok: true, value: '2027-03-10' });
   });
 });
 
 describe('yes/no entity', () => {
-  it.each(['yes', 'Yeah.', 'yep', 'sure', 'correct', "that's right", 'yes please', 'absolutely'])('when the caller says "%s", then it is yes', (text) => {
-    expect(extract({ type: 'yesno' }, text)).toEqual({ ok: true, value: true });
-  });
+  it.each(['yes', 'Yeah.', 'yep', 'sure', 'correct', "that's right", 'yes please', 'absolutely'])(
+    'when the caller says "%s", then it is yes',
+    (text) => {
+      expect(extract({ type: 'yesno' }, text)).toEqual({ ok: true, value: true });
+    },
+  );
 
-  it.each(['no', 'nope', 'negative', "that's not right", 'no thanks', 'wrong'])('when the caller says "%s", then it is no', (text) => {
-    expect(extract({ type: 'yesno' }, text)).toEqual({ ok: true, value: false });
-  });
+  it.each(['no', 'nope', 'negative', "that's not right", 'no thanks', 'wrong'])(
+    'when the caller says "%s", then it is no',
+    (text) => {
+      expect(extract({ type: 'yesno' }, text)).toEqual({ ok: true, value: false });
+    },
+  );
 
   it('when 1 or 2 is keyed, then 1 is yes and 2 is no', () => {
     expect(extract({ type: 'yesno' }, '1', 'dtmf')).toEqual({ ok: true, value: true });
@@ -156,7 +185,11 @@ describe('yes/no entity', () => {
 describe('list entity', () => {
   const spec = {
     type: 'list' as const,
-    values: ['small', { value: 'large', synonyms: ['big', 'huge', 'extra large'] }, { value: 'medium', synonyms: ['regular'] }],
+    values: [
+      'small',
+      { value: 'large', synonyms: ['big', 'huge', 'extra large'] },
+      { value: 'medium', synonyms: ['regular'] },
+    ],
   };
   it('when a synonym is said in a phrase, any case, then the canonical value is returned', () => {
     expect(extract(spec, 'a BIG one please')).toEqual({ ok: true, value: 'large' });
@@ -188,9 +221,12 @@ describe('keys a browser reports one token apiece', () => {
     [{ type: 'number' as const }, '4 5', 45],
     [{ type: 'digits' as const, minLength: 4, maxLength: 4 }, '1 2 3 4', '1234'],
     [{ type: 'yesno' as const }, ' 2 ', false],
-  ])('when a %o answer is keyed as "%s" without an interpretation, then the keys are read together', (spec, text, value) => {
-    expect(extract(spec, text, 'dtmf')).toEqual({ ok: true, value });
-  });
+  ])(
+    'when a %o answer is keyed as "%s" without an interpretation, then the keys are read together',
+    (spec, text, value) => {
+      expect(extract(spec, text, 'dtmf')).toEqual({ ok: true, value });
+    },
+  );
 
   it('when free text arrives as DTMF, then it keeps its spaces', () => {
     expect(extract({ type: 'string' }, '1 2', 'dtmf')).toEqual({ ok: true, value: '1 2' });

@@ -5,7 +5,10 @@ import type { DialogState } from '../../src/agent/index.js';
 import { call } from './agent-test-kit.js';
 
 const stateWith = (confidence: string | undefined, entities: Record<string, unknown> = {}): DialogState => {
-  const four = confidence === undefined ? undefined : { confidence, Inputmode: 'voice', interpretation: 'four', utterance: 'four' };
+  const four =
+    confidence === undefined
+      ? undefined
+      : { confidence, Inputmode: 'voice', interpretation: 'four', utterance: 'four' };
   return {
     dialog: 'book',
     node: 'size',
@@ -14,12 +17,15 @@ const stateWith = (confidence: string | undefined, entities: Record<string, unkn
     retries: 0,
     turns: 1,
     ended: false,
-    lastMessage: four ? { text: 'four', asrMetaData: { ...four, data: { text: { ...four } } } } : { text: 'four' },
+    lastMessage: four
+      ? { text: 'four', asrMetaData: { ...four, data: { text: { ...four } } } }
+      : { text: 'four' },
   };
 };
 
 const rule = 'session.BotUserSession.lastMessage.asrMetaData.confidence < 0.6';
-const evaluate = (src: string, state: DialogState) => compileExpression(src).evaluate(buildEvaluationContext(state, call));
+const evaluate = (src: string, state: DialogState) =>
+  compileExpression(src).evaluate(buildEvaluationContext(state, call));
 
 describe('connection rule expressions', () => {
   it('when ASR confidence is "0.41", then the low-confidence rule (< 0.6) is true; when "0.93", then false', () => {
@@ -30,11 +36,18 @@ describe('connection rule expressions', () => {
   it('when confidence is a padded decimal string, then the comparison is numeric', () => {
     expect(evaluate(rule, stateWith('0.810000'))).toBe(false);
     expect(evaluate(rule, stateWith('0.100000'))).toBe(true);
-    expect(evaluate('session.BotUserSession.lastMessage.asrMetaData.data.text.confidence >= 0.81', stateWith('0.810000'))).toBe(true);
+    expect(
+      evaluate(
+        'session.BotUserSession.lastMessage.asrMetaData.data.text.confidence >= 0.81',
+        stateWith('0.810000'),
+      ),
+    ).toBe(true);
   });
 
   it('when the rule is read through context.session, then it works the same', () => {
-    expect(evaluate('context.session.BotUserSession.lastMessage.asrMetaData.confidence < 0.6', stateWith('0.41'))).toBe(true);
+    expect(
+      evaluate('context.session.BotUserSession.lastMessage.asrMetaData.confidence < 0.6', stateWith('0.41')),
+    ).toBe(true);
   });
 
   it('when there is no ASR metadata (DTMF without it), then the confidence rule is false', () => {

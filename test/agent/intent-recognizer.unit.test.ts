@@ -1,8 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileAgent, demoAgentDefinition, IntentModelError, listIntentPhrases, loadCompiledAgent, trainAgentModel, type CompiledAgent } from '../../src/agent/index.js';
+import {
+  compileAgent,
+  demoAgentDefinition,
+  IntentModelError,
+  listIntentPhrases,
+  loadCompiledAgent,
+  trainAgentModel,
+  type CompiledAgent,
+} from '../../src/agent/index.js';
 
-const heldOut = JSON.parse(readFileSync(new URL('../fixtures/agent/held-out-phrases.json', import.meta.url), 'utf8')) as {
+const heldOut = JSON.parse(
+  readFileSync(new URL('../fixtures/agent/held-out-phrases.json', import.meta.url), 'utf8'),
+) as {
   phrases: { text: string; intent: string }[];
 };
 
@@ -14,15 +24,19 @@ beforeAll(async () => {
 describe('intent recognizer', () => {
   it('when held-out phrasings of the demo agent are recognised, then accuracy is above the floor', async () => {
     let correct = 0;
-    for (const p of heldOut.phrases) if ((await agent.recognizer.recognize(p.text)).intent === p.intent) correct += 1;
+    for (const p of heldOut.phrases)
+      if ((await agent.recognizer.recognize(p.text)).intent === p.intent) correct += 1;
     const accuracy = correct / heldOut.phrases.length;
-    console.log(`[agent] intent accuracy on ${heldOut.phrases.length} held-out phrasings: ${(accuracy * 100).toFixed(1)}%`);
+    console.log(
+      `[agent] intent accuracy on ${heldOut.phrases.length} held-out phrasings: ${(accuracy * 100).toFixed(1)}%`,
+    );
     expect(accuracy).toBeGreaterThanOrEqual(0.6);
   });
 
   it('when held-out phrasings of the demo agent are recognised, then their own intent has the best score, accepted or not', async () => {
     let first = 0;
-    for (const p of heldOut.phrases) if ((await agent.recognizer.recognize(p.text)).scores[0]?.intent === p.intent) first += 1;
+    for (const p of heldOut.phrases)
+      if ((await agent.recognizer.recognize(p.text)).scores[0]?.intent === p.intent) first += 1;
     expect(first / heldOut.phrases.length).toBeGreaterThanOrEqual(0.9);
   });
 
@@ -34,7 +48,8 @@ describe('intent recognizer', () => {
   });
 
   it('when the text matches nothing, then the intent is None', async () => {
-    for (const text of ['banana', 'hmm', '', '1234']) expect((await agent.recognizer.recognize(text)).intent).toBe('None');
+    for (const text of ['banana', 'hmm', '', '1234'])
+      expect((await agent.recognizer.recognize(text)).intent).toBe('None');
   });
 
   it('when the best score is below the threshold, then the intent is None with that score', async () => {
@@ -63,7 +78,10 @@ describe('intent recognizer', () => {
       expect(await loaded.recognizer.recognize(p.text)).toEqual(await agent.recognizer.recognize(p.text));
     }
     // the model is the agent's phrases and what they were encoded with: small, no vectors in it
-    const parsed = JSON.parse(model) as { version: number; intents: Array<{ name: string; utterances: string[] }> };
+    const parsed = JSON.parse(model) as {
+      version: number;
+      intents: Array<{ name: string; utterances: string[] }>;
+    };
     expect(parsed.version).toBe(3);
     expect(parsed.intents.map((i) => i.name)).toEqual(['BookTable', 'AskQuestion', 'TalkToHuman']);
     expect(model.length).toBeLessThan(5_000);
@@ -71,10 +89,22 @@ describe('intent recognizer', () => {
 
   it('when a model of an older version (an nlp.js network) is loaded, then it is refused so that the registry trains the agent again', () => {
     const current = JSON.parse(agent.exportModel()) as Record<string, unknown>;
-    const nlpJsModel = { format: current.format, version: 2, language: 'en', fingerprint: current.fingerprint, nlp: { nluManager: {} } };
-    expect(() => loadCompiledAgent(demoAgentDefinition, JSON.stringify(nlpJsModel))).toThrow(IntentModelError);
-    expect(() => loadCompiledAgent(demoAgentDefinition, JSON.stringify({ ...current, version: 2 }))).toThrow(/v3/);
-    expect(() => loadCompiledAgent(demoAgentDefinition, JSON.stringify({ ...current, vectors: 'other-vectors/1000' }))).toThrow(IntentModelError);
+    const nlpJsModel = {
+      format: current.format,
+      version: 2,
+      language: 'en',
+      fingerprint: current.fingerprint,
+      nlp: { nluManager: {} },
+    };
+    expect(() => loadCompiledAgent(demoAgentDefinition, JSON.stringify(nlpJsModel))).toThrow(
+      IntentModelError,
+    );
+    expect(() => loadCompiledAgent(demoAgentDefinition, JSON.stringify({ ...current, version: 2 }))).toThrow(
+      /v3/,
+    );
+    expect(() =>
+      loadCompiledAgent(demoAgentDefinition, JSON.stringify({ ...current, vectors: 'other-vectors/1000' })),
+    ).toThrow(IntentModelError);
   });
 
   it('when the model was trained from other utterances, then loading it is refused', () => {

@@ -31,7 +31,12 @@ describe('message node', () => {
   it('when a message has no next, then the dialog is finished and the agent awaits an intent', async () => {
     const agent = await compileMini({ a: { type: 'message', text: 'Hi.' } }, 'a');
     const [r] = await converse(agent, [start]);
-    expect(r).toMatchObject({ action: 'ask', awaitInput: true, await: { kind: 'intent' }, endOfConversation: false });
+    expect(r).toMatchObject({
+      action: 'ask',
+      awaitInput: true,
+      await: { kind: 'intent' },
+      endOfConversation: false,
+    });
     expect(r?.state).toMatchObject({ dialog: null, node: null });
   });
 });
@@ -75,7 +80,12 @@ describe('entity node', () => {
   it('when the answer matches, then the entity is stored and next is followed', async () => {
     const agent = await compileMini(
       {
-        q: { type: 'entity', prompt: 'Pick.', entity: { name: 'size', type: 'list', values: ['small', 'large'] }, next: [{ goto: 'e' }] },
+        q: {
+          type: 'entity',
+          prompt: 'Pick.',
+          entity: { name: 'size', type: 'list', values: ['small', 'large'] },
+          next: [{ goto: 'e' }],
+        },
         e: { type: 'end', text: 'You chose {{context.entities.size}}.' },
       },
       'q',
@@ -88,7 +98,12 @@ describe('entity node', () => {
 
 describe('llm node', () => {
   const askNodes = (extra: Record<string, unknown> = {}) => ({
-    q: { type: 'entity', prompt: 'Your question?', entity: { name: 'question', type: 'string' }, next: [{ goto: 'llm' }] },
+    q: {
+      type: 'entity',
+      prompt: 'Your question?',
+      entity: { name: 'question', type: 'string' },
+      next: [{ goto: 'llm' }],
+    },
     llm: {
       type: 'llm',
       connectionId: 'cn-demo',
@@ -117,7 +132,10 @@ describe('llm node', () => {
       },
     ]);
     expect(r.promptText).toBe('Here it is: We open at noon.');
-    expect(r.state.vars).toMatchObject({ answer: 'We open at noon.', answerTokens: { input: 12, output: 7 } });
+    expect(r.state.vars).toMatchObject({
+      answer: 'We open at noon.',
+      answerTokens: { input: 12, output: 7 },
+    });
   });
 
   it('when the model answers with markup, then the read-back keeps it as one plain text part', async () => {
@@ -173,7 +191,11 @@ describe('llm node', () => {
     expect(first?.state).toMatchObject({ pending: 'continue', node: 'llm' });
     expect(llm.calls).toHaveLength(1);
     expect(llm.calls[0]?.step).toBe('main.llm');
-    expect(second).toMatchObject({ action: 'ask', promptText: 'Yes, we do.', trace: ['main.llm', 'main.read'] });
+    expect(second).toMatchObject({
+      action: 'ask',
+      promptText: 'Yes, we do.',
+      trace: ['main.llm', 'main.read'],
+    });
   });
 });
 
@@ -182,14 +204,23 @@ describe('table node', () => {
     t: {
       type: 'table',
       table: 'callbacks',
-      record: { phone: '{{context.from}}', size: '{{context.entities.size}}', note: 'size {{context.entities.size}}' },
+      record: {
+        phone: '{{context.from}}',
+        size: '{{context.entities.size}}',
+        note: 'size {{context.entities.size}}',
+      },
       saveAs: 'row',
       next: [{ goto: 'ok' }],
     },
     ok: { type: 'message', text: 'Saved.' },
   };
   // the entity the record reads is defined (in a dialog this call never reaches, so it stays empty)
-  const sizes = { sizes: { start: 'ask', nodes: { ask: { type: 'entity', prompt: 'How many?', entity: { name: 'size', type: 'number' } } } } };
+  const sizes = {
+    sizes: {
+      start: 'ask',
+      nodes: { ask: { type: 'entity', prompt: 'How many?', entity: { name: 'size', type: 'number' } } },
+    },
+  };
 
   it('when it runs, then the filled record is inserted (lone placeholders keep their type)', async () => {
     const inserts: Parameters<TablePort['insert']>[0][] = [];
@@ -201,7 +232,14 @@ describe('table node', () => {
     };
     const agent = await compileMini(nodes, 't', sizes);
     const r = last(await converse(agent, [start], { ports: { tables }, state: null }));
-    expect(inserts).toEqual([{ streamId: 'st-demo', table: 'callbacks', record: { phone: '+15551230000', size: '', note: 'size ' }, step: 'main.t' }]);
+    expect(inserts).toEqual([
+      {
+        streamId: 'st-demo',
+        table: 'callbacks',
+        record: { phone: '+15551230000', size: '', note: 'size ' },
+        step: 'main.t',
+      },
+    ]);
     expect(r.promptText).toBe('Saved.');
     expect(r.state.vars.row).toMatchObject({ id: 'r1' });
   });
@@ -214,9 +252,19 @@ describe('table node', () => {
         return { id: 'r2', ...req.record };
       },
     };
-    const agent = await compileMini({ ...nodes, t: { ...nodes.t, record: { phone: '{{context.from}}', attempts: 1, vip: false } } }, 't');
+    const agent = await compileMini(
+      { ...nodes, t: { ...nodes.t, record: { phone: '{{context.from}}', attempts: 1, vip: false } } },
+      't',
+    );
     await converse(agent, [start], { ports: { tables }, state: null });
-    expect(inserts).toEqual([{ streamId: 'st-demo', table: 'callbacks', record: { phone: '+15551230000', attempts: 1, vip: false }, step: 'main.t' }]);
+    expect(inserts).toEqual([
+      {
+        streamId: 'st-demo',
+        table: 'callbacks',
+        record: { phone: '+15551230000', attempts: 1, vip: false },
+        step: 'main.t',
+      },
+    ]);
   });
 
   it('when the same table node runs twice in one turn, then each run carries its own step, and a second run of the turn carries the same ones', async () => {
@@ -260,7 +308,8 @@ describe('transfer node', () => {
     busy: { type: 'message', text: 'The line is busy.' },
   };
   const skillGroups: SkillGroupPort = {
-    find: async ({ skillGroupId }) => (skillGroupId === 'sg-reservations' ? { id: skillGroupId, name: 'Reservations' } : null),
+    find: async ({ skillGroupId }) =>
+      skillGroupId === 'sg-reservations' ? { id: skillGroupId, name: 'Reservations' } : null,
   };
 
   it('when the skill group exists, then the transfer carries its id and name', async () => {
@@ -271,13 +320,19 @@ describe('transfer node', () => {
       awaitInput: false,
       endOfConversation: false,
       promptText: 'Connecting you.',
-      transfer: { destination: 'tel:+15550100', skillGroupId: 'sg-reservations', skillGroupName: 'Reservations' },
+      transfer: {
+        destination: 'tel:+15550100',
+        skillGroupId: 'sg-reservations',
+        skillGroupName: 'Reservations',
+      },
     });
   });
 
   it('when the transfer outcome comes back, then the dialog resumes after the transfer node', async () => {
     const agent = await compileMini(nodes, 'x');
-    const r = last(await converse(agent, [start, { kind: 'transfer', result: 'busy' }], { ports: { skillGroups } }));
+    const r = last(
+      await converse(agent, [start, { kind: 'transfer', result: 'busy' }], { ports: { skillGroups } }),
+    );
     expect(r).toMatchObject({ action: 'ask', promptText: 'The line is busy.', await: { kind: 'intent' } });
     expect(r.state.vars.transferResult).toBe('busy');
   });
@@ -285,7 +340,11 @@ describe('transfer node', () => {
   it('when the skill group is unknown, then the turn is an error result', async () => {
     const agent = await compileMini({ ...nodes, x: { ...nodes.x, skillGroupId: 'sg-ghost' } }, 'x');
     const [r] = await converse(agent, [start], { ports: { skillGroups } });
-    expect(r).toMatchObject({ action: 'end', endOfConversation: true, error: { code: 'skill_group_not_found' } });
+    expect(r).toMatchObject({
+      action: 'end',
+      endOfConversation: true,
+      error: { code: 'skill_group_not_found' },
+    });
     expect(r?.transfer).toBeUndefined();
   });
 });
@@ -294,7 +353,12 @@ describe('end node', () => {
   it('when it runs, then the conversation ends with its text', async () => {
     const agent = await compileMini({ bye: { type: 'end', text: 'Goodbye.' } }, 'bye');
     const [r] = await converse(agent, [start]);
-    expect(r).toMatchObject({ action: 'end', awaitInput: false, endOfConversation: true, promptText: 'Goodbye.' });
+    expect(r).toMatchObject({
+      action: 'end',
+      awaitInput: false,
+      endOfConversation: true,
+      promptText: 'Goodbye.',
+    });
     expect(r?.state.ended).toBe(true);
   });
 });

@@ -1,9 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsePromptTemplate, parseTextTemplate, promptToText, renderPrompt, renderText, placeholderProblems } from '../../src/agent/prompt-template.js';
+import {
+  parsePromptTemplate,
+  parseTextTemplate,
+  promptToText,
+  renderPrompt,
+  renderText,
+  placeholderProblems,
+} from '../../src/agent/prompt-template.js';
 
 const scope = (extra: Record<string, unknown> = {}) => ({
-  context: { entities: { city: 'Rome', size: 4 }, answer: 'We open at noon.', from: '+15551230000', ...extra },
+  context: {
+    entities: { city: 'Rome', size: 4 },
+    answer: 'We open at noon.',
+    from: '+15551230000',
+    ...extra,
+  },
   session: { BotUserSession: { lastMessage: { text: 'hello' } } },
   entities: { city: 'Rome', size: 4 },
 });
@@ -26,18 +38,30 @@ describe('prompt templates', () => {
       { type: 'break', time: '300ms', strength: 'weak' },
       { type: 'emphasis', level: 'strong', parts: [{ type: 'text', text: 'now' }] },
       { type: 'say-as', interpretAs: 'telephone', format: '1', text: '+15551230000' },
-      { type: 'prosody', rate: 'slow', pitch: '+10%', volume: 'loud', parts: [{ type: 'text', text: 'calm' }] },
+      {
+        type: 'prosody',
+        rate: 'slow',
+        pitch: '+10%',
+        volume: 'loud',
+        parts: [{ type: 'text', text: 'calm' }],
+      },
       { type: 'audio', src: 'https://x.test/a.wav', parts: [{ type: 'text', text: 'beep' }] },
     ]);
   });
 
   it('when a tag is not allowed, then it is kept as literal text', () => {
-    expect(render('Go <goto next="http://evil"/> now')).toEqual([{ type: 'text', text: 'Go <goto next="http://evil"/> now' }]);
-    expect(render('<script>alert(1)</script>')).toEqual([{ type: 'text', text: '<script>alert(1)</script>' }]);
+    expect(render('Go <goto next="http://evil"/> now')).toEqual([
+      { type: 'text', text: 'Go <goto next="http://evil"/> now' },
+    ]);
+    expect(render('<script>alert(1)</script>')).toEqual([
+      { type: 'text', text: '<script>alert(1)</script>' },
+    ]);
   });
 
   it('when markup is malformed, then the whole text is literal', () => {
-    expect(render('Hello <break time="1s"> there')).toEqual([{ type: 'text', text: 'Hello <break time="1s"> there' }]);
+    expect(render('Hello <break time="1s"> there')).toEqual([
+      { type: 'text', text: 'Hello <break time="1s"> there' },
+    ]);
   });
 
   it('when prose contains & or <, then it stays text', () => {
@@ -46,13 +70,17 @@ describe('prompt templates', () => {
 
   it('when an attribute value is not allowed, then the attribute is dropped', () => {
     expect(render('<break time="forever" strength="huge"/>')).toEqual([{ type: 'break' }]);
-    expect(render('<audio src="javascript:alert(1)">fallback</audio>')).toEqual([{ type: 'text', text: 'fallback' }]);
+    expect(render('<audio src="javascript:alert(1)">fallback</audio>')).toEqual([
+      { type: 'text', text: 'fallback' },
+    ]);
   });
 
   it('when placeholders are filled, then values are text and missing ones are empty', () => {
-    expect(render('A table for {{context.entities.size}} in {{context.entities.city}}{{context.entities.nothing}}.')).toEqual([
-      { type: 'text', text: 'A table for 4 in Rome.' },
-    ]);
+    expect(
+      render(
+        'A table for {{context.entities.size}} in {{context.entities.city}}{{context.entities.nothing}}.',
+      ),
+    ).toEqual([{ type: 'text', text: 'A table for 4 in Rome.' }]);
     expect(render('{{context.answer}}')).toEqual([{ type: 'text', text: 'We open at noon.' }]);
   });
 
@@ -65,7 +93,9 @@ describe('prompt templates', () => {
   });
 
   it('when a placeholder reaches for prototypes, then nothing is found', () => {
-    expect(render('[{{context.constructor}}][{{context.entities.__proto__}}]')).toEqual([{ type: 'text', text: '[][]' }]);
+    expect(render('[{{context.constructor}}][{{context.entities.__proto__}}]')).toEqual([
+      { type: 'text', text: '[][]' },
+    ]);
   });
 
   it('when a placeholder does not parse, then it is reported and kept literal', () => {
@@ -79,21 +109,28 @@ describe('prompt templates', () => {
   });
 
   it('when parts are turned into text, then breaks become spaces and whitespace collapses', () => {
-    expect(promptToText(render('One.<break time="300ms"/>Two  <emphasis>three</emphasis>'))).toBe('One. Two three');
+    expect(promptToText(render('One.<break time="300ms"/>Two  <emphasis>three</emphasis>'))).toBe(
+      'One. Two three',
+    );
   });
 
   it('when text holds any kind of whitespace, then it collapses exactly as \\s+ to one space and trim', () => {
-    const chars = [...' \t\n\v\f\r\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u200bab.'];
+    const chars = [
+      ...' \t\n\v\f\r\u00a0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u200bab.',
+    ];
     const text = fc.array(fc.constantFrom(...chars), { maxLength: 12 }).map((cs) => cs.join(''));
     const part = fc.oneof(
       text.map((t) => ({ type: 'text' as const, text: t })),
       fc.constant({ type: 'break' as const }),
       text.map((t) => ({ type: 'emphasis' as const, parts: [{ type: 'text' as const, text: t }] })),
     );
-    for (const c of chars) expect(promptToText([{ type: 'text', text: `a${c}b` }])).toBe(`a${c}b`.replace(/\s+/g, ' '));
+    for (const c of chars)
+      expect(promptToText([{ type: 'text', text: `a${c}b` }])).toBe(`a${c}b`.replace(/\s+/g, ' '));
     fc.assert(
       fc.property(fc.array(part, { maxLength: 5 }), (parts) => {
-        const flat = parts.map((p) => (p.type === 'text' ? p.text : p.type === 'break' ? ' ' : p.parts[0]!.text)).join('');
+        const flat = parts
+          .map((p) => (p.type === 'text' ? p.text : p.type === 'break' ? ' ' : p.parts[0]!.text))
+          .join('');
         expect(promptToText(parts)).toBe(flat.replace(/\s+/g, ' ').trim());
       }),
       { numRuns: 2000 },
@@ -110,6 +147,8 @@ describe('prompt templates', () => {
     const inner = (b[0] as { parts: { parts: { text: string }[] }[] }).parts[0]!;
     inner.parts[0]!.text = 'changed';
     inner.parts.push({ text: 'more' });
-    expect(renderPrompt(nested, {})).toEqual([{ type: 'prosody', rate: 'slow', parts: [{ type: 'emphasis', parts: [{ type: 'text', text: 'Hi' }] }] }]);
+    expect(renderPrompt(nested, {})).toEqual([
+      { type: 'prosody', rate: 'slow', parts: [{ type: 'emphasis', parts: [{ type: 'text', text: 'Hi' }] }] },
+    ]);
   });
 });

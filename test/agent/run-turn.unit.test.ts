@@ -1,6 +1,23 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileAgent, demoAgentDefinition, runTurn, type CompiledAgent, type DialogState, type TurnInput } from '../../src/agent/index.js';
-import { call, compileMini, converse, dtmf, fakeLlm, fixedNow, last, settings, voice } from './agent-test-kit.js';
+import {
+  compileAgent,
+  demoAgentDefinition,
+  runTurn,
+  type CompiledAgent,
+  type DialogState,
+  type TurnInput,
+} from '../../src/agent/index.js';
+import {
+  call,
+  compileMini,
+  converse,
+  dtmf,
+  fakeLlm,
+  fixedNow,
+  last,
+  settings,
+  voice,
+} from './agent-test-kit.js';
 
 const start: TurnInput = { kind: 'start' };
 let demo: CompiledAgent;
@@ -11,7 +28,13 @@ beforeAll(async () => {
 describe('demo agent conversation', () => {
   it('when a call starts, then the welcome dialog plays and the agent awaits an intent', async () => {
     const [r] = await converse(demo, [start]);
-    expect(r).toMatchObject({ action: 'ask', awaitInput: true, await: { kind: 'intent' }, endOfConversation: false, trace: ['welcome.hello'] });
+    expect(r).toMatchObject({
+      action: 'ask',
+      awaitInput: true,
+      await: { kind: 'intent' },
+      endOfConversation: false,
+      trace: ['welcome.hello'],
+    });
     expect(r?.promptText).toMatch(/^Welcome to Luigi's/);
     expect(r?.state.turns).toBe(1);
   });
@@ -54,7 +77,12 @@ describe('demo agent conversation', () => {
       'book.done',
     ]);
     expect(results[5]?.promptText).toBe('A table for 6 on 2027-03-12. Shall I book it?');
-    expect(results[5]?.prompt).toContainEqual({ type: 'say-as', interpretAs: 'date', format: 'ymd', text: '2027-03-12' });
+    expect(results[5]?.prompt).toContainEqual({
+      type: 'say-as',
+      interpretAs: 'date',
+      format: 'ymd',
+      text: '2027-03-12',
+    });
     expect(end).toMatchObject({ action: 'end', endOfConversation: true, awaitInput: false });
     expect(end.state.entities).toEqual({ size: 6, sizeOk: false, date: '2027-03-12', confirmed: true });
     const largest = Math.max(...results.map((r) => Buffer.byteLength(JSON.stringify(r.state))));
@@ -64,25 +92,46 @@ describe('demo agent conversation', () => {
 
   it('when the caller says something, then it lands on lastMessage with the ASR metadata twice', async () => {
     const r = last(await converse(demo, [start, voice('book a table', '0.810000')]));
-    const four = { confidence: '0.810000', Inputmode: 'voice', interpretation: 'book a table', utterance: 'book a table' };
-    expect(r.state.lastMessage).toEqual({ text: 'book a table', asrMetaData: { ...four, data: { text: four } } });
+    const four = {
+      confidence: '0.810000',
+      Inputmode: 'voice',
+      interpretation: 'book a table',
+      utterance: 'book a table',
+    };
+    expect(r.state.lastMessage).toEqual({
+      text: 'book a table',
+      asrMetaData: { ...four, data: { text: four } },
+    });
   });
 
   it('when a grammar tagged the utterance with an intent, then it is used with source grammar', async () => {
     const r = last(await converse(demo, [start, voice('blah', '0.7', { grammarIntent: 'TalkToHuman' })]));
-    expect(r.recognition).toEqual({ intent: 'TalkToHuman', score: 0.7, scores: [{ intent: 'TalkToHuman', score: 0.7 }], source: 'grammar' });
+    expect(r.recognition).toEqual({
+      intent: 'TalkToHuman',
+      score: 0.7,
+      scores: [{ intent: 'TalkToHuman', score: 0.7 }],
+      source: 'grammar',
+    });
     expect(r.action).toBe('transfer');
   });
 
   it('when no intent matches, then the fallback dialog plays and the agent awaits an intent again', async () => {
     const r = last(await converse(demo, [start, voice('banana')]));
     expect(r.recognition?.intent).toBe('None');
-    expect(r).toMatchObject({ action: 'ask', await: { kind: 'intent' }, trace: expect.arrayContaining(['fallback.sorry']) });
+    expect(r).toMatchObject({
+      action: 'ask',
+      await: { kind: 'intent' },
+      trace: expect.arrayContaining(['fallback.sorry']),
+    });
   });
 
   it('when a question is asked, then "let me check" plays first and the answer is read back on continue', async () => {
     const llm = fakeLlm('We open at noon.');
-    const [, asked, answered] = await converse(demo, [start, voice('what are your opening hours'), { kind: 'continue' }], { ports: { llm } });
+    const [, asked, answered] = await converse(
+      demo,
+      [start, voice('what are your opening hours'), { kind: 'continue' }],
+      { ports: { llm } },
+    );
     expect(asked).toMatchObject({ action: 'continue', promptText: 'Let me check that for you.' });
     expect(llm.calls[0]?.prompt).toBe('Caller question: what are your opening hours');
     expect(answered?.promptText).toBe('We open at noon. Is there anything else I can help with?');
@@ -113,7 +162,9 @@ describe('no match and retries', () => {
   });
 
   it('when the utterance is below the confidence threshold, then it counts as no match', async () => {
-    const r = last(await converse(demo, [start, voice('book a table'), voice('four', '0.2', { belowThreshold: true })]));
+    const r = last(
+      await converse(demo, [start, voice('book a table'), voice('four', '0.2', { belowThreshold: true })]),
+    );
     expect(r.state.retries).toBe(1);
     expect(r.state.entities.size).toBeUndefined();
   });
@@ -129,11 +180,17 @@ describe('no match and retries', () => {
       type: 'entity',
       prompt: 'Number?',
       entity: { name: 'n', type: 'number' },
-      ivr: { retries: 1, noMatchPrompt: 'Digits please.', ...(onExceedingRetries ? { onExceedingRetries } : {}) },
+      ivr: {
+        retries: 1,
+        noMatchPrompt: 'Digits please.',
+        ...(onExceedingRetries ? { onExceedingRetries } : {}),
+      },
       next: [{ goto: 'thanks' }],
     },
     thanks: { type: 'message', text: 'Thanks.' },
-    ...(onExceedingRetries?.action === 'jumpToNode' ? { help: { type: 'message', text: 'Let me help you.', next: [{ goto: 'q' }] } } : {}),
+    ...(onExceedingRetries?.action === 'jumpToNode'
+      ? { help: { type: 'message', text: 'Let me help you.', next: [{ goto: 'q' }] } }
+      : {}),
   });
   const agentDialogs = {
     goodbye: { start: 'bye', nodes: { bye: { type: 'end', text: 'We could not understand you. Goodbye.' } } },
@@ -142,7 +199,11 @@ describe('no match and retries', () => {
   const exhaust: TurnInput[] = [start, voice('purple'), voice('green')];
 
   it('when retries are exhausted with startDialog, then that dialog starts', async () => {
-    const agent = await compileMini(retryNodes({ action: 'startDialog', dialog: 'other' }), 'q', agentDialogs);
+    const agent = await compileMini(
+      retryNodes({ action: 'startDialog', dialog: 'other' }),
+      'q',
+      agentDialogs,
+    );
     const [, once, twice] = await converse(agent, exhaust);
     expect(once?.promptText).toBe('Digits please. Number?');
     expect(twice).toMatchObject({ promptText: 'Other dialog.', await: { kind: 'intent' } });
@@ -158,8 +219,14 @@ describe('no match and retries', () => {
 
   it('when retries are exhausted with terminationHandler, then the call termination handler dialog runs', async () => {
     const agent = await compileMini(retryNodes({ action: 'terminationHandler' }), 'q', agentDialogs);
-    const r = last(await converse(agent, exhaust, { settings: { ...settings, callTerminationHandler: 'goodbye' } }));
-    expect(r).toMatchObject({ action: 'end', endOfConversation: true, promptText: 'We could not understand you. Goodbye.' });
+    const r = last(
+      await converse(agent, exhaust, { settings: { ...settings, callTerminationHandler: 'goodbye' } }),
+    );
+    expect(r).toMatchObject({
+      action: 'end',
+      endOfConversation: true,
+      promptText: 'We could not understand you. Goodbye.',
+    });
   });
 
   it('when the termination handler is not set, then the call ends with endOfConversation', async () => {
@@ -171,12 +238,20 @@ describe('no match and retries', () => {
 
   it('when the node has no behaviour, then the app behaviour applies (startDialog)', async () => {
     const agent = await compileMini(retryNodes(), 'q', agentDialogs);
-    const r = last(await converse(agent, exhaust, { settings: { ...settings, onExceedingRetries: { action: 'startDialog', dialog: 'other' } } }));
+    const r = last(
+      await converse(agent, exhaust, {
+        settings: { ...settings, onExceedingRetries: { action: 'startDialog', dialog: 'other' } },
+      }),
+    );
     expect(r.promptText).toBe('Other dialog.');
   });
 
   it('when the document reports maxretries, then the behaviour applies at once', async () => {
-    const agent = await compileMini(retryNodes({ action: 'startDialog', dialog: 'other' }), 'q', agentDialogs);
+    const agent = await compileMini(
+      retryNodes({ action: 'startDialog', dialog: 'other' }),
+      'q',
+      agentDialogs,
+    );
     const r = last(await converse(agent, [start, { kind: 'maxretries' }]));
     expect(r.promptText).toBe('Other dialog.');
   });
@@ -186,7 +261,11 @@ describe('rules and guards', () => {
   it('when a rule fails at run time, then it counts as false and is reported in the trace', async () => {
     const agent = await compileMini(
       {
-        a: { type: 'message', text: 'A.', next: [{ when: 'context.entities|nothere', goto: 'b' }, { goto: 'c' }] },
+        a: {
+          type: 'message',
+          text: 'A.',
+          next: [{ when: 'context.entities|nothere', goto: 'b' }, { goto: 'c' }],
+        },
         b: { type: 'message', text: 'B.' },
         c: { type: 'message', text: 'C.' },
       },
@@ -199,7 +278,10 @@ describe('rules and guards', () => {
 
   it('when gotos loop without input, then the turn stops with an error result', async () => {
     const agent = await compileMini(
-      { a: { type: 'message', text: 'A.', next: [{ goto: 'b' }] }, b: { type: 'message', text: 'B.', next: [{ goto: 'a' }] } },
+      {
+        a: { type: 'message', text: 'A.', next: [{ goto: 'b' }] },
+        b: { type: 'message', text: 'B.', next: [{ goto: 'a' }] },
+      },
       'a',
     );
     const [r] = await converse(agent, [start]);
@@ -212,7 +294,15 @@ describe('rules and guards', () => {
   });
 
   it('when a new call starts with an old state, then the state is reset', async () => {
-    const old: DialogState = { dialog: 'book', node: 'size', entities: { size: 3 }, vars: {}, retries: 2, turns: 9, ended: true };
+    const old: DialogState = {
+      dialog: 'book',
+      node: 'size',
+      entities: { size: 3 },
+      vars: {},
+      retries: 2,
+      turns: 9,
+      ended: true,
+    };
     const [r] = await converse(demo, [start], { state: old });
     expect(r?.state).toMatchObject({ entities: {}, turns: 1, ended: false });
   });

@@ -9,17 +9,41 @@ export const ACCOUNT = 'acc-1';
 export const ORG = 'org-1';
 
 export const skill = (id: string, extra: Record<string, unknown> = {}) => ({
-  _id: id, name: `Skill ${id}`, isDefault: false, description: 'a skill', status: 'ACTIVE', lname: `skill ${id}`,
-  iId: 'st-source', createdByAId: 'ag-admin', agents: ['ag-1'], ...extra,
-});
-
-export const group = (id: string, name = `Group ${id}`, extra: Record<string, unknown> = {}) => ({
-  _id: id, name, description: 'desc', status: 'ACTIVE', color: '#1a2b3c', lname: name.toLowerCase(), isDefault: false,
-  iId: 'st-source', createdByAId: 'ag-admin', agentGroups: ['agg-1'], agents: ['ag-1', 'ag-2'], skills: [skill(`${id}-s1`), skill(`${id}-s2`)],
+  _id: id,
+  name: `Skill ${id}`,
+  isDefault: false,
+  description: 'a skill',
+  status: 'ACTIVE',
+  lname: `skill ${id}`,
+  iId: 'st-source',
+  createdByAId: 'ag-admin',
+  agents: ['ag-1'],
   ...extra,
 });
 
-export const metaData = (extra: Record<string, unknown> = {}) => ({ userId: 'u-1', orgId: ORG, type: 'skillGroups', accountId: ACCOUNT, ...extra });
+export const group = (id: string, name = `Group ${id}`, extra: Record<string, unknown> = {}) => ({
+  _id: id,
+  name,
+  description: 'desc',
+  status: 'ACTIVE',
+  color: '#1a2b3c',
+  lname: name.toLowerCase(),
+  isDefault: false,
+  iId: 'st-source',
+  createdByAId: 'ag-admin',
+  agentGroups: ['agg-1'],
+  agents: ['ag-1', 'ag-2'],
+  skills: [skill(`${id}-s1`), skill(`${id}-s2`)],
+  ...extra,
+});
+
+export const metaData = (extra: Record<string, unknown> = {}) => ({
+  userId: 'u-1',
+  orgId: ORG,
+  type: 'skillGroups',
+  accountId: ACCOUNT,
+  ...extra,
+});
 
 export interface Importer {
   botId: string;
@@ -32,7 +56,11 @@ export interface AssistFixture {
   /** An app with an API client (scope `assist-import-export` by default). */
   importer(scopes?: string[]): Promise<Importer>;
   /** POST to the import path with the default (matching) query and header unless overridden. */
-  post(who: Importer, body: unknown, opts?: { query?: Record<string, string | undefined>; accountHeader?: string | null; botId?: string }): request.Test;
+  post(
+    who: Importer,
+    body: unknown,
+    opts?: { query?: Record<string, string | undefined>; accountHeader?: string | null; botId?: string },
+  ): request.Test;
   readBack(streamId: string, accountId?: string, orgId?: string): request.Test;
 }
 
@@ -54,7 +82,9 @@ export function assistFixture(store: Store, options: AssistOptions = {}): Assist
     },
     post(who, body, opts = {}) {
       const query = Object.fromEntries(
-        Object.entries({ accountId: ACCOUNT, orgId: ORG, type: 'skillGroups', ...opts.query }).filter((e): e is [string, string] => e[1] !== undefined),
+        Object.entries({ accountId: ACCOUNT, orgId: ORG, type: 'skillGroups', ...opts.query }).filter(
+          (e): e is [string, string] => e[1] !== undefined,
+        ),
       );
       const req = request(t.app)
         .post(`/assist/api/v1/public/analytics/${opts.botId ?? who.botId}/storeAssistFunctionalities`)
@@ -64,7 +94,10 @@ export function assistFixture(store: Store, options: AssistOptions = {}): Assist
       return req.send(body as object);
     },
     readBack(streamId, accountId = ACCOUNT, orgId = ORG) {
-      return request(t.app).get(`/api/admin/apps/${streamId}/skill-groups`).query({ accountId, orgId }).set(admin);
+      return request(t.app)
+        .get(`/api/admin/apps/${streamId}/skill-groups`)
+        .query({ accountId, orgId })
+        .set(admin);
     },
   };
 }

@@ -2,9 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import type { Store } from '../../src/store/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
-import { assistFixture, group, metaData, skill, type AssistFixture, type Importer } from './assist-fixture.js';
+import {
+  assistFixture,
+  group,
+  metaData,
+  skill,
+  type AssistFixture,
+  type Importer,
+} from './assist-fixture.js';
 
-const paths = (body: { errors: Array<{ path?: string }> }): Array<string | undefined> => body.errors.map((e) => e.path);
+const paths = (body: { errors: Array<{ path?: string }> }): Array<string | undefined> =>
+  body.errors.map((e) => e.path);
 
 describeEachStore('skill group import', 'api', (factory) => {
   let store: Store;
@@ -28,7 +36,14 @@ describeEachStore('skill group import', 'api', (factory) => {
     });
 
     it('when optional members are left out, then the import succeeds', async () => {
-      const minimal = { _id: 'sg-min', name: 'Minimal', status: 'ACTIVE', isDefault: true, iId: 'st-x', createdByAId: 'ag' };
+      const minimal = {
+        _id: 'sg-min',
+        name: 'Minimal',
+        status: 'ACTIVE',
+        isDefault: true,
+        iId: 'st-x',
+        createdByAId: 'ag',
+      };
       const r = await f.post(bot, { data: [minimal], metaData: metaData() }).expect(200);
       expect(r.body.msg).toBe('1 skill group imported successfully');
     });
@@ -59,17 +74,31 @@ describeEachStore('skill group import', 'api', (factory) => {
 
   describe('request checks', () => {
     it('when a query member is missing, then 400 naming it', async () => {
-      const r = await f.post(bot, { data: [group('x')], metaData: metaData() }, { query: { accountId: undefined, orgId: undefined, type: undefined } }).expect(400);
+      const r = await f
+        .post(
+          bot,
+          { data: [group('x')], metaData: metaData() },
+          { query: { accountId: undefined, orgId: undefined, type: undefined } },
+        )
+        .expect(400);
       expect(paths(r.body)).toEqual(['query.accountId', 'query.orgId', 'query.type']);
     });
 
     it('when the accountId header is missing, then 400 at headers.accountId', async () => {
-      const r = await f.post(bot, { data: [group('x')], metaData: metaData() }, { accountHeader: null }).expect(400);
+      const r = await f
+        .post(bot, { data: [group('x')], metaData: metaData() }, { accountHeader: null })
+        .expect(400);
       expect(paths(r.body)).toEqual(['headers.accountId']);
     });
 
     it('when the header, query and metaData accountIds disagree, then 400 naming them', async () => {
-      const r = await f.post(bot, { data: [group('x')], metaData: metaData({ accountId: 'acc-3' }) }, { accountHeader: 'acc-2' }).expect(400);
+      const r = await f
+        .post(
+          bot,
+          { data: [group('x')], metaData: metaData({ accountId: 'acc-3' }) },
+          { accountHeader: 'acc-2' },
+        )
+        .expect(400);
       expect(paths(r.body)).toEqual(['headers.accountId', 'body.metaData.accountId']);
       expect(r.body.errors[0].msg).toMatch(/query accountId/);
     });
@@ -85,7 +114,14 @@ describeEachStore('skill group import', 'api', (factory) => {
     });
 
     it('when the type is Queues, StandardResponses or Waiting Experience, then 400 not supported yet', async () => {
-      for (const type of ['Queues', 'queues', 'StandardResponses', 'standard_responses', 'Waiting Experience', 'waitingExperience']) {
+      for (const type of [
+        'Queues',
+        'queues',
+        'StandardResponses',
+        'standard_responses',
+        'Waiting Experience',
+        'waitingExperience',
+      ]) {
         const r = await f.post(bot, { anything: true }, { query: { type } }).expect(400);
         expect(r.body.errors[0].path, type).toBe('query.type');
         expect(r.body.errors[0].msg, type).toMatch(/not supported yet/);
@@ -93,15 +129,25 @@ describeEachStore('skill group import', 'api', (factory) => {
     });
 
     it('when the type is unknown, then 400', async () => {
-      const r = await f.post(bot, { data: [group('x')], metaData: metaData() }, { query: { type: 'agents' } }).expect(400);
+      const r = await f
+        .post(bot, { data: [group('x')], metaData: metaData() }, { query: { type: 'agents' } })
+        .expect(400);
       expect(r.body.errors[0]).toMatchObject({ path: 'query.type' });
       expect(r.body.errors[0].msg).toMatch(/unknown type agents/);
     });
 
     it('when required members are missing or wrong, then 400 with each path', async () => {
-      const bad = group('sg-bad', 'Bad', { isDefault: 'no', skills: [skill('k1'), skill('k2', { iId: undefined }), skill('k3', { name: '' })] });
+      const bad = group('sg-bad', 'Bad', {
+        isDefault: 'no',
+        skills: [skill('k1'), skill('k2', { iId: undefined }), skill('k3', { name: '' })],
+      });
       delete (bad as Record<string, unknown>).createdByAId;
-      const r = await f.post(bot, { data: [group('ok'), bad], metaData: { userId: 'u-1', orgId: 'org-1', accountId: 'acc-1' } }).expect(400);
+      const r = await f
+        .post(bot, {
+          data: [group('ok'), bad],
+          metaData: { userId: 'u-1', orgId: 'org-1', accountId: 'acc-1' },
+        })
+        .expect(400);
       expect(paths(r.body)).toEqual(
         expect.arrayContaining([
           'body.data[1].isDefault',
@@ -122,7 +168,12 @@ describeEachStore('skill group import', 'api', (factory) => {
     });
 
     it('when an id repeats inside one import, then 400 naming the repeat', async () => {
-      const r = await f.post(bot, { data: [group('d1'), group('d1'), group('d2', 'D2', { skills: [skill('k'), skill('k')] })], metaData: metaData() }).expect(400);
+      const r = await f
+        .post(bot, {
+          data: [group('d1'), group('d1'), group('d2', 'D2', { skills: [skill('k'), skill('k')] })],
+          metaData: metaData(),
+        })
+        .expect(400);
       expect(paths(r.body)).toEqual(['body.data[1]._id', 'body.data[2].skills[1]._id']);
     });
 
@@ -134,12 +185,22 @@ describeEachStore('skill group import', 'api', (factory) => {
   describe('re-import', () => {
     it('when the same ids are imported again, then they are replaced, not duplicated', async () => {
       const b = await f.importer();
-      await f.post(b, { data: [group('r1', 'First'), group('r2', 'Second')], metaData: metaData() }).expect(200);
-      await f.post(b, { data: [group('r1', 'First renamed', { skills: [skill('only')] }), group('r3', 'Third')], metaData: metaData() }).expect(200);
+      await f
+        .post(b, { data: [group('r1', 'First'), group('r2', 'Second')], metaData: metaData() })
+        .expect(200);
+      await f
+        .post(b, {
+          data: [group('r1', 'First renamed', { skills: [skill('only')] }), group('r3', 'Third')],
+          metaData: metaData(),
+        })
+        .expect(200);
       const back = await f.readBack(b.botId).expect(200);
       expect(back.body.skillGroups.map((g: { _id: string }) => g._id)).toEqual(['r1', 'r2', 'r3']);
       expect(back.body.skillGroups[0]).toMatchObject({ name: 'First renamed', skills: [skill('only')] });
-      expect(await f.component.skillGroups.find({ streamId: b.botId, skillGroupId: 'r1' })).toEqual({ id: 'r1', name: 'First renamed' });
+      expect(await f.component.skillGroups.find({ streamId: b.botId, skillGroupId: 'r1' })).toEqual({
+        id: 'r1',
+        name: 'First renamed',
+      });
       expect((await f.component.listSkillGroupIds(b.botId)).sort()).toEqual(['r1', 'r2', 'r3']);
     });
 
@@ -147,9 +208,17 @@ describeEachStore('skill group import', 'api', (factory) => {
       const b = await f.importer();
       await f.post(b, { data: [group('a1')], metaData: metaData() }).expect(200);
       const other = { accountId: 'acc-2', orgId: 'org-2' };
-      await f.post(b, { data: [group('b1')], metaData: metaData(other) }, { query: other, accountHeader: 'acc-2' }).expect(200);
-      expect((await f.readBack(b.botId).expect(200)).body.skillGroups.map((g: { _id: string }) => g._id)).toEqual(['a1']);
-      expect((await f.readBack(b.botId, 'acc-2', 'org-2').expect(200)).body.skillGroups.map((g: { _id: string }) => g._id)).toEqual(['b1']);
+      await f
+        .post(b, { data: [group('b1')], metaData: metaData(other) }, { query: other, accountHeader: 'acc-2' })
+        .expect(200);
+      expect(
+        (await f.readBack(b.botId).expect(200)).body.skillGroups.map((g: { _id: string }) => g._id),
+      ).toEqual(['a1']);
+      expect(
+        (await f.readBack(b.botId, 'acc-2', 'org-2').expect(200)).body.skillGroups.map(
+          (g: { _id: string }) => g._id,
+        ),
+      ).toEqual(['b1']);
     });
   });
 });

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import type { Store } from '../../src/store/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
-import { ACCOUNT, ORG, assistFixture, group, metaData, type AssistFixture, type Importer } from './assist-fixture.js';
+import {
+  ACCOUNT,
+  ORG,
+  assistFixture,
+  group,
+  metaData,
+  type AssistFixture,
+  type Importer,
+} from './assist-fixture.js';
 
 describeEachStore('skill group read-back and port', 'api', (factory) => {
   let store: Store;
@@ -13,14 +21,22 @@ describeEachStore('skill group read-back and port', 'api', (factory) => {
     store = await factory.make();
     f = assistFixture(store);
     bot = await f.importer();
-    await f.post(bot, { data: [group('sg-b', 'Billing'), group('sg-a', 'Accounts')], metaData: metaData() }).expect(200);
+    await f
+      .post(bot, { data: [group('sg-b', 'Billing'), group('sg-a', 'Accounts')], metaData: metaData() })
+      .expect(200);
   });
   afterAll(() => store.close());
 
   describe('GET /api/admin/apps/:streamId/skill-groups', () => {
     it('when groups were imported, then they read back sorted by name with the account and org', async () => {
       const r = await f.readBack(bot.botId).expect(200);
-      expect(r.body).toEqual({ streamId: bot.botId, accountId: ACCOUNT, orgId: ORG, skillGroups: [group('sg-a', 'Accounts'), group('sg-b', 'Billing')], total: 2 });
+      expect(r.body).toEqual({
+        streamId: bot.botId,
+        accountId: ACCOUNT,
+        orgId: ORG,
+        skillGroups: [group('sg-a', 'Accounts'), group('sg-b', 'Billing')],
+        total: 2,
+      });
     });
 
     it('when nothing was imported for the pair, then an empty list', async () => {
@@ -29,7 +45,10 @@ describeEachStore('skill group read-back and port', 'api', (factory) => {
     });
 
     it('when accountId or orgId is missing, then 400 naming each', async () => {
-      const r = await request(f.t.app).get(`/api/admin/apps/${bot.botId}/skill-groups`).set({ Authorization: 'Bearer test-admin-token-0123456789' }).expect(400);
+      const r = await request(f.t.app)
+        .get(`/api/admin/apps/${bot.botId}/skill-groups`)
+        .set({ Authorization: 'Bearer test-admin-token-0123456789' })
+        .expect(400);
       expect(r.body.errors.map((e: { path: string }) => e.path)).toEqual(['query.accountId', 'query.orgId']);
     });
 
@@ -38,13 +57,19 @@ describeEachStore('skill group read-back and port', 'api', (factory) => {
     });
 
     it('when the admin token is missing, then 401', async () => {
-      await request(f.t.app).get(`/api/admin/apps/${bot.botId}/skill-groups`).query({ accountId: ACCOUNT, orgId: ORG }).expect(401);
+      await request(f.t.app)
+        .get(`/api/admin/apps/${bot.botId}/skill-groups`)
+        .query({ accountId: ACCOUNT, orgId: ORG })
+        .expect(401);
     });
   });
 
   describe('SkillGroupPort and listSkillGroupIds', () => {
     it('when an imported id is looked up, then its id and name', async () => {
-      expect(await f.component.skillGroups.find({ streamId: bot.botId, skillGroupId: 'sg-b' })).toEqual({ id: 'sg-b', name: 'Billing' });
+      expect(await f.component.skillGroups.find({ streamId: bot.botId, skillGroupId: 'sg-b' })).toEqual({
+        id: 'sg-b',
+        name: 'Billing',
+      });
     });
 
     it('when the id is unknown or belongs to another app, then null', async () => {

@@ -46,7 +46,8 @@ function runBench(file: string, flags: string[] = []): Promise<BenchRun> {
   });
 }
 
-const explain = (r: BenchRun) => `exit ${r.code}\nstdout:\n${r.stdout.slice(-3000)}\nstderr:\n${r.stderr.slice(-3000)}`;
+const explain = (r: BenchRun) =>
+  `exit ${r.code}\nstdout:\n${r.stdout.slice(-3000)}\nstderr:\n${r.stderr.slice(-3000)}`;
 
 describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', () => {
   it(
@@ -57,10 +58,26 @@ describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', (
       const config = r.lines.find((l) => l.phase === 'config');
       expect(config?.cores).toBeGreaterThan(0);
       // each run has its own service and prefix, and its own measure lines
-      expect(r.lines.filter((l) => l.measure !== undefined).map((l) => `${l.measure}@${l.run}`), explain(r)).toEqual(['floor@1', 'turn@1', 'floor@2', 'turn@2']);
+      expect(
+        r.lines.filter((l) => l.measure !== undefined).map((l) => `${l.measure}@${l.run}`),
+        explain(r),
+      ).toEqual(['floor@1', 'turn@1', 'floor@2', 'turn@2']);
       for (const m of r.lines.filter((l) => l.measure !== undefined)) {
         expect(m, explain(r)).toBeDefined();
-        for (const key of ['requestsPerSec', 'p50Ms', 'p99Ms', 'p99WithRampMs', 'rampMs', 'rampResponses', 'errors', 'non2xx', 'invalid', 'serverP50Ms', 'serverP99Ms']) expect(m).toHaveProperty(key);
+        for (const key of [
+          'requestsPerSec',
+          'p50Ms',
+          'p99Ms',
+          'p99WithRampMs',
+          'rampMs',
+          'rampResponses',
+          'errors',
+          'non2xx',
+          'invalid',
+          'serverP50Ms',
+          'serverP99Ms',
+        ])
+          expect(m).toHaveProperty(key);
         // the load generator's own event-loop delay, so its share of the client-side latency can be told apart
         expect(m.loadGenLoopDelayP99Ms).toBeGreaterThan(0);
         expect(m.loadGenLoopDelayMaxMs).toBeGreaterThanOrEqual(m.loadGenLoopDelayP99Ms as number);
@@ -70,18 +87,37 @@ describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', (
           expect(m.serverMainThreadCpuMsPerRequest).toBeGreaterThan(0);
           expect(m.serverMainThreadWaitMsPerRequest).toBeGreaterThanOrEqual(0);
         }
-        expect({ errors: m.errors, non2xx: m.non2xx, invalid: m.invalid, reasons: m.invalidReasons }).toEqual({ errors: 0, non2xx: 0, invalid: 0, reasons: {} });
+        expect({ errors: m.errors, non2xx: m.non2xx, invalid: m.invalid, reasons: m.invalidReasons }).toEqual(
+          { errors: 0, non2xx: 0, invalid: 0, reasons: {} },
+        );
       }
-      for (const turn of r.lines.filter((l) => l.measure === 'turn')) expect(turn.serverSource).toBe('ivr_turn_duration_seconds');
+      for (const turn of r.lines.filter((l) => l.measure === 'turn'))
+        expect(turn.serverSource).toBe('ivr_turn_duration_seconds');
       const cleanups = r.lines.filter((l) => l.phase === 'cleanup');
       expect(cleanups.map((l) => l.run)).toEqual([1, 2]);
       for (const cleanup of cleanups) expect(cleanup.keysRemoved).toBeGreaterThan(0);
       expect(new Set(cleanups.map((l) => l.prefix)).size).toBe(2);
       expect(config?.runs).toBe(2);
       const runs = r.lines.filter((l) => l.summary === 'turn-bench-run');
-      expect(runs.map((l) => l.run), explain(r)).toEqual([1, 2]);
+      expect(
+        runs.map((l) => l.run),
+        explain(r),
+      ).toEqual([1, 2]);
       for (const run of runs) {
-        for (const key of ['throughputRatio', 'p99Ratio', 'p99RatioWithRamp', 'throughputOk', 'p99Ok', 'cores', 'serverMainThreadCpuRatio', 'serverMainThreadWaitMsPerRequest', 'storeCallsPerTurn', 'mainThreadCpuMsPerTurn', 'redisCpuMsPerTurn']) expect(run).toHaveProperty(key);
+        for (const key of [
+          'throughputRatio',
+          'p99Ratio',
+          'p99RatioWithRamp',
+          'throughputOk',
+          'p99Ok',
+          'cores',
+          'serverMainThreadCpuRatio',
+          'serverMainThreadWaitMsPerRequest',
+          'storeCallsPerTurn',
+          'mainThreadCpuMsPerTurn',
+          'redisCpuMsPerTurn',
+        ])
+          expect(run).toHaveProperty(key);
         expect(run.requestProblems).toBe(0);
       }
       const summary = r.lines[r.lines.length - 1]!;
@@ -94,8 +130,13 @@ describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', (
         expect(summary.range[key]).toEqual([Math.min(...values), Math.max(...values)]);
       }
       expect(summary.targets).toEqual({ throughputRatio: '>= 0.6', p99Ratio: '<= 1.5' });
-      expect(summary.targetsMetOnMedian).toEqual({ throughputRatio: summary.median.throughputRatio >= 0.6, p99Ratio: summary.median.p99Ratio <= 1.5 });
-      expect(summary.ok).toBe(summary.targetsMetOnMedian.throughputRatio && summary.targetsMetOnMedian.p99Ratio);
+      expect(summary.targetsMetOnMedian).toEqual({
+        throughputRatio: summary.median.throughputRatio >= 0.6,
+        p99Ratio: summary.median.p99Ratio <= 1.5,
+      });
+      expect(summary.ok).toBe(
+        summary.targetsMetOnMedian.throughputRatio && summary.targetsMetOnMedian.p99Ratio,
+      );
       expect(summary.runsMeetingBothTargets).toBe(runs.filter((l) => l.throughputOk && l.p99Ok).length);
       expect(summary.requestProblems).toBe(0);
     },
@@ -107,9 +148,19 @@ describe.skipIf(!inject('redisAvailable'))('benchmarks in smoke mode (Redis)', (
     async () => {
       const r = await runBench('turn-bench.ts', ['--aa']);
       expect(r.code, explain(r)).toBe(0);
-      expect(r.lines.filter((l) => l.measure !== undefined).map((l) => l.measure)).toEqual(['floor', 'floor-again']);
+      expect(r.lines.filter((l) => l.measure !== undefined).map((l) => l.measure)).toEqual([
+        'floor',
+        'floor-again',
+      ]);
       const run = r.lines.find((l) => l.summary === 'turn-bench-aa-run');
-      for (const key of ['throughputRatio', 'p99Ratio', 'p50Ratio', 'floorRequestsPerSec', 'floorAgainRequestsPerSec']) expect(run?.[key], explain(r)).toBeGreaterThan(0);
+      for (const key of [
+        'throughputRatio',
+        'p99Ratio',
+        'p50Ratio',
+        'floorRequestsPerSec',
+        'floorAgainRequestsPerSec',
+      ])
+        expect(run?.[key], explain(r)).toBeGreaterThan(0);
       const summary = r.lines[r.lines.length - 1]!;
       expect(summary.summary).toBe('turn-bench-aa');
       // the band is the range of the A/A ratios over the runs: one run, one value

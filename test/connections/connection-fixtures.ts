@@ -19,7 +19,12 @@ export const hostedBBody = () => ({
   connectionName: 'Hosted B',
   model: 'model-b-4o',
   modelType: 'EASY_INTEGRATION',
-  fields: { API_KEY: KEY_B, api_version: '2024-05-01-preview', your_resource_name: 'my-resource', deployment_id: 'dep-1' },
+  fields: {
+    API_KEY: KEY_B,
+    api_version: '2024-05-01-preview',
+    your_resource_name: 'my-resource',
+    deployment_id: 'dep-1',
+  },
 });
 
 export const hostedCBody = () => ({
@@ -36,7 +41,16 @@ export const apiDefaultBody = (endpointUrl: string, over: Record<string, unknown
   model: 'custom-1',
   fields: {},
   promptVars: [
-    { name: 'persona', displayName: 'Persona', status: true, dataType: 'string', elementType: 'text', defaultValue: 'a friendly waiter', required: false, examples: false },
+    {
+      name: 'persona',
+      displayName: 'Persona',
+      status: true,
+      dataType: 'string',
+      elementType: 'text',
+      defaultValue: 'a friendly waiter',
+      required: false,
+      examples: false,
+    },
   ],
   customVars: [],
   endpointUrl,
@@ -72,7 +86,14 @@ export const apiExistingBody = (endpointUrl: string, over: Record<string, unknow
   idp: 'none',
   bodyTab: 'providerReferences',
   mapProvider: 'vendorCModel',
-  llmFeatures: { toolCalling: false, supportTools: false, parallelToolCalling: false, structuredResponse: true, dataGeneration: false, streaming: false },
+  llmFeatures: {
+    toolCalling: false,
+    supportTools: false,
+    parallelToolCalling: false,
+    structuredResponse: true,
+    dataGeneration: false,
+    streaming: false,
+  },
   IOMappings: ['textToText'],
   ...over,
 });

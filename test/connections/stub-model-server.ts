@@ -27,7 +27,9 @@ export interface StubModelServer {
 
 export async function startStubModelServer(): Promise<StubModelServer> {
   const requests: StubRequest[] = [];
-  let handler: (req: StubRequest) => StubReply = () => ({ json: { choices: [{ message: { content: 'ok' } }] } });
+  let handler: (req: StubRequest) => StubReply = () => ({
+    json: { choices: [{ message: { content: 'ok' } }] },
+  });
   const timers = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -40,7 +42,13 @@ export async function startStubModelServer(): Promise<StubModelServer> {
       } catch {
         body = undefined;
       }
-      const r: StubRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, raw, body };
+      const r: StubRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        raw,
+        body,
+      };
       requests.push(r);
       const reply = handler(r);
       const send = () => {

@@ -22,7 +22,9 @@ describeEachStore('operator console credentials', 'api', (factory) => {
     // another instance of the same deployment (the same master key opens the secrets)
     other = await startGateway({ store, config: { masterKey: gw.config.masterKey } });
     const res = await fetch(`${gw.url}/api/console/session`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json', Origin: gw.url }, body: JSON.stringify({ token: gw.config.adminToken }),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: gw.url },
+      body: JSON.stringify({ token: gw.config.adminToken }),
     });
     cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   });
@@ -33,16 +35,24 @@ describeEachStore('operator console credentials', 'api', (factory) => {
   });
 
   /** A console request: the session cookie, from the console's own origin. */
-  const asConsole = (path: string, base = gw.url) => fetch(`${base}${path}`, { method: 'POST', headers: { Cookie: cookie, Origin: base } });
+  const asConsole = (path: string, base = gw.url) =>
+    fetch(`${base}${path}`, { method: 'POST', headers: { Cookie: cookie, Origin: base } });
   const tokenOf = async (streamId: string, base = gw.url) => {
     const res = await asConsole(`/api/console/apps/${streamId}/token`, base);
     expect(res.status).toBe(201);
     expect(res.headers.get('cache-control')).toBe('no-store');
     return (await res.json()) as { token: string; clientId: string; expiresAt: string };
   };
-  const apiAppsOf = async (streamId: string) => (await gw.admin('GET', `/api/admin/apps/${streamId}/api-apps`)).body.apiApps as Array<{ clientId: string; name: string; scopes: string[] }>;
-  const history = (streamId: string, token: string) => fetch(`${gw.url}/api/public/bot/${streamId}/getMessages?userId=someone`, { headers: { auth: token } });
-  const newApp = async (name: string): Promise<string> => (await gw.admin('POST', '/api/admin/apps', { name })).body.streamId as string;
+  const apiAppsOf = async (streamId: string) =>
+    (await gw.admin('GET', `/api/admin/apps/${streamId}/api-apps`)).body.apiApps as Array<{
+      clientId: string;
+      name: string;
+      scopes: string[];
+    }>;
+  const history = (streamId: string, token: string) =>
+    fetch(`${gw.url}/api/public/bot/${streamId}/getMessages?userId=someone`, { headers: { auth: token } });
+  const newApp = async (name: string): Promise<string> =>
+    (await gw.admin('POST', '/api/admin/apps', { name })).body.streamId as string;
 
   it('when the console asks for tokens of an app again and again, on two instances, then one API app named "Operator console" signs them all and the public APIs accept them', async () => {
     const streamId = await newApp('Front desk');
@@ -50,7 +60,14 @@ describeEachStore('operator console credentials', 'api', (factory) => {
     answers.push(await tokenOf(streamId));
     expect(new Set(answers.map((a) => a.clientId)).size).toBe(1);
     const listed = await apiAppsOf(streamId);
-    expect(listed).toEqual([{ clientId: answers[0].clientId, name: 'Operator console', scopes: ['chat-history', 'batch-tests', 'assist-import-export', 'tables'], createdOn: expect.any(String) }]);
+    expect(listed).toEqual([
+      {
+        clientId: answers[0].clientId,
+        name: 'Operator console',
+        scopes: ['chat-history', 'batch-tests', 'assist-import-export', 'tables'],
+        createdOn: expect.any(String),
+      },
+    ]);
     const lifetime = Date.parse(answers[0].expiresAt) - Date.now();
     expect(lifetime).toBeGreaterThan(0);
     expect(lifetime).toBeLessThanOrEqual(300_000);
@@ -59,10 +76,12 @@ describeEachStore('operator console credentials', 'api', (factory) => {
     expect(JSON.stringify(answers)).not.toMatch(/secret/i);
   });
 
-  it('when the operator deletes the console\'s API app, then its tokens are refused and the next request makes one new API app', async () => {
+  it("when the operator deletes the console's API app, then its tokens are refused and the next request makes one new API app", async () => {
     const streamId = await newApp('Rotated');
     const before = await tokenOf(streamId);
-    expect((await gw.admin('DELETE', `/api/admin/apps/${streamId}/api-apps/${before.clientId}`)).status).toBe(204);
+    expect((await gw.admin('DELETE', `/api/admin/apps/${streamId}/api-apps/${before.clientId}`)).status).toBe(
+      204,
+    );
     expect((await history(streamId, before.token)).status).toBe(401);
     const [after, again] = await Promise.all([tokenOf(streamId), tokenOf(streamId, other.url)]);
     expect(after.clientId).not.toBe(before.clientId);
@@ -71,7 +90,7 @@ describeEachStore('operator console credentials', 'api', (factory) => {
     expect((await history(streamId, after.token)).status).toBe(200);
   });
 
-  it('when the app is deleted, then the console\'s API app goes with it', async () => {
+  it("when the app is deleted, then the console's API app goes with it", async () => {
     const streamId = await newApp('Gone');
     const { clientId } = await tokenOf(streamId);
     expect((await gw.admin('DELETE', `/api/admin/apps/${streamId}`)).status).toBe(204);
@@ -81,25 +100,36 @@ describeEachStore('operator console credentials', 'api', (factory) => {
   });
 
   it('when the console asks for the API key again, on two instances, then it gets the same one, which the connections API accepts', async () => {
-    const keys = await Promise.all([asConsole('/api/console/api-key'), asConsole('/api/console/api-key', other.url)].map(async (p) => {
-      const res = await p;
-      expect(res.status).toBe(201);
-      return ((await res.json()) as { apiKey: string }).apiKey;
-    }));
+    const keys = await Promise.all(
+      [asConsole('/api/console/api-key'), asConsole('/api/console/api-key', other.url)].map(async (p) => {
+        const res = await p;
+        expect(res.status).toBe(201);
+        return ((await res.json()) as { apiKey: string }).apiKey;
+      }),
+    );
     const later = ((await (await asConsole('/api/console/api-key')).json()) as { apiKey: string }).apiKey;
     expect(later).toMatch(/^ak-/);
     expect(new Set([...keys, later]).size).toBe(1);
-    expect((await fetch(`${gw.url}/api/public/connections?limit=1`, { headers: { 'x-api-key': later } })).status).toBe(200);
+    expect(
+      (await fetch(`${gw.url}/api/public/connections?limit=1`, { headers: { 'x-api-key': later } })).status,
+    ).toBe(200);
   });
 
   it('when the request has no session, comes from another site, or names an unknown or malformed app, then it is refused and nothing is made', async () => {
     const streamId = await newApp('Guarded');
-    expect((await fetch(`${gw.url}/api/console/apps/${streamId}/token`, { method: 'POST' })).status).toBe(401);
+    expect((await fetch(`${gw.url}/api/console/apps/${streamId}/token`, { method: 'POST' })).status).toBe(
+      401,
+    );
     expect((await fetch(`${gw.url}/api/console/api-key`, { method: 'POST' })).status).toBe(401);
-    const crossSite = await fetch(`${gw.url}/api/console/apps/${streamId}/token`, { method: 'POST', headers: { Cookie: cookie, Origin: 'https://evil.example' } });
+    const crossSite = await fetch(`${gw.url}/api/console/apps/${streamId}/token`, {
+      method: 'POST',
+      headers: { Cookie: cookie, Origin: 'https://evil.example' },
+    });
     expect(crossSite.status).toBe(403);
     expect(await apiAppsOf(streamId)).toEqual([]);
-    expect((await asConsole('/api/console/apps/st-00000000-0000-4000-8000-000000000000/token')).status).toBe(404);
+    expect((await asConsole('/api/console/apps/st-00000000-0000-4000-8000-000000000000/token')).status).toBe(
+      404,
+    );
     expect((await asConsole('/api/console/apps/not-an-app/token')).status).toBe(400);
   });
 });

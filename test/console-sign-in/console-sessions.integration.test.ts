@@ -29,14 +29,25 @@ describeEachStore('operator console sessions', 'api', (factory) => {
     await store.close();
   });
 
-  const signIn = async (base = gw.url, headers: Record<string, string> = { Origin: gw.url }, token = gw.config.adminToken) =>
-    fetch(`${base}/api/console/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ token }) });
+  const signIn = async (
+    base = gw.url,
+    headers: Record<string, string> = { Origin: gw.url },
+    token = gw.config.adminToken,
+  ) =>
+    fetch(`${base}/api/console/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify({ token }),
+    });
   const cookieOf = (res: Response): string => {
     const set = res.headers.get('set-cookie') ?? '';
     return set.split(';')[0] ?? '';
   };
   const withCookie = (cookie: string, path: string, init: RequestInit = {}, base = gw.url) =>
-    fetch(`${base}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), Cookie: cookie } });
+    fetch(`${base}${path}`, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), Cookie: cookie },
+    });
 
   it('when the operator signs in with the admin token, then an httpOnly SameSite=Strict session cookie is set that works on the operator API', async () => {
     const res = await signIn();
@@ -62,11 +73,19 @@ describeEachStore('operator console sessions', 'api', (factory) => {
   });
 
   it('when no cookie (or an unknown one) is sent, then the console API calls answer 401', async () => {
-    for (const path of ['/api/console/session', '/api/admin/apps', '/api/admin/apps/st-00000000-0000-4000-8000-000000000000/ivr-settings']) {
+    for (const path of [
+      '/api/console/session',
+      '/api/admin/apps',
+      '/api/admin/apps/st-00000000-0000-4000-8000-000000000000/ivr-settings',
+    ]) {
       expect((await fetch(`${gw.url}${path}`)).status).toBe(401);
       expect((await withCookie(`${COOKIE}=${'x'.repeat(43)}`, path)).status).toBe(401);
     }
-    const post = await fetch(`${gw.url}/api/admin/apps`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: gw.url }, body: '{"name":"x"}' });
+    const post = await fetch(`${gw.url}/api/admin/apps`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: gw.url },
+      body: '{"name":"x"}',
+    });
     expect(post.status).toBe(401);
   });
 
@@ -79,7 +98,10 @@ describeEachStore('operator console sessions', 'api', (factory) => {
 
   it('when the operator signs out, then the cookie is cleared and the session no longer works on any instance', async () => {
     const cookie = cookieOf(await signIn());
-    const out = await withCookie(cookie, '/api/console/session', { method: 'DELETE', headers: { Origin: gw.url } });
+    const out = await withCookie(cookie, '/api/console/session', {
+      method: 'DELETE',
+      headers: { Origin: gw.url },
+    });
     expect(out.status).toBe(204);
     expect(out.headers.get('set-cookie')).toMatch(new RegExp(`^${COOKIE}=;.*Max-Age=0`));
     expect((await withCookie(cookie, '/api/admin/apps')).status).toBe(401);
@@ -98,14 +120,28 @@ describeEachStore('operator console sessions', 'api', (factory) => {
       {},
     ];
     for (const headers of attempts) {
-      const res = await withCookie(cookie, '/api/admin/apps', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '{"name":"Forged"}' });
+      const res = await withCookie(cookie, '/api/admin/apps', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: '{"name":"Forged"}',
+      });
       expect(res.status, JSON.stringify(headers)).toBe(403);
-      expect(((await res.json()) as { errors: Array<{ code: string }> }).errors[0]?.code).toBe('cross_site_request');
+      expect(((await res.json()) as { errors: Array<{ code: string }> }).errors[0]?.code).toBe(
+        'cross_site_request',
+      );
     }
     expect(((await gw.admin('GET', '/api/admin/apps')).body as { total: number }).total).toBe(before);
-    const sameOrigin = await withCookie(cookie, '/api/admin/apps', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: gw.url, 'Sec-Fetch-Site': 'same-origin' }, body: '{"name":"Real"}' });
+    const sameOrigin = await withCookie(cookie, '/api/admin/apps', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: gw.url, 'Sec-Fetch-Site': 'same-origin' },
+      body: '{"name":"Real"}',
+    });
     expect(sameOrigin.status).toBe(201);
-    const fetchSite = await withCookie(cookie, '/api/admin/apps', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin' }, body: '{"name":"Real too"}' });
+    const fetchSite = await withCookie(cookie, '/api/admin/apps', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Sec-Fetch-Site': 'same-origin' },
+      body: '{"name":"Real too"}',
+    });
     expect(fetchSite.status).toBe(201);
   });
 
@@ -118,7 +154,11 @@ describeEachStore('operator console sessions', 'api', (factory) => {
   it('when the admin token is sent as a bearer, then no origin check applies (not a browser credential)', async () => {
     const res = await fetch(`${gw.url}/api/admin/apps`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${gw.config.adminToken}`, 'Content-Type': 'application/json', Origin: 'https://tooling.example' },
+      headers: {
+        Authorization: `Bearer ${gw.config.adminToken}`,
+        'Content-Type': 'application/json',
+        Origin: 'https://tooling.example',
+      },
       body: '{"name":"Scripted"}',
     });
     expect(res.status).toBe(201);
@@ -156,7 +196,11 @@ describe('operator console sessions: lifetime and transport', () => {
   });
 
   it('when the session lifetime has passed, then the cookie no longer signs the operator in', async () => {
-    const res = await fetch(`${gw.url}/api/console/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: gw.url }, body: JSON.stringify({ token: gw.config.adminToken }) });
+    const res = await fetch(`${gw.url}/api/console/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: gw.url },
+      body: JSON.stringify({ token: gw.config.adminToken }),
+    });
     const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     expect(res.headers.get('set-cookie')).toContain('Max-Age=1');
     expect((await fetch(`${gw.url}/api/admin/apps`, { headers: { Cookie: cookie } })).status).toBe(200);
@@ -168,7 +212,11 @@ describe('operator console sessions: lifetime and transport', () => {
     const host = new URL(proxied.url).host;
     const res = await fetch(`${proxied.url}/api/console/session`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https', Origin: `https://${host}` },
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Forwarded-Proto': 'https',
+        Origin: `https://${host}`,
+      },
       body: JSON.stringify({ token: proxied.config.adminToken }),
     });
     expect(res.status).toBe(201);
@@ -182,7 +230,12 @@ describe('operator console sessions: lifetime and transport', () => {
   });
 
   it('when wrong tokens keep coming from one address, then sign-in is refused with 429 for a while, even with the right token', async () => {
-    const attempt = (token: string) => fetch(`${proxied.url}/api/console/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: proxied.url }, body: JSON.stringify({ token }) });
+    const attempt = (token: string) =>
+      fetch(`${proxied.url}/api/console/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: proxied.url },
+        body: JSON.stringify({ token }),
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await attempt(`wrong-token-${i}`)).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));

@@ -20,15 +20,33 @@ const TIMELINE = '/api/admin/apps/:streamId/calls/:callId';
 
 /** The console's type errors (of the turn panel and what it imports) with `generated` as openapi.d.ts. */
 function consoleErrors(generated: string, old?: ts.Program): { errors: string[]; program: ts.Program } {
-  const config = ts.getParsedCommandLineOfConfigFile(CONSOLE_TSCONFIG, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } })!;
+  const config = ts.getParsedCommandLineOfConfigFile(
+    CONSOLE_TSCONFIG,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  )!;
   const host = ts.createCompilerHost(config.options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, language, onError, fresh) =>
-    name === API_TYPES_FILE ? ts.createSourceFile(name, generated, language) : getSourceFile(name, language, onError, fresh);
+    name === API_TYPES_FILE
+      ? ts.createSourceFile(name, generated, language)
+      : getSourceFile(name, language, onError, fresh);
   const readFile = host.readFile.bind(host);
   host.readFile = (name) => (name === API_TYPES_FILE ? generated : readFile(name));
-  const program = ts.createProgram({ rootNames: [TURN_PANEL], options: config.options, host, ...(old ? { oldProgram: old } : {}) });
-  const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const program = ts.createProgram({
+    rootNames: [TURN_PANEL],
+    options: config.options,
+    host,
+    ...(old ? { oldProgram: old } : {}),
+  });
+  const errors = ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
   return { errors, program };
 }
 
@@ -51,14 +69,32 @@ describe('console API types generated from the route schemas', () => {
   it('when a trace field is renamed in the zod schema, then the console fails its type check naming the field; unrenamed, it passes', async () => {
     const timeline = routes.find((r) => r.path === TIMELINE && r.method === 'get')!;
     const answer = timeline.responses[200]!.schema as z.ZodObject<{ call: z.ZodType }>;
-    const renamedTrace = turnTraceSchema.omit({ fallback: true }).extend({ fallbackWhy: turnTraceSchema.shape.fallback });
-    const renamed = routes.map((r) => (r === timeline ? { ...r, responses: { ...r.responses, 200: { ...r.responses[200]!, schema: z.object({ call: answer.shape.call, turns: z.array(renamedTrace) }) } } } : r));
+    const renamedTrace = turnTraceSchema
+      .omit({ fallback: true })
+      .extend({ fallbackWhy: turnTraceSchema.shape.fallback });
+    const renamed = routes.map((r) =>
+      r === timeline
+        ? {
+            ...r,
+            responses: {
+              ...r.responses,
+              200: {
+                ...r.responses[200]!,
+                schema: z.object({ call: answer.shape.call, turns: z.array(renamedTrace) }),
+              },
+            },
+          }
+        : r,
+    );
     const broken = await apiTypes(renamed);
     expect(broken).toContain('fallbackWhy?:');
 
     const failing = consoleErrors(broken);
     expect(failing.errors.length).toBeGreaterThan(0);
-    expect(failing.errors.every((e) => e.includes("'fallback'")), failing.errors.join('\n')).toBe(true);
+    expect(
+      failing.errors.every((e) => e.includes("'fallback'")),
+      failing.errors.join('\n'),
+    ).toBe(true);
 
     expect(consoleErrors(fromRoutes, failing.program).errors).toEqual([]);
   }, 60_000);

@@ -4,7 +4,11 @@
  */
 import type { AgentStatus } from '../../src/admin/index.js';
 
-export type AdminCall = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+export type AdminCall = (
+  method: string,
+  path: string,
+  body?: unknown,
+) => Promise<{ status: number; body: any }>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -27,7 +31,11 @@ export async function waitUntilAgentLive(admin: AdminCall, streamId: string): Pr
 }
 
 /** PUTs an agent (202 expected, else the answer is thrown) and waits until it is live. */
-export async function putAgentAndWait(admin: AdminCall, streamId: string, agent: unknown): Promise<AgentStatus> {
+export async function putAgentAndWait(
+  admin: AdminCall,
+  streamId: string,
+  agent: unknown,
+): Promise<AgentStatus> {
   const r = await admin('PUT', `/api/admin/apps/${streamId}/agent`, agent);
   if (r.status !== 202) throw new Error(`set agent: ${r.status} ${JSON.stringify(r.body)}`);
   return waitUntilAgentLive(admin, streamId);

@@ -17,7 +17,10 @@ interface Rule {
 }
 
 /** A write that sets `key` (any op naming it). */
-export const writes = (key: string): Match => (ops) => ops.some((op) => op.key === key);
+export const writes =
+  (key: string): Match =>
+  (ops) =>
+    ops.some((op) => op.key === key);
 
 export class GatedStore extends MemoryStore {
   private readonly rules: Rule[] = [];

@@ -24,7 +24,12 @@ import { deleteKeys } from './redis-keys.js';
 export const redisUrl = (): string => process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
 async function redisAnswers(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1500, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1500,
+    retryStrategy: () => null,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -46,7 +51,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const url = redisUrl();
   const ok = await redisAnswers(url);
   if (!ok && required) {
-    throw new Error(`REQUIRE_REDIS=1 but no Redis answers at ${url}: start redis-server or set TEST_REDIS_URL`);
+    throw new Error(
+      `REQUIRE_REDIS=1 but no Redis answers at ${url}: start redis-server or set TEST_REDIS_URL`,
+    );
   }
   if (!ok) notice(`No Redis at ${url}: every Redis suite is SKIPPED (set REQUIRE_REDIS=1 to fail instead)`);
   project.provide('redisAvailable', ok);
@@ -55,8 +62,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('testRunPrefix', runPrefix);
 
   const canSpawn = redisServerAvailable();
-  if (!canSpawn && required) throw new Error('REQUIRE_REDIS=1 but no redis-server binary to run (install redis-server or set TEST_REDIS_SERVER_BIN)');
-  if (!canSpawn) notice('No redis-server binary: the Redis Cluster, fault and multi-instance suites are SKIPPED (install redis-server to run them)');
+  if (!canSpawn && required)
+    throw new Error(
+      'REQUIRE_REDIS=1 but no redis-server binary to run (install redis-server or set TEST_REDIS_SERVER_BIN)',
+    );
+  if (!canSpawn)
+    notice(
+      'No redis-server binary: the Redis Cluster, fault and multi-instance suites are SKIPPED (install redis-server to run them)',
+    );
   project.provide('redisServerAvailable', canSpawn);
 
   let cluster: RedisClusterProcesses | null = null;
@@ -73,7 +86,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('redisClusterUrl', cluster?.url ?? '');
   return async () => {
     await cluster?.close();
-    if (ok) await deleteKeys(url, runPrefix).catch((err: Error) => notice(`Could not remove this run's keys under ${runPrefix}: ${err.message}`));
+    if (ok)
+      await deleteKeys(url, runPrefix).catch((err: Error) =>
+        notice(`Could not remove this run's keys under ${runPrefix}: ${err.message}`),
+      );
   };
 }
 

@@ -12,7 +12,10 @@ export default function setup(project: TestProject): void {
   if (!ok && process.env.REQUIRE_HAPROXY === '1') {
     throw new Error('REQUIRE_HAPROXY=1 but no haproxy binary on PATH: install it (apt-get install haproxy)');
   }
-  if (!ok) notice('No haproxy binary: the reference deployment suite (deploy/) is SKIPPED (apt-get install haproxy; REQUIRE_HAPROXY=1 fails instead)');
+  if (!ok)
+    notice(
+      'No haproxy binary: the reference deployment suite (deploy/) is SKIPPED (apt-get install haproxy; REQUIRE_HAPROXY=1 fails instead)',
+    );
   project.provide('haproxyAvailable', ok);
 }
 

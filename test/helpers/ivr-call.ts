@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RunningGateway } from './test-gateway.js';
 
-export const turnOf = (xml: string): string | undefined => /<var name="turn" expr="'(\d+)'"\s*\/>/.exec(xml)?.[1];
+export const turnOf = (xml: string): string | undefined =>
+  /<var name="turn" expr="'(\d+)'"\s*\/>/.exec(xml)?.[1];
 export const submitUrlOf = (xml: string): string | undefined => {
   const m = /<submit[^>]*next="([^"]+)"/.exec(xml);
   return m?.[1]?.replace(/&amp;/g, '&');
@@ -13,15 +14,27 @@ export const submitUrlOf = (xml: string): string | undefined => {
 /** The text of every <prompt> in a document, tags removed. */
 export const spokenOf = (xml: string): string =>
   // the failed-fetch handler's apology is not part of what the document says
-  [...xml.replace(/<catch event="error\.badfetch"[\s\S]*?<\/catch>/g, '').matchAll(/<prompt[^>]*>([\s\S]*?)<\/prompt>/g)]
-    .map((m) => m[1]!.replace(/<[^>]+>/g, ' ').replace(/&apos;/g, "'").replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>'))
+  [
+    ...xml
+      .replace(/<catch event="error\.badfetch"[\s\S]*?<\/catch>/g, '')
+      .matchAll(/<prompt[^>]*>([\s\S]*?)<\/prompt>/g),
+  ]
+    .map((m) =>
+      m[1]!
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/&apos;/g, "'")
+        .replace(/&amp;/g, '&')
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>'),
+    )
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
 /** The kind of a gateway document, from its form's id (a wait without event=poll is the store-retry document). */
 export const kindOf = (xml: string): string => {
   const form = /<form id="([\w-]+)"/.exec(xml)?.[1];
-  if (form === 'wait') return xml.includes("expr=\"'poll'\"") ? 'wait' : 'retry';
+  if (form === 'wait') return xml.includes('expr="\'poll\'"') ? 'wait' : 'retry';
   if (form && ['ask', 'say', 'end', 'transfer', 'error', 'bootstrap'].includes(form)) return form;
   return 'other';
 };
@@ -32,7 +45,12 @@ export class IvrCall {
   lastStatus = 0;
   private url: string;
 
-  constructor(private readonly gw: RunningGateway, webhookUrl: string, readonly from = '+15550001111', callId?: string) {
+  constructor(
+    private readonly gw: RunningGateway,
+    webhookUrl: string,
+    readonly from = '+15550001111',
+    callId?: string,
+  ) {
     this.callId = callId ?? `call-${randomUUID()}`;
     this.url = webhookUrl;
   }
@@ -55,7 +73,10 @@ export class IvrCall {
   }
 
   /** What the caller says (voice) or keys (dtmf), with the ASR values a browser would submit. */
-  say(text: string, opts: { confidence?: string; inputmode?: 'voice' | 'dtmf'; interpretation?: string; turn?: string } = {}): Promise<string> {
+  say(
+    text: string,
+    opts: { confidence?: string; inputmode?: 'voice' | 'dtmf'; interpretation?: string; turn?: string } = {},
+  ): Promise<string> {
     return this.post({
       callId: this.callId,
       from: this.from,

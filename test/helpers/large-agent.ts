@@ -5,7 +5,28 @@
  */
 import { demoAgentDefinition } from '../../src/agent/index.js';
 
-const SYLLABLES = ['ba', 'ko', 'mi', 'ru', 'te', 'lo', 'sa', 'di', 'ne', 'po', 'ga', 'fu', 'ze', 'ha', 'vi', 'tor', 'len', 'mar', 'sek', 'dun'];
+const SYLLABLES = [
+  'ba',
+  'ko',
+  'mi',
+  'ru',
+  'te',
+  'lo',
+  'sa',
+  'di',
+  'ne',
+  'po',
+  'ga',
+  'fu',
+  'ze',
+  'ha',
+  'vi',
+  'tor',
+  'len',
+  'mar',
+  'sek',
+  'dun',
+];
 /** A vocabulary of made-up words (syllable pairs): the size of a real agent's vocabulary. */
 const WORDS = SYLLABLES.flatMap((a) => SYLLABLES.map((b) => `${a}${b}`));
 
@@ -22,13 +43,21 @@ function phrase(n: number): string {
 }
 
 /** `base` is the agent to grow (the demo agent by default; its model node needs a connection that exists to be accepted). */
-export function largeAgentDefinition(bytes: number, opts: { utterancesPerIntent?: number; marker?: string; base?: unknown } = {}): Record<string, unknown> {
+export function largeAgentDefinition(
+  bytes: number,
+  opts: { utterancesPerIntent?: number; marker?: string; base?: unknown } = {},
+): Record<string, unknown> {
   const perIntent = opts.utterancesPerIntent ?? 40;
-  const agent = structuredClone(opts.base ?? demoAgentDefinition) as unknown as { intents: Array<{ name: string; dialog: string; utterances: string[] }> };
+  const agent = structuredClone(opts.base ?? demoAgentDefinition) as unknown as {
+    intents: Array<{ name: string; dialog: string; utterances: string[] }>;
+  };
   let n = 0;
   let size = JSON.stringify(agent).length;
   for (let i = 0; size < bytes; i++) {
-    const utterances = Array.from({ length: perIntent }, () => `${opts.marker ?? 'ask about'} ${phrase(n++)}`);
+    const utterances = Array.from(
+      { length: perIntent },
+      () => `${opts.marker ?? 'ask about'} ${phrase(n++)}`,
+    );
     const intent = { name: `Generated${i}`, dialog: 'fallback', utterances };
     agent.intents.push(intent);
     size += JSON.stringify(intent).length + 1;

@@ -78,7 +78,11 @@ export interface WatchedProcess {
   stop(sig?: NodeJS.Signals, graceMs?: number): Promise<number>;
 }
 
-export async function spawnWatched(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<WatchedProcess> {
+export async function spawnWatched(
+  command: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<WatchedProcess> {
   const child: ChildProcess = spawn('sh', ['-c', WATCHDOG, 'sh', command, ...args], {
     cwd: opts.cwd,
     env: opts.env ?? process.env,
@@ -139,7 +143,14 @@ export async function spawnWatched(command: string, args: string[], opts: { cwd?
 export async function waitForRedis(port: number, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const c = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null });
+    const c = new Redis({
+      host: '127.0.0.1',
+      port,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 500,
+      retryStrategy: () => null,
+    });
     c.on('error', () => undefined);
     try {
       await c.connect();
@@ -174,7 +185,21 @@ export interface RedisServer {
 export async function startRedisServer(opts: { port?: number; args?: string[] } = {}): Promise<RedisServer> {
   const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), `redis-${port}-`));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', join(dir, 'redis.log'), ...(opts.args ?? [])];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--logfile',
+    join(dir, 'redis.log'),
+    ...(opts.args ?? []),
+  ];
   let proc: WatchedProcess | null = null;
   const start = async () => {
     proc = await spawnWatched(redisServerBin(), args);
@@ -209,7 +234,12 @@ export interface RedisClusterProcesses {
 }
 
 const clusterInfo = async (c: Redis): Promise<Record<string, string>> =>
-  Object.fromEntries(String(await c.call('CLUSTER', 'INFO')).split(/\r?\n/).filter(Boolean).map((l) => l.split(':') as [string, string]));
+  Object.fromEntries(
+    String(await c.call('CLUSTER', 'INFO'))
+      .split(/\r?\n/)
+      .filter(Boolean)
+      .map((l) => l.split(':') as [string, string]),
+  );
 
 /** A cluster of `masters` redis-server masters on loopback, slots split evenly, state ok. */
 export async function startRedisCluster(masters = 3, timeoutMs = 20_000): Promise<RedisClusterProcesses> {
@@ -220,7 +250,19 @@ export async function startRedisCluster(masters = 3, timeoutMs = 20_000): Promis
     for (let i = 0; i < masters; i++) {
       const port = await freeClusterPort(taken);
       taken.add(port).add(port + 10_000);
-      nodes.push(await startRedisServer({ port, args: ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '3000'] }));
+      nodes.push(
+        await startRedisServer({
+          port,
+          args: [
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            'nodes.conf',
+            '--cluster-node-timeout',
+            '3000',
+          ],
+        }),
+      );
     }
     for (const n of nodes) {
       const c = new Redis({ host: '127.0.0.1', port: n.port, lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -242,12 +284,24 @@ export async function startRedisCluster(masters = 3, timeoutMs = 20_000): Promis
         await c.call('CLUSTER', 'ADDSLOTS', ...slots);
       }
     }
-    for (let i = 1; i < masters; i++) await clients[0]!.call('CLUSTER', 'MEET', '127.0.0.1', String(nodes[i]!.port));
+    for (let i = 1; i < masters; i++)
+      await clients[0]!.call('CLUSTER', 'MEET', '127.0.0.1', String(nodes[i]!.port));
     const until = Date.now() + timeoutMs;
     for (;;) {
       const infos = await Promise.all(clients.map(clusterInfo));
-      if (infos.every((x) => x.cluster_state === 'ok' && x.cluster_known_nodes === String(masters) && x.cluster_slots_ok === '16384')) break;
-      if (Date.now() > until) throw new Error(`cluster did not reach state ok: ${JSON.stringify(infos.map((x) => x.cluster_state))}`);
+      if (
+        infos.every(
+          (x) =>
+            x.cluster_state === 'ok' &&
+            x.cluster_known_nodes === String(masters) &&
+            x.cluster_slots_ok === '16384',
+        )
+      )
+        break;
+      if (Date.now() > until)
+        throw new Error(
+          `cluster did not reach state ok: ${JSON.stringify(infos.map((x) => x.cluster_state))}`,
+        );
       await sleep(100);
     }
   } catch (err) {

@@ -33,9 +33,17 @@ export interface ShellRun {
 }
 
 /** Runs one block with bash (strict: the first failing command fails it) and the given environment. */
-export function runShellBlock(block: ShellBlock, env: Record<string, string>, timeoutMs = 60_000): Promise<ShellRun> {
+export function runShellBlock(
+  block: ShellBlock,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ShellRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', `set -e -o pipefail\n${block.text}`], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', `set -e -o pipefail\n${block.text}`], {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -9,8 +9,18 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { buildApp } from '../../src/app.js';
 import {
-  createAuthenticator, createLogger, createMetrics, createSealer, signHs256, testConfig,
-  type Config, type Logger, type Metrics, type RateLimiterFactory, type RouteDef, type Sealer,
+  createAuthenticator,
+  createLogger,
+  createMetrics,
+  createSealer,
+  signHs256,
+  testConfig,
+  type Config,
+  type Logger,
+  type Metrics,
+  type RateLimiterFactory,
+  type RouteDef,
+  type Sealer,
 } from '../../src/platform/index.js';
 import { isStoreUnavailable, rateLimitersOf, type Store } from '../../src/store/index.js';
 import { AppsService } from '../../src/admin/apps-service.js';
@@ -43,7 +53,14 @@ export interface TestApp extends ComponentDeps {
   app: Express;
   log: LogCapture;
   /** Creates an app (streamId) and an API app with the given scopes; returns a JWT signer. */
-  createAppWithClient(scopes: string[]): Promise<{ streamId: string; clientId: string; clientSecret: string; token: (claims?: Record<string, unknown>) => string }>;
+  createAppWithClient(
+    scopes: string[],
+  ): Promise<{
+    streamId: string;
+    clientId: string;
+    clientSecret: string;
+    token: (claims?: Record<string, unknown>) => string;
+  }>;
   createApiKey(scopes: string[]): Promise<string>;
   listen(): Promise<{ url: string; close: () => Promise<void> }>;
 }
@@ -62,7 +79,15 @@ export function buildTestApp(opts: {
   const rateLimiters: RateLimiterFactory = rateLimitersOf(opts.store);
   const deps: ComponentDeps = { config, store: opts.store, sealer, apps, logger, metrics, rateLimiters };
   const authenticator = createAuthenticator({ adminToken: config.adminToken, lookup: apps, rateLimiters });
-  const app = buildApp({ config, logger, metrics, authenticator, routes: opts.routes ? opts.routes(deps) : [], isReady: () => opts.store.ping(), isStoreUnavailable });
+  const app = buildApp({
+    config,
+    logger,
+    metrics,
+    authenticator,
+    routes: opts.routes ? opts.routes(deps) : [],
+    isReady: () => opts.store.ping(),
+    isStoreUnavailable,
+  });
   return {
     ...deps,
     app,
@@ -74,7 +99,8 @@ export function buildTestApp(opts: {
         streamId: rec.streamId,
         clientId: client.clientId,
         clientSecret: client.clientSecret,
-        token: (claims = {}) => signHs256({ appId: client.clientId, sub: 'u-tester', ...claims }, client.clientSecret),
+        token: (claims = {}) =>
+          signHs256({ appId: client.clientId, sub: 'u-tester', ...claims }, client.clientSecret),
       };
     },
     async createApiKey(scopes) {

@@ -28,7 +28,9 @@ export async function makeRedisClusterStore(prefix = testPrefix()): Promise<Redi
 }
 
 /** The embedded (SQLite) store in a fresh data directory of its own, under the system's temp dir. */
-export async function makeEmbeddedStore(dir = mkdtempSync(join(tmpdir(), 'ivr-data-'))): Promise<SqliteStore> {
+export async function makeEmbeddedStore(
+  dir = mkdtempSync(join(tmpdir(), 'ivr-data-')),
+): Promise<SqliteStore> {
   return SqliteStore.open({ dir, prefix: testPrefix() });
 }
 
@@ -77,7 +79,11 @@ export function storesFor(scope: StoreScope): StoreFactory[] {
  * describe() for each adapter of the scope (see StoreScope); Redis suites are skipped (loudly, by
  * global setup) without Redis.
  */
-export function describeEachStore(title: string, scope: StoreScope, body: (factory: StoreFactory) => void): void {
+export function describeEachStore(
+  title: string,
+  scope: StoreScope,
+  body: (factory: StoreFactory) => void,
+): void {
   for (const f of storesFor(scope)) {
     describe.skipIf(!f.available)(`${title} [${f.name}]`, () => body(f));
   }

@@ -39,10 +39,21 @@ export async function eventLoopLagMax(baseUrl: string): Promise<number> {
 }
 
 /** `calls` booking calls at once on `startPath`, each caller answering after `promptMs` of prompts; each must end booked. */
-export async function bookingRound(client: TimedClient, opts: { startPath: string; calls: number; promptMs: number; callId: (i: number) => string }): Promise<void> {
+export async function bookingRound(
+  client: TimedClient,
+  opts: { startPath: string; calls: number; promptMs: number; callId: (i: number) => string },
+): Promise<void> {
   const traces = await Promise.all(
     Array.from({ length: opts.calls }, (_, i) =>
-      runScriptedCall({ client, startPath: opts.startPath, callId: opts.callId(i), say: BOOKING, onDocument: async () => { await sleep(opts.promptMs); } }),
+      runScriptedCall({
+        client,
+        startPath: opts.startPath,
+        callId: opts.callId(i),
+        say: BOOKING,
+        onDocument: async () => {
+          await sleep(opts.promptMs);
+        },
+      }),
     ),
   );
   traces.forEach(expectBooked);

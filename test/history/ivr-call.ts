@@ -31,7 +31,8 @@ export const uuidFrom = (seed: string): string => {
   const h = createHash('sha256').update(seed).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
-export const msgIdFor = (callId: string, turn: number, dir: 'in' | 'out'): string => `ms-${uuidFrom(`${callId}/${turn}/${dir}`)}`;
+export const msgIdFor = (callId: string, turn: number, dir: 'in' | 'out'): string =>
+  `ms-${uuidFrom(`${callId}/${turn}/${dir}`)}`;
 
 export function ivrCall(spec: IvrCallSpec): NewMessage[] {
   const gap = spec.gapMs ?? 10_000;
@@ -49,17 +50,34 @@ export function ivrCall(spec: IvrCallSpec): NewMessage[] {
   spec.turns.forEach((t, i) => {
     const at = spec.start + i * gap;
     if (t.caller !== undefined) {
-      const asr = { confidence: '0.810000', Inputmode: t.secureForm ? 'dtmf' : 'voice', interpretation: t.caller, utterance: t.caller };
+      const asr = {
+        confidence: '0.810000',
+        Inputmode: t.secureForm ? 'dtmf' : 'voice',
+        interpretation: t.caller,
+        utterance: t.caller,
+      };
       out.push({
-        ...base, id: msgIdFor(spec.callId, i, 'in'), type: 'incoming', text: t.caller, createdOn: at,
-        traceId: `tr-${uuidFrom(`${spec.callId}/${i}/trace`)}`, asrMetaData: { ...asr, data: { text: asr } },
-        ...(t.taskKind ? { taskKind: t.taskKind } : {}), ...(t.tags ? { tags: t.tags } : {}), ...(t.secureForm ? { secureForm: true } : {}),
+        ...base,
+        id: msgIdFor(spec.callId, i, 'in'),
+        type: 'incoming',
+        text: t.caller,
+        createdOn: at,
+        traceId: `tr-${uuidFrom(`${spec.callId}/${i}/trace`)}`,
+        asrMetaData: { ...asr, data: { text: asr } },
+        ...(t.taskKind ? { taskKind: t.taskKind } : {}),
+        ...(t.tags ? { tags: t.tags } : {}),
+        ...(t.secureForm ? { secureForm: true } : {}),
       });
     }
     if (t.bot !== undefined) {
       out.push({
-        ...base, id: msgIdFor(spec.callId, i, 'out'), type: 'outgoing', text: t.bot, createdOn: at + 1_000,
-        ...(t.taskKind ? { taskKind: t.taskKind } : {}), ...(t.tags ? { tags: t.tags } : {}),
+        ...base,
+        id: msgIdFor(spec.callId, i, 'out'),
+        type: 'outgoing',
+        text: t.bot,
+        createdOn: at + 1_000,
+        ...(t.taskKind ? { taskKind: t.taskKind } : {}),
+        ...(t.tags ? { tags: t.tags } : {}),
       });
     }
   });

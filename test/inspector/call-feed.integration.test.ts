@@ -7,8 +7,22 @@ import { SseClient } from './sse-client.js';
 
 /** Two gateway instances on one store: memory (one process, one store object) or two Redis connections. */
 const setups = [
-  { name: 'memory', available: true, stores: async (): Promise<[Store, Store]> => { const s = new MemoryStore(testPrefix()); return [s, s]; } },
-  { name: 'redis', available: redisAvailable(), stores: async (): Promise<[Store, Store]> => { const prefix = testPrefix(); return [await makeRedisStore(prefix), await makeRedisStore(prefix)]; } },
+  {
+    name: 'memory',
+    available: true,
+    stores: async (): Promise<[Store, Store]> => {
+      const s = new MemoryStore(testPrefix());
+      return [s, s];
+    },
+  },
+  {
+    name: 'redis',
+    available: redisAvailable(),
+    stores: async (): Promise<[Store, Store]> => {
+      const prefix = testPrefix();
+      return [await makeRedisStore(prefix), await makeRedisStore(prefix)];
+    },
+  },
 ];
 
 for (const setup of setups) {
@@ -22,7 +36,10 @@ for (const setup of setups) {
     beforeAll(async () => {
       stores = await setup.stores();
       a = await startGateway({ store: stores[0], config: { instanceId: 'instance-a' } });
-      b = await startGateway({ store: stores[1], config: { instanceId: 'instance-b', masterKey: a.config.masterKey } });
+      b = await startGateway({
+        store: stores[1],
+        config: { instanceId: 'instance-b', masterKey: a.config.masterKey },
+      });
       app = await setupIvrApp(a);
     });
     afterAll(async () => {
@@ -34,7 +51,10 @@ for (const setup of setups) {
     });
 
     const feed = async (gw: RunningGateway, headers: Record<string, string> = {}) => {
-      const c = await SseClient.open(`${gw.url}/api/admin/apps/${app.streamId}/calls/feed`, { Authorization: `Bearer ${gw.config.adminToken}`, ...headers });
+      const c = await SseClient.open(`${gw.url}/api/admin/apps/${app.streamId}/calls/feed`, {
+        Authorization: `Bearer ${gw.config.adminToken}`,
+        ...headers,
+      });
       open.push(c);
       return c;
     };
@@ -49,7 +69,11 @@ for (const setup of setups) {
       expect(first.event).toBe('turn');
       expect(first.id).toMatch(/^\d+-\d+$/);
       const data = JSON.parse(first.data);
-      expect(data).toMatchObject({ callId: call.callId, trace: { turn: 0, event: 'start', instance: 'instance-a', document: { kind: 'ask' } }, summary: { callId: call.callId } });
+      expect(data).toMatchObject({
+        callId: call.callId,
+        trace: { turn: 0, event: 'start', instance: 'instance-a', document: { kind: 'ask' } },
+        summary: { callId: call.callId },
+      });
       expect(data.trace.document.xml).toBeUndefined();
       onB.close();
 
@@ -61,7 +85,9 @@ for (const setup of setups) {
     });
 
     it('when Last-Event-ID is not an event id, then the feed is refused with 400', async () => {
-      const res = await fetch(`${b.url}/api/admin/apps/${app.streamId}/calls/feed`, { headers: { Authorization: `Bearer ${b.config.adminToken}`, 'Last-Event-ID': 'nope' } });
+      const res = await fetch(`${b.url}/api/admin/apps/${app.streamId}/calls/feed`, {
+        headers: { Authorization: `Bearer ${b.config.adminToken}`, 'Last-Event-ID': 'nope' },
+      });
       expect(res.status).toBe(400);
     });
   });

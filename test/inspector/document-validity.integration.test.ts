@@ -35,7 +35,8 @@ describe('document validity check', () => {
   });
 
   it('when a standalone grammar is checked with schema srgs, then grammar.xsd judges it', async () => {
-    const grammar = '<?xml version="1.0"?><grammar xmlns="http://www.w3.org/2001/06/grammar" version="1.0" root="r" mode="voice" xml:lang="en-US"><rule id="r"><one-of><item>yes</item><item>no</item></one-of></rule></grammar>';
+    const grammar =
+      '<?xml version="1.0"?><grammar xmlns="http://www.w3.org/2001/06/grammar" version="1.0" root="r" mode="voice" xml:lang="en-US"><rule id="r"><one-of><item>yes</item><item>no</item></one-of></rule></grammar>';
     expect((await check({ xml: grammar, schema: 'srgs' })).body).toEqual({ valid: true, errors: [] });
     expect((await check({ xml: grammar })).body.valid).toBe(false);
   });

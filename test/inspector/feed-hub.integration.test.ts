@@ -13,7 +13,11 @@ import { SseClient, type SseEvent } from './sse-client.js';
 
 const setups = [
   { name: 'memory', available: true, store: async (): Promise<Store> => new MemoryStore(testPrefix()) },
-  { name: 'redis', available: redisAvailable(), store: async (): Promise<Store> => makeRedisStore(testPrefix()) },
+  {
+    name: 'redis',
+    available: redisAvailable(),
+    store: async (): Promise<Store> => makeRedisStore(testPrefix()),
+  },
 ];
 
 /** Reads `n` events (or until the feed ends), failing after `ms`. */
@@ -39,7 +43,17 @@ for (const setup of setups) {
 
     beforeAll(async () => {
       store = await setup.store();
-      gw = await startGateway({ store, config: { abuseLimits: { feedsPerSession: 3, feedsPerInstance: 5, agentUploadsPerMinute: 100, trainingQueueMax: 50 } } });
+      gw = await startGateway({
+        store,
+        config: {
+          abuseLimits: {
+            feedsPerSession: 3,
+            feedsPerInstance: 5,
+            agentUploadsPerMinute: 100,
+            trainingQueueMax: 50,
+          },
+        },
+      });
       app = await setupIvrApp(gw);
     });
     afterAll(async () => {
@@ -49,7 +63,10 @@ for (const setup of setups) {
     });
 
     const feedUrl = () => `${gw.url}/api/admin/apps/${app.streamId}/calls/feed`;
-    const bearer = (extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${gw.config.adminToken}`, ...extra });
+    const bearer = (extra: Record<string, string> = {}) => ({
+      Authorization: `Bearer ${gw.config.adminToken}`,
+      ...extra,
+    });
     const feed = async (headers: Record<string, string>) => {
       const c = await SseClient.open(feedUrl(), headers);
       open.push(c);
@@ -59,7 +76,11 @@ for (const setup of setups) {
       for (const c of open.splice(0)) c.close();
     };
     const signIn = async (): Promise<string> => {
-      const res = await fetch(`${gw.url}/api/console/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: gw.url }, body: JSON.stringify({ token: gw.config.adminToken }) });
+      const res = await fetch(`${gw.url}/api/console/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: gw.url },
+        body: JSON.stringify({ token: gw.config.adminToken }),
+      });
       expect(res.status).toBe(201);
       return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
     };
@@ -72,7 +93,11 @@ for (const setup of setups) {
     it('when a feed resumes from an old event while turns keep coming, then it gets every later event once and in order', async () => {
       const live = await feed(bearer());
       expect(live.status).toBe(200);
-      const calls = [new IvrCall(gw, app.webhookUrl), new IvrCall(gw, app.webhookUrl), new IvrCall(gw, app.webhookUrl)];
+      const calls = [
+        new IvrCall(gw, app.webhookUrl),
+        new IvrCall(gw, app.webhookUrl),
+        new IvrCall(gw, app.webhookUrl),
+      ];
       for (const c of calls) await c.start();
       const firstThree = await take(live, 3);
       expect(firstThree).toHaveLength(3);
@@ -114,7 +139,9 @@ for (const setup of setups) {
       const over = await feed(bearer());
       expect(over.status).toBe(429);
       expect(Number(over.retryAfter)).toBeGreaterThan(0);
-      expect(over.body).toMatchObject({ errors: [{ code: 'rate_limited', msg: expect.stringContaining('FEEDS_MAX_PER_SESSION') }] });
+      expect(over.body).toMatchObject({
+        errors: [{ code: 'rate_limited', msg: expect.stringContaining('FEEDS_MAX_PER_SESSION') }],
+      });
 
       // another session has its own cap, until the instance's is reached (5)
       const cookie = await signIn();
@@ -122,7 +149,9 @@ for (const setup of setups) {
       for (const c of theirs) expect(c.status).toBe(200);
       const full = await feed({ Cookie: await signIn() });
       expect(full.status).toBe(429);
-      expect(full.body).toMatchObject({ errors: [{ code: 'rate_limited', msg: expect.stringContaining('FEEDS_MAX_PER_INSTANCE') }] });
+      expect(full.body).toMatchObject({
+        errors: [{ code: 'rate_limited', msg: expect.stringContaining('FEEDS_MAX_PER_INSTANCE') }],
+      });
 
       mine[0]!.close();
       // the server sees the close when the socket ends
@@ -139,7 +168,10 @@ for (const setup of setups) {
       const cookie = await signIn();
       const watching = await feed({ Cookie: cookie });
       expect(watching.status).toBe(200);
-      const out = await fetch(`${gw.url}/api/console/session`, { method: 'DELETE', headers: { Cookie: cookie, Origin: gw.url } });
+      const out = await fetch(`${gw.url}/api/console/session`, {
+        method: 'DELETE',
+        headers: { Cookie: cookie, Origin: gw.url },
+      });
       expect(out.status).toBe(204);
       const [last, ...more] = await take(watching, 2);
       expect(last).toMatchObject({ event: 'end' });

@@ -18,7 +18,8 @@ describe('schema check and local files', () => {
   });
 
   it('when many documents are checked in one call, then each is judged and named in the messages', async () => {
-    const good = '<?xml version="1.0"?><vxml xmlns="http://www.w3.org/2001/vxml" version="2.1"><form><block>hi</block></form></vxml>';
+    const good =
+      '<?xml version="1.0"?><vxml xmlns="http://www.w3.org/2001/vxml" version="2.1"><form><block>hi</block></form></vxml>';
     const bad = good.replace('<block>', '<bogus/><block>');
     expect(await vxmlSchemaCheck([good, good])).toEqual({ valid: true, errors: [] });
     const r = await vxmlSchemaCheck([good, bad]);

@@ -12,10 +12,24 @@ import { InspectorRepository, TraceBatchWriter } from '../../src/inspector/index
 import type { CallSummaryUpdate, TurnTrace } from '../../src/tracing/index.js';
 
 const traceOf = (callId: string, turn: number): TurnTrace => ({
-  callId, turn, receivedAt: 1_700_000_000_000 + turn, durationMs: 1, timing: { storeMs: 0, agentMs: 0, modelMs: 0, renderMs: 0 },
-  instance: 'i-other', event: turn === 0 ? 'start' : 'input', marks: [], request: { callId }, document: { kind: 'ask' },
+  callId,
+  turn,
+  receivedAt: 1_700_000_000_000 + turn,
+  durationMs: 1,
+  timing: { storeMs: 0, agentMs: 0, modelMs: 0, renderMs: 0 },
+  instance: 'i-other',
+  event: turn === 0 ? 'start' : 'input',
+  marks: [],
+  request: { callId },
+  document: { kind: 'ask' },
 });
-const summaryOf = (callId: string, turn: number): CallSummaryUpdate => ({ callId, startedAt: 1_700_000_000_000, lastTurnAt: Date.now(), turns: turn + 1, lastEvent: 'input' });
+const summaryOf = (callId: string, turn: number): CallSummaryUpdate => ({
+  callId,
+  startedAt: 1_700_000_000_000,
+  lastTurnAt: Date.now(),
+  turns: turn + 1,
+  lastEvent: 'input',
+});
 
 describeEachStore('traces of a deleted app', 'store', (factory) => {
   let store: Store;
@@ -32,7 +46,9 @@ describeEachStore('traces of a deleted app', 'store', (factory) => {
   /** Keys left under the app: its scope (deletePrefix answers how many it found) and the call's trace list. */
   const keysLeft = async (streamId: string, callIds: string[]) => ({
     inScope: await store.deletePrefix(storeKeys.appScope(streamId)),
-    traces: (await Promise.all(callIds.map((c) => store.lrange(storeKeys.callTrace(streamId, c), 0, -1)))).flat().length,
+    traces: (
+      await Promise.all(callIds.map((c) => store.lrange(storeKeys.callTrace(streamId, c), 0, -1)))
+    ).flat().length,
   });
 
   it('when an app is deleted while its call traces wait in the buffer, then they are dropped and no key is left under the app', async () => {
@@ -56,8 +72,18 @@ describeEachStore('traces of a deleted app', 'store', (factory) => {
 
   it('when another instance deletes the app while this one buffers its traces, then the batch writes nothing under it and the other app in the batch is written', async () => {
     const counts = { written: 0, dropped: 0 };
-    const repo = new InspectorRepository(store, { ttlMs: 60_000, maxTurns: 500, documents: false, instanceId: 'i-other' });
-    const writer = new TraceBatchWriter(repo, store, { written: (n) => (counts.written += n), dropped: (n) => (counts.dropped += n) }, { maxBatch: 100, maxBuffered: 1_000, flushMs: 600_000 });
+    const repo = new InspectorRepository(store, {
+      ttlMs: 60_000,
+      maxTurns: 500,
+      documents: false,
+      instanceId: 'i-other',
+    });
+    const writer = new TraceBatchWriter(
+      repo,
+      store,
+      { written: (n) => (counts.written += n), dropped: (n) => (counts.dropped += n) },
+      { maxBatch: 100, maxBuffered: 1_000, flushMs: 600_000 },
+    );
     const [gone, kept] = ['st-gone-mid-batch', 'st-kept-mid-batch'];
     await store.set(storeKeys.appRecord(gone), '{}');
     await store.set(storeKeys.appRecord(kept), '{}');

@@ -12,21 +12,45 @@ import type { CallSummaryUpdate, TurnTrace } from '../../src/tracing/index.js';
 const STREAM = 'app-trace-batch';
 
 const traceOf = (callId: string, turn: number): TurnTrace => ({
-  callId, turn, receivedAt: 1_700_000_000_000 + turn, durationMs: 1, timing: { storeMs: 0, agentMs: 0, modelMs: 0, renderMs: 0 },
-  instance: 'i-test', event: turn === 0 ? 'start' : 'input', marks: [], request: { callId }, document: { kind: 'ask' },
+  callId,
+  turn,
+  receivedAt: 1_700_000_000_000 + turn,
+  durationMs: 1,
+  timing: { storeMs: 0, agentMs: 0, modelMs: 0, renderMs: 0 },
+  instance: 'i-test',
+  event: turn === 0 ? 'start' : 'input',
+  marks: [],
+  request: { callId },
+  document: { kind: 'ask' },
 });
-const summaryOf = (callId: string, turn: number): CallSummaryUpdate => ({ callId, startedAt: 1_700_000_000_000, lastTurnAt: Date.now(), turns: turn + 1, lastEvent: 'input' });
+const summaryOf = (callId: string, turn: number): CallSummaryUpdate => ({
+  callId,
+  startedAt: 1_700_000_000_000,
+  lastTurnAt: Date.now(),
+  turns: turn + 1,
+  lastEvent: 'input',
+});
 
 describeEachStore('trace batch writer', 'store', (factory) => {
   let store: Store;
   let repo: InspectorRepository;
   let counts: { written: number; dropped: number };
   const writer = (opts: Partial<TraceBatchOptions> = {}) =>
-    new TraceBatchWriter(repo, store, { written: (n) => (counts.written += n), dropped: (n) => (counts.dropped += n) }, { maxBatch: 8, maxBuffered: 1_000, flushMs: 25, ...opts });
+    new TraceBatchWriter(
+      repo,
+      store,
+      { written: (n) => (counts.written += n), dropped: (n) => (counts.dropped += n) },
+      { maxBatch: 8, maxBuffered: 1_000, flushMs: 25, ...opts },
+    );
 
   beforeEach(async () => {
     store = await factory.make();
-    repo = new InspectorRepository(store, { ttlMs: 60_000, maxTurns: 500, documents: false, instanceId: 'i-test' });
+    repo = new InspectorRepository(store, {
+      ttlMs: 60_000,
+      maxTurns: 500,
+      documents: false,
+      instanceId: 'i-test',
+    });
     counts = { written: 0, dropped: 0 };
     // a trace is written only while its app exists (its record)
     await store.set(storeKeys.appRecord(STREAM), '{}');
@@ -49,7 +73,9 @@ describeEachStore('trace batch writer', 'store', (factory) => {
     const reader = await store.streamReader();
     try {
       const feed = await reader.read(storeKeys.callFeed(STREAM), '0-0', 1_000, 10);
-      expect(feed.filter((e) => e.fields.c === 'c-a').map((e) => Number(e.fields.t))).toEqual([...Array(50).keys()]);
+      expect(feed.filter((e) => e.fields.c === 'c-a').map((e) => Number(e.fields.t))).toEqual([
+        ...Array(50).keys(),
+      ]);
     } finally {
       await reader.close();
     }
@@ -68,7 +94,8 @@ describeEachStore('trace batch writer', 'store', (factory) => {
 
   it('when the writer is closed, then the traces it buffered are in the store and later ones are dropped', async () => {
     const w = writer({ maxBatch: 100, flushMs: 60_000 });
-    for (let turn = 0; turn < 3; turn++) w.write(STREAM, traceOf('c-close', turn), summaryOf('c-close', turn));
+    for (let turn = 0; turn < 3; turn++)
+      w.write(STREAM, traceOf('c-close', turn), summaryOf('c-close', turn));
     expect(await store.lrange(storeKeys.callTrace(STREAM, 'c-close'), 0, -1)).toEqual([]);
     await w.close();
     expect(await store.lrange(storeKeys.callTrace(STREAM, 'c-close'), 0, -1)).toHaveLength(3);

@@ -51,7 +51,14 @@ describeEachStore('browser interop', 'api', (factory) => {
       `<form><subdialog name="bot" src="${src}" method="post" namelist="callId message from to">`,
       '<filled><if cond="bot.endOfConversation == true"><disconnect/></if></filled></subdialog></form></vxml>',
     ].join('');
-    const result = await runCall({ rootDocument: root, rootUrl: gw.url, mode: 'strict-w3c', inputs: ['book a table', '#4', 'march third', 'yes'], fetch: gw.docs.fetch(), plain: true });
+    const result = await runCall({
+      rootDocument: root,
+      rootUrl: gw.url,
+      mode: 'strict-w3c',
+      inputs: ['book a table', '#4', 'march third', 'yes'],
+      fetch: gw.docs.fetch(),
+      plain: true,
+    });
     expect(result.failure ?? result.error).toBeUndefined();
     expect(result.spoken.join(' ')).toContain('is booked');
     expect(result.result?.endOfConversation).toBe(true);
@@ -62,7 +69,14 @@ describeEachStore('browser interop', 'api', (factory) => {
   it('when a POST submit carries its parameters in the query string, then the turn is read from there', async () => {
     const call = new IvrCall(gw, app.webhookUrl);
     await call.start();
-    const q = new URLSearchParams({ callId: call.callId, turn: '1.0', message: 'book a table', interpretation: 'BookTable', confidence: '1.0', inputmode: 'voice' });
+    const q = new URLSearchParams({
+      callId: call.callId,
+      turn: '1.0',
+      message: 'book a table',
+      interpretation: 'BookTable',
+      confidence: '1.0',
+      inputmode: 'voice',
+    });
     const res = await fetch(`${app.webhookUrl}&${q}`, { method: 'POST' });
     const xml = gw.docs.add(await res.text());
     expect(res.status).toBe(200);
@@ -70,7 +84,12 @@ describeEachStore('browser interop', 'api', (factory) => {
   });
 
   it('when a subdialog first fetch is a GET with params in the query, then the call starts', async () => {
-    const q = new URLSearchParams({ callId: 'c-get-first', message: '', from: '+15550001111', to: app.streamId });
+    const q = new URLSearchParams({
+      callId: 'c-get-first',
+      message: '',
+      from: '+15550001111',
+      to: app.streamId,
+    });
     const res = await fetch(`${app.webhookUrl}&${q}`);
     const xml = gw.docs.add(await res.text());
     expect(kindOf(xml)).toBe('ask');
@@ -83,14 +102,19 @@ describeEachStore('browser interop', 'api', (factory) => {
     form.set('message', '');
     const a = await fetch(app.webhookUrl, { method: 'POST', body: form });
     expect(kindOf(gw.docs.add(await a.text()))).toBe('ask');
-    const b = await fetch(app.webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ callId: 'c-json', message: '' }) });
+    const b = await fetch(app.webhookUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ callId: 'c-json', message: '' }),
+    });
     expect(kindOf(gw.docs.add(await b.text()))).toBe('ask');
   });
 
   it('when a browser posts an NLSML result, then the utterance and confidence are read from it', async () => {
     const call = new IvrCall(gw, app.webhookUrl);
     await call.start();
-    const nlsml = '<result><interpretation confidence="0.87"><instance>BookTable</instance><input mode="speech">book a table please</input></interpretation></result>';
+    const nlsml =
+      '<result><interpretation confidence="0.87"><instance>BookTable</instance><input mode="speech">book a table please</input></interpretation></result>';
     const doc = await call.raw({ turn: '1', nlsml });
     expect(spokenOf(doc)).toContain('For how many people?');
   });

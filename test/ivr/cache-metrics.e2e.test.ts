@@ -48,7 +48,10 @@ describeEachStore('in-process caches on /metrics', 'api', (factory) => {
 
   it('when two calls take turns on another instance of the same store, then /metrics shows hits and misses for each cache', async () => {
     // the same sealing key as the first instance; a time to live no slow machine outlasts between turns
-    const other = await startGateway({ store, config: { masterKey: gw.config.masterKey, cacheTtlMs: 60_000 } });
+    const other = await startGateway({
+      store,
+      config: { masterKey: gw.config.masterKey, cacheTtlMs: 60_000 },
+    });
     try {
       for (let i = 0; i < 2; i++) {
         const call = new IvrCall(other, app.webhookUrl.replace(gw.url, other.url));

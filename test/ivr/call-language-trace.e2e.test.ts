@@ -21,7 +21,11 @@ describeEachStore('the call language in traces and voices', 'api', (factory) => 
   beforeAll(async () => {
     store = await factory.make();
     gw = await startGateway({ store });
-    app = await setupIvrApp(gw, { name: 'Casa Luigi voices', agent: bilingualDemoAgentDefinition, settings: { languages: { voices: VOICES } } });
+    app = await setupIvrApp(gw, {
+      name: 'Casa Luigi voices',
+      agent: bilingualDemoAgentDefinition,
+      settings: { languages: { voices: VOICES } },
+    });
   });
   afterAll(async () => {
     await gw.docs.validateAll();
@@ -39,7 +43,9 @@ describeEachStore('the call language in traces and voices', 'api', (factory) => 
   const listedLangOf = async (callId: string): Promise<string | undefined> => {
     const r = await gw.admin('GET', `/api/admin/apps/${app.streamId}/calls?limit=100`);
     expect(r.status).toBe(200);
-    return (r.body as { calls: Array<{ callId: string; lang?: string }> }).calls.find((c) => c.callId === callId)?.lang;
+    return (r.body as { calls: Array<{ callId: string; lang?: string }> }).calls.find(
+      (c) => c.callId === callId,
+    )?.lang;
   };
 
   /** The voices of every prompt of a document (one per prompt that has words). */
@@ -57,7 +63,8 @@ describeEachStore('the call language in traces and voices', 'api', (factory) => 
     for (const xml of [first, second]) {
       const voices = voicesOf(xml);
       expect(voices.length).toBeGreaterThan(0);
-      for (const v of voices) expect(v).toEqual({ name: 'Paulina Monica', gender: 'female', 'xml:lang': 'es-US' });
+      for (const v of voices)
+        expect(v).toEqual({ name: 'Paulina Monica', gender: 'female', 'xml:lang': 'es-US' });
     }
     const turns = await turnsOf(call.callId);
     expect(turns.map((t) => t.turn)).toEqual([0, 1]);

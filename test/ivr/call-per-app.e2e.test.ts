@@ -29,10 +29,15 @@ describeEachStore('call sessions keyed per app', 'store', (factory) => {
   });
 
   const historyOf = async (app: IvrApp, callId: string): Promise<string[]> => {
-    const client = await gw.admin('POST', `/api/admin/apps/${app.streamId}/api-apps`, { name: 'reports', scopes: ['chat-history'] });
+    const client = await gw.admin('POST', `/api/admin/apps/${app.streamId}/api-apps`, {
+      name: 'reports',
+      scopes: ['chat-history'],
+    });
     const auth = signHs256({ appId: client.body.clientId }, client.body.clientSecret);
     const q = new URLSearchParams({ userId: callId, channelType: 'ivr', limit: '100', forward: 'true' });
-    const res = await fetch(`${gw.url}/api/public/bot/${app.streamId}/getMessages?${q}`, { headers: { auth } });
+    const res = await fetch(`${gw.url}/api/public/bot/${app.streamId}/getMessages?${q}`, {
+      headers: { auth },
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     return body.messages.map((m: any) => `${m.type}:${m.components[0].data.text}`);
@@ -59,13 +64,18 @@ describeEachStore('call sessions keyed per app', 'store', (factory) => {
     expect(await b.say('2', { inputmode: 'dtmf' })).toContain('For which day?');
     expect(b.lastStatus).toBe(200);
 
-    const [sa, sb] = await Promise.all([gw.gateway.sessions.load(appA.streamId, callId), gw.gateway.sessions.load(appB.streamId, callId)]);
+    const [sa, sb] = await Promise.all([
+      gw.gateway.sessions.load(appA.streamId, callId),
+      gw.gateway.sessions.load(appB.streamId, callId),
+    ]);
     expect(sa?.streamId).toBe(appA.streamId);
     expect(sb?.streamId).toBe(appB.streamId);
     expect(sa?.ended).toBe(true);
     expect(sb?.ended).toBeFalsy();
     expect(sa?.userId).not.toBe(sb?.userId);
-    expect(storeKeys.callSession(appA.streamId, callId)).not.toBe(storeKeys.callSession(appB.streamId, callId));
+    expect(storeKeys.callSession(appA.streamId, callId)).not.toBe(
+      storeKeys.callSession(appB.streamId, callId),
+    );
 
     const [ha, hb] = await Promise.all([historyOf(appA, callId), historyOf(appB, callId)]);
     expect(ha).toHaveLength(9);

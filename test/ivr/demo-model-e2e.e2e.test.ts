@@ -18,8 +18,13 @@ describe('the demo with its local model', () => {
   let app: IvrApp;
   beforeAll(async () => {
     model = await startDemoModel();
-    gw = await startGateway({ store: new MemoryStore(testPrefix()), config: { allowPrivateModelEndpoints: true } });
-    app = await setupIvrApp(gw, { agent: demoAgentWith(await createDemoConnection(gw.url, gw.config.adminToken, model.url)) });
+    gw = await startGateway({
+      store: new MemoryStore(testPrefix()),
+      config: { allowPrivateModelEndpoints: true },
+    });
+    app = await setupIvrApp(gw, {
+      agent: demoAgentWith(await createDemoConnection(gw.url, gw.config.adminToken, model.url)),
+    });
   });
   afterAll(async () => {
     await gw.docs.validateAll();

@@ -41,40 +41,52 @@ describeEachStore('keys beside transcription (caller)', 'api', (factory) => {
     await store.close();
   });
 
-  it.each(STRICT_DIALECTS)('when the caller keys 4 at "For how many people?" with transcription on (%s, strict-w3c), then a table for 4 is booked', async (dialect) => {
-    const { app, historyOf } = apps.get(dialect)!;
-    const settings = await gw.admin('GET', `/api/admin/apps/${app.streamId}/ivr-settings`);
-    expect(settings.body.transcription.enabled).toBe(true);
-    const callId = `c-keys-${factory.name}-${dialect}`;
-    const before = recogniser.fetches();
-    // words for the intent, keys for the party size, the date (yyyymmdd) and the confirmation (1 = yes)
-    const r = await runCall({ webhookUrl: app.webhookUrl, mode: 'strict-w3c', callId, inputs: ['book a table', '#4', '#20270314', '#1'], fetch: gw.docs.fetch(), plain: true });
-    expect(r.failure ?? r.error).toBeUndefined();
-    expect(r.events.map((e) => e.name).filter((n) => n.startsWith('error') || n === 'nomatch')).toEqual([]);
-    expect(r.spoken).toContain('For how many people?');
-    expect(r.spoken.join(' ')).toContain('Your table for 4 is booked.');
-    expect(r.result?.endOfConversation).toBe(true);
-    // the words went through the transcription grammar, the keys through the keypad grammars
-    expect(recogniser.fetches()).toBeGreaterThan(before);
-    const answers = r.submits.filter((s) => s.params.inputmode !== undefined).map((s) => [s.params.message, s.params.inputmode, s.params.interpretation]);
-    expect(answers).toEqual([
-      ['book a table', 'voice', 'book a table'],
-      ['4', 'dtmf', '4'],
-      ['20270314', 'dtmf', '20270314'],
-      ['1', 'dtmf', 'true'],
-    ]);
-    expect(lines(await historyOf(callId))).toEqual([
-      expect.stringMatching(/^outgoing:Welcome to Luigi's/),
-      'incoming:book a table',
-      'outgoing:For how many people?',
-      'incoming:4',
-      'outgoing:For which day?',
-      'incoming:20270314',
-      expect.stringMatching(/^outgoing:A table for 4 on .*2027-03-14.*Shall I book it\?$/),
-      'incoming:1',
-      expect.stringMatching(/^outgoing:Your table for 4 is booked\./),
-    ]);
-  });
+  it.each(STRICT_DIALECTS)(
+    'when the caller keys 4 at "For how many people?" with transcription on (%s, strict-w3c), then a table for 4 is booked',
+    async (dialect) => {
+      const { app, historyOf } = apps.get(dialect)!;
+      const settings = await gw.admin('GET', `/api/admin/apps/${app.streamId}/ivr-settings`);
+      expect(settings.body.transcription.enabled).toBe(true);
+      const callId = `c-keys-${factory.name}-${dialect}`;
+      const before = recogniser.fetches();
+      // words for the intent, keys for the party size, the date (yyyymmdd) and the confirmation (1 = yes)
+      const r = await runCall({
+        webhookUrl: app.webhookUrl,
+        mode: 'strict-w3c',
+        callId,
+        inputs: ['book a table', '#4', '#20270314', '#1'],
+        fetch: gw.docs.fetch(),
+        plain: true,
+      });
+      expect(r.failure ?? r.error).toBeUndefined();
+      expect(r.events.map((e) => e.name).filter((n) => n.startsWith('error') || n === 'nomatch')).toEqual([]);
+      expect(r.spoken).toContain('For how many people?');
+      expect(r.spoken.join(' ')).toContain('Your table for 4 is booked.');
+      expect(r.result?.endOfConversation).toBe(true);
+      // the words went through the transcription grammar, the keys through the keypad grammars
+      expect(recogniser.fetches()).toBeGreaterThan(before);
+      const answers = r.submits
+        .filter((s) => s.params.inputmode !== undefined)
+        .map((s) => [s.params.message, s.params.inputmode, s.params.interpretation]);
+      expect(answers).toEqual([
+        ['book a table', 'voice', 'book a table'],
+        ['4', 'dtmf', '4'],
+        ['20270314', 'dtmf', '20270314'],
+        ['1', 'dtmf', 'true'],
+      ]);
+      expect(lines(await historyOf(callId))).toEqual([
+        expect.stringMatching(/^outgoing:Welcome to Luigi's/),
+        'incoming:book a table',
+        'outgoing:For how many people?',
+        'incoming:4',
+        'outgoing:For which day?',
+        'incoming:20270314',
+        expect.stringMatching(/^outgoing:A table for 4 on .*2027-03-14.*Shall I book it\?$/),
+        'incoming:1',
+        expect.stringMatching(/^outgoing:Your table for 4 is booked\./),
+      ]);
+    },
+  );
 
   it('when a tester keys 4 on the sandbox line (its default transcription on), then a table for 4 is booked', async () => {
     const app = await setupIvrApp(gw, { name: 'Sandbox keys', settings: { enabled: false } });

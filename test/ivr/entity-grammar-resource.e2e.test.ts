@@ -11,7 +11,10 @@ import type { Store } from '../../src/store/index.js';
 
 /** The src attributes of the document's grammars served by the gateway. */
 const servedGrammars = (xml: string): URL[] =>
-  [...xml.matchAll(/<grammar\b[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&')).filter((s) => s.startsWith('http')).map((s) => new URL(s));
+  [...xml.matchAll(/<grammar\b[^>]*\bsrc="([^"]+)"/g)]
+    .map((m) => m[1]!.replace(/&amp;/g, '&'))
+    .filter((s) => s.startsWith('http'))
+    .map((s) => new URL(s));
 
 describeEachStore('entity grammars served as resources', 'api', (factory) => {
   let store: Store;
@@ -37,7 +40,9 @@ describeEachStore('entity grammars served as resources', 'api', (factory) => {
     expect(spokenOf(date)).toContain('For which day?');
     expect(date).not.toContain('<rule');
     const urls = servedGrammars(date);
-    const voice = urls.find((u) => u.searchParams.get('entity') === 'date' && u.searchParams.get('mode') === 'voice');
+    const voice = urls.find(
+      (u) => u.searchParams.get('entity') === 'date' && u.searchParams.get('mode') === 'voice',
+    );
     expect(voice?.pathname).toBe('/ivr/grammars/entity.grxml');
     expect(voice?.origin).toBe(new URL(gw.url).origin);
 
@@ -54,7 +59,9 @@ describeEachStore('entity grammars served as resources', 'api', (factory) => {
   it('when every entity and mode is asked for, then each answers a grammar that validates', async () => {
     for (const entity of ['number', 'date', 'digits', 'boolean']) {
       for (const mode of ['voice', 'dtmf']) {
-        const res = await fetch(`${gw.url}/ivr/grammars/entity.grxml?entity=${entity}&mode=${mode}&lang=en-GB${entity === 'digits' ? '&minLength=4&maxLength=6' : ''}`);
+        const res = await fetch(
+          `${gw.url}/ivr/grammars/entity.grxml?entity=${entity}&mode=${mode}&lang=en-GB${entity === 'digits' ? '&minLength=4&maxLength=6' : ''}`,
+        );
         expect(res.status, `${entity} ${mode}`).toBe(200);
         expect((await validateSrgs(await res.text())).errors, `${entity} ${mode}`).toEqual([]);
       }

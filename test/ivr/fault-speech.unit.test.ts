@@ -16,7 +16,10 @@ describe('the words and voice of a fault document', () => {
   it('when the number dialled is the Spanish line, then the error is said in Spanish in the Spanish voice', () => {
     const req = readWebhookRequest({ callId: 'c1', to: '+15550199', turn: '2' });
     const { spoken, responses } = faultSpeech(req, settings, 'en-US');
-    expect(spoken).toEqual({ lang: 'es-US', voice: { name: 'Paulina Monica', gender: 'female', lang: 'es-US' } });
+    expect(spoken).toEqual({
+      lang: 'es-US',
+      voice: { name: 'Paulina Monica', gender: 'female', lang: 'es-US' },
+    });
     expect(responses.error).toBe('Lo sentimos, algo ha fallado por nuestra parte. Inténtelo más tarde.');
     expect(responses.hold).toBe('Un momento, por favor.');
   });
@@ -30,18 +33,41 @@ describe('the words and voice of a fault document', () => {
 
   it('when nothing tells the language (the store went away before the app was read), then the document keeps the defaults', () => {
     const req = readWebhookRequest({ callId: 'c1', turn: '2' });
-    expect(faultSpeech(req, defaultIvrSettings(), undefined)).toEqual({ spoken: {}, responses: defaultIvrSettings().standardResponses });
+    expect(faultSpeech(req, defaultIvrSettings(), undefined)).toEqual({
+      spoken: {},
+      responses: defaultIvrSettings().standardResponses,
+    });
   });
 
   it('when the root passes language=es-US, then an error document renders in Spanish with its voice, valid in every dialect', async () => {
     const req = readWebhookRequest({ callId: 'c1', turn: '2', language: 'es-US' });
     const { spoken, responses } = faultSpeech(req, settings, undefined);
-    const xml = renderDocument({ kind: 'error', ...spoken, callId: 'c1', prompt: [{ type: 'text', text: responses.error }], error: 'store_unavailable' }, { dialect: 'w3c' });
+    const xml = renderDocument(
+      {
+        kind: 'error',
+        ...spoken,
+        callId: 'c1',
+        prompt: [{ type: 'text', text: responses.error }],
+        error: 'store_unavailable',
+      },
+      { dialect: 'w3c' },
+    );
     expect(xml).toContain('xml:lang="es-US"');
     expect(xml).toContain('<voice name="Paulina Monica" gender="female"');
     expect(xml).toContain('Lo sentimos');
     for (const dialect of ['w3c', 'jvoicexml', 'cisco-vvb', 'voxeo-prophecy'] as const) {
-      await assertValidVxml(renderDocument({ kind: 'error', ...spoken, callId: 'c1', prompt: [{ type: 'text', text: responses.error }], error: 'x' }, { dialect }));
+      await assertValidVxml(
+        renderDocument(
+          {
+            kind: 'error',
+            ...spoken,
+            callId: 'c1',
+            prompt: [{ type: 'text', text: responses.error }],
+            error: 'x',
+          },
+          { dialect },
+        ),
+      );
     }
   });
 });

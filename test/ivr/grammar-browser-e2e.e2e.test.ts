@@ -16,20 +16,39 @@ const messageAgent = {
   welcomeDialog: 'welcome',
   fallbackDialog: 'fallback',
   intents: [
-    { name: 'LeaveMessage', dialog: 'message', utterances: ['leave a message', 'i want to leave a message', 'take a message', 'can i leave a message'] },
-    { name: 'Hours', dialog: 'hours', utterances: ['opening hours', 'when are you open', 'what are your hours', 'are you open today'] },
+    {
+      name: 'LeaveMessage',
+      dialog: 'message',
+      utterances: ['leave a message', 'i want to leave a message', 'take a message', 'can i leave a message'],
+    },
+    {
+      name: 'Hours',
+      dialog: 'hours',
+      utterances: ['opening hours', 'when are you open', 'what are your hours', 'are you open today'],
+    },
   ],
   dialogs: {
-    welcome: { start: 'hello', nodes: { hello: { type: 'message', text: 'Hello. You can leave a message or ask for our hours.' } } },
+    welcome: {
+      start: 'hello',
+      nodes: { hello: { type: 'message', text: 'Hello. You can leave a message or ask for our hours.' } },
+    },
     message: {
       start: 'note',
       nodes: {
-        note: { type: 'entity', prompt: 'Please leave your message after the tone.', entity: { name: 'note', type: 'string' }, next: [{ goto: 'thanks' }] },
+        note: {
+          type: 'entity',
+          prompt: 'Please leave your message after the tone.',
+          entity: { name: 'note', type: 'string' },
+          next: [{ goto: 'thanks' }],
+        },
         thanks: { type: 'end', text: 'Thank you, we got your message. Goodbye.' },
       },
     },
     hours: { start: 'open', nodes: { open: { type: 'end', text: 'We are open from noon. Goodbye.' } } },
-    fallback: { start: 'sorry', nodes: { sorry: { type: 'message', text: 'Sorry, say leave a message or hours.' } } },
+    fallback: {
+      start: 'sorry',
+      nodes: { sorry: { type: 'message', text: 'Sorry, say leave a message or hours.' } },
+    },
   },
 };
 
@@ -61,7 +80,11 @@ describeEachStore('a grammar-based browser (strict-w3c caller)', 'api', (factory
     gw = await startGateway({ store });
     app = await setupIvrApp(gw, { agent: messageAgent, settings: { transcription: { enabled: false } } });
     // jvoicexml has no transcription grammar at all, even with transcription on
-    dialectApp = await setupIvrApp(gw, { agent: messageAgent, name: 'JVoiceXML line', settings: { dialect: 'jvoicexml', transcription: { enabled: true } } });
+    dialectApp = await setupIvrApp(gw, {
+      agent: messageAgent,
+      name: 'JVoiceXML line',
+      settings: { dialect: 'jvoicexml', transcription: { enabled: true } },
+    });
     historyOf = await callHistoryReader(gw, app.streamId);
     dialectHistoryOf = await callHistoryReader(gw, dialectApp.streamId);
   });
@@ -71,25 +94,37 @@ describeEachStore('a grammar-based browser (strict-w3c caller)', 'api', (factory
     await store.close();
   });
 
-  it.each(['w3c, transcription off', 'jvoicexml, transcription on'])('when the caller leaves a message (%s), then a <record> takes it, the turn is recorded and the call ends', async (which) => {
-    const target = which.startsWith('w3c') ? { app, historyOf } : { app: dialectApp, historyOf: dialectHistoryOf };
-    const callId = `c-message-${factory.name}-${which.slice(0, 3)}`;
-    const r = await runCall({ webhookUrl: target.app.webhookUrl, mode: 'strict-w3c', callId, inputs: ['leave a message', 'please call me back about my booking'], fetch: gw.docs.fetch(), plain: true });
-    expect(r.failure ?? r.error).toBeUndefined();
-    expect(r.events.map((e) => e.name)).not.toContain('error.semantic');
-    expect(r.spoken.join(' ')).toContain('Thank you, we got your message.');
-    expect(r.result?.endOfConversation).toBe(true);
-    const recorded = r.submits.find((s) => s.params.event === 'recording');
-    expect(recorded?.params).toMatchObject({ turn: '2', callId });
-    expect(Number(recorded?.params.recording)).toBeGreaterThan(0);
-    expect(lines(await target.historyOf(callId))).toEqual([
-      expect.stringMatching(/^outgoing:Hello\./),
-      'incoming:leave a message',
-      'outgoing:Please leave your message after the tone.',
-      expect.stringMatching(/^incoming:\(voice message, \d+ s\)$/),
-      'outgoing:Thank you, we got your message. Goodbye.',
-    ]);
-  });
+  it.each(['w3c, transcription off', 'jvoicexml, transcription on'])(
+    'when the caller leaves a message (%s), then a <record> takes it, the turn is recorded and the call ends',
+    async (which) => {
+      const target = which.startsWith('w3c')
+        ? { app, historyOf }
+        : { app: dialectApp, historyOf: dialectHistoryOf };
+      const callId = `c-message-${factory.name}-${which.slice(0, 3)}`;
+      const r = await runCall({
+        webhookUrl: target.app.webhookUrl,
+        mode: 'strict-w3c',
+        callId,
+        inputs: ['leave a message', 'please call me back about my booking'],
+        fetch: gw.docs.fetch(),
+        plain: true,
+      });
+      expect(r.failure ?? r.error).toBeUndefined();
+      expect(r.events.map((e) => e.name)).not.toContain('error.semantic');
+      expect(r.spoken.join(' ')).toContain('Thank you, we got your message.');
+      expect(r.result?.endOfConversation).toBe(true);
+      const recorded = r.submits.find((s) => s.params.event === 'recording');
+      expect(recorded?.params).toMatchObject({ turn: '2', callId });
+      expect(Number(recorded?.params.recording)).toBeGreaterThan(0);
+      expect(lines(await target.historyOf(callId))).toEqual([
+        expect.stringMatching(/^outgoing:Hello\./),
+        'incoming:leave a message',
+        'outgoing:Please leave your message after the tone.',
+        expect.stringMatching(/^incoming:\(voice message, \d+ s\)$/),
+        'outgoing:Thank you, we got your message. Goodbye.',
+      ]);
+    },
+  );
 
   it('when the browser fetches the subdialog src again mid-call with its params, then the current document declares them and the call goes on', async () => {
     const booking = await setupIvrApp(gw, { name: 'Refetch' });
@@ -97,12 +132,30 @@ describeEachStore('a grammar-based browser (strict-w3c caller)', 'api', (factory
     const callId = `c-refetch-${factory.name}`;
     const root = rootWithParamsInQuery(booking.webhookUrl, booking.streamId, callId);
     // the first run stops at the second question (as a browser whose connection was reset there)
-    const first = await runCall({ rootDocument: root, rootUrl: gw.url, mode: 'strict-w3c', inputs: ['book a table'], fetch: gw.docs.fetch(), plain: true });
+    const first = await runCall({
+      rootDocument: root,
+      rootUrl: gw.url,
+      mode: 'strict-w3c',
+      inputs: ['book a table'],
+      fetch: gw.docs.fetch(),
+      plain: true,
+    });
     expect(first.failure).toMatch(/inputs ran out.*For how many people/);
     // the same call's subdialog fetched again, its params in the query and as <param>s
-    const again = await runCall({ rootDocument: root, rootUrl: gw.url, mode: 'strict-w3c', inputs: ['#4', 'march third', 'yes'], fetch: gw.docs.fetch(), plain: true });
+    const again = await runCall({
+      rootDocument: root,
+      rootUrl: gw.url,
+      mode: 'strict-w3c',
+      inputs: ['#4', 'march third', 'yes'],
+      fetch: gw.docs.fetch(),
+      plain: true,
+    });
     expect(again.failure ?? again.error).toBeUndefined();
-    expect(again.fetches[0]).toMatchObject({ kind: 'subdialog', method: 'GET', params: { callId, message: '', to: booking.streamId } });
+    expect(again.fetches[0]).toMatchObject({
+      kind: 'subdialog',
+      method: 'GET',
+      params: { callId, message: '', to: booking.streamId },
+    });
     expect(again.transcript.join('\n')).not.toContain('no matching form <var>');
     expect(again.spoken[0]).toBe('For how many people?');
     expect(again.result?.endOfConversation).toBe(true);

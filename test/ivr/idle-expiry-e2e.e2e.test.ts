@@ -6,7 +6,14 @@
  * moves (no wall-clock thresholds); on Redis, two instances sweep the same calls at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeEachStore, makeRedisClusterStore, makeRedisStore, redisAvailable, redisClusterUrl, testPrefix } from '../helpers/test-stores.js';
+import {
+  describeEachStore,
+  makeRedisClusterStore,
+  makeRedisStore,
+  redisAvailable,
+  redisClusterUrl,
+  testPrefix,
+} from '../helpers/test-stores.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
 import { callHistoryReader, type HistoryMessage } from '../helpers/call-history.js';
 import { IvrCall, kindOf } from '../helpers/ivr-call.js';
@@ -60,7 +67,15 @@ describeEachStore('idle calls (strict-w3c caller)', 'api', (factory) => {
 
   it('when the hang-up reaches only the top-level document and the root does not report it, then the idle sweep closes the call and history records it as hung up at that time', async () => {
     const callId = `c-abandoned-${factory.name}`;
-    const r = await runCall({ rootDocument: rootWithoutHangupCatch(app.webhookUrl, callId), rootUrl: gw.url, mode: 'strict-w3c', hangupDelivery: 'top', inputs: ['book a table', '!hangup'], fetch: gw.docs.fetch(), plain: true });
+    const r = await runCall({
+      rootDocument: rootWithoutHangupCatch(app.webhookUrl, callId),
+      rootUrl: gw.url,
+      mode: 'strict-w3c',
+      hangupDelivery: 'top',
+      inputs: ['book a table', '!hangup'],
+      fetch: gw.docs.fetch(),
+      plain: true,
+    });
     expect(r.ended).toBe('disconnect');
     // nothing told the gateway: the call is live, at the people question
     expect(r.submits.map((s) => s.params.event)).not.toContain('hangup');
@@ -78,7 +93,16 @@ describeEachStore('idle calls (strict-w3c caller)', 'api', (factory) => {
     expect((await gw.gateway.sessions.load(app.streamId, callId))?.ended).toBe(true);
     const after = await historyOf(callId);
     expect(after.slice(0, before.length)).toEqual(before);
-    expect(after.slice(before.length)).toEqual([{ type: 'incoming', text: 'hung up', createdOn: expect.any(String), tags: { hangup: 'idle' }, lang: 'en-US', _id: expect.stringMatching(/^ms-/) }]);
+    expect(after.slice(before.length)).toEqual([
+      {
+        type: 'incoming',
+        text: 'hung up',
+        createdOn: expect.any(String),
+        tags: { hangup: 'idle' },
+        lang: 'en-US',
+        _id: expect.stringMatching(/^ms-/),
+      },
+    ]);
     const hungUpAt = Date.parse(last(after).createdOn);
     expect(hungUpAt).toBeGreaterThanOrEqual(closedAt);
     expect(hungUpAt).toBeLessThanOrEqual(sweptBy);
@@ -86,15 +110,35 @@ describeEachStore('idle calls (strict-w3c caller)', 'api', (factory) => {
     // swept again, or the browser coming back with the old turn: the end is there once
     clock.advance(IDLE_S * 2000);
     await gw.gateway.sweepIdleCalls();
-    const late = await gw.submit(app.webhookUrl, { callId, turn: '2', message: '4', interpretation: '4', confidence: '1.0', inputmode: 'dtmf' });
+    const late = await gw.submit(app.webhookUrl, {
+      callId,
+      turn: '2',
+      message: '4',
+      interpretation: '4',
+      confidence: '1.0',
+      inputmode: 'dtmf',
+    });
     expect(kindOf(late.xml)).toBe('end');
     expect((await historyOf(callId)).filter((m) => m.text === 'hung up')).toHaveLength(1);
   });
 
   it('when the documented root gets the hang-up, then it reports it with <data> and history records it at once', async () => {
     const callId = `c-root-hangup-${factory.name}`;
-    const r = await runCall({ webhookUrl: app.webhookUrl, mode: 'strict-w3c', callId, hangupDelivery: 'top', inputs: ['book a table', '!hangup'], fetch: gw.docs.fetch(), plain: true });
-    expect(r.fetches.at(-1)).toMatchObject({ kind: 'data', method: 'POST', status: 200, params: { callId, event: 'hangup' } });
+    const r = await runCall({
+      webhookUrl: app.webhookUrl,
+      mode: 'strict-w3c',
+      callId,
+      hangupDelivery: 'top',
+      inputs: ['book a table', '!hangup'],
+      fetch: gw.docs.fetch(),
+      plain: true,
+    });
+    expect(r.fetches.at(-1)).toMatchObject({
+      kind: 'data',
+      method: 'POST',
+      status: 200,
+      params: { callId, event: 'hangup' },
+    });
     expect((await gw.gateway.sessions.load(app.streamId, callId))?.ended).toBe(true);
     const history = await historyOf(callId);
     expect(last(history)).toMatchObject({ type: 'incoming', text: 'hung up', tags: { hangup: 'caller' } });
@@ -119,7 +163,11 @@ describeEachStore('idle calls (strict-w3c caller)', 'api', (factory) => {
 /** Two gateway instances on one Redis (their own connections, one key prefix), sweeping at once. */
 const shared = [
   { name: 'redis', available: redisAvailable(), make: (prefix: string) => makeRedisStore(prefix) },
-  { name: 'redis-cluster', available: redisClusterUrl() !== '', make: (prefix: string) => makeRedisClusterStore(prefix) },
+  {
+    name: 'redis-cluster',
+    available: redisClusterUrl() !== '',
+    make: (prefix: string) => makeRedisClusterStore(prefix),
+  },
 ];
 for (const s of shared) {
   describe.skipIf(!s.available)(`idle calls across two instances [${s.name}]`, () => {
@@ -133,7 +181,9 @@ for (const s of shared) {
       for (let i = 0; i < 2; i++) {
         const store = await s.make(prefix);
         stores.push(store);
-        gws.push(await startGateway({ store, config: { callIdleTimeoutS: IDLE_S }, options: { clock: clock.now } }));
+        gws.push(
+          await startGateway({ store, config: { callIdleTimeoutS: IDLE_S }, options: { clock: clock.now } }),
+        );
       }
       app = await setupIvrApp(gws[0]!);
     });
@@ -143,13 +193,20 @@ for (const s of shared) {
     });
 
     it('when both sweep the same idle calls at once, then each call is closed once and recorded as hung up once', async () => {
-      const calls = Array.from({ length: 12 }, (_, i) => new IvrCall(gws[i % 2]!, app.webhookUrl, '+15550005555', `c-shared-${s.name}-${i}`));
+      const calls = Array.from(
+        { length: 12 },
+        (_, i) => new IvrCall(gws[i % 2]!, app.webhookUrl, '+15550005555', `c-shared-${s.name}-${i}`),
+      );
       for (const call of calls) {
         await call.start();
         await call.say('book a table');
       }
       clock.advance((IDLE_S + 1) * 1000);
-      const closed = await Promise.all([gws[0]!.gateway.sweepIdleCalls(), gws[1]!.gateway.sweepIdleCalls(), gws[0]!.gateway.sweepIdleCalls()]);
+      const closed = await Promise.all([
+        gws[0]!.gateway.sweepIdleCalls(),
+        gws[1]!.gateway.sweepIdleCalls(),
+        gws[0]!.gateway.sweepIdleCalls(),
+      ]);
       expect(closed.reduce((a, b) => a + b, 0)).toBe(calls.length);
       const historyOf = await callHistoryReader(gws[1]!, app.streamId);
       for (const call of calls) {

@@ -16,7 +16,8 @@ beforeAll(async () => {
   agent = await compileAgent(demoAgentDefinition);
 });
 
-const settingsWith = (voices: Record<string, unknown>, dialect = 'w3c'): IvrSettings => ivrSettingsSchema.parse({ dialect, languages: { voices } });
+const settingsWith = (voices: Record<string, unknown>, dialect = 'w3c'): IvrSettings =>
+  ivrSettingsSchema.parse({ dialect, languages: { voices } });
 
 const ctxFor = (settings: IvrSettings): DocumentContext => ({
   settings,
@@ -38,8 +39,15 @@ describe('the voice setting per language', () => {
   });
 
   it('when a voice has a bad gender, an empty name or an unknown field, or is keyed by no language tag, then the settings are refused', () => {
-    for (const voices of [{ 'es-US': { gender: 'robot' } }, { 'es-US': { name: '  ' } }, { 'es-US': { pitch: 'high' } }, { Spanish: { gender: 'male' } }]) {
-      expect(ivrSettingsSchema.safeParse({ languages: { voices } }).success, JSON.stringify(voices)).toBe(false);
+    for (const voices of [
+      { 'es-US': { gender: 'robot' } },
+      { 'es-US': { name: '  ' } },
+      { 'es-US': { pitch: 'high' } },
+      { Spanish: { gender: 'male' } },
+    ]) {
+      expect(ivrSettingsSchema.safeParse({ languages: { voices } }).success, JSON.stringify(voices)).toBe(
+        false,
+      );
     }
   });
 
@@ -54,17 +62,32 @@ describe('the voice setting per language', () => {
   it("when a Spanish answer of each kind is mapped, then its document carries the Spanish voice, and the app's wait document the English one", () => {
     const settings = settingsWith({ 'es-US': { name: 'Paulina' }, 'en-US': { name: 'Samantha' } });
     const answers: AnswerSpec[] = [
-      { action: 'ask', prompt: [{ type: 'text', text: '¿Para cuántas personas?' }], await: { kind: 'entity', entityType: 'number' }, language: 'es-US' },
+      {
+        action: 'ask',
+        prompt: [{ type: 'text', text: '¿Para cuántas personas?' }],
+        await: { kind: 'entity', entityType: 'number' },
+        language: 'es-US',
+      },
       { action: 'continue', prompt: [{ type: 'text', text: 'Un momento.' }], language: 'es-US' },
       { action: 'end', prompt: [{ type: 'text', text: 'Adiós.' }], language: 'es-US' },
-      { action: 'transfer', prompt: [{ type: 'text', text: 'Le paso.' }], transfer: { destination: 'tel:+15550100' }, language: 'es-US' },
+      {
+        action: 'transfer',
+        prompt: [{ type: 'text', text: 'Le paso.' }],
+        transfer: { destination: 'tel:+15550100' },
+        language: 'es-US',
+      },
       { action: 'error', prompt: [], error: 'agent_error', language: 'es-US' },
     ];
     for (const answer of answers) {
       const doc = toVxmlDocument(answer, ctxFor(settings));
       expect(doc, answer.action).toMatchObject({ lang: 'es-US', voice: { name: 'Paulina', lang: 'es-US' } });
     }
-    expect(waitDocument(ctxFor(settings))).toMatchObject({ lang: 'en-US', voice: { name: 'Samantha', lang: 'en-US' } });
-    expect(toVxmlDocument({ action: 'end', prompt: [], language: 'es-US' }, ctxFor(settingsWith({})))).not.toHaveProperty('voice');
+    expect(waitDocument(ctxFor(settings))).toMatchObject({
+      lang: 'en-US',
+      voice: { name: 'Samantha', lang: 'en-US' },
+    });
+    expect(
+      toVxmlDocument({ action: 'end', prompt: [], language: 'es-US' }, ctxFor(settingsWith({}))),
+    ).not.toHaveProperty('voice');
   });
 });

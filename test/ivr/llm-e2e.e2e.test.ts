@@ -19,7 +19,12 @@ async function startModelStub() {
       seen.push({ headers: req.headers, body });
       setTimeout(() => {
         res.setHeader('Content-Type', 'application/json');
-        res.end(JSON.stringify({ choices: [{ message: { content: 'We are open from noon to eleven, every day.' } }], usage: { prompt_tokens: 21, completion_tokens: 9 } }));
+        res.end(
+          JSON.stringify({
+            choices: [{ message: { content: 'We are open from noon to eleven, every day.' } }],
+            usage: { prompt_tokens: 21, completion_tokens: 9 },
+          }),
+        );
       }, delayMs);
     });
   });
@@ -42,7 +47,10 @@ describeEachStore('IVR call through an llm node', 'api', (factory) => {
     store = await factory.make();
     stub = await startModelStub();
     gw = await startGateway({ store, config: { allowPrivateModelEndpoints: true, turnDeadlineMs: 400 } });
-    const key = await gw.admin('POST', '/api/admin/api-keys', { name: 'k', scopes: ['connections:manage', 'connections:view'] });
+    const key = await gw.admin('POST', '/api/admin/api-keys', {
+      name: 'k',
+      scopes: ['connections:manage', 'connections:view'],
+    });
     const conn = await fetch(`${gw.url}/api/public/connections`, {
       method: 'POST',
       headers: { 'x-api-key': key.body.apiKey, 'Content-Type': 'application/json' },
@@ -111,7 +119,7 @@ describeEachStore('IVR call through an llm node', 'api', (factory) => {
     const call = await askQuestion();
     const wait1 = await call.event('continue');
     expect(kindOf(wait1)).toBe('wait');
-    expect(wait1).toContain("expr=\"'poll'\"");
+    expect(wait1).toContain('expr="\'poll\'"');
     const kinds: string[] = ['wait'];
     let doc = wait1;
     for (let i = 0; i < 10 && kindOf(doc) === 'wait'; i++) {

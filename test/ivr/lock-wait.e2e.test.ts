@@ -11,7 +11,11 @@ import { countedStore, MemoryStore, storeKeys, type Store } from '../../src/stor
 
 const setups = [
   { name: 'memory', available: true, store: async (): Promise<Store> => new MemoryStore(testPrefix()) },
-  { name: 'redis', available: redisAvailable(), store: async (): Promise<Store> => makeRedisStore(testPrefix()) },
+  {
+    name: 'redis',
+    available: redisAvailable(),
+    store: async (): Promise<Store> => makeRedisStore(testPrefix()),
+  },
 ];
 
 for (const setup of setups) {
@@ -22,7 +26,10 @@ for (const setup of setups) {
     const calls = new Map<string, number>();
     beforeAll(async () => {
       inner = await setup.store();
-      gw = await startGateway({ store: countedStore(inner, (op) => calls.set(op, (calls.get(op) ?? 0) + 1)), config: { turnDeadlineMs: 10_000 } });
+      gw = await startGateway({
+        store: countedStore(inner, (op) => calls.set(op, (calls.get(op) ?? 0) + 1)),
+        config: { turnDeadlineMs: 10_000 },
+      });
       app = await setupIvrApp(gw);
     }, 60_000);
     afterAll(async () => {

@@ -5,13 +5,25 @@
  * every language of the call and every dialect.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bilingualDemoAgentDefinition, compileAgent, demoAgentDefinition, listIntentPhrases, type CompiledAgent } from '../../src/agent/index.js';
+import {
+  bilingualDemoAgentDefinition,
+  compileAgent,
+  demoAgentDefinition,
+  listIntentPhrases,
+  type CompiledAgent,
+} from '../../src/agent/index.js';
 import type { AnswerSpec } from '../../src/ivr/call-session.js';
 import { toVxmlDocument, type DocumentContext } from '../../src/ivr/document-mapper.js';
 import { ivrSettingsSchema } from '../../src/ivr-settings/ivr-settings-schema.js';
 import {
-  buildIntentGrammar, dialectNames, renderDocument, renderSrgsDocument,
-  type AskDocument, type DialectName, type FieldGrammar, type SrgsFieldGrammar,
+  buildIntentGrammar,
+  dialectNames,
+  renderDocument,
+  renderSrgsDocument,
+  type AskDocument,
+  type DialectName,
+  type FieldGrammar,
+  type SrgsFieldGrammar,
 } from '../../src/vxml/index.js';
 
 const agents: Record<string, CompiledAgent> = {};
@@ -23,14 +35,27 @@ beforeAll(async () => {
 /** The grammar as a turn built it before it was prepared: the call's language's phrases, or the default's with the app's language. */
 function builtOnTheTurn(agent: CompiledAgent, callLang: string, appLang: string): SrgsFieldGrammar {
   const other = callLang !== agent.languages[0] && agent.languages.includes(callLang);
-  const phrases = listIntentPhrases(agent, other ? callLang : undefined).map((p) => ({ name: p.intent, utterances: p.utterances }));
+  const phrases = listIntentPhrases(agent, other ? callLang : undefined).map((p) => ({
+    name: p.intent,
+    utterances: p.utterances,
+  }));
   return buildIntentGrammar(phrases, { lang: other ? callLang : appLang });
 }
 
 const isIntentGrammar = (g: FieldGrammar): g is SrgsFieldGrammar => g.kind === 'srgs' && g.root === 'intents';
 
-function askFor(agent: CompiledAgent, dialect: DialectName, callLang: string, languageKeys: string[]): AskDocument {
-  const answer: AnswerSpec = { action: 'ask', prompt: [{ type: 'text', text: 'How can I help?' }], await: { kind: 'intent', languageKeys }, language: callLang };
+function askFor(
+  agent: CompiledAgent,
+  dialect: DialectName,
+  callLang: string,
+  languageKeys: string[],
+): AskDocument {
+  const answer: AnswerSpec = {
+    action: 'ask',
+    prompt: [{ type: 'text', text: 'How can I help?' }],
+    await: { kind: 'intent', languageKeys },
+    language: callLang,
+  };
   const ctx: DocumentContext = {
     settings: ivrSettingsSchema.parse({ enabled: true, dialect }),
     agent,
@@ -57,7 +82,10 @@ describe('the intent grammar prepared with the compiled agent', () => {
             expect(prepared.items.length).toBeGreaterThan(5);
             const onTheTurn = builtOnTheTurn(agent, callLang, 'en-US');
             expect(prepared.items).toEqual(onTheTurn.items);
-            const perTurn: AskDocument = { ...doc, grammars: doc.grammars.map((g) => (isIntentGrammar(g) ? onTheTurn : g)) };
+            const perTurn: AskDocument = {
+              ...doc,
+              grammars: doc.grammars.map((g) => (isIntentGrammar(g) ? onTheTurn : g)),
+            };
             const xml = renderDocument(doc, { dialect });
             expect(xml).toContain('<one-of><item>');
             expect(xml, `${callLang} ${keys.join(',')}`).toBe(renderDocument(perTurn, { dialect }));
@@ -69,7 +97,9 @@ describe('the intent grammar prepared with the compiled agent', () => {
     it(`when the ${name} agent's grammar is written as a standalone SRGS document, then it is the one built on the turn`, () => {
       const agent = agents[name]!;
       for (const lang of agent.languages) {
-        expect(renderSrgsDocument(agent.intentGrammars.get(lang)!)).toBe(renderSrgsDocument(builtOnTheTurn(agent, lang, lang)));
+        expect(renderSrgsDocument(agent.intentGrammars.get(lang)!)).toBe(
+          renderSrgsDocument(builtOnTheTurn(agent, lang, lang)),
+        );
       }
     });
   }
@@ -77,7 +107,10 @@ describe('the intent grammar prepared with the compiled agent', () => {
   it('when a prepared grammar is given other items, then the document holds those items, not the prepared markup', () => {
     const doc = askFor(agents.demo!, 'w3c', 'en', []);
     const items = [{ phrase: 'only this', tag: 'Only' }];
-    const changed: AskDocument = { ...doc, grammars: doc.grammars.map((g) => (isIntentGrammar(g) ? { ...g, items } : g)) };
+    const changed: AskDocument = {
+      ...doc,
+      grammars: doc.grammars.map((g) => (isIntentGrammar(g) ? { ...g, items } : g)),
+    };
     const xml = renderDocument(changed);
     expect(xml).toContain("<one-of><item>only this<tag>out='Only';</tag></item></one-of>");
     expect(xml).not.toContain(agents.demo!.intentGrammars.get('en')!.items[0]!.phrase + '<tag>');

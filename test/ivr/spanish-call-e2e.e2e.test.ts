@@ -32,9 +32,18 @@ describeEachStore('a call in Spanish (caller)', 'api', (factory) => {
     gw = await startGateway({ store });
     recogniser = await startDictationRecogniser();
     for (const mode of MODES) {
-      const transcription = mode === 'strict-w3c' ? { enabled: true, engine: recogniser.grammarUrl } : { enabled: true };
-      const settings = { dialect: 'w3c', transcription, languages: { byNumber: { [SPANISH_LINE]: 'es-US' } } };
-      const app = await setupIvrApp(gw, { name: `Casa Luigi ${mode}`, agent: bilingualDemoAgentDefinition, settings });
+      const transcription =
+        mode === 'strict-w3c' ? { enabled: true, engine: recogniser.grammarUrl } : { enabled: true };
+      const settings = {
+        dialect: 'w3c',
+        transcription,
+        languages: { byNumber: { [SPANISH_LINE]: 'es-US' } },
+      };
+      const app = await setupIvrApp(gw, {
+        name: `Casa Luigi ${mode}`,
+        agent: bilingualDemoAgentDefinition,
+        settings,
+      });
       lines.set(mode, { app, historyOf: await callHistoryReader(gw, app.streamId) });
     }
   });
@@ -48,7 +57,15 @@ describeEachStore('a call in Spanish (caller)', 'api', (factory) => {
   async function call(mode: Mode, inputs: string[], extra: { to?: string; language?: string } = {}) {
     const line = lines.get(mode)!;
     const callId = `c-es-${factory.name}-${mode}-${++n}`;
-    const r = await runCall({ webhookUrl: line.app.webhookUrl, mode, callId, inputs, fetch: gw.docs.fetch(), plain: true, ...extra });
+    const r = await runCall({
+      webhookUrl: line.app.webhookUrl,
+      mode,
+      callId,
+      inputs,
+      fetch: gw.docs.fetch(),
+      plain: true,
+      ...extra,
+    });
     expect(r.failure ?? r.error).toBeUndefined();
     expect(r.events.map((e) => e.name).filter((e) => e.startsWith('error'))).toEqual([]);
     return { r, history: () => line.historyOf(callId) };
@@ -64,7 +81,13 @@ describeEachStore('a call in Spanish (caller)', 'api', (factory) => {
 
   describe.each(MODES)('in %s mode', (mode) => {
     it('when the caller keys 2 at the welcome and books a table, then the call is served in Spanish to the end', async () => {
-      const { r, history } = await call(mode, ['#2', 'quiero reservar una mesa', 'cuatro', '#20270312', 'sí']);
+      const { r, history } = await call(mode, [
+        '#2',
+        'quiero reservar una mesa',
+        'cuatro',
+        '#20270312',
+        'sí',
+      ]);
       const spoken = r.spoken.join(' ');
       expect(spoken).toContain('Para español, oprima dos o diga español.');
       expect(spoken).toContain('Bienvenido a Casa Luigi.');
@@ -92,15 +115,20 @@ describeEachStore('a call in Spanish (caller)', 'api', (factory) => {
       expect(spoken).toContain('Bienvenido a Casa Luigi.');
       expect(spoken.lastIndexOf('Welcome to Casa Luigi.')).toBeGreaterThan(spoken.indexOf('Bienvenido'));
       expect(r.spoken.at(-1)).toContain('For how many people?');
-      expect((await history()).find((m) => m.type === 'incoming' && m.text === 'i want to book a table')?.lang).toBe('en-US');
+      expect(
+        (await history()).find((m) => m.type === 'incoming' && m.text === 'i want to book a table')?.lang,
+      ).toBe('en-US');
     });
 
     // lenient only: a strict W3C browser refuses a <param> its subdialog document declares no <var> for,
     // and the gateway's first document does not declare `language` yet (the request parameter does work there)
-    it.runIf(mode === 'lenient')('when the terminal caller picks es-US, then the root document passes it and the call is Spanish', async () => {
-      const { r } = await call(mode, ['!hangup'], { language: 'es-US' });
-      expect(r.spoken.join(' ')).toContain('Bienvenido a Casa Luigi.');
-    });
+    it.runIf(mode === 'lenient')(
+      'when the terminal caller picks es-US, then the root document passes it and the call is Spanish',
+      async () => {
+        const { r } = await call(mode, ['!hangup'], { language: 'es-US' });
+        expect(r.spoken.join(' ')).toContain('Bienvenido a Casa Luigi.');
+      },
+    );
 
     it('when the number dialled is the Spanish line, then the welcome is Spanish and no language is offered', async () => {
       const { r } = await call(mode, ['!hangup'], { to: SPANISH_LINE });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { firstFaultAt, storeRetryPause, STORE_RETRY_FIRST_PAUSE_MS, STORE_RETRY_MAX_PAUSE_MS } from '../../src/ivr/store-retry.js';
+import {
+  firstFaultAt,
+  storeRetryPause,
+  STORE_RETRY_FIRST_PAUSE_MS,
+  STORE_RETRY_MAX_PAUSE_MS,
+} from '../../src/ivr/store-retry.js';
 
 const BUDGET = 12_000;
 const low = () => 0;
@@ -36,7 +41,12 @@ describe('store retry pauses', () => {
     const count = (budget: number) => {
       let elapsed = 0;
       let retry = 0;
-      for (let pause = storeRetryPause(0, 0, budget, high); pause !== null; pause = storeRetryPause(++retry, elapsed, budget, high)) elapsed += pause;
+      for (
+        let pause = storeRetryPause(0, 0, budget, high);
+        pause !== null;
+        pause = storeRetryPause(++retry, elapsed, budget, high)
+      )
+        elapsed += pause;
       return { retry, elapsed };
     };
     expect(count(BUDGET)).toEqual({ retry: 9, elapsed: BUDGET });

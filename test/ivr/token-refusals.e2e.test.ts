@@ -40,15 +40,29 @@ describe('webhook token refusals', () => {
     ['wrong_app', other.token],
     ['missing_claim', signHs256({ sub: 'x' }, app.clientSecret)],
     ['missing_claim', jwt.sign({ appId: app.clientId, sub: 'x' }, app.clientSecret, { algorithm: 'HS256' })],
-    ['not_yet_valid', jwt.sign({ appId: app.clientId, nbf: now() + 600 }, app.clientSecret, { algorithm: 'HS256', expiresIn: 3600 })],
+    [
+      'not_yet_valid',
+      jwt.sign({ appId: app.clientId, nbf: now() + 600 }, app.clientSecret, {
+        algorithm: 'HS256',
+        expiresIn: 3600,
+      }),
+    ],
     ['malformed', 'not-a-jwt'],
-    ['wrong_algorithm', jwt.sign({ appId: app.clientId }, app.clientSecret, { algorithm: 'HS512', expiresIn: 3600 })],
+    [
+      'wrong_algorithm',
+      jwt.sign({ appId: app.clientId }, app.clientSecret, { algorithm: 'HS512', expiresIn: 3600 }),
+    ],
     ['missing_token', null],
   ];
 
   const counted = async (): Promise<Record<string, number>> => {
     const text = await (await fetch(`${gw.url}/metrics`)).text();
-    return Object.fromEntries([...text.matchAll(/^ivr_webhook_token_refusals_total\{reason="(\w+)"\} (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+    return Object.fromEntries(
+      [...text.matchAll(/^ivr_webhook_token_refusals_total\{reason="(\w+)"\} (\d+)$/gm)].map((m) => [
+        m[1]!,
+        Number(m[2]),
+      ]),
+    );
   };
 
   it('when a call starts with a token refused for each reason, then each is logged and counted with its own reason and answered 401 with a not-configured document', async () => {
@@ -62,20 +76,31 @@ describe('webhook token refusals', () => {
       expect(spokenOf(r.xml), reason).toMatch(NOT_CONFIGURED);
       expect(spokenOf(r.xml)).not.toMatch(/on our side/);
       expect(r.xml).toContain("'unauthorized'");
-      const lines = gw.log.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'webhook token refused' && l.callId === callId);
+      const lines = gw.log.lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.msg === 'webhook token refused' && l.callId === callId);
       expect(lines, reason).toHaveLength(1);
       expect(lines[0]).toMatchObject({ reason, streamId: app.streamId, level: 40 });
       if (token) expect(JSON.stringify(lines)).not.toContain(token);
       expected[reason] = (expected[reason] ?? 0) + 1;
     }
     const after = await counted();
-    const grown = Object.fromEntries(Object.keys(after).map((k) => [k, after[k]! - (before[k] ?? 0)]).filter(([, n]) => n !== 0));
+    const grown = Object.fromEntries(
+      Object.keys(after)
+        .map((k) => [k, after[k]! - (before[k] ?? 0)])
+        .filter(([, n]) => n !== 0),
+    );
     expect(grown).toEqual(expected);
   });
 
   it('when the right token is sent, then the call is answered and nothing is counted as refused', async () => {
     const before = await counted();
-    const r = await gw.submit(app.webhookUrl, { callId: 'call-fine', message: '', from: '+15550001111', to: app.streamId });
+    const r = await gw.submit(app.webhookUrl, {
+      callId: 'call-fine',
+      message: '',
+      from: '+15550001111',
+      to: app.streamId,
+    });
     expect(r.status).toBe(200);
     expect(await counted()).toEqual(before);
   });

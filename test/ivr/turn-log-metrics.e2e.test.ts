@@ -22,7 +22,9 @@ describe('what an operator sees of each turn', () => {
     const call = new IvrCall(gw, app.webhookUrl);
     await call.start();
     await call.say('book a table');
-    const lines = gw.log.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'turn answered' && l.callId === call.callId);
+    const lines = gw.log.lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === 'turn answered' && l.callId === call.callId);
     expect(lines).toHaveLength(2);
     for (const l of lines) {
       expect(l).toMatchObject({ level: 30, streamId: app.streamId, outcome: 'ask' });
@@ -36,10 +38,13 @@ describe('what an operator sees of each turn', () => {
   it('when a call runs from its first turn to its last, then every turn answered line has its turn number and the node that answered', async () => {
     const call = new IvrCall(gw, app.webhookUrl);
     const kinds = [kindOf(await call.start())];
-    for (const words of ['book a table', 'four', 'march third', 'yes']) kinds.push(kindOf(await call.say(words)));
+    for (const words of ['book a table', 'four', 'march third', 'yes'])
+      kinds.push(kindOf(await call.say(words)));
     while (kinds.at(-1) === 'continue' && kinds.length < 12) kinds.push(kindOf(await call.event('continue')));
     expect(kinds.at(-1)).toBe('end');
-    const lines = gw.log.lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'turn answered' && l.callId === call.callId);
+    const lines = gw.log.lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === 'turn answered' && l.callId === call.callId);
     expect(lines.map((l) => l.outcome)).toEqual(kinds);
     expect(lines.map((l) => l.turn)).toEqual(lines.map((_, i) => i));
     for (const l of lines) expect(l.node, JSON.stringify(l)).toMatch(/^[\w-]+\.[\w-]+$/);

@@ -77,7 +77,14 @@ describeEachStore('IVR webhook end to end', 'store', (factory) => {
   it('when a turn is submitted twice, then the same document comes back and the dialog does not advance', async () => {
     const call = new IvrCall(gw, app.webhookUrl);
     await call.start();
-    const params = { turn: '1', message: 'book a table', interpretation: 'book a table', confidence: '0.9', inputmode: 'voice', from: call.from };
+    const params = {
+      turn: '1',
+      message: 'book a table',
+      interpretation: 'book a table',
+      confidence: '0.9',
+      inputmode: 'voice',
+      from: call.from,
+    };
     const first = await call.raw(params);
     const second = await call.raw(params);
     expect(second).toBe(first);
@@ -87,9 +94,18 @@ describeEachStore('IVR webhook end to end', 'store', (factory) => {
   it('when two submits of one call arrive at once, then both get the same answer', async () => {
     const call = new IvrCall(gw, app.webhookUrl);
     await call.start();
-    const params = { turn: '1', message: 'book a table', interpretation: 'book a table', confidence: '0.9', inputmode: 'voice' };
+    const params = {
+      turn: '1',
+      message: 'book a table',
+      interpretation: 'book a table',
+      confidence: '0.9',
+      inputmode: 'voice',
+    };
     const url = app.webhookUrl;
-    const [a, b] = await Promise.all([gw.submit(url, { callId: call.callId, ...params }), gw.submit(url, { callId: call.callId, ...params })]);
+    const [a, b] = await Promise.all([
+      gw.submit(url, { callId: call.callId, ...params }),
+      gw.submit(url, { callId: call.callId, ...params }),
+    ]);
     expect(a.status).toBe(200);
     expect(b.xml).toBe(a.xml);
     expect(spokenOf(a.xml)).toContain('For how many people?');
@@ -97,7 +113,10 @@ describeEachStore('IVR webhook end to end', 'store', (factory) => {
 
   it('when the token is signed with another secret, then 401 with a VoiceXML body', async () => {
     const forged = signHs256({ appId: app.clientId }, 'not-the-channel-secret');
-    const r = await gw.submit(`${gw.url}/ivr/hooks/${app.streamId}?token=${forged}`, { callId: 'c-forged', message: '' });
+    const r = await gw.submit(`${gw.url}/ivr/hooks/${app.streamId}?token=${forged}`, {
+      callId: 'c-forged',
+      message: '',
+    });
     expect(r.status).toBe(401);
     expect(r.xml).toContain('<vxml');
     expect(r.xml).toContain("'unauthorized'");
@@ -119,7 +138,10 @@ describeEachStore('IVR webhook end to end', 'store', (factory) => {
   });
 
   it('when the app is unknown, then 404 with a VoiceXML body', async () => {
-    const r = await gw.submit(`${gw.url}/ivr/hooks/st-00000000-0000-4000-8000-000000000000?token=${app.token}`, { callId: 'x', message: '' });
+    const r = await gw.submit(
+      `${gw.url}/ivr/hooks/st-00000000-0000-4000-8000-000000000000?token=${app.token}`,
+      { callId: 'x', message: '' },
+    );
     expect(r.status).toBe(404);
     expect(r.xml).toContain('<vxml');
   });

@@ -23,39 +23,70 @@ describe('API reference', () => {
   });
 
   const operations = (): Array<[string, Operation]> =>
-    Object.entries(spec.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]): [string, Operation] => [`${method.toUpperCase()} ${path}`, op]));
+    Object.entries(spec.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]): [string, Operation] => [`${method.toUpperCase()} ${path}`, op]),
+    );
 
   it('when the OpenAPI document is read, then every PUT, POST and PATCH has a non-empty request body schema', () => {
     // actions that take no body (rotating a secret, a new invitation link, the console asking for its credentials) are the only writes without one
-    const writes = operations().filter(([name]) => /^(PUT|POST|PATCH) /.test(name) && !/\/rotate-secret$|^POST \/api\/admin\/accounts\/\{accountId\}\/invitation$|^POST \/api\/console\/(apps\/\{streamId\}\/token|api-key)$/.test(name));
+    const writes = operations().filter(
+      ([name]) =>
+        /^(PUT|POST|PATCH) /.test(name) &&
+        !/\/rotate-secret$|^POST \/api\/admin\/accounts\/\{accountId\}\/invitation$|^POST \/api\/console\/(apps\/\{streamId\}\/token|api-key)$/.test(
+          name,
+        ),
+    );
     expect(writes.length).toBeGreaterThan(10);
-    const empty = writes.filter(([, op]) => !op.requestBody || Object.values(op.requestBody.content).some((c) => !meaningful(c.schema))).map(([name]) => name);
+    const empty = writes
+      .filter(
+        ([, op]) =>
+          !op.requestBody || Object.values(op.requestBody.content).some((c) => !meaningful(c.schema)),
+      )
+      .map(([name]) => name);
     expect(empty).toEqual([]);
   });
 
   it('when the agent body is read, then every node type is one member of the node union', () => {
-    const agent = spec.paths['/api/admin/apps/{streamId}/agent']!.put!.requestBody!.content['application/json']!.schema as any;
-    expect(agent.required).toEqual(expect.arrayContaining(['language', 'welcomeDialog', 'fallbackDialog', 'intents', 'dialogs']));
+    const agent = spec.paths['/api/admin/apps/{streamId}/agent']!.put!.requestBody!.content[
+      'application/json'
+    ]!.schema as any;
+    expect(agent.required).toEqual(
+      expect.arrayContaining(['language', 'welcomeDialog', 'fallbackDialog', 'intents', 'dialogs']),
+    );
     const node = agent.properties.dialogs.additionalProperties.properties.nodes.additionalProperties;
-    const types = (node.oneOf as Array<{ properties: { type: { const: string } } }>).map((m) => m.properties.type.const).sort();
+    const types = (node.oneOf as Array<{ properties: { type: { const: string } } }>)
+      .map((m) => m.properties.type.const)
+      .sort();
     expect(types).toEqual(['end', 'entity', 'llm', 'message', 'table', 'transfer']);
   });
 
-  it('when the agent body is read, then the nlu block and the intents\' recognition members are there, described', () => {
-    const agent = spec.paths['/api/admin/apps/{streamId}/agent']!.put!.requestBody!.content['application/json']!.schema as any;
+  it("when the agent body is read, then the nlu block and the intents' recognition members are there, described", () => {
+    const agent = spec.paths['/api/admin/apps/{streamId}/agent']!.put!.requestBody!.content[
+      'application/json'
+    ]!.schema as any;
     const nlu = agent.properties.nlu;
-    expect(Object.keys(nlu.properties).sort()).toEqual(['confirmAbove', 'margin', 'outOfScope', 'prompts', 'threshold']);
+    expect(Object.keys(nlu.properties).sort()).toEqual([
+      'confirmAbove',
+      'margin',
+      'outOfScope',
+      'prompts',
+      'threshold',
+    ]);
     expect(nlu.additionalProperties).toBe(false);
     expect(nlu.properties.threshold.description).toMatch(/default 0\.\d+/);
     expect(Object.keys(nlu.properties.prompts.properties).sort()).toEqual(['choose', 'confirm', 'denied']);
     const intent = agent.properties.intents.items;
     expect(intent.properties.confirm.enum).toEqual(['auto', 'always', 'never']);
-    expect(Object.keys(intent.properties)).toEqual(expect.arrayContaining(['negatives', 'label', 'confirmAbove']));
+    expect(Object.keys(intent.properties)).toEqual(
+      expect.arrayContaining(['negatives', 'label', 'confirmAbove']),
+    );
     expect(agent.properties.intentThreshold.description).toMatch(/Deprecated/);
   });
 
   it('when the settings body is read, then each setting is described with its default', () => {
-    const settings = spec.paths['/api/admin/apps/{streamId}/ivr-settings']!.put!.requestBody!.content['application/json']!.schema as any;
+    const settings = spec.paths['/api/admin/apps/{streamId}/ivr-settings']!.put!.requestBody!.content[
+      'application/json'
+    ]!.schema as any;
     expect(settings.additionalProperties).toBe(false);
     expect(settings.properties.dialect.enum).toContain('w3c');
     expect(settings.properties.retries.default).toBe(3);
@@ -63,14 +94,18 @@ describe('API reference', () => {
 
   it('when an operation answers with a body, then its schema is in the document', () => {
     const bare = operations().flatMap(([name, op]) =>
-      Object.entries(op.responses).filter(([status, r]) => Number(status) < 300 && status !== '204' && !r.content).map(([status]) => `${name} ${status}`),
+      Object.entries(op.responses)
+        .filter(([status, r]) => Number(status) < 300 && status !== '204' && !r.content)
+        .map(([status]) => `${name} ${status}`),
     );
     expect(bare).toEqual([]);
   });
 
   it('when an operation can fail, then each error answer has the contract error body', () => {
     const bare = operations().flatMap(([name, op]) =>
-      Object.entries(op.responses).filter(([status, r]) => Number(status) >= 400 && !r.content).map(([status]) => `${name} ${status}`),
+      Object.entries(op.responses)
+        .filter(([status, r]) => Number(status) >= 400 && !r.content)
+        .map(([status]) => `${name} ${status}`),
     );
     expect(bare).toEqual([]);
   });

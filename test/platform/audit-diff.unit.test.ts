@@ -4,7 +4,10 @@ import { assertRole, auditDiff, neededRole, roleOn, AppError } from '../../src/p
 
 describe('audit diff', () => {
   it('when members change, are added or removed, then each is one change with its values, and equal ones are left out', () => {
-    const { changes, truncated } = auditDiff({ a: 1, b: { c: 'x', d: [1, 2] }, gone: true }, { a: 2, b: { c: 'x', d: [1, 3] }, added: 'y' });
+    const { changes, truncated } = auditDiff(
+      { a: 1, b: { c: 'x', d: [1, 2] }, gone: true },
+      { a: 2, b: { c: 'x', d: [1, 3] }, added: 'y' },
+    );
     expect(changes).toEqual([
       { path: 'a', before: 1, after: 2 },
       { path: 'b.d.1', before: 2, after: 3 },
@@ -63,7 +66,10 @@ describe('roles', () => {
     }
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).status).toBe(403);
-    expect((err as AppError).toBody().errors[0]).toMatchObject({ code: 'role_required', path: 'role.editor' });
+    expect((err as AppError).toBody().errors[0]).toMatchObject({
+      code: 'role_required',
+      path: 'role.editor',
+    });
     const appOnly = [{ role: 'editor' as const, app: 'st-a' }];
     expect(() => assertRole(appOnly, 'viewer', { read: true })).not.toThrow();
     expect(() => assertRole(appOnly, 'editor', { read: false })).toThrow(/editor role on the whole service/);

@@ -16,12 +16,22 @@ beforeAll(async () => {
     store,
     routes: () => [
       defineRoute({
-        method: 'get', path: '/t/bot/:botId/history', summary: 'jwt', tags: ['t'], auth: { kind: 'jwt', scope: 'chat-history', appParam: 'botId' },
-        params: z.object({ botId: z.string() }), responses: {},
+        method: 'get',
+        path: '/t/bot/:botId/history',
+        summary: 'jwt',
+        tags: ['t'],
+        auth: { kind: 'jwt', scope: 'chat-history', appParam: 'botId' },
+        params: z.object({ botId: z.string() }),
+        responses: {},
         handler: async ({ principal }) => ({ json: principal }),
       }),
       defineRoute({
-        method: 'get', path: '/t/conns', summary: 'key', tags: ['t'], auth: { kind: 'apiKey', scope: 'connections:view' }, responses: {},
+        method: 'get',
+        path: '/t/conns',
+        summary: 'key',
+        tags: ['t'],
+        auth: { kind: 'apiKey', scope: 'connections:view' },
+        responses: {},
         handler: async ({ principal }) => ({ json: principal }),
       }),
     ],
@@ -56,16 +66,27 @@ describe('the auth header JWT', () => {
   });
 
   it('when the token is signed with a wrong secret, then 401', async () => {
-    await request(t.app).get(path()).set('auth', signHs256({ appId: client.clientId }, 'wrong-secret')).expect(401);
+    await request(t.app)
+      .get(path())
+      .set('auth', signHs256({ appId: client.clientId }, 'wrong-secret'))
+      .expect(401);
   });
 
   it('when the token is expired, then 401', async () => {
-    const expired = jwt.sign({ appId: client.clientId, exp: Math.floor(Date.now() / 1000) - 60 }, client.clientSecret, { algorithm: 'HS256' });
+    const expired = jwt.sign(
+      { appId: client.clientId, exp: Math.floor(Date.now() / 1000) - 60 },
+      client.clientSecret,
+      { algorithm: 'HS256' },
+    );
     await request(t.app).get(path()).set('auth', expired).expect(401);
   });
 
   it('when the token is not yet valid, then 401', async () => {
-    const future = jwt.sign({ appId: client.clientId, nbf: Math.floor(Date.now() / 1000) + 3600 }, client.clientSecret, { algorithm: 'HS256' });
+    const future = jwt.sign(
+      { appId: client.clientId, nbf: Math.floor(Date.now() / 1000) + 3600 },
+      client.clientSecret,
+      { algorithm: 'HS256' },
+    );
     await request(t.app).get(path()).set('auth', future).expect(401);
   });
 
@@ -80,12 +101,18 @@ describe('the auth header JWT', () => {
 
   it('when the app lacks the scope, then 403 Permission denied', async () => {
     const noScope = await t.createAppWithClient(['tables']);
-    const r = await request(t.app).get(`/t/bot/${noScope.streamId}/history`).set('auth', noScope.token()).expect(403);
+    const r = await request(t.app)
+      .get(`/t/bot/${noScope.streamId}/history`)
+      .set('auth', noScope.token())
+      .expect(403);
     expect(r.body.errors[0].msg).toBe('Permission denied. Scope is incorrect!');
   });
 
   it('when the token is an RS256 token (algorithm confusion), then 401', async () => {
-    const [h, p] = [Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url'), Buffer.from(JSON.stringify({ appId: client.clientId })).toString('base64url')];
+    const [h, p] = [
+      Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url'),
+      Buffer.from(JSON.stringify({ appId: client.clientId })).toString('base64url'),
+    ];
     await request(t.app).get(path()).set('auth', `${h}.${p}.sig`).expect(401);
   });
 });

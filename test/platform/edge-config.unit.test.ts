@@ -16,7 +16,12 @@ describe('the edge security settings', () => {
   });
 
   it('when subnets and a metrics token are given, then they are kept as lists', () => {
-    const c = loadConfig({ ...base, ADMIN_TRUSTED_NETWORKS: '10.0.0.0/8, fd00::/8,192.0.2.7', METRICS_NETWORKS: '10.1.0.0/16', METRICS_TOKEN: 'metrics-token-0123456789' });
+    const c = loadConfig({
+      ...base,
+      ADMIN_TRUSTED_NETWORKS: '10.0.0.0/8, fd00::/8,192.0.2.7',
+      METRICS_NETWORKS: '10.1.0.0/16',
+      METRICS_TOKEN: 'metrics-token-0123456789',
+    });
     expect(c.adminTrustedNetworks).toEqual(['10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
     expect(c.metricsNetworks).toEqual(['10.1.0.0/16']);
     expect(c.metricsToken).toBe('metrics-token-0123456789');

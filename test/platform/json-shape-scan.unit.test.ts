@@ -30,9 +30,19 @@ describe('the JSON shape pre-scan', () => {
       fc.property(fc.json({ maxDepth: 6 }), fc.constantFrom('', ' ', '\n\t '), (text, space) => {
         const spaced = JSON.stringify(JSON.parse(text), null, space || undefined);
         const { entries, depth } = shapeOf(JSON.parse(spaced));
-        expect(jsonShapeScan(bytes(spaced), { maxEntries: entries, maxDepth: Math.max(depth, 1) })).toBeNull();
-        if (entries > 0) expect(jsonShapeScan(bytes(spaced), { maxEntries: entries - 1, maxDepth: 64 })).toEqual({ kind: 'entries', limit: entries - 1 });
-        if (depth > 1) expect(jsonShapeScan(bytes(spaced), { maxEntries: 1e9, maxDepth: depth - 1 })).toEqual({ kind: 'depth', limit: depth - 1 });
+        expect(
+          jsonShapeScan(bytes(spaced), { maxEntries: entries, maxDepth: Math.max(depth, 1) }),
+        ).toBeNull();
+        if (entries > 0)
+          expect(jsonShapeScan(bytes(spaced), { maxEntries: entries - 1, maxDepth: 64 })).toEqual({
+            kind: 'entries',
+            limit: entries - 1,
+          });
+        if (depth > 1)
+          expect(jsonShapeScan(bytes(spaced), { maxEntries: 1e9, maxDepth: depth - 1 })).toEqual({
+            kind: 'depth',
+            limit: depth - 1,
+          });
       }),
       { numRuns: 300 },
     );
@@ -46,10 +56,19 @@ describe('the JSON shape pre-scan', () => {
 
   it('when a body has 45,000 keys or nests 100,000 levels, then the scan stops at the first one past the limit', () => {
     const keys = `{${Array.from({ length: 45_000 }, (_, i) => `"k${i}":1`).join(',')}}`;
-    expect(jsonShapeScan(bytes(keys), { maxEntries: 100, maxDepth: 64 })).toEqual({ kind: 'entries', limit: 100 });
+    expect(jsonShapeScan(bytes(keys), { maxEntries: 100, maxDepth: 64 })).toEqual({
+      kind: 'entries',
+      limit: 100,
+    });
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
-    expect(jsonShapeScan(bytes(deep), { maxEntries: 1e9, maxDepth: 64 })).toEqual({ kind: 'depth', limit: 64 });
+    expect(jsonShapeScan(bytes(deep), { maxEntries: 1e9, maxDepth: 64 })).toEqual({
+      kind: 'depth',
+      limit: 64,
+    });
     expect(jsonShapeScan(bytes('[[], {}, [[]]]'), { maxEntries: 4, maxDepth: 3 })).toBeNull();
-    expect(jsonShapeScan(bytes('[[], {}, [[]]]'), { maxEntries: 3, maxDepth: 3 })).toEqual({ kind: 'entries', limit: 3 });
+    expect(jsonShapeScan(bytes('[[], {}, [[]]]'), { maxEntries: 3, maxDepth: 3 })).toEqual({
+      kind: 'entries',
+      limit: 3,
+    });
   });
 });

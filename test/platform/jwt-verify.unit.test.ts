@@ -20,8 +20,15 @@ describe('verifyHs256', () => {
   it("when a token is signed with its app's secret, then its client id (the appId claim), sub and claims come back", async () => {
     const clientId = `app-${randomUUID()}`;
     const lookup = secrets({ [clientId]: 's1' });
-    const verified = await verifyHs256(signHs256({ appId: clientId, sub: 'caller', role: 'x' }, 's1'), lookup);
-    expect(verified).toMatchObject({ clientId, sub: 'caller', claims: { appId: clientId, sub: 'caller', role: 'x' } });
+    const verified = await verifyHs256(
+      signHs256({ appId: clientId, sub: 'caller', role: 'x' }, 's1'),
+      lookup,
+    );
+    expect(verified).toMatchObject({
+      clientId,
+      sub: 'caller',
+      claims: { appId: clientId, sub: 'caller', role: 'x' },
+    });
     expect(lookup).toHaveBeenCalledWith(clientId);
   });
 
@@ -29,12 +36,17 @@ describe('verifyHs256', () => {
     const clientId = `app-${randomUUID()}`;
     const token = signHs256({ appId: clientId }, 'old-secret');
     await expect(verifyHs256(token, secrets({ [clientId]: 'new-secret' }))).rejects.toMatchObject(invalidJwt);
-    await expect(verifyHs256(token, secrets({ [clientId]: 'old-secret' }))).resolves.toMatchObject({ clientId });
+    await expect(verifyHs256(token, secrets({ [clientId]: 'old-secret' }))).resolves.toMatchObject({
+      clientId,
+    });
   });
 
   it('when the app has no secret, then the token is refused as invalid credentials', async () => {
     const clientId = `app-${randomUUID()}`;
-    await expect(verifyHs256(signHs256({ appId: clientId }, 's1'), secrets({}))).rejects.toMatchObject({ status: 401, message: 'Invalid SDK credentials' });
+    await expect(verifyHs256(signHs256({ appId: clientId }, 's1'), secrets({}))).rejects.toMatchObject({
+      status: 401,
+      message: 'Invalid SDK credentials',
+    });
   });
 
   it('when a signature character changes, even only in its unused bits, then the token is refused', async () => {
@@ -51,7 +63,8 @@ describe('verifyHs256', () => {
     const now = Math.floor(Date.now() / 1000);
     const clientId = `app-${randomUUID()}`;
     const lookup = secrets({ [clientId]: 's1' });
-    const sign = (claims: Record<string, unknown>) => jwt.sign({ appId: clientId, ...claims }, 's1', { algorithm: 'HS256' });
+    const sign = (claims: Record<string, unknown>) =>
+      jwt.sign({ appId: clientId, ...claims }, 's1', { algorithm: 'HS256' });
     await expect(verifyHs256(sign({ exp: now - 3 }), lookup)).resolves.toMatchObject({ clientId });
     await expect(verifyHs256(sign({ exp: now - 60 }), lookup)).rejects.toMatchObject(invalidJwt);
     await expect(verifyHs256(sign({ nbf: now + 3 }), lookup)).resolves.toMatchObject({ clientId });
@@ -103,8 +116,15 @@ describe('verifyHs256', () => {
     const clientId = `app-${randomUUID()}`;
     const lookup = secrets({ [clientId]: 's1' });
     const long = signHs256({ appId: clientId, pad: 'x'.repeat(8200) }, 's1');
-    const malformed = ['', 'a.b', 'x.y.z', `${b64({ alg: 'HS256' })}.${Buffer.from('not json').toString('base64url')}.sig`, `${b64({ alg: 'HS256' })}.${b64([clientId])}.sig`];
-    for (const token of [long, ...malformed]) await expect(verifyHs256(token, lookup)).rejects.toMatchObject(invalidJwt);
+    const malformed = [
+      '',
+      'a.b',
+      'x.y.z',
+      `${b64({ alg: 'HS256' })}.${Buffer.from('not json').toString('base64url')}.sig`,
+      `${b64({ alg: 'HS256' })}.${b64([clientId])}.sig`,
+    ];
+    for (const token of [long, ...malformed])
+      await expect(verifyHs256(token, lookup)).rejects.toMatchObject(invalidJwt);
     expect(lookup).not.toHaveBeenCalled();
   });
 });

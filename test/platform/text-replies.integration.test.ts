@@ -20,14 +20,26 @@ beforeAll(() => {
     store,
     routes: () => [
       defineRoute({
-        method: ['get', 'post'], path: '/t/doc', summary: 'test', tags: ['test'], auth: { kind: 'none' },
+        method: ['get', 'post'],
+        path: '/t/doc',
+        summary: 'test',
+        tags: ['test'],
+        auth: { kind: 'none' },
         responses: {},
         handler: async () => ({ status: 201, xml: big }),
       }),
       defineRoute({
-        method: 'get', path: '/t/csv', summary: 'test', tags: ['test'], auth: { kind: 'none' },
+        method: 'get',
+        path: '/t/csv',
+        summary: 'test',
+        tags: ['test'],
+        auth: { kind: 'none' },
         responses: {},
-        handler: async () => ({ text: 'a,b\n1,2\n', contentType: 'text/csv', headers: { 'Content-Disposition': 'attachment; filename="r.csv"' } }),
+        handler: async () => ({
+          text: 'a,b\n1,2\n',
+          contentType: 'text/csv',
+          headers: { 'Content-Disposition': 'attachment; filename="r.csv"' },
+        }),
       }),
     ],
   });
@@ -36,11 +48,15 @@ afterAll(() => store.close());
 
 describe('text replies', () => {
   it('when an XML reply is sent, then it carries the VoiceXML type with charset, its status and its length in bytes', async () => {
-    const res = await request(t.app).post('/t/doc').set('Accept-Encoding', 'identity').buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const res = await request(t.app)
+      .post('/t/doc')
+      .set('Accept-Encoding', 'identity')
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      });
     expect(res.status).toBe(201);
     expect(res.headers['content-type']).toBe('application/voicexml+xml; charset=utf-8');
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(big));

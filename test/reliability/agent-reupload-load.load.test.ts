@@ -11,7 +11,13 @@ import { MemoryStore } from '../../src/store/index.js';
 import { IvrCall } from '../helpers/ivr-call.js';
 import { waitUntilAgentLive } from '../helpers/agent-upload.js';
 import { largeAgentDefinition } from '../helpers/large-agent.js';
-import { createModelConnection, setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../helpers/test-gateway.js';
+import {
+  createModelConnection,
+  setupIvrApp,
+  startGateway,
+  type IvrApp,
+  type RunningGateway,
+} from '../helpers/test-gateway.js';
 import { testPrefix } from '../helpers/test-stores.js';
 import { demoAgentWith } from '../../src/agent/index.js';
 
@@ -28,7 +34,17 @@ describe('an 800 KB agent re-sent unchanged while another app takes turns', () =
 
   beforeAll(async () => {
     store = new MemoryStore(testPrefix());
-    gw = await startGateway({ store, config: { abuseLimits: { feedsPerSession: 8, feedsPerInstance: 100, agentUploadsPerMinute: 10_000, trainingQueueMax: 50 } } });
+    gw = await startGateway({
+      store,
+      config: {
+        abuseLimits: {
+          feedsPerSession: 8,
+          feedsPerInstance: 100,
+          agentUploadsPerMinute: 10_000,
+          trainingQueueMax: 50,
+        },
+      },
+    });
     measured = await setupIvrApp(gw, { name: 'measured' });
     uploader = (await setupIvrApp(gw, { name: 'uploader' })).streamId; // its skill group imported, as the agent's transfer names it
   }, 60_000);
@@ -61,7 +77,12 @@ describe('an 800 KB agent re-sent unchanged while another app takes turns', () =
     const agent = largeAgentDefinition(800_000, { base: demoAgentWith(await createModelConnection(gw)) });
     const body = JSON.stringify(agent);
     expect(body.length).toBeGreaterThan(780_000);
-    const put = () => fetch(`${gw.url}/api/admin/apps/${uploader}/agent`, { method: 'PUT', headers: { Authorization: `Bearer ${gw.config.adminToken}`, 'Content-Type': 'application/json' }, body });
+    const put = () =>
+      fetch(`${gw.url}/api/admin/apps/${uploader}/agent`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${gw.config.adminToken}`, 'Content-Type': 'application/json' },
+        body,
+      });
     const first = await put();
     const accepted = (await first.json()) as { latestVersion: string };
     expect(first.status, JSON.stringify(accepted).slice(0, 300)).toBe(202);
@@ -69,7 +90,10 @@ describe('an 800 KB agent re-sent unchanged while another app takes turns', () =
     // the first upload's training runs on this machine's cores too: measure once it is live, so that
     // both phases see the same machine and only the re-sends differ
     await waitUntilAgentLive(async (method, path) => {
-      const res = await fetch(`${gw.url}${path}`, { method, headers: { Authorization: `Bearer ${gw.config.adminToken}` } });
+      const res = await fetch(`${gw.url}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${gw.config.adminToken}` },
+      });
       return { status: res.status, body: await res.json() };
     }, uploader);
 
@@ -96,7 +120,9 @@ describe('an 800 KB agent re-sent unchanged while another app takes turns', () =
     }
 
     const ratio = p99(loaded) / p99(baseline);
-    console.info(`[agent-reupload] baseline p99 ${p99(baseline).toFixed(1)} ms, while re-sending p99 ${p99(loaded).toFixed(1)} ms, ratio ${ratio.toFixed(2)}; ${resent} re-sends of ${body.length} bytes`);
+    console.info(
+      `[agent-reupload] baseline p99 ${p99(baseline).toFixed(1)} ms, while re-sending p99 ${p99(loaded).toFixed(1)} ms, ratio ${ratio.toFixed(2)}; ${resent} re-sends of ${body.length} bytes`,
+    );
     expect(resent).toBeGreaterThan(10);
     // every re-send was answered as the same upload (training, or live once trained)
     expect([...answers]).toEqual([`202 ${latestVersion}`]);

@@ -16,7 +16,14 @@ import { demoAgentWith } from '../../src/agent/index.js';
 import { createDemoConnection } from '../../sandbox/demo-connection.js';
 import { largeAgentDefinition } from '../helpers/large-agent.js';
 import { TimedClient, bookingRound, eventLoopLagMax, p99 } from '../helpers/timed-client.js';
-import { deleteKeys, provisionIvrApp, sharedEnv, startGatewayProcess, type GatewayProcess, type ProvisionedApp } from './gateway-processes.js';
+import {
+  deleteKeys,
+  provisionIvrApp,
+  sharedEnv,
+  startGatewayProcess,
+  type GatewayProcess,
+  type ProvisionedApp,
+} from './gateway-processes.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CALLS = 20;
@@ -28,7 +35,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** node's arguments of the start script (`node <flags> dist/main.js`). */
 function startArgs(): string[] {
-  const scripts = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
   const [node, ...args] = scripts.start!.split(/\s+/);
   expect(node).toBe('node');
   return args;
@@ -46,7 +57,10 @@ describe.skipIf(!inject('redisAvailable'))('a large agent upload while other cal
     await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT });
     env = sharedEnv(redisUrl);
     gw = await startGatewayProcess('built', env, startArgs());
-    [callsApp, uploadApp] = await Promise.all([provisionIvrApp(gw.url, env.ADMIN_TOKEN!), provisionIvrApp(gw.url, env.ADMIN_TOKEN!)]);
+    [callsApp, uploadApp] = await Promise.all([
+      provisionIvrApp(gw.url, env.ADMIN_TOKEN!),
+      provisionIvrApp(gw.url, env.ADMIN_TOKEN!),
+    ]);
   }, 180_000);
 
   afterAll(async () => {
@@ -57,13 +71,21 @@ describe.skipIf(!inject('redisAvailable'))('a large agent upload while other cal
   const admin = (method: string, path: string, body?: unknown) =>
     fetch(`${gw.url}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${env.ADMIN_TOKEN}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+      headers: {
+        Authorization: `Bearer ${env.ADMIN_TOKEN}`,
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 
   /** 20 booking calls at once on the calls app, each caller answering after the prompts; each must end booked. */
   const round = (client: TimedClient, tag: string) =>
-    bookingRound(client, { startPath: callsApp.webhookPath, calls: CALLS, promptMs: PROMPT_MS, callId: (i) => `call-upl-${tag}-${i}-${env.KEY_PREFIX}` });
+    bookingRound(client, {
+      startPath: callsApp.webhookPath,
+      calls: CALLS,
+      promptMs: PROMPT_MS,
+      callId: (i) => `call-upl-${tag}-${i}-${env.KEY_PREFIX}`,
+    });
 
   it('when a ~1 MB agent is uploaded to one app while 20 calls run on another, then their p99 turn time stays within 3x of the same calls without the upload, and /readyz answers throughout', async () => {
     const client = new TimedClient([gw.url]);
@@ -75,7 +97,10 @@ describe.skipIf(!inject('redisAvailable'))('a large agent upload while other cal
     const poller = (async () => {
       while (polling) {
         const at = performance.now();
-        const status = await fetch(`${gw.url}/readyz`).then((r) => r.status, () => 0);
+        const status = await fetch(`${gw.url}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        );
         readyz.push({ at, ms: performance.now() - at, status });
         await sleep(50);
       }
@@ -91,7 +116,9 @@ describe.skipIf(!inject('redisAvailable'))('a large agent upload while other cal
     const ownBaseline = Math.round(own.max / 1e6);
     own.reset();
 
-    const agent = largeAgentDefinition(1_000_000, { base: demoAgentWith(await createDemoConnection(gw.url, env.ADMIN_TOKEN!)) });
+    const agent = largeAgentDefinition(1_000_000, {
+      base: demoAgentWith(await createDemoConnection(gw.url, env.ADMIN_TOKEN!)),
+    });
     const bytes = JSON.stringify(agent).length;
     const uploadFrom = performance.now();
     const put = await admin('PUT', `/api/admin/apps/${uploadApp.streamId}/agent`, agent);

@@ -38,9 +38,17 @@ export function expectBooked(t: CallTrace): void {
 }
 
 /** The call's history is exactly `expected`, in order, with each message's deterministic id. */
-export async function expectHistory(base: string, app: ProvisionedApp, callId: string, expected: ExpectedLine[]) {
+export async function expectHistory(
+  base: string,
+  app: ProvisionedApp,
+  callId: string,
+  expected: ExpectedLine[],
+) {
   const lines = await callHistory(base, app, callId);
-  expect(lines.map((l) => `${l.type}: ${l.text}`), callId).toHaveLength(expected.length);
+  expect(
+    lines.map((l) => `${l.type}: ${l.text}`),
+    callId,
+  ).toHaveLength(expected.length);
   expected.forEach((e, i) => {
     const line = lines[i]!;
     expect(line.type).toBe(e.type);
@@ -52,14 +60,23 @@ export async function expectHistory(base: string, app: ProvisionedApp, callId: s
 }
 
 /** Checks a whole set of booked calls: the first against the patterns, every other against it exactly. */
-export async function expectBookingHistories(base: string, app: ProvisionedApp, callIds: string[]): Promise<void> {
+export async function expectBookingHistories(
+  base: string,
+  app: ProvisionedApp,
+  callIds: string[],
+): Promise<void> {
   const reference = await expectHistory(base, app, callIds[0]!, BOOKING_HISTORY);
   const exact = reference.map((l, i) => ({ turn: BOOKING_HISTORY[i]!.turn, type: l.type, text: l.text }));
   for (const callId of callIds.slice(1)) await expectHistory(base, app, callId, exact);
 }
 
 /** A finished booking call's session: turn numbers and answer agree, nothing pending, no lock. */
-export async function expectSettledSession(sessions: CallSessionRepository, store: Store, streamId: string, callId: string): Promise<void> {
+export async function expectSettledSession(
+  sessions: CallSessionRepository,
+  store: Store,
+  streamId: string,
+  callId: string,
+): Promise<void> {
   const s = await sessions.load(streamId, callId);
   expect(s, callId).not.toBeNull();
   expect(s!.turn).toBe(5);

@@ -13,7 +13,12 @@ import { runCall } from '../../sandbox/index.js';
 import { demoAgentDefinition } from '../../src/agent/index.js';
 import type { Store } from '../../src/store/index.js';
 import { BOOKING_HISTORY, expectHistory } from './booking-call.js';
-import { callHistory, createModelConnection, provisionIvrApp, type ProvisionedApp } from './gateway-processes.js';
+import {
+  callHistory,
+  createModelConnection,
+  provisionIvrApp,
+  type ProvisionedApp,
+} from './gateway-processes.js';
 import { MODEL_ANSWER, startModelStub, type ModelStub } from './model-stub.js';
 import { startResetProxy, type ResetProxy } from './reset-proxy.js';
 
@@ -33,7 +38,11 @@ describeEachStore('a connection reset before the answer', 'api', (factory) => {
     model = await startModelStub();
     booking = await provisionIvrApp(gw.url, gw.config.adminToken);
     const agent = structuredClone(demoAgentDefinition) as any;
-    agent.dialogs.ask.nodes.answer.connectionId = await createModelConnection(gw.url, gw.config.adminToken, model.url);
+    agent.dialogs.ask.nodes.answer.connectionId = await createModelConnection(
+      gw.url,
+      gw.config.adminToken,
+      model.url,
+    );
     questions = await provisionIvrApp(gw.url, gw.config.adminToken, { agent });
   }, 60_000);
   afterAll(async () => {
@@ -45,9 +54,16 @@ describeEachStore('a connection reset before the answer', 'api', (factory) => {
   });
 
   const call = (app: ProvisionedApp, callId: string, inputs: string[]) =>
-    runCall({ webhookUrl: `${proxy.url}${app.webhookPath}`, mode: 'strict-w3c', callId, inputs, fetch: gw.docs.fetch(), plain: true });
+    runCall({
+      webhookUrl: `${proxy.url}${app.webhookPath}`,
+      mode: 'strict-w3c',
+      callId,
+      inputs,
+      fetch: gw.docs.fetch(),
+      plain: true,
+    });
 
-  it('when the answer to a caller\'s turn is lost to a reset, then the document sends the same turn again, the call ends booked and the turn is in history once', async () => {
+  it("when the answer to a caller's turn is lost to a reset, then the document sends the same turn again, the call ends booked and the turn is in history once", async () => {
     const callId = `c-reset-turn-${factory.name}`;
     proxy.resetNext((r) => r.params.callId === callId && r.params.message === 'book a table');
     const r = await call(booking, callId, ['book a table', '#4', 'march third', 'yes']);
@@ -57,19 +73,28 @@ describeEachStore('a connection reset before the answer', 'api', (factory) => {
     expect(r.spoken.join(' ')).toContain('Your table for 4 is booked.');
     // the turn reached the service twice, the first answer dropped by the reset, with the same values
     const sent = proxy.log.filter((l) => l.params.callId === callId && l.params.message === 'book a table');
-    expect(sent.map((l) => [l.status, l.reset])).toEqual([[200, true], [200, false]]);
+    expect(sent.map((l) => [l.status, l.reset])).toEqual([
+      [200, true],
+      [200, false],
+    ]);
     expect(sent[1]!.params).toEqual(sent[0]!.params);
     expect(sent[0]!.params.turn).toBe('1');
     expect(r.events.filter((e) => e.name.startsWith('error.badfetch')).map((e) => e.caught)).toEqual([true]);
     await expectHistory(gw.url, booking, callId, BOOKING_HISTORY);
   });
 
-  it('when the answer to a poll is lost to a reset, then the wait document polls again and the model\'s answer comes once', async () => {
+  it("when the answer to a poll is lost to a reset, then the wait document polls again and the model's answer comes once", async () => {
     const callId = `c-reset-poll-${factory.name}`;
     model.setDelay(900);
     const calledBefore = model.received();
     proxy.resetNext((r) => r.params.callId === callId && r.params.event === 'poll');
-    const r = await call(questions, callId, ['what are your opening hours', 'book a table', '#4', 'march third', 'yes']);
+    const r = await call(questions, callId, [
+      'what are your opening hours',
+      'book a table',
+      '#4',
+      'march third',
+      'yes',
+    ]);
     model.setDelay(0);
 
     expect(r.failure ?? r.error).toBeUndefined();
@@ -83,6 +108,12 @@ describeEachStore('a connection reset before the answer', 'api', (factory) => {
     expect(model.received() - calledBefore).toBe(1);
     const history = await callHistory(gw.url, questions, callId);
     expect(history.filter((l) => l.text.includes(MODEL_ANSWER))).toHaveLength(1);
-    expect(history.filter((l) => l.type === 'incoming').map((l) => l.text)).toEqual(['what are your opening hours', 'book a table', '4', 'march third', 'yes']);
+    expect(history.filter((l) => l.type === 'incoming').map((l) => l.text)).toEqual([
+      'what are your opening hours',
+      'book a table',
+      '4',
+      'march third',
+      'yes',
+    ]);
   });
 });

@@ -40,7 +40,8 @@ function stepsIn(dir: string, count: number): Map<number, 'all' | 'none' | 'some
   const member = db.prepare("SELECT count(*) FROM zset WHERE k = 'pc:z' AND m = ?").pluck();
   const out = new Map<number, 'all' | 'none' | 'some'>();
   for (let i = 0; i < count; i++) {
-    const n = (str.get(`pc:s:${i}`) as number) + (field.get(String(i)) as number) + (member.get(String(i)) as number);
+    const n =
+      (str.get(`pc:s:${i}`) as number) + (field.get(String(i)) as number) + (member.get(String(i)) as number);
     out.set(i, n === 3 ? 'all' : n === 0 ? 'none' : 'some');
   }
   db.close();

@@ -22,7 +22,14 @@ import { SCHEMA_VERSION } from '../../src/store/index.js';
 import { signHs256 } from '../../src/platform/index.js';
 import { startModelStub, type ModelStub } from './model-stub.js';
 import { RoundRobinClient, runScriptedCall, type CallTrace } from './scripted-browser.js';
-import { createModelConnection, deleteKeys, provisionIvrApp, startGatewayProcess, type GatewayProcess, type ProvisionedApp } from './gateway-processes.js';
+import {
+  createModelConnection,
+  deleteKeys,
+  provisionIvrApp,
+  startGatewayProcess,
+  type GatewayProcess,
+  type ProvisionedApp,
+} from './gateway-processes.js';
 import { BOOKING, expectBooked, expectBookingHistories } from './booking-call.js';
 
 const CALLS = 20;
@@ -49,15 +56,26 @@ class RestartingClient extends RoundRobinClient {
   }
 }
 
-const adminTokenIn = (output: string): string | undefined => /admin token \(shown this once[^)]*\): (\S+)/.exec(output)?.[1];
+const adminTokenIn = (output: string): string | undefined =>
+  /admin token \(shown this once[^)]*\): (\S+)/.exec(output)?.[1];
 
 async function admin(base: string, token: string, path: string): Promise<{ status: number; body: any }> {
   const res = await fetch(`${base}/api/admin${path}`, { headers: { Authorization: `Bearer ${token}` } });
   return { status: res.status, body: await res.json().catch(() => undefined) };
 }
 
-async function send(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(`${base}${path}`, { method, headers: { ...headers, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+async function send(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...headers, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }
@@ -77,29 +95,60 @@ interface Made {
 
 async function makeTheRest(base: string, adminToken: string, streamId: string): Promise<Made> {
   const auth = { Authorization: `Bearer ${adminToken}` };
-  const sandbox = await send(base, 'PUT', `/api/admin/apps/${streamId}/ivr-sandbox`, auth, { enabled: true, maxConcurrentCalls: 5 });
+  const sandbox = await send(base, 'PUT', `/api/admin/apps/${streamId}/ivr-sandbox`, auth, {
+    enabled: true,
+    maxConcurrentCalls: 5,
+  });
   expect(sandbox.status, JSON.stringify(sandbox.body)).toBe(200);
   expect(sandbox.body.pin).toMatch(/^\d{6}$/);
-  const suite = await send(base, 'PUT', `/api/admin/apps/${streamId}/testsuites/smoke`, auth, { utterances: [{ utterance: 'book a table', intent: 'BookTable' }, { utterance: 'hello there', intent: 'None' }] });
+  const suite = await send(base, 'PUT', `/api/admin/apps/${streamId}/testsuites/smoke`, auth, {
+    utterances: [
+      { utterance: 'book a table', intent: 'BookTable' },
+      { utterance: 'hello there', intent: 'None' },
+    ],
+  });
   expect(suite.status, JSON.stringify(suite.body)).toBe(200);
   const suiteRead = await send(base, 'GET', `/api/admin/apps/${streamId}/testsuites/smoke`, auth);
   expect(suiteRead.body.utterances).toHaveLength(2);
   // an API app: its client secret is kept sealed
-  const client = await send(base, 'POST', `/api/admin/apps/${streamId}/api-apps`, auth, { name: 'durable', scopes: ['tables', 'batch-tests'] });
+  const client = await send(base, 'POST', `/api/admin/apps/${streamId}/api-apps`, auth, {
+    name: 'durable',
+    scopes: ['tables', 'batch-tests'],
+  });
   expect(client.status).toBe(201);
   const table = await send(base, 'PUT', `/api/admin/tables/${TABLE}`, auth, {
-    columns: [{ name: 'phone', type: 'string', required: true, unique: true, maxLength: 32 }, { name: 'note', type: 'string', maxLength: 100 }],
+    columns: [
+      { name: 'phone', type: 'string', required: true, unique: true, maxLength: 32 },
+      { name: 'note', type: 'string', maxLength: 100 },
+    ],
     access: { [streamId]: { read: true, write: true } },
   });
   expect(table.status, JSON.stringify(table.body)).toBe(200);
   const jwt = signHs256({ appId: client.body.clientId, sub: 'u-durable' }, client.body.clientSecret);
-  const row = await send(base, 'POST', `/api/public/tables/${TABLE}`, { auth: jwt }, { data: { phone: ROW_PHONE, note: 'before the crash' } });
+  const row = await send(
+    base,
+    'POST',
+    `/api/public/tables/${TABLE}`,
+    { auth: jwt },
+    { data: { phone: ROW_PHONE, note: 'before the crash' } },
+  );
   expect(row.status, JSON.stringify(row.body)).toBeLessThan(300);
-  const started = await send(base, 'POST', `/api/public/bot/${streamId}/testsuite/smoke/run`, { auth: jwt, 'bot-language': 'en' }, { runType: 'published' });
+  const started = await send(
+    base,
+    'POST',
+    `/api/public/bot/${streamId}/testsuite/smoke/run`,
+    { auth: jwt, 'bot-language': 'en' },
+    { runType: 'published' },
+  );
   expect(started.status, JSON.stringify(started.body)).toBe(202);
   let status: any;
   for (let i = 0; i < 600; i++) {
-    status = (await send(base, 'GET', `/api/public/stream/${streamId}/testsuite/smoke/${started.body._id}/status`, { auth: jwt, 'bot-language': 'en' })).body;
+    status = (
+      await send(base, 'GET', `/api/public/stream/${streamId}/testsuite/smoke/${started.body._id}/status`, {
+        auth: jwt,
+        'bot-language': 'en',
+      })
+    ).body;
     if (status?.status === 'completed' || status?.status === 'failed') break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -109,7 +158,13 @@ async function makeTheRest(base: string, adminToken: string, streamId: string): 
   expect(signIn.status).toBe(201);
   const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
   expect(cookie).toMatch(/=/);
-  return { line: sandbox.body, suite: suiteRead.body, client: client.body, run: { id: started.body._id, result: status.result }, cookie };
+  return {
+    line: sandbox.body,
+    suite: suiteRead.body,
+    client: client.body,
+    run: { id: started.body._id, result: status.result },
+    cookie,
+  };
 }
 
 /** Checks, on the restarted service, everything makeTheRest made. */
@@ -117,19 +172,39 @@ async function expectTheRest(base: string, adminToken: string, streamId: string,
   const auth = { Authorization: `Bearer ${adminToken}` };
   // the console tab signed in before the crash is still signed in
   expect((await send(base, 'GET', '/api/console/session', { Cookie: made.cookie })).status).toBe(200);
-  expect((await send(base, 'GET', '/api/console/session', { Cookie: 'ivr_console=not-a-session' })).status).toBe(401);
+  expect(
+    (await send(base, 'GET', '/api/console/session', { Cookie: 'ivr_console=not-a-session' })).status,
+  ).toBe(401);
   // the sandbox: the same number, and the PIN and secret made before still log in
-  const again = await send(base, 'PUT', `/api/admin/apps/${streamId}/ivr-sandbox`, auth, { enabled: true, maxConcurrentCalls: 5 });
+  const again = await send(base, 'PUT', `/api/admin/apps/${streamId}/ivr-sandbox`, auth, {
+    enabled: true,
+    maxConcurrentCalls: 5,
+  });
   expect(again.body.phoneNumber).toBe(made.line.phoneNumber);
   expect(again.body.pin).toBeUndefined();
   const number = encodeURIComponent(made.line.phoneNumber);
   const post = async (path: string, params: Record<string, string>) =>
-    (await fetch(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() })).text();
-  const entered = await post(`/ivr/sandbox/${number}`, { from: '+15550002222', callId: 'call-durable-sandbox' });
+    (
+      await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(params).toString(),
+      })
+    ).text();
+  const entered = await post(`/ivr/sandbox/${number}`, {
+    from: '+15550002222',
+    callId: 'call-durable-sandbox',
+  });
   expect(entered).toContain('key in your PIN');
-  const wrong = await post(`/ivr/sandbox/${number}?step=login&callId=call-durable-sandbox&from=%2B15550002222`, { attempt: attemptOf(entered), pin: '000000', secret: '00000000' });
+  const wrong = await post(
+    `/ivr/sandbox/${number}?step=login&callId=call-durable-sandbox&from=%2B15550002222`,
+    { attempt: attemptOf(entered), pin: '000000', secret: '00000000' },
+  );
   expect(wrong).toContain('did not match');
-  const loggedIn = await post(`/ivr/sandbox/${number}?step=login&callId=call-durable-sandbox&from=%2B15550002222`, { attempt: attemptOf(wrong), pin: made.line.pin, secret: made.line.secret });
+  const loggedIn = await post(
+    `/ivr/sandbox/${number}?step=login&callId=call-durable-sandbox&from=%2B15550002222`,
+    { attempt: attemptOf(wrong), pin: made.line.pin, secret: made.line.secret },
+  );
   expect(loggedIn).toContain('<subdialog');
   // the suite, and the run made before the crash, with the same result
   const suite = await send(base, 'GET', `/api/admin/apps/${streamId}/testsuites/smoke`, auth);
@@ -137,20 +212,43 @@ async function expectTheRest(base: string, adminToken: string, streamId: string,
   expect(suite.body).toEqual(made.suite);
   // the API app's sealed secret still signs in; the table's row is there (its unique phone is refused again)
   const jwt = signHs256({ appId: made.client.clientId, sub: 'u-durable' }, made.client.clientSecret);
-  const run = await send(base, 'GET', `/api/public/stream/${streamId}/testsuite/smoke/${made.run.id}/status`, { auth: jwt, 'bot-language': 'en' });
+  const run = await send(
+    base,
+    'GET',
+    `/api/public/stream/${streamId}/testsuite/smoke/${made.run.id}/status`,
+    { auth: jwt, 'bot-language': 'en' },
+  );
   expect(run.status).toBe(200);
   const { fileUrl: _was, ...resultBefore } = made.run.result;
   const { fileUrl: _is, ...resultAfter } = run.body.result;
   expect(resultAfter).toEqual(resultBefore);
-  const duplicate = await send(base, 'POST', `/api/public/tables/${TABLE}`, { auth: jwt }, { data: { phone: ROW_PHONE, note: 'after the crash' } });
+  const duplicate = await send(
+    base,
+    'POST',
+    `/api/public/tables/${TABLE}`,
+    { auth: jwt },
+    { data: { phone: ROW_PHONE, note: 'after the crash' } },
+  );
   expect(duplicate.status, JSON.stringify(duplicate.body)).toBe(409);
-  const fresh = await send(base, 'POST', `/api/public/tables/${TABLE}`, { auth: jwt }, { data: { phone: '+15550008888', note: 'after the crash' } });
+  const fresh = await send(
+    base,
+    'POST',
+    `/api/public/tables/${TABLE}`,
+    { auth: jwt },
+    { data: { phone: '+15550008888', note: 'after the crash' } },
+  );
   expect(fresh.status, JSON.stringify(fresh.body)).toBeLessThan(300);
 }
 
 describe('the embedded store across a crash', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ivr-durable-'));
-  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', TURN_DEADLINE_MS: '1500', ALLOW_PRIVATE_MODEL_ENDPOINTS: 'true', KEY_PREFIX: 'ivr:' };
+  const env = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    TURN_DEADLINE_MS: '1500',
+    ALLOW_PRIVATE_MODEL_ENDPOINTS: 'true',
+    KEY_PREFIX: 'ivr:',
+  };
   let gw: GatewayProcess;
   let stub: ModelStub;
   let app: ProvisionedApp;
@@ -214,48 +312,87 @@ describe('the embedded store across a crash', () => {
     expect(await first.proc.exited).toBe(137);
     expect(client.networkRetries).toBeGreaterThan(0);
     traces.forEach(expectBooked);
-    await expectBookingHistories(gw.url, app, traces.map((t) => t.callId));
+    await expectBookingHistories(
+      gw.url,
+      app,
+      traces.map((t) => t.callId),
+    );
     // the token made on first start still signs in, and is not printed again
     expect(gw.proc.output()).not.toContain(adminToken);
-    for (const [what, path] of [['app', `/apps/${app.streamId}`], ['settings', `/apps/${app.streamId}/ivr-settings`], ['channel', `/apps/${app.streamId}/channels/ivr`], ['agent', `/apps/${app.streamId}/agent`]] as const) {
+    for (const [what, path] of [
+      ['app', `/apps/${app.streamId}`],
+      ['settings', `/apps/${app.streamId}/ivr-settings`],
+      ['channel', `/apps/${app.streamId}/channels/ivr`],
+      ['agent', `/apps/${app.streamId}/agent`],
+    ] as const) {
       const after = await admin(gw.url, adminToken, path);
       expect(after.status, what).toBe(200);
       // the same, but for the address the new process listens on (a port of its own)
-      expect(after.body, what).toEqual(JSON.parse(JSON.stringify(before[what].body).replaceAll(first.url, gw.url)));
+      expect(after.body, what).toEqual(
+        JSON.parse(JSON.stringify(before[what].body).replaceAll(first.url, gw.url)),
+      );
     }
     await expectTheRest(gw.url, adminToken, app.streamId, made);
     // the command shows the kept token
-    const shown = execFileSync(process.execPath, ['--import', 'tsx', 'src/data-cli.ts', 'admin-token'], { cwd: ROOT, env: { PATH: process.env.PATH, DATA_DIR: dataDir } }).toString().trim();
+    const shown = execFileSync(process.execPath, ['--import', 'tsx', 'src/data-cli.ts', 'admin-token'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, DATA_DIR: dataDir },
+    })
+      .toString()
+      .trim();
     expect(shown).toBe(adminToken);
   }, 180_000);
 
-  it.skipIf(!inject('redisAvailable'))('when the configuration is exported and imported into Redis, then the same call gives the same documents', async () => {
-    const file = join(dataDir, 'export.json');
-    const cli = (args: string[], extraEnv: Record<string, string>) =>
-      execFileSync(process.execPath, ['--import', 'tsx', 'src/data-cli.ts', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...extraEnv } }).toString();
-    expect(cli(['export', file], { DATA_DIR: dataDir })).toMatch(/exported \d+ keys/);
-    const exported = JSON.parse(readFileSync(file, 'utf8'));
-    expect(exported.version).toBe(1);
-    expect(exported.entries.some((e: { key: string }) => e.key.includes(':msg:'))).toBe(false);
-    const masterKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim();
-    const redisEnv = { REDIS_URL: inject('redisUrl'), KEY_PREFIX: redisPrefix, MASTER_KEY: masterKey };
-    expect(cli(['import', file], redisEnv)).toMatch(/imported \d+ keys/);
-    const onRedis = await startGatewayProcess('redis', { ...redisEnv, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'warn', ALLOW_PRIVATE_MODEL_ENDPOINTS: 'true' });
-    extra.push(onRedis);
-    const play = (base: string) => runScriptedCall({ client: new RoundRobinClient([base]), startPath: app.webhookPath, callId: `call-moved-${randomUUID().slice(0, 6)}`, say: BOOKING });
-    const [a, b] = [await play(gw.url), await play(onRedis.url)];
-    // a "one moment" document is pacing (a turn past its deadline on a loaded machine), not content
-    const shape = (t: CallTrace) => t.docs.filter((d) => d.kind !== 'wait').map((d) => ({ kind: d.kind, turn: d.turn, status: d.status, spoken: d.spoken }));
-    expectBooked(a);
-    expect(shape(b)).toEqual(shape(a));
-  }, 120_000);
+  it.skipIf(!inject('redisAvailable'))(
+    'when the configuration is exported and imported into Redis, then the same call gives the same documents',
+    async () => {
+      const file = join(dataDir, 'export.json');
+      const cli = (args: string[], extraEnv: Record<string, string>) =>
+        execFileSync(process.execPath, ['--import', 'tsx', 'src/data-cli.ts', ...args], {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH, ...extraEnv },
+        }).toString();
+      expect(cli(['export', file], { DATA_DIR: dataDir })).toMatch(/exported \d+ keys/);
+      const exported = JSON.parse(readFileSync(file, 'utf8'));
+      expect(exported.version).toBe(1);
+      expect(exported.entries.some((e: { key: string }) => e.key.includes(':msg:'))).toBe(false);
+      const masterKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim();
+      const redisEnv = { REDIS_URL: inject('redisUrl'), KEY_PREFIX: redisPrefix, MASTER_KEY: masterKey };
+      expect(cli(['import', file], redisEnv)).toMatch(/imported \d+ keys/);
+      const onRedis = await startGatewayProcess('redis', {
+        ...redisEnv,
+        ADMIN_TOKEN: adminToken,
+        LOG_LEVEL: 'warn',
+        ALLOW_PRIVATE_MODEL_ENDPOINTS: 'true',
+      });
+      extra.push(onRedis);
+      const play = (base: string) =>
+        runScriptedCall({
+          client: new RoundRobinClient([base]),
+          startPath: app.webhookPath,
+          callId: `call-moved-${randomUUID().slice(0, 6)}`,
+          say: BOOKING,
+        });
+      const [a, b] = [await play(gw.url), await play(onRedis.url)];
+      // a "one moment" document is pacing (a turn past its deadline on a loaded machine), not content
+      const shape = (t: CallTrace) =>
+        t.docs
+          .filter((d) => d.kind !== 'wait')
+          .map((d) => ({ kind: d.kind, turn: d.turn, status: d.status, spoken: d.spoken }));
+      expectBooked(a);
+      expect(shape(b)).toEqual(shape(a));
+    },
+    120_000,
+  );
 
   it('when the data directory is newer than the service, then the service refuses to start and says why', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ivr-newer-'));
     const db = new Database(join(dir, 'gateway.sqlite'));
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
-    await expect(startGatewayProcess('older', { DATA_DIR: dir, LOG_LEVEL: 'warn' })).rejects.toThrow(/newer than this service/);
+    await expect(startGatewayProcess('older', { DATA_DIR: dir, LOG_LEVEL: 'warn' })).rejects.toThrow(
+      /newer than this service/,
+    );
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 });

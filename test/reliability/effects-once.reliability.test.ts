@@ -15,7 +15,15 @@ import { startStubModelServer, type StubModelServer } from '../connections/stub-
 import { putAgentAndWait } from '../helpers/agent-upload.js';
 import { expectHistory } from './booking-call.js';
 import { startCommandGate, type CommandGate } from './command-gate.js';
-import { createModelConnection, deleteKeys, provisionIvrApp, sharedEnv, startGatewayProcess, type GatewayProcess, type ProvisionedApp } from './gateway-processes.js';
+import {
+  createModelConnection,
+  deleteKeys,
+  provisionIvrApp,
+  sharedEnv,
+  startGatewayProcess,
+  type GatewayProcess,
+  type ProvisionedApp,
+} from './gateway-processes.js';
 import { parseDocument, RoundRobinClient, type ParsedDocument } from './scripted-browser.js';
 
 const ANSWER = 'We are open from noon to eleven, every day.';
@@ -37,14 +45,21 @@ describe.skipIf(!inject('redisAvailable'))('side effects once per turn across a 
 
   beforeAll(async () => {
     stub = await startStubModelServer();
-    stub.reply(() => ({ json: { choices: [{ message: { content: ANSWER } }], usage: { prompt_tokens: 10, completion_tokens: 10 } } }));
+    stub.reply(() => ({
+      json: {
+        choices: [{ message: { content: ANSWER } }],
+        usage: { prompt_tokens: 10, completion_tokens: 10 },
+      },
+    }));
     env = sharedEnv(redisUrl.toString(), { ALLOW_PRIVATE_MODEL_ENDPOINTS: 'true' });
     gate = await startCommandGate({ host: redisUrl.hostname, port: Number(redisUrl.port || 6379) });
     survivor = await startGatewayProcess('survivor', env);
     store = await RedisStore.connect({ url: redisUrl.toString(), prefix: env.KEY_PREFIX! });
     const admin = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${survivor.url}${path}`, {
-        method, headers: { Authorization: `Bearer ${env.ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        method,
+        headers: { Authorization: `Bearer ${env.ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await res.text();
       if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
@@ -52,14 +67,30 @@ describe.skipIf(!inject('redisAvailable'))('side effects once per turn across a 
     };
     app = await provisionIvrApp(survivor.url, env.ADMIN_TOKEN!);
     await admin('PUT', `/api/admin/tables/${table}`, {
-      columns: [{ name: 'question', type: 'string', maxLength: 500 }, { name: 'answer', type: 'string', maxLength: 2000 }],
+      columns: [
+        { name: 'question', type: 'string', maxLength: 500 },
+        { name: 'answer', type: 'string', maxLength: 2000 },
+      ],
       access: { [app.streamId]: { read: true, write: true } },
     });
-    const connectionId = await createModelConnection(survivor.url, env.ADMIN_TOKEN!, `${stub.url}/v1/chat/completions`);
+    const connectionId = await createModelConnection(
+      survivor.url,
+      env.ADMIN_TOKEN!,
+      `${stub.url}/v1/chat/completions`,
+    );
     const agent = structuredClone(demoAgentDefinition) as any;
     const ask = agent.dialogs.ask.nodes;
-    Object.assign(ask.answer, { connectionId, timeoutMs: 20_000, next: [{ when: 'context.answerError', goto: 'more' }, { goto: 'save' }] });
-    ask.save = { type: 'table', table, record: { question: '{{session.BotUserSession.lastMessage.text}}', answer: '{{context.answer}}' }, next: [{ goto: 'readBack' }] };
+    Object.assign(ask.answer, {
+      connectionId,
+      timeoutMs: 20_000,
+      next: [{ when: 'context.answerError', goto: 'more' }, { goto: 'save' }],
+    });
+    ask.save = {
+      type: 'table',
+      table,
+      record: { question: '{{session.BotUserSession.lastMessage.text}}', answer: '{{context.answer}}' },
+      next: [{ goto: 'readBack' }],
+    };
     await putAgentAndWait(admin, app.streamId, agent);
   }, 90_000);
 
@@ -75,9 +106,26 @@ describe.skipIf(!inject('redisAvailable'))('side effects once per turn across a 
 
   /** A call on the survivor up to the say document before the model turn ("Let me check that for you."). */
   async function callBeforeModelTurn(client: RoundRobinClient, callId: string): Promise<ParsedDocument> {
-    const welcome = parseDocument((await client.post(app.webhookPath, { callId, message: '', from: FROM, to: 'agent' }, survivor.url)).xml);
+    const welcome = parseDocument(
+      (await client.post(app.webhookPath, { callId, message: '', from: FROM, to: 'agent' }, survivor.url))
+        .xml,
+    );
     const say = parseDocument(
-      (await client.post(welcome.submit!.path, { callId, from: FROM, turn: welcome.vars.turn!, message: QUESTION, interpretation: QUESTION, confidence: '0.9', inputmode: 'voice' }, survivor.url)).xml,
+      (
+        await client.post(
+          welcome.submit!.path,
+          {
+            callId,
+            from: FROM,
+            turn: welcome.vars.turn!,
+            message: QUESTION,
+            interpretation: QUESTION,
+            confidence: '0.9',
+            inputmode: 'voice',
+          },
+          survivor.url,
+        )
+      ).xml,
     );
     expect(say.spoken).toContain('Let me check that for you.');
     return say;
@@ -90,24 +138,39 @@ describe.skipIf(!inject('redisAvailable'))('side effects once per turn across a 
    */
   async function killAt(marker: string, callId: string, atKill: () => Promise<void>) {
     const victimId = `victim-${victims.length}`;
-    const victim = await startGatewayProcess(victimId, { ...env, REDIS_URL: gate.url, INSTANCE_ID: victimId });
+    const victim = await startGatewayProcess(victimId, {
+      ...env,
+      REDIS_URL: gate.url,
+      INSTANCE_ID: victimId,
+    });
     victims.push(victim);
     const client = new RoundRobinClient([survivor.url]);
     const say = await callBeforeModelTurn(client, callId);
     const models = stub.requests.length;
     const rowsBefore = await rows();
     const held = gate.holdAt(marker);
-    const inFlight = client.post(say.submit!.path, { callId, turn: say.vars.turn!, event: 'continue' }, victim.url).catch((e: Error) => e);
+    const inFlight = client
+      .post(say.submit!.path, { callId, turn: say.vars.turn!, event: 'continue' }, victim.url)
+      .catch((e: Error) => e);
     await held;
     await atKill();
     victim.proc.signal('SIGKILL');
     expect(await victim.proc.exited).toBe(137);
     expect(await inFlight).toBeInstanceOf(Error);
-    let doc = parseDocument((await client.post(say.submit!.path, { callId, turn: say.vars.turn!, event: 'continue' })).xml);
+    let doc = parseDocument(
+      (await client.post(say.submit!.path, { callId, turn: say.vars.turn!, event: 'continue' })).xml,
+    );
     let waits = 0;
     while (doc.kind === 'wait' && waits < MAX_WAITS) {
       waits++;
-      doc = parseDocument((await client.post(doc.submit!.path, Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])))).xml);
+      doc = parseDocument(
+        (
+          await client.post(
+            doc.submit!.path,
+            Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])),
+          )
+        ).xml,
+      );
     }
     expect(doc.kind).toBe('ask');
     expect(doc.spoken).toContain(ANSWER);
@@ -125,8 +188,17 @@ describe.skipIf(!inject('redisAvailable'))('side effects once per turn across a 
       { turn: 2, type: 'outgoing', text: `${ANSWER} Is there anything else I can help with?` },
     ]);
     // the call inspector's timeline: the turn run again by the survivor, the model's answer reused
-    const timeline = (await (await fetch(`${survivor.url}/api/admin/apps/${app.streamId}/calls/${callId}`, { headers: { Authorization: `Bearer ${env.ADMIN_TOKEN}` } })).json()) as {
-      turns: Array<{ turn: number; instance: string; marks: string[]; modelCalls?: Array<{ outcome: string }> }>;
+    const timeline = (await (
+      await fetch(`${survivor.url}/api/admin/apps/${app.streamId}/calls/${callId}`, {
+        headers: { Authorization: `Bearer ${env.ADMIN_TOKEN}` },
+      })
+    ).json()) as {
+      turns: Array<{
+        turn: number;
+        instance: string;
+        marks: string[];
+        modelCalls?: Array<{ outcome: string }>;
+      }>;
     };
     // the turn run again, as committed; on a slow machine the request that resumed it may also have
     // answered a wait document first (its trace marked resumed and wait), and the turn's answer went out late

@@ -43,15 +43,31 @@ describe.skipIf(!inject('redisAvailable'))('side effects once per turn across a 
     gw = await startGateway({ store, config: { turnDeadlineMs: 10_000, allowPrivateModelEndpoints: true } });
     app = await setupIvrApp(gw);
     const def = await gw.admin('PUT', `/api/admin/tables/${table}`, {
-      columns: [{ name: 'question', type: 'string', maxLength: 500 }, { name: 'answer', type: 'string', maxLength: 2000 }],
+      columns: [
+        { name: 'question', type: 'string', maxLength: 500 },
+        { name: 'answer', type: 'string', maxLength: 2000 },
+      ],
       access: { [app.streamId]: { read: true, write: true } },
     });
     expect(def.status).toBe(200);
-    const connectionId = await createModelConnection(gw.url, gw.config.adminToken, `${stub.url}/v1/chat/completions`);
+    const connectionId = await createModelConnection(
+      gw.url,
+      gw.config.adminToken,
+      `${stub.url}/v1/chat/completions`,
+    );
     const agent = structuredClone(demoAgentDefinition) as any;
     const ask = agent.dialogs.ask.nodes;
-    Object.assign(ask.answer, { connectionId, timeoutMs: 20_000, next: [{ when: 'context.answerError', goto: 'more' }, { goto: 'save' }] });
-    ask.save = { type: 'table', table, record: { question: '{{session.BotUserSession.lastMessage.text}}', answer: '{{context.answer}}' }, next: [{ goto: 'readBack' }] };
+    Object.assign(ask.answer, {
+      connectionId,
+      timeoutMs: 20_000,
+      next: [{ when: 'context.answerError', goto: 'more' }, { goto: 'save' }],
+    });
+    ask.save = {
+      type: 'table',
+      table,
+      record: { question: '{{session.BotUserSession.lastMessage.text}}', answer: '{{context.answer}}' },
+      next: [{ goto: 'readBack' }],
+    };
     await putAgentAndWait(gw.admin, app.streamId, agent);
   }, 60_000);
 
@@ -66,16 +82,39 @@ describe.skipIf(!inject('redisAvailable'))('side effects once per turn across a 
     const client = new RoundRobinClient([gw.url]);
     const path = new URL(app.webhookUrl).pathname + new URL(app.webhookUrl).search;
     const callId = `call-effects-retry-${Date.now()}`;
-    const welcome = parseDocument((await client.post(path, { callId, message: '', from: FROM, to: 'agent' })).xml);
-    const say = parseDocument((await client.post(welcome.submit!.path, { callId, from: FROM, turn: welcome.vars.turn!, message: QUESTION, interpretation: QUESTION, confidence: '0.9', inputmode: 'voice' })).xml);
+    const welcome = parseDocument(
+      (await client.post(path, { callId, message: '', from: FROM, to: 'agent' })).xml,
+    );
+    const say = parseDocument(
+      (
+        await client.post(welcome.submit!.path, {
+          callId,
+          from: FROM,
+          turn: welcome.vars.turn!,
+          message: QUESTION,
+          interpretation: QUESTION,
+          confidence: '0.9',
+          inputmode: 'voice',
+        })
+      ).xml,
+    );
     expect(say.spoken).toContain('Let me check that for you.');
 
     const held = gate.holdAt(`{t:${table}}`);
-    let doc = parseDocument((await client.post(say.submit!.path, { callId, turn: say.vars.turn!, event: 'continue' })).xml);
+    let doc = parseDocument(
+      (await client.post(say.submit!.path, { callId, turn: say.vars.turn!, event: 'continue' })).xml,
+    );
     await held;
     const followed = [doc];
     while (doc.kind === 'wait' && followed.length < MAX_DOCS) {
-      doc = parseDocument((await client.post(doc.submit!.path, Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])))).xml);
+      doc = parseDocument(
+        (
+          await client.post(
+            doc.submit!.path,
+            Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])),
+          )
+        ).xml,
+      );
       followed.push(doc);
     }
     // the first run ended in the store fault: the caller got the retry document, and went on

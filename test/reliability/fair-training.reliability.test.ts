@@ -48,7 +48,12 @@ describe('fair training across apps', () => {
   it('when the queue is full, then a new app is refused with 429 and Retry-After, while a waiting app may replace its job', async () => {
     const small = validatedJson(demoAgentDefinition);
     const controller = new AbortController();
-    const running = [pool.train(small, undefined, 'a'), pool.train(small, undefined, 'b'), pool.train(small, undefined, 'c'), pool.train(small, controller.signal, 'd')];
+    const running = [
+      pool.train(small, undefined, 'a'),
+      pool.train(small, undefined, 'b'),
+      pool.train(small, undefined, 'c'),
+      pool.train(small, controller.signal, 'd'),
+    ];
     // one is on the thread, three wait: the queue (3) is full
     let refused: unknown;
     try {
@@ -73,7 +78,17 @@ describe('agent uploads rate-limited per app', () => {
   let gw: RunningGateway;
   beforeAll(async () => {
     store = new MemoryStore(testPrefix());
-    gw = await startGateway({ store, config: { abuseLimits: { feedsPerSession: 8, feedsPerInstance: 100, agentUploadsPerMinute: 3, trainingQueueMax: 50 } } });
+    gw = await startGateway({
+      store,
+      config: {
+        abuseLimits: {
+          feedsPerSession: 8,
+          feedsPerInstance: 100,
+          agentUploadsPerMinute: 3,
+          trainingQueueMax: 50,
+        },
+      },
+    });
   });
   afterAll(async () => {
     await gw.close();
@@ -81,10 +96,15 @@ describe('agent uploads rate-limited per app', () => {
   });
 
   it('when an app sends more uploads a minute than allowed, then the next is refused with 429 and Retry-After, and another app is not', async () => {
-    const mk = async (name: string) => (await gw.admin('POST', '/api/admin/apps', { name, language: 'en' })).body.streamId as string;
+    const mk = async (name: string) =>
+      (await gw.admin('POST', '/api/admin/apps', { name, language: 'en' })).body.streamId as string;
     const [one, two] = [await mk('one'), await mk('two')];
     const put = (streamId: string) =>
-      fetch(`${gw.url}/api/admin/apps/${streamId}/agent`, { method: 'PUT', headers: { Authorization: `Bearer ${gw.config.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ intents: 'not an agent' }) });
+      fetch(`${gw.url}/api/admin/apps/${streamId}/agent`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${gw.config.adminToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ intents: 'not an agent' }),
+      });
     for (let i = 0; i < 3; i++) expect((await put(one)).status).toBe(400);
     const over = await put(one);
     expect(over.status).toBe(429);

@@ -28,7 +28,14 @@ export interface FaultFixture {
  * `storeRetryBudgetMs` replaces the turns' store retry budget (STORE_RETRY_BUDGET_MS);
  * `redisArgs` go to the redis-server (e.g. a save point, so that a stop keeps the data).
  */
-export async function startFaultFixture(opts: { viaProxy?: boolean; commandTimeoutMs?: number; storeRetryBudgetMs?: number; redisArgs?: string[] } = {}): Promise<FaultFixture> {
+export async function startFaultFixture(
+  opts: {
+    viaProxy?: boolean;
+    commandTimeoutMs?: number;
+    storeRetryBudgetMs?: number;
+    redisArgs?: string[];
+  } = {},
+): Promise<FaultFixture> {
   const redis = await startRedisServer(opts.redisArgs ? { args: opts.redisArgs } : {});
   const proxy = opts.viaProxy ? await startTcpProxy(redis.port) : undefined;
   try {
@@ -37,7 +44,13 @@ export async function startFaultFixture(opts: { viaProxy?: boolean; commandTimeo
       prefix: `fault-${randomUUID().slice(0, 8)}:`,
       ...(opts.commandTimeoutMs ? { commandTimeoutMs: opts.commandTimeoutMs } : {}),
     });
-    const gw = await startGateway({ store, config: { turnDeadlineMs: 2_500, ...(opts.storeRetryBudgetMs !== undefined ? { storeRetryBudgetMs: opts.storeRetryBudgetMs } : {}) } });
+    const gw = await startGateway({
+      store,
+      config: {
+        turnDeadlineMs: 2_500,
+        ...(opts.storeRetryBudgetMs !== undefined ? { storeRetryBudgetMs: opts.storeRetryBudgetMs } : {}),
+      },
+    });
     const app = await provisionIvrApp(gw.url, gw.config.adminToken);
     return {
       redis,
@@ -108,7 +121,11 @@ export function expectAll503(p: Probes): void {
 }
 
 /** /readyz's status now (0 when the request itself failed). */
-export const readyzStatus = (fx: FaultFixture): Promise<number> => fetch(`${fx.gw.url}/readyz`).then((x) => x.status, () => 0);
+export const readyzStatus = (fx: FaultFixture): Promise<number> =>
+  fetch(`${fx.gw.url}/readyz`).then(
+    (x) => x.status,
+    () => 0,
+  );
 
 /**
  * Polls /readyz until 200; the time it took, for the log. `timeoutMs` only stops a hang: it is

@@ -43,5 +43,6 @@ process.on('message', (msg: string) => {
   }
 });
 
-for (let i = 0; i < count; i += 50) await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, k) => open(i + k)));
+for (let i = 0; i < count; i += 50)
+  await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, k) => open(i + k)));
 process.send!({ opened: statuses.filter((s) => s === 200).length, statuses: [...new Set(statuses)] });

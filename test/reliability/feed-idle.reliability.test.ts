@@ -35,7 +35,9 @@ describe.skipIf(!inject('redisAvailable'))('an idle live feed on Redis', () => {
 
   it('when a feed stays idle on Redis for 60 s, then a heartbeat comes every 15 s, no read fails, and a turn after it still comes', async () => {
     const failedBefore = counts.failedReads;
-    const feed = await SseClient.open(`${gw.url}/api/admin/apps/${measured.streamId}/calls/feed`, { Authorization: `Bearer ${gw.config.adminToken}` });
+    const feed = await SseClient.open(`${gw.url}/api/admin/apps/${measured.streamId}/calls/feed`, {
+      Authorization: `Bearer ${gw.config.adminToken}`,
+    });
     expect(feed.status).toBe(200);
     const opened = performance.now();
     const first = feed.next(); // reads in the background, keeping the comments as they come

@@ -24,7 +24,11 @@ const p99 = (values: number[]): number => {
 
 /** Feeds held open by a child process (feed-clients.ts): their reading costs this process nothing. */
 async function openFeedsElsewhere(url: string, token: string, count: number) {
-  const child = fork(fileURLToPath(new URL('./feed-clients.ts', import.meta.url)), [url, token, String(count)], { execArgv: ['--import', 'tsx'] });
+  const child = fork(
+    fileURLToPath(new URL('./feed-clients.ts', import.meta.url)),
+    [url, token, String(count)],
+    { execArgv: ['--import', 'tsx'] },
+  );
   const ask = <T>(msg?: string): Promise<T> =>
     new Promise((resolve, reject) => {
       child.once('message', (m) => resolve(m as T));
@@ -32,7 +36,11 @@ async function openFeedsElsewhere(url: string, token: string, count: number) {
       if (msg) child.send(msg);
     });
   const opened = await ask<{ opened: number; statuses: number[] }>();
-  return { opened, turns: async () => (await ask<{ turns: number }>('turns')).turns, close: () => child.send('close') };
+  return {
+    opened,
+    turns: async () => (await ask<{ turns: number }>('turns')).turns,
+    close: () => child.send('close'),
+  };
 }
 
 describe.skipIf(!inject('redisAvailable'))('live feeds on Redis', () => {
@@ -45,7 +53,17 @@ describe.skipIf(!inject('redisAvailable'))('live feeds on Redis', () => {
   beforeAll(async () => {
     store = await makeRedisStore(testPrefix());
     counts = countReaders(store);
-    gw = await startGateway({ store, config: { abuseLimits: { feedsPerSession: FEEDS + 10, feedsPerInstance: FEEDS + 10, agentUploadsPerMinute: 100, trainingQueueMax: 50 } } });
+    gw = await startGateway({
+      store,
+      config: {
+        abuseLimits: {
+          feedsPerSession: FEEDS + 10,
+          feedsPerInstance: FEEDS + 10,
+          agentUploadsPerMinute: 100,
+          trainingQueueMax: 50,
+        },
+      },
+    });
     measured = await setupIvrApp(gw, { name: 'measured' });
     watched = await setupIvrApp(gw, { name: 'watched' });
   }, 60_000);
@@ -92,13 +110,19 @@ describe.skipIf(!inject('redisAvailable'))('live feeds on Redis', () => {
     await turnTimes(measured, 4, 3, 4); // warm-up
     const { times: baseline } = await measure();
 
-    const feeds = await openFeedsElsewhere(`${gw.url}/api/admin/apps/${watched.streamId}/calls/feed`, gw.config.adminToken, FEEDS);
+    const feeds = await openFeedsElsewhere(
+      `${gw.url}/api/admin/apps/${watched.streamId}/calls/feed`,
+      gw.config.adminToken,
+      FEEDS,
+    );
     expect(feeds.opened).toEqual({ opened: FEEDS, statuses: [200] });
     expect(counts.open).toBeLessThanOrEqual(2);
     const { times: loaded, watchedTurns } = await measure();
 
     const ratio = p99(loaded) / p99(baseline);
-    console.log(`feeds=${FEEDS} baseline p99=${p99(baseline).toFixed(1)} ms, with feeds p99=${p99(loaded).toFixed(1)} ms, ratio ${ratio.toFixed(2)}; watched app turns ${watchedTurns}; readers made ${counts.made}, open ${counts.open}`);
+    console.log(
+      `feeds=${FEEDS} baseline p99=${p99(baseline).toFixed(1)} ms, with feeds p99=${p99(loaded).toFixed(1)} ms, ratio ${ratio.toFixed(2)}; watched app turns ${watchedTurns}; readers made ${counts.made}, open ${counts.open}`,
+    );
     expect(ratio).toBeLessThanOrEqual(3);
     expect(counts.made).toBeLessThanOrEqual(2);
     // every feed got the watched app's turns (they may trail the last by a moment)

@@ -39,9 +39,17 @@ export function sharedEnv(redisUrl: string, extra: Record<string, string> = {}):
  * error then). There is no deadline of its own: start-up under tsx on a loaded machine takes what it
  * takes, and a process that neither gets ready nor exits is left to the caller's test timeout.
  */
-export async function startGatewayProcess(name: string, env: Record<string, string>, args = ['--import', 'tsx', 'src/main.ts']): Promise<GatewayProcess> {
+export async function startGatewayProcess(
+  name: string,
+  env: Record<string, string>,
+  args = ['--import', 'tsx', 'src/main.ts'],
+): Promise<GatewayProcess> {
   const port = await freePort();
-  const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', TMPDIR: process.env.TMPDIR ?? '/tmp' };
+  const base = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/tmp',
+    TMPDIR: process.env.TMPDIR ?? '/tmp',
+  };
   const proc = await spawnWatched(process.execPath, args, {
     cwd: ROOT,
     env: { ...base, ...env, PORT: String(port), HOST: '127.0.0.1' },
@@ -49,16 +57,30 @@ export async function startGatewayProcess(name: string, env: Record<string, stri
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (!proc.alive()) throw new Error(`gateway ${name} exited:\n${proc.output()}`);
-    const ok = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return { name, url, proc };
     await sleep(100);
   }
 }
 
-async function call(base: string, token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(base + path, {
     method,
-    headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -74,25 +96,73 @@ export interface ProvisionedApp {
 }
 
 /** An app with an agent (the demo agent by default), IVR settings, the channel and a history client. */
-export async function provisionIvrApp(base: string, adminToken: string, opts: { agent?: unknown; settings?: Record<string, unknown> } = {}): Promise<ProvisionedApp> {
+export async function provisionIvrApp(
+  base: string,
+  adminToken: string,
+  opts: { agent?: unknown; settings?: Record<string, unknown> } = {},
+): Promise<ProvisionedApp> {
   const must = (what: string, r: { status: number; body: any }, status = 200) => {
     if (r.status !== status) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
-  const admin = (method: string, path: string, body?: unknown) => call(base, adminToken, method, `/api/admin${path}`, body);
-  const { streamId } = must('create app', await admin('POST', '/apps', { name: "Luigi's", language: 'en' }), 201) as { streamId: string };
-  const importer = must('api app', await admin('POST', `/apps/${streamId}/api-apps`, { name: 'import', scopes: ['assist-import-export'] }), 201);
+  const admin = (method: string, path: string, body?: unknown) =>
+    call(base, adminToken, method, `/api/admin${path}`, body);
+  const { streamId } = must(
+    'create app',
+    await admin('POST', '/apps', { name: "Luigi's", language: 'en' }),
+    201,
+  ) as { streamId: string };
+  const importer = must(
+    'api app',
+    await admin('POST', `/apps/${streamId}/api-apps`, { name: 'import', scopes: ['assist-import-export'] }),
+    201,
+  );
   const q = new URLSearchParams({ accountId: 'acc-1', orgId: 'org-1', type: 'skillGroups' });
-  const imported = await call(base, '', 'POST', `/assist/api/v1/public/analytics/${streamId}/storeAssistFunctionalities?${q}`, {
-    data: [{ _id: 'sg-reservations', name: 'Reservations', status: 'ACTIVE', isDefault: false, iId: streamId, createdByAId: 'a-1', skills: [] }],
-    metaData: { userId: 'u-importer', orgId: 'org-1', type: 'skillGroups', accountId: 'acc-1' },
-  }, { auth: signHs256({ appId: importer.clientId, sub: 'u-importer' }, importer.clientSecret), accountId: 'acc-1' });
+  const imported = await call(
+    base,
+    '',
+    'POST',
+    `/assist/api/v1/public/analytics/${streamId}/storeAssistFunctionalities?${q}`,
+    {
+      data: [
+        {
+          _id: 'sg-reservations',
+          name: 'Reservations',
+          status: 'ACTIVE',
+          isDefault: false,
+          iId: streamId,
+          createdByAId: 'a-1',
+          skills: [],
+        },
+      ],
+      metaData: { userId: 'u-importer', orgId: 'org-1', type: 'skillGroups', accountId: 'acc-1' },
+    },
+    {
+      auth: signHs256({ appId: importer.clientId, sub: 'u-importer' }, importer.clientSecret),
+      accountId: 'acc-1',
+    },
+  );
   must('skill group import', imported);
-  await putAgentAndWait((method, path, body) => call(base, adminToken, method, path, body), streamId, opts.agent ?? demoAgentWith(await createDemoConnection(base, adminToken)));
-  must('settings', await admin('PUT', `/apps/${streamId}/ivr-settings`, { enabled: true, ...(opts.settings ?? {}) }));
+  await putAgentAndWait(
+    (method, path, body) => call(base, adminToken, method, path, body),
+    streamId,
+    opts.agent ?? demoAgentWith(await createDemoConnection(base, adminToken)),
+  );
+  must(
+    'settings',
+    await admin('PUT', `/apps/${streamId}/ivr-settings`, { enabled: true, ...(opts.settings ?? {}) }),
+  );
   const ch = must('channel', await admin('PUT', `/apps/${streamId}/channels/ivr`, { enabled: true }));
-  const token = signHs256({ appId: ch.clientId, sub: '+15550001111', isAnonymous: true }, ch.clientSecret, 86_400);
-  const reader = must('history client', await admin('POST', `/apps/${streamId}/api-apps`, { name: 'history', scopes: ['chat-history'] }), 201);
+  const token = signHs256(
+    { appId: ch.clientId, sub: '+15550001111', isAnonymous: true },
+    ch.clientSecret,
+    86_400,
+  );
+  const reader = must(
+    'history client',
+    await admin('POST', `/apps/${streamId}/api-apps`, { name: 'history', scopes: ['chat-history'] }),
+    201,
+  );
   return {
     streamId,
     webhookPath: `/ivr/hooks/${streamId}?token=${encodeURIComponent(token)}`,
@@ -101,7 +171,11 @@ export async function provisionIvrApp(base: string, adminToken: string, opts: { 
 }
 
 /** Creates a model connection to a local endpoint (API key with connections:manage); its id. */
-export function createModelConnection(base: string, adminToken: string, endpointUrl: string): Promise<string> {
+export function createModelConnection(
+  base: string,
+  adminToken: string,
+  endpointUrl: string,
+): Promise<string> {
   return createDemoConnection(base, adminToken, endpointUrl);
 }
 
@@ -115,11 +189,21 @@ export interface HistoryLine {
 /** A call's messages, oldest first, through the public getMessages API. */
 export async function callHistory(base: string, app: ProvisionedApp, callId: string): Promise<HistoryLine[]> {
   const q = new URLSearchParams({ userId: callId, channelType: 'ivr', limit: '100' });
-  const res = await fetch(`${base}/api/public/bot/${app.streamId}/getMessages?${q}`, { headers: { auth: app.historyJwt } });
+  const res = await fetch(`${base}/api/public/bot/${app.streamId}/getMessages?${q}`, {
+    headers: { auth: app.historyJwt },
+  });
   const body = (await res.json()) as any;
   if (res.status !== 200) throw new Error(`getMessages: ${res.status} ${JSON.stringify(body)}`);
-  const lines = (body.messages as any[]).map((m) => ({ id: m._id, type: m.type, text: m.components?.[0]?.data?.text ?? '', createdOn: m.createdOn }));
-  return lines.sort((a, b) => a.createdOn.localeCompare(b.createdOn) || (a.type === b.type ? 0 : a.type === 'incoming' ? -1 : 1));
+  const lines = (body.messages as any[]).map((m) => ({
+    id: m._id,
+    type: m.type,
+    text: m.components?.[0]?.data?.text ?? '',
+    createdOn: m.createdOn,
+  }));
+  return lines.sort(
+    (a, b) =>
+      a.createdOn.localeCompare(b.createdOn) || (a.type === b.type ? 0 : a.type === 'incoming' ? -1 : 1),
+  );
 }
 
 export { deleteKeys } from '../helpers/redis-keys.js';

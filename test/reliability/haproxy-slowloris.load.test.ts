@@ -13,7 +13,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deleteKeys } from '../helpers/redis-keys.js';
 import { BOOKING, expectBooked } from './booking-call.js';
 import { provisionIvrApp, type ProvisionedApp } from './gateway-processes.js';
-import { deploymentPrefix, startReferenceDeployment, type ReferenceDeployment } from './reference-deployment.js';
+import {
+  deploymentPrefix,
+  startReferenceDeployment,
+  type ReferenceDeployment,
+} from './reference-deployment.js';
 import { RoundRobinClient, runScriptedCall, type Answer } from './scripted-browser.js';
 
 const ATTACK_CONNECTIONS = 5_000;
@@ -44,66 +48,83 @@ interface AttackStats {
   ended: number;
 }
 
-describe.skipIf(!inject('haproxyAvailable') || !inject('redisAvailable'))('reference deployment under a slowloris client', () => {
-  const redisUrl = inject('redisUrl');
-  let deployment: ReferenceDeployment | undefined;
-  let app: ProvisionedApp;
-  let attacker: ChildProcess | undefined;
+describe.skipIf(!inject('haproxyAvailable') || !inject('redisAvailable'))(
+  'reference deployment under a slowloris client',
+  () => {
+    const redisUrl = inject('redisUrl');
+    let deployment: ReferenceDeployment | undefined;
+    let app: ProvisionedApp;
+    let attacker: ChildProcess | undefined;
 
-  beforeAll(async () => {
-    deployment = await startReferenceDeployment({ redisUrl, keyPrefix: deploymentPrefix(inject('testRunPrefix')) });
-    app = await provisionIvrApp(deployment.url, deployment.adminToken);
-  }, 120_000);
-
-  afterAll(async () => {
-    attacker?.kill('SIGKILL');
-    await deployment?.stop();
-    if (deployment) await deleteKeys(redisUrl, deployment.keyPrefix);
-  }, 60_000);
-
-  /** Rounds of CALLS concurrent booking calls; every request's time. */
-  async function callTimes(rounds: number, tag: string): Promise<number[]> {
-    const client = new TimedClient([deployment!.url]);
-    for (let r = 0; r < rounds; r++) {
-      const traces = await Promise.all(
-        Array.from({ length: CALLS }, (_, i) => runScriptedCall({ client, startPath: app.webhookPath, callId: `call-${tag}-${r}-${i}-${deployment!.keyPrefix}`, say: BOOKING })),
-      );
-      traces.forEach(expectBooked);
-    }
-    return client.times;
-  }
-
-  it(`when one client holds ${ATTACK_CONNECTIONS} slow-header connections, then other callers' turn p99 stays within 3x of the baseline`, async () => {
-    const d = deployment!;
-    await callTimes(1, 'warm');
-    const baseline = await callTimes(4, 'base');
-
-    const { port } = new URL(d.url);
-    attacker = fork(fileURLToPath(new URL('./slowloris-client.ts', import.meta.url)), ['127.0.0.1', port, String(ATTACK_CONNECTIONS), ATTACKER_ADDRESS], { execArgv: ['--import', 'tsx'] });
-    const ask = (msg?: string) =>
-      new Promise<AttackStats & { started?: number }>((resolve, reject) => {
-        attacker!.once('message', (m) => resolve(m as AttackStats));
-        attacker!.once('exit', (code) => reject(new Error(`slowloris client exited ${code}`)));
-        if (msg) attacker!.send(msg);
+    beforeAll(async () => {
+      deployment = await startReferenceDeployment({
+        redisUrl,
+        keyPrefix: deploymentPrefix(inject('testRunPrefix')),
       });
-    await ask(); // all started
-    await sleep(3_000); // the attack in full swing: connections held, refused and opened again
+      app = await provisionIvrApp(deployment.url, deployment.adminToken);
+    }, 120_000);
 
-    const attacked = await callTimes(4, 'attack');
-    const stats = await ask('stats');
-    attacker.send('stop');
-    attacker = undefined;
+    afterAll(async () => {
+      attacker?.kill('SIGKILL');
+      await deployment?.stop();
+      if (deployment) await deleteKeys(redisUrl, deployment.keyPrefix);
+    }, 60_000);
 
-    const ratio = p99(attacked) / p99(baseline);
-    const frontend = (await d.stats()).find((s) => s.pxname === 'ivr' && s.svname === 'FRONTEND')!;
-    console.info(
-      `[haproxy-slowloris] baseline p99 ${p99(baseline).toFixed(1)} ms (${baseline.length} requests), under attack p99 ${p99(attacked).toFixed(1)} ms (${attacked.length}), ratio ${ratio.toFixed(2)}; ` +
-        `attacker: ${stats.open} open now, ${stats.tried} tried, ${stats.opened} opened, ${stats.ended} ended; HAProxy denied ${frontend.dcon} connections, ${frontend.scur} sessions now`,
-    );
-    expect(ratio).toBeLessThanOrEqual(3);
-    // the attacker kept trying, held no more than its share, and HAProxy turned the rest away
-    expect(stats.tried).toBeGreaterThan(ATTACK_CONNECTIONS);
-    expect(stats.open).toBeLessThanOrEqual(100);
-    expect(Number(frontend.dcon)).toBeGreaterThan(ATTACK_CONNECTIONS - 100);
-  }, 240_000);
-});
+    /** Rounds of CALLS concurrent booking calls; every request's time. */
+    async function callTimes(rounds: number, tag: string): Promise<number[]> {
+      const client = new TimedClient([deployment!.url]);
+      for (let r = 0; r < rounds; r++) {
+        const traces = await Promise.all(
+          Array.from({ length: CALLS }, (_, i) =>
+            runScriptedCall({
+              client,
+              startPath: app.webhookPath,
+              callId: `call-${tag}-${r}-${i}-${deployment!.keyPrefix}`,
+              say: BOOKING,
+            }),
+          ),
+        );
+        traces.forEach(expectBooked);
+      }
+      return client.times;
+    }
+
+    it(`when one client holds ${ATTACK_CONNECTIONS} slow-header connections, then other callers' turn p99 stays within 3x of the baseline`, async () => {
+      const d = deployment!;
+      await callTimes(1, 'warm');
+      const baseline = await callTimes(4, 'base');
+
+      const { port } = new URL(d.url);
+      attacker = fork(
+        fileURLToPath(new URL('./slowloris-client.ts', import.meta.url)),
+        ['127.0.0.1', port, String(ATTACK_CONNECTIONS), ATTACKER_ADDRESS],
+        { execArgv: ['--import', 'tsx'] },
+      );
+      const ask = (msg?: string) =>
+        new Promise<AttackStats & { started?: number }>((resolve, reject) => {
+          attacker!.once('message', (m) => resolve(m as AttackStats));
+          attacker!.once('exit', (code) => reject(new Error(`slowloris client exited ${code}`)));
+          if (msg) attacker!.send(msg);
+        });
+      await ask(); // all started
+      await sleep(3_000); // the attack in full swing: connections held, refused and opened again
+
+      const attacked = await callTimes(4, 'attack');
+      const stats = await ask('stats');
+      attacker.send('stop');
+      attacker = undefined;
+
+      const ratio = p99(attacked) / p99(baseline);
+      const frontend = (await d.stats()).find((s) => s.pxname === 'ivr' && s.svname === 'FRONTEND')!;
+      console.info(
+        `[haproxy-slowloris] baseline p99 ${p99(baseline).toFixed(1)} ms (${baseline.length} requests), under attack p99 ${p99(attacked).toFixed(1)} ms (${attacked.length}), ratio ${ratio.toFixed(2)}; ` +
+          `attacker: ${stats.open} open now, ${stats.tried} tried, ${stats.opened} opened, ${stats.ended} ended; HAProxy denied ${frontend.dcon} connections, ${frontend.scur} sessions now`,
+      );
+      expect(ratio).toBeLessThanOrEqual(3);
+      // the attacker kept trying, held no more than its share, and HAProxy turned the rest away
+      expect(stats.tried).toBeGreaterThan(ATTACK_CONNECTIONS);
+      expect(stats.open).toBeLessThanOrEqual(100);
+      expect(Number(frontend.dcon)).toBeGreaterThan(ATTACK_CONNECTIONS - 100);
+    }, 240_000);
+  },
+);

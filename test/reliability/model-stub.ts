@@ -21,7 +21,12 @@ export async function startModelStub(): Promise<ModelStub> {
       count++;
       const timer = setTimeout(() => {
         res.setHeader('Content-Type', 'application/json');
-        res.end(JSON.stringify({ choices: [{ message: { content: MODEL_ANSWER } }], usage: { prompt_tokens: 10, completion_tokens: 10 } }));
+        res.end(
+          JSON.stringify({
+            choices: [{ message: { content: MODEL_ANSWER } }],
+            usage: { prompt_tokens: 10, completion_tokens: 10 },
+          }),
+        );
       }, delayMs);
       res.on('close', () => clearTimeout(timer));
     });

@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoAgentDefinition } from '../../src/agent/index.js';
 import { MODEL_ANSWER, startModelStub, type ModelStub } from './model-stub.js';
 import { parseDocument, RoundRobinClient, runScriptedCall, type CallTrace } from './scripted-browser.js';
-import { createModelConnection, deleteKeys, provisionIvrApp, sharedEnv, startGatewayProcess, type GatewayProcess, type ProvisionedApp } from './gateway-processes.js';
+import {
+  createModelConnection,
+  deleteKeys,
+  provisionIvrApp,
+  sharedEnv,
+  startGatewayProcess,
+  type GatewayProcess,
+  type ProvisionedApp,
+} from './gateway-processes.js';
 import { BOOKING, expectBooked, expectBookingHistories, expectHistory } from './booking-call.js';
 
 const CALLS = 50;
@@ -52,7 +60,7 @@ describe.skipIf(!inject('redisAvailable'))('several instances on one Redis', () 
   it('when one of three instances is killed with SIGKILL in the middle of 50 concurrent calls, then every call completes on the others with an exact history', async () => {
     const [gw0, victim, gw2] = await ensureAlive(3);
     const client = new RoundRobinClient([gw0!.url, victim!.url, gw2!.url]);
-    const docsBeforeKill = Math.floor((CALLS * (BOOKING.length + 1)) * 0.45);
+    const docsBeforeKill = Math.floor(CALLS * (BOOKING.length + 1) * 0.45);
     let docs = 0;
     let killedAt: number | undefined;
     const started = Date.now();
@@ -78,7 +86,11 @@ describe.skipIf(!inject('redisAvailable'))('several instances on one Redis', () 
     traces.forEach(expectBooked);
     // the killed instance had requests in flight: they were sent again to the others
     expect(client.networkRetries).toBeGreaterThan(0);
-    await expectBookingHistories(gw0!.url, app, traces.map((t) => t.callId));
+    await expectBookingHistories(
+      gw0!.url,
+      app,
+      traces.map((t) => t.callId),
+    );
     console.info(
       `[multi-instance] ${CALLS} calls, ${client.requests} requests, victim killed at ${killedAt} ms after ${docsBeforeKill} documents, ` +
         `${client.networkRetries} network retries, ${traces.reduce((a, t) => a + t.waits, 0)} wait documents, ${Date.now() - started} ms`,
@@ -89,27 +101,46 @@ describe.skipIf(!inject('redisAvailable'))('several instances on one Redis', () 
     const [survivor, owner] = await ensureAlive(2);
     const client = new RoundRobinClient([survivor!.url]);
     const callId = `call-resume-${env.KEY_PREFIX}`;
-    const welcome = parseDocument((await client.post(app.webhookPath, { callId, message: '', from: '+15550001111', to: 'agent' })).xml);
+    const welcome = parseDocument(
+      (await client.post(app.webhookPath, { callId, message: '', from: '+15550001111', to: 'agent' })).xml,
+    );
     const q = 'what are your opening hours';
-    const say = await client.post(welcome.submit!.path, { callId, from: '+15550001111', turn: welcome.vars.turn!, message: q, interpretation: q, confidence: '0.9', inputmode: 'voice' });
+    const say = await client.post(welcome.submit!.path, {
+      callId,
+      from: '+15550001111',
+      turn: welcome.vars.turn!,
+      message: q,
+      interpretation: q,
+      confidence: '0.9',
+      inputmode: 'voice',
+    });
     const sayDoc = parseDocument(say.xml);
     expect(sayDoc.spoken).toContain('Let me check that for you.');
     stub.setDelay(60_000);
     const before = stub.received();
     // event=continue goes to the owner; it dies while the model call is in flight
-    const inFlight = client.post(sayDoc.submit!.path, { callId, turn: sayDoc.vars.turn!, event: 'continue' }, owner!.url).catch((e: Error) => e);
+    const inFlight = client
+      .post(sayDoc.submit!.path, { callId, turn: sayDoc.vars.turn!, event: 'continue' }, owner!.url)
+      .catch((e: Error) => e);
     while (stub.received() === before) await sleep(10);
     stub.setDelay(0);
     owner!.proc.signal('SIGKILL');
     expect(await inFlight).toBeInstanceOf(Error);
     // the browser's fetch retry, then its polls, all on the survivor
-    let answer = await client.post(sayDoc.submit!.path, { callId, turn: sayDoc.vars.turn!, event: 'continue' });
+    let answer = await client.post(sayDoc.submit!.path, {
+      callId,
+      turn: sayDoc.vars.turn!,
+      event: 'continue',
+    });
     let doc = parseDocument(answer.xml);
     const startedWaiting = Date.now();
     let waits = 0;
     while (doc.kind === 'wait' && waits < MAX_WAITS) {
       waits++;
-      answer = await client.post(doc.submit!.path, Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])));
+      answer = await client.post(
+        doc.submit!.path,
+        Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])),
+      );
       doc = parseDocument(answer.xml);
     }
     expect(doc.kind).toBe('ask');
@@ -122,29 +153,61 @@ describe.skipIf(!inject('redisAvailable'))('several instances on one Redis', () 
       { turn: 1, type: 'outgoing', text: 'Let me check that for you.' },
       { turn: 2, type: 'outgoing', text: `${MODEL_ANSWER} Is there anything else I can help with?` },
     ]);
-    console.info(`[multi-instance] resumed after ${Date.now() - startedWaiting} ms and ${waits} wait documents`);
+    console.info(
+      `[multi-instance] resumed after ${Date.now() - startedWaiting} ms and ${waits} wait documents`,
+    );
   }, 60_000);
 
   it('when a turn runs longer than the turn lock lives, then polls on other instances wait for its owner and the model is called once', async () => {
     const [a, b] = await ensureAlive(2);
     const client = new RoundRobinClient([b!.url, a!.url]);
     const callId = `call-long-${env.KEY_PREFIX}`;
-    const welcome = parseDocument((await client.post(app.webhookPath, { callId, message: '', from: '+15550001111', to: 'agent' }, a!.url)).xml);
+    const welcome = parseDocument(
+      (await client.post(app.webhookPath, { callId, message: '', from: '+15550001111', to: 'agent' }, a!.url))
+        .xml,
+    );
     const q = 'what are your opening hours';
-    const say = parseDocument((await client.post(welcome.submit!.path, { callId, from: '+15550001111', turn: welcome.vars.turn!, message: q, interpretation: q, confidence: '0.9', inputmode: 'voice' }, a!.url)).xml);
+    const say = parseDocument(
+      (
+        await client.post(
+          welcome.submit!.path,
+          {
+            callId,
+            from: '+15550001111',
+            turn: welcome.vars.turn!,
+            message: q,
+            interpretation: q,
+            confidence: '0.9',
+            inputmode: 'voice',
+          },
+          a!.url,
+        )
+      ).xml,
+    );
     stub.setDelay(7_000);
     const before = stub.received();
     const marks = [a!, b!].map((g) => g.proc.output().length);
-    let doc = parseDocument((await client.post(say.submit!.path, { callId, turn: say.vars.turn!, event: 'continue' }, a!.url)).xml);
+    let doc = parseDocument(
+      (await client.post(say.submit!.path, { callId, turn: say.vars.turn!, event: 'continue' }, a!.url)).xml,
+    );
     let waits = 0;
     while (doc.kind === 'wait' && waits < MAX_WAITS) {
       waits++;
-      doc = parseDocument((await client.post(doc.submit!.path, Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])))).xml);
+      doc = parseDocument(
+        (
+          await client.post(
+            doc.submit!.path,
+            Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])),
+          )
+        ).xml,
+      );
     }
     stub.setDelay(0);
     expect(doc.spoken).toContain(MODEL_ANSWER);
     expect(waits).toBeGreaterThanOrEqual(3);
     expect(stub.received()).toBe(before + 1);
-    [a!, b!].forEach((g, i) => expect(g.proc.output().slice(marks[i])).not.toContain('resuming a turn whose owner stopped'));
+    [a!, b!].forEach((g, i) =>
+      expect(g.proc.output().slice(marks[i])).not.toContain('resuming a turn whose owner stopped'),
+    );
   }, 60_000);
 });

@@ -8,7 +8,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { assertValidVxml } from '../helpers/vxml-schema.js';
 import { BOOKING, expectBooked, expectBookingHistories, expectSettledSession } from './booking-call.js';
-import { expectAll503, probeJson, readyzStatus, startFaultFixture, type FaultFixture, type Probes } from './fault-fixture.js';
+import {
+  expectAll503,
+  probeJson,
+  readyzStatus,
+  startFaultFixture,
+  type FaultFixture,
+  type Probes,
+} from './fault-fixture.js';
 import { RoundRobinClient, runScriptedCall, type CallTrace } from './scripted-browser.js';
 
 const CALLS = 10;
@@ -71,10 +78,17 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis blink (SIGSTOP, then SIG
     const retries = traces.flatMap((t) => t.docs.filter((d) => d.retry !== undefined));
     expect(retries.length).toBeGreaterThan(0);
     await assertValidVxml(client.faultDocuments);
-    for (const t of traces) await expectSettledSession(fx.gw.gateway.sessions, fx.store, fx.app.streamId, t.callId);
-    await expectBookingHistories(fx.gw.url, fx.app, traces.map((t) => t.callId));
+    for (const t of traces)
+      await expectSettledSession(fx.gw.gateway.sessions, fx.store, fx.app.streamId, t.callId);
+    await expectBookingHistories(
+      fx.gw.url,
+      fx.app,
+      traces.map((t) => t.callId),
+    );
     console.info(
-      `[redis-blink] frozen at ${frozenAt} ms for ${freezeMs} ms; probes ${Object.entries(probes).map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`).join(', ')}; ` +
+      `[redis-blink] frozen at ${frozenAt} ms for ${freezeMs} ms; probes ${Object.entries(probes)
+        .map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`)
+        .join(', ')}; ` +
         `${traces.reduce((a, t) => a + t.waits, 0)} wait documents, ${retries.length} retry documents (max retry ${Math.max(...retries.map((d) => Number(d.retry)))}), ${Date.now() - started} ms in all`,
     );
   }

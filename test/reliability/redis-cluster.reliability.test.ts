@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { storeKeys } from '../../src/store/index.js';
 import { makeRedisClusterStore } from '../helpers/test-stores.js';
 import { BOOKING, expectBooked, expectBookingHistories } from './booking-call.js';
-import { provisionIvrApp, sharedEnv, startGatewayProcess, type GatewayProcess, type ProvisionedApp } from './gateway-processes.js';
+import {
+  provisionIvrApp,
+  sharedEnv,
+  startGatewayProcess,
+  type GatewayProcess,
+  type ProvisionedApp,
+} from './gateway-processes.js';
 import { RoundRobinClient, runScriptedCall } from './scripted-browser.js';
 
 const CALLS = 12;
@@ -48,10 +54,21 @@ describe.skipIf(!inject('redisClusterUrl'))('service processes on a Redis Cluste
     const client = new RoundRobinClient(gateways.map((g) => g.url));
     const started = Date.now();
     const traces = await Promise.all(
-      Array.from({ length: CALLS }, (_, i) => runScriptedCall({ client, startPath: app.webhookPath, callId: `call-cluster-${i}-${started}`, say: BOOKING })),
+      Array.from({ length: CALLS }, (_, i) =>
+        runScriptedCall({
+          client,
+          startPath: app.webhookPath,
+          callId: `call-cluster-${i}-${started}`,
+          say: BOOKING,
+        }),
+      ),
     );
     traces.forEach(expectBooked);
-    await expectBookingHistories(gateways[1]!.url, app, traces.map((t) => t.callId));
+    await expectBookingHistories(
+      gateways[1]!.url,
+      app,
+      traces.map((t) => t.callId),
+    );
     const perNode: number[] = [];
     for (const url of seeds.split(',')) {
       const node = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -69,7 +86,9 @@ describe.skipIf(!inject('redisClusterUrl'))('service processes on a Redis Cluste
     }
     expect(perNode.filter((n) => n > 0).length).toBe(3);
     for (const g of gateways) expect(g.proc.output()).not.toMatch(/CROSSSLOT|same slot/i);
-    console.info(`[redis-cluster] ${CALLS} calls in ${Date.now() - started} ms; keys per master: ${perNode.join(', ')}`);
+    console.info(
+      `[redis-cluster] ${CALLS} calls in ${Date.now() - started} ms; keys per master: ${perNode.join(', ')}`,
+    );
   }, 60_000);
 
   it('when an atomic change spans two hash slots, then the adapter refuses it naming the keys and writes nothing', async () => {
@@ -77,11 +96,26 @@ describe.skipIf(!inject('redisClusterUrl'))('service processes on a Redis Cluste
     try {
       const a = storeKeys.callSession('st-1', 'call-a');
       const b = storeKeys.callSession('st-1', 'call-b');
-      const err = await store.atomic([{ op: 'set', key: a, value: '1' }, { op: 'set', key: b, value: '2' }]).then(() => null, (e: Error) => e);
+      const err = await store
+        .atomic([
+          { op: 'set', key: a, value: '1' },
+          { op: 'set', key: b, value: '2' },
+        ])
+        .then(
+          () => null,
+          (e: Error) => e,
+        );
       expect(err?.message).toContain('keys in different hash slots');
       expect(err?.message).toContain(a);
       expect(await store.exists(a)).toBe(false);
-      expect((await store.atomic([{ op: 'set', key: a, value: '1' }, { op: 'set', key: storeKeys.callLock('st-1', 'call-a'), value: 't' }])).ok).toBe(true);
+      expect(
+        (
+          await store.atomic([
+            { op: 'set', key: a, value: '1' },
+            { op: 'set', key: storeKeys.callLock('st-1', 'call-a'), value: 't' },
+          ])
+        ).ok,
+      ).toBe(true);
       await store.del([a, storeKeys.callLock('st-1', 'call-a')]);
     } finally {
       await store.close();

@@ -75,13 +75,20 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped for 6 s under li
     expect(answeredWhileDown).toBeGreaterThan(0);
     expect(retries.length).toBeGreaterThanOrEqual(CALLS / 2);
     // …and every call went on after it, to its end, without the error document
-    const errors = traces.flatMap((t) => t.docs.filter((d) => d.kind === 'error').map((d) => `${t.callId}: ${d.error}`));
+    const errors = traces.flatMap((t) =>
+      t.docs.filter((d) => d.kind === 'error').map((d) => `${t.callId}: ${d.error}`),
+    );
     expect(errors).toEqual([]);
     traces.forEach(expectBooked);
     await assertValidVxml(client.faultDocuments);
     // nothing lost, nothing doubled: the sessions settled, each history message by message
-    for (const t of traces) await expectSettledSession(fx.gw.gateway.sessions, fx.store, fx.app.streamId, t.callId);
-    await expectBookingHistories(fx.gw.url, fx.app, traces.map((t) => t.callId));
+    for (const t of traces)
+      await expectSettledSession(fx.gw.gateway.sessions, fx.store, fx.app.streamId, t.callId);
+    await expectBookingHistories(
+      fx.gw.url,
+      fx.app,
+      traces.map((t) => t.callId),
+    );
     console.info(
       `[redis-outage] ${CALLS} calls, Redis down for ${OUTAGE_MS} ms; ${answeredWhileDown} documents answered while down, ` +
         `${retries.length} retry documents (max retry ${Math.max(...retries.map((d) => Number(d.retry)))}), ${traces.reduce((a, t) => a + t.waits, 0)} wait documents, ${Date.now() - started} ms in all`,

@@ -36,7 +36,13 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis partition (a silent conn
     const probes = await probeJson(fx);
     const newBeforeAnswers = proxy.accepted() - acceptedAtSilence;
     await waitReady(fx);
-    return { silenced, recoveredMs: Date.now() - t0, probes, newBeforeAnswers, newUntilReady: proxy.accepted() - acceptedAtSilence };
+    return {
+      silenced,
+      recoveredMs: Date.now() - t0,
+      probes,
+      newBeforeAnswers,
+      newUntilReady: proxy.accepted() - acceptedAtSilence,
+    };
   }
 
   it('when the connection to Redis goes silent without closing, then answers fail by the command timeout before the client gives that connection up, and it gets ready again on a new one by itself', async () => {
@@ -49,7 +55,11 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis partition (a silent conn
     // ready again through a connection of its own making: the silent one is never closed (no FIN,
     // no RST), so only the client's own socketTimeout could have ended the wait on it
     expect(newUntilReady).toBeGreaterThan(0);
-    console.info(`[redis-partition] ${silenced} connection(s) silenced; probes ${Object.entries(probes).map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`).join(', ')}; /readyz 200 again after ${recoveredMs} ms and ${newUntilReady} new connection(s)`);
+    console.info(
+      `[redis-partition] ${silenced} connection(s) silenced; probes ${Object.entries(probes)
+        .map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`)
+        .join(', ')}; /readyz 200 again after ${recoveredMs} ms and ${newUntilReady} new connection(s)`,
+    );
   }, 60_000);
 
   it('when the connection to Redis goes silent in the middle of calls, then the calls carry on through retry documents and complete with each turn once', async () => {
@@ -73,7 +83,12 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis partition (a silent conn
     );
     await cut;
     traces.forEach(expectBooked);
-    for (const t of traces) await expectSettledSession(fx.gw.gateway.sessions, fx.store, fx.app.streamId, t.callId);
-    await expectBookingHistories(fx.gw.url, fx.app, traces.map((t) => t.callId));
+    for (const t of traces)
+      await expectSettledSession(fx.gw.gateway.sessions, fx.store, fx.app.streamId, t.callId);
+    await expectBookingHistories(
+      fx.gw.url,
+      fx.app,
+      traces.map((t) => t.callId),
+    );
   }, 90_000);
 });

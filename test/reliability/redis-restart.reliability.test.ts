@@ -27,25 +27,49 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
   let fx: FaultFixture;
 
   beforeAll(async () => {
-    fx = await startFaultFixture({ commandTimeoutMs: COMMAND_TIMEOUT_MS, storeRetryBudgetMs: RETRY_BUDGET_MS });
+    fx = await startFaultFixture({
+      commandTimeoutMs: COMMAND_TIMEOUT_MS,
+      storeRetryBudgetMs: RETRY_BUDGET_MS,
+    });
   }, 60_000);
   afterAll(async () => {
     await fx?.close();
   }, 30_000);
 
   /** A call at its second question ("For how many people?"), on a freshly provisioned app. */
-  async function callAtSecondTurn(client: RoundRobinClient, app: ProvisionedApp, callId: string): Promise<ParsedDocument> {
-    const welcome = parseDocument((await client.post(app.webhookPath, { callId, message: '', from: FROM, to: 'agent' })).xml);
+  async function callAtSecondTurn(
+    client: RoundRobinClient,
+    app: ProvisionedApp,
+    callId: string,
+  ): Promise<ParsedDocument> {
+    const welcome = parseDocument(
+      (await client.post(app.webhookPath, { callId, message: '', from: FROM, to: 'agent' })).xml,
+    );
     const t = 'book a table';
-    const doc = parseDocument((await client.post(welcome.submit!.path, { callId, from: FROM, turn: welcome.vars.turn!, message: t, interpretation: t, confidence: '0.9', inputmode: 'voice' })).xml);
+    const doc = parseDocument(
+      (
+        await client.post(welcome.submit!.path, {
+          callId,
+          from: FROM,
+          turn: welcome.vars.turn!,
+          message: t,
+          interpretation: t,
+          confidence: '0.9',
+          inputmode: 'voice',
+        })
+      ).xml,
+    );
     expect(doc.spoken).toContain('For how many people?');
     return doc;
   }
 
   const submitNamelist = (client: RoundRobinClient, doc: ParsedDocument) =>
-    client.post(doc.submit!.path, Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])));
+    client.post(
+      doc.submit!.path,
+      Object.fromEntries(doc.submit!.namelist.map((n) => [n, doc.vars[n] ?? ''])),
+    );
 
-  it('when Redis is down, then a turn answers retry documents (same request, retry counted up, the first fault\'s time kept) until the retry budget is spent, then the error document, and JSON APIs and /readyz 503 at once, all before Redis is back', async () => {
+  it("when Redis is down, then a turn answers retry documents (same request, retry counted up, the first fault's time kept) until the retry budget is spent, then the error document, and JSON APIs and /readyz 503 at once, all before Redis is back", async () => {
     const app = await provisionIvrApp(fx.gw.url, fx.gw.config.adminToken);
     const client = new RoundRobinClient([fx.gw.url]);
     const callId = `call-down-${Date.now()}`;
@@ -53,7 +77,15 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
     await fx.redis.stop();
     try {
       const t0 = Date.now();
-      let answer = await client.post(ask.submit!.path, { callId, from: FROM, turn: ask.vars.turn!, message: '4', interpretation: '4', confidence: '0.9', inputmode: 'voice' });
+      let answer = await client.post(ask.submit!.path, {
+        callId,
+        from: FROM,
+        turn: ask.vars.turn!,
+        message: '4',
+        interpretation: '4',
+        confidence: '0.9',
+        inputmode: 'voice',
+      });
       const firstMs = Date.now() - t0;
       // answered at all while Redis is down: with the command timeout past the test, only a client
       // that refuses at once (no offline queue) can answer before Redis is back (in `finally`)
@@ -64,7 +96,12 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
       while (doc.kind === 'wait' && retries < 50) {
         retries++;
         expect(answer.status).toBe(200);
-        expect(doc.vars).toMatchObject({ retry: String(retries), retrySince: since, message: '4', turn: ask.vars.turn });
+        expect(doc.vars).toMatchObject({
+          retry: String(retries),
+          retrySince: since,
+          message: '4',
+          turn: ask.vars.turn,
+        });
         // the hold prompt plays once, with the first retry document
         expect(doc.spoken === '', doc.spoken).toBe(retries > 1);
         answer = await submitNamelist(client, doc);
@@ -82,7 +119,13 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
       await assertValidVxml(docs);
       const probes = await probeJson(fx);
       expectAll503(probes);
-      console.info(`[redis-restart] down: first turn answer in ${firstMs} ms, ${retries} retry documents in ${spentMs} ms; probes ${Object.entries(probes).map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`).join(', ')}`);
+      console.info(
+        `[redis-restart] down: first turn answer in ${firstMs} ms, ${retries} retry documents in ${spentMs} ms; probes ${Object.entries(
+          probes,
+        )
+          .map(([k, p]) => `${k} ${p.status} in ${p.ms} ms`)
+          .join(', ')}`,
+      );
     } finally {
       await fx.redis.start();
     }
@@ -102,23 +145,47 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
     const readyMs = await waitReady(fx);
     // past the webhook's 2 s caches, so what the service answers comes from the (empty) store
     await sleep(2_100);
-    const answer = await client.post(ask.submit!.path, { callId, from: FROM, turn: ask.vars.turn!, message: '4', interpretation: '4', confidence: '0.9', inputmode: 'voice' });
+    const answer = await client.post(ask.submit!.path, {
+      callId,
+      from: FROM,
+      turn: ask.vars.turn!,
+      message: '4',
+      interpretation: '4',
+      confidence: '0.9',
+      inputmode: 'voice',
+    });
     const doc = parseDocument(answer.xml);
     expect(doc.kind).toBe('error');
     expect(answer.status).toBe(404);
     await assertValidVxml(answer.xml);
-    const appRead = await fetch(`${fx.gw.url}/api/admin/apps/${lost.streamId}`, { headers: { Authorization: `Bearer ${fx.gw.config.adminToken}` } });
+    const appRead = await fetch(`${fx.gw.url}/api/admin/apps/${lost.streamId}`, {
+      headers: { Authorization: `Bearer ${fx.gw.config.adminToken}` },
+    });
     expect(appRead.status).toBe(404);
     expect(await fx.store.exists(storeKeys.callSession(lost.streamId, callId))).toBe(false);
 
     const app = await provisionIvrApp(fx.gw.url, fx.gw.config.adminToken);
     const traces = await Promise.all(
-      [0, 1, 2].map((i) => runScriptedCall({ client, startPath: app.webhookPath, callId: `call-after-${i}-${down}`, say: BOOKING })),
+      [0, 1, 2].map((i) =>
+        runScriptedCall({
+          client,
+          startPath: app.webhookPath,
+          callId: `call-after-${i}-${down}`,
+          say: BOOKING,
+        }),
+      ),
     );
     traces.forEach(expectBooked);
-    for (const t of traces) await expectSettledSession(fx.gw.gateway.sessions, fx.store, app.streamId, t.callId);
-    await expectBookingHistories(fx.gw.url, app, traces.map((t) => t.callId));
-    console.info(`[redis-restart] back: /readyz 200 ${readyMs} ms after the start; the lost call got ${answer.status} ${doc.vars.error}`);
+    for (const t of traces)
+      await expectSettledSession(fx.gw.gateway.sessions, fx.store, app.streamId, t.callId);
+    await expectBookingHistories(
+      fx.gw.url,
+      app,
+      traces.map((t) => t.callId),
+    );
+    console.info(
+      `[redis-restart] back: /readyz 200 ${readyMs} ms after the start; the lost call got ${answer.status} ${doc.vars.error}`,
+    );
   }, 60_000);
 
   it('when a service process starts while Redis is down, then it exits at once with a message naming Redis', async () => {
@@ -127,7 +194,10 @@ describe.skipIf(!inject('redisServerAvailable'))('Redis stopped and started agai
     try {
       const env = sharedEnv(`redis://127.0.0.1:${port}`);
       // it exits rather than gets ready or waits for Redis (which would run into the test's timeout)
-      const err = await startGatewayProcess('gw-no-redis', env).then(() => null, (e: Error) => e);
+      const err = await startGatewayProcess('gw-no-redis', env).then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(err?.message).toMatch(/exited/);
       expect(err?.message).toMatch(/Redis/);
     } finally {

@@ -51,7 +51,10 @@ function adminCommand(socketPath: string, command: string): Promise<string> {
 }
 
 /** Starts the deployment and waits until the script says it is ready (HAProxy answers /readyz). */
-export async function startReferenceDeployment(opts: { redisUrl: string; keyPrefix: string }): Promise<ReferenceDeployment> {
+export async function startReferenceDeployment(opts: {
+  redisUrl: string;
+  keyPrefix: string;
+}): Promise<ReferenceDeployment> {
   const [listen, gw1, gw2, gw3] = await distinctFreePorts(4);
   const stateDir = mkdtempSync(join(tmpdir(), 'ivr-deploy-'));
   const adminToken = `deploy-admin-${randomUUID()}`;
@@ -79,7 +82,10 @@ export async function startReferenceDeployment(opts: { redisUrl: string; keyPref
     for (;;) {
       const m = script.output().match(pattern);
       if (m) return m;
-      if (!script.alive()) throw new Error(`deploy/run.sh exited (${await script.exited}) before ${pattern}:\n${script.output()}`);
+      if (!script.alive())
+        throw new Error(
+          `deploy/run.sh exited (${await script.exited}) before ${pattern}:\n${script.output()}`,
+        );
       await sleep(100);
     }
   }
@@ -95,7 +101,9 @@ export async function startReferenceDeployment(opts: { redisUrl: string; keyPref
     await stop();
     throw err;
   }
-  const pids = Object.fromEntries([...script.output().matchAll(/^deploy: (\w+) pid=(\d+)/gm)].map((m) => [m[1]!, Number(m[2])]));
+  const pids = Object.fromEntries(
+    [...script.output().matchAll(/^deploy: (\w+) pid=(\d+)/gm)].map((m) => [m[1]!, Number(m[2])]),
+  );
   return {
     url: `http://127.0.0.1:${listen}`,
     adminToken,
@@ -132,4 +140,5 @@ export function processRunning(pid: number): boolean {
 }
 
 /** A fresh key prefix for one deployment. */
-export const deploymentPrefix = (runPrefix: string): string => `${runPrefix}deploy-${randomUUID().slice(0, 8)}:`;
+export const deploymentPrefix = (runPrefix: string): string =>
+  `${runPrefix}deploy-${randomUUID().slice(0, 8)}:`;

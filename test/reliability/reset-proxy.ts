@@ -5,7 +5,13 @@
  * it received a turn and before it answered, or a load balancer resets the connection. Every other
  * request goes through unchanged (Host kept, so the documents' submit URLs point at the proxy).
  */
-import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import {
+  createServer,
+  request,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ProxiedRequest {
@@ -37,11 +43,21 @@ const readAll = (stream: IncomingMessage): Promise<Buffer> =>
     stream.on('error', reject);
   });
 
-function forward(port: number, req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+function forward(
+  port: number,
+  req: IncomingMessage,
+  body: Buffer,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const up = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (res) => {
-      readAll(res).then((b) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: b }), reject);
-    });
+    const up = request(
+      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers },
+      (res) => {
+        readAll(res).then(
+          (b) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: b }),
+          reject,
+        );
+      },
+    );
     up.on('error', reject);
     up.end(body);
   });
@@ -55,7 +71,8 @@ export async function startResetProxy(targetPort: number): Promise<ResetProxy> {
       const body = await readAll(req);
       const url = new URL(req.url ?? '/', 'http://proxy');
       const params: Record<string, string> = Object.fromEntries(url.searchParams);
-      if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) Object.assign(params, Object.fromEntries(new URLSearchParams(body.toString('utf8'))));
+      if ((req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded'))
+        Object.assign(params, Object.fromEntries(new URLSearchParams(body.toString('utf8'))));
       const seen = { method: req.method ?? 'GET', path: url.pathname, params };
       const answer = await forward(targetPort, req, body);
       const reset = pick !== undefined && pick(seen);
@@ -69,7 +86,9 @@ export async function startResetProxy(targetPort: number): Promise<ResetProxy> {
       const headers = { ...answer.headers };
       delete headers['transfer-encoding'];
       delete headers.connection;
-      res.writeHead(answer.status, { ...headers, 'content-length': String(answer.body.length) }).end(answer.body);
+      res
+        .writeHead(answer.status, { ...headers, 'content-length': String(answer.body.length) })
+        .end(answer.body);
     })().catch(() => req.socket.destroy());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

@@ -27,7 +27,9 @@ export function ecmaLiteral(expr: string): string | undefined {
   return m[2]!.replace(/\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\s\S])/g, (_, e: string) => {
     if (e.startsWith('u{')) return String.fromCodePoint(parseInt(e.slice(2, -1), 16));
     if (e.length > 1 && (e[0] === 'u' || e[0] === 'x')) return String.fromCharCode(parseInt(e.slice(1), 16));
-    return ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', '0': '\0' } as Record<string, string>)[e] ?? e;
+    return (
+      ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', '0': '\0' } as Record<string, string>)[e] ?? e
+    );
   });
 }
 
@@ -57,7 +59,9 @@ export function parseDocument(xml: string): ParsedDocument {
     return { next: next ? xmlDecode(next) : '', namelist: names.split(/\s+/).filter(Boolean) };
   });
   const chosen = kind === 'ask' ? submits.find((s) => s.namelist.includes('message')) : submits.at(-1);
-  const submit = chosen?.next ? { path: new URL(chosen.next).pathname + new URL(chosen.next).search, namelist: chosen.namelist } : undefined;
+  const submit = chosen?.next
+    ? { path: new URL(chosen.next).pathname + new URL(chosen.next).search, namelist: chosen.namelist }
+    : undefined;
   return { kind, vars, ...(submit ? { submit } : {}), spoken: spokenOf(xml) };
 }
 
@@ -77,7 +81,10 @@ export class RoundRobinClient {
   /** Wait and error documents received (the ones faults produce), for schema validation. */
   readonly faultDocuments: string[] = [];
 
-  constructor(private readonly bases: string[], private readonly timeoutMs = 20_000) {}
+  constructor(
+    private readonly bases: string[],
+    private readonly timeoutMs = 20_000,
+  ) {}
 
   async post(path: string, params: Record<string, string>, only?: string): Promise<Answer> {
     const body = new URLSearchParams(params).toString();
@@ -94,7 +101,8 @@ export class RoundRobinClient {
         });
         const xml = await res.text();
         this.mostResendsOfOneRequest = Math.max(this.mostResendsOfOneRequest, attempt);
-        if (/<form id="(wait|error)"/.test(xml) && this.faultDocuments.length < 200) this.faultDocuments.push(xml);
+        if (/<form id="(wait|error)"/.test(xml) && this.faultDocuments.length < 200)
+          this.faultDocuments.push(xml);
         return { status: res.status, xml, base };
       } catch (err) {
         lastErr = err;
@@ -150,7 +158,15 @@ export async function runScriptedCall(opts: ScriptOptions): Promise<CallTrace> {
   for (let step = 0; step < (opts.maxSteps ?? 60); step++) {
     const answer = await opts.client.post(path, params);
     const doc = parseDocument(answer.xml);
-    trace.docs.push({ kind: doc.kind, turn: doc.vars.turn, ...(doc.vars.retry ? { retry: doc.vars.retry } : {}), ...(doc.vars.error ? { error: doc.vars.error } : {}), status: answer.status, spoken: doc.spoken, base: answer.base });
+    trace.docs.push({
+      kind: doc.kind,
+      turn: doc.vars.turn,
+      ...(doc.vars.retry ? { retry: doc.vars.retry } : {}),
+      ...(doc.vars.error ? { error: doc.vars.error } : {}),
+      status: answer.status,
+      spoken: doc.spoken,
+      base: answer.base,
+    });
     await opts.onDocument?.(trace, doc);
     if (answer.status !== 200) {
       trace.outcome = 'badfetch';
@@ -166,12 +182,19 @@ export async function runScriptedCall(opts: ScriptOptions): Promise<CallTrace> {
     if (doc.kind === 'ask') {
       const text = said.shift();
       if (text === undefined) throw new Error(`asked again with nothing left to say: "${doc.spoken}"`);
-      Object.assign(values, { message: text, interpretation: text, confidence: '0.900000', inputmode: 'voice' });
+      Object.assign(values, {
+        message: text,
+        interpretation: text,
+        confidence: '0.900000',
+        inputmode: 'voice',
+      });
     } else if (doc.kind === 'wait') {
       trace.waits++;
       await sleep(opts.holdMs ?? 50);
     }
-    params = Object.fromEntries(doc.submit.namelist.filter((n) => values[n] !== undefined).map((n) => [n, values[n]!]));
+    params = Object.fromEntries(
+      doc.submit.namelist.filter((n) => values[n] !== undefined).map((n) => [n, values[n]!]),
+    );
   }
   return trace;
 }

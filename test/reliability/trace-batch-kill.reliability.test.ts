@@ -9,7 +9,14 @@ import { RedisStore, storeKeys } from '../../src/store/index.js';
 import { TRACE_BATCH_DEFAULTS } from '../../src/inspector/index.js';
 import { IvrCall } from '../helpers/ivr-call.js';
 import type { RunningGateway } from '../helpers/test-gateway.js';
-import { deleteKeys, provisionIvrApp, sharedEnv, startGatewayProcess, type GatewayProcess, type ProvisionedApp } from './gateway-processes.js';
+import {
+  deleteKeys,
+  provisionIvrApp,
+  sharedEnv,
+  startGatewayProcess,
+  type GatewayProcess,
+  type ProvisionedApp,
+} from './gateway-processes.js';
 
 const TURNS = 40;
 
@@ -27,7 +34,11 @@ describe.runIf(inject('redisAvailable'))('trace batches across a kill', () => {
   /** A call of `turns` turns on `gw`, each answered before the next is sent. */
   const runCall = async (gw: GatewayProcess, turns: number): Promise<string> => {
     const submit = async (url: string, params: Record<string, string>) => {
-      const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(params).toString(),
+      });
       return { status: res.status, xml: await res.text() };
     };
     const call = new IvrCall({ submit } as unknown as RunningGateway, gw.url + app.webhookPath);
@@ -47,8 +58,11 @@ describe.runIf(inject('redisAvailable'))('trace batches across a kill', () => {
   };
   /** The turns of a call's traces in the order stored (a wait and its polls trace the same turn again). */
   const tracedTurns = async (callId: string): Promise<number[]> =>
-    (await store.lrange(storeKeys.callTrace(app.streamId, callId), 0, -1)).map((t) => (JSON.parse(t) as { turn: number }).turn);
-  const inOrder = (turns: number[]) => turns.every((t, i) => i === 0 || t === turns[i - 1] || t === turns[i - 1]! + 1);
+    (await store.lrange(storeKeys.callTrace(app.streamId, callId), 0, -1)).map(
+      (t) => (JSON.parse(t) as { turn: number }).turn,
+    );
+  const inOrder = (turns: number[]) =>
+    turns.every((t, i) => i === 0 || t === turns[i - 1] || t === turns[i - 1]! + 1);
 
   beforeAll(async () => {
     store = await RedisStore.connect({ url: inject('redisUrl'), prefix: env.KEY_PREFIX! });

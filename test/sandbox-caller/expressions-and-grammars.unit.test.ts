@@ -42,7 +42,9 @@ describe('ECMAScript expressions', () => {
     expect(ev.evaluate("turn == '2'", s)).toBe(true);
     expect(ev.evaluate('turn === 2', s)).toBe(false);
     expect(ev.evaluate('userinput$.utterance', s)).toBe('check my booking');
-    expect(ev.evaluate("'agent returned endOfConversation=' + bot.endOfConversation", s)).toBe('agent returned endOfConversation=true');
+    expect(ev.evaluate("'agent returned endOfConversation=' + bot.endOfConversation", s)).toBe(
+      'agent returned endOfConversation=true',
+    );
     expect(ev.evaluate('bot.endOfConversation == true', s)).toBe(true);
     expect(ev.evaluate("document.callId + '/' + turn", s)).toBe('c-1/2');
     expect(ev.evaluate("'it\\'s ' + (1 + 2 * 3)", s)).toBe("it's 7");
@@ -58,7 +60,17 @@ describe('ECMAScript expressions', () => {
   });
 
   it('when an expression is outside the subset, then error.semantic is raised and nothing is executed', () => {
-    for (const expr of ['x = 1', 'turn += 1', 'function () { return 1 }', "new Function('return 1')", '{ a: 1 }', 'a; b', "'x'.constructor('y')", 'process.exit()', '']) {
+    for (const expr of [
+      'x = 1',
+      'turn += 1',
+      'function () { return 1 }',
+      "new Function('return 1')",
+      '{ a: 1 }',
+      'a; b',
+      "'x'.constructor('y')",
+      'process.exit()',
+      '',
+    ]) {
       expect(semantic(expr).eventName, expr).toBe('error.semantic');
     }
   });
@@ -69,7 +81,9 @@ describe('SSML prompts', () => {
     const prompt = parseXmlTree(
       `<prompt>Welcome.<break time="300ms"/>Booking <say-as interpret-as="digits"><value expr="turn"/></say-as>, <emphasis>really</emphasis> <sub alias="eight PM">8pm</sub>.<audio src="x.wav"/></prompt>`,
     );
-    expect(ssmlText(prompt.children, (e) => ev.evaluate(e, scopes()))).toBe('Welcome. … Booking 2, really eight PM. [audio x.wav]');
+    expect(ssmlText(prompt.children, (e) => ev.evaluate(e, scopes()))).toBe(
+      'Welcome. … Booking 2, really eight PM. [audio x.wav]',
+    );
   });
 });
 
@@ -95,7 +109,9 @@ describe('grammars', () => {
     const m = matcher('strict-w3c');
     const g = await m.compile(field(INTENTS), undefined);
     expect(m.recognize(g, { kind: 'speech', text: 'Book a table.' })?.interpretation).toBe('BookTable');
-    expect(m.recognize(g, { kind: 'speech', text: 'please check my booking' })?.interpretation).toBe('CheckBooking');
+    expect(m.recognize(g, { kind: 'speech', text: 'please check my booking' })?.interpretation).toBe(
+      'CheckBooking',
+    );
     expect(m.recognize(g, { kind: 'speech', text: 'check my booking' })?.interpretation).toBe('CheckBooking');
     expect(m.recognize(g, { kind: 'speech', text: 'table for four' })?.interpretation).toEqual({ size: 4 });
     expect(m.recognize(g, { kind: 'speech', text: 'book a table now' })).toBeUndefined();
@@ -128,14 +144,27 @@ describe('grammars', () => {
   it('when lenient recognition gets a longer utterance, then the longest phrase that prefixes it matches', async () => {
     const m = matcher('lenient');
     const g = await m.compile(field(INTENTS), undefined);
-    expect(m.recognize(g, { kind: 'speech', text: 'Book a table now' })).toMatchObject({ interpretation: 'BookTable', utterance: 'Book a table now', confidence: 0.9 });
+    expect(m.recognize(g, { kind: 'speech', text: 'Book a table now' })).toMatchObject({
+      interpretation: 'BookTable',
+      utterance: 'Book a table now',
+      confidence: 0.9,
+    });
   });
 
   it('when builtin digits and boolean grammars get keys or words, then their parameters and modes are honoured', async () => {
     const m = matcher('strict-w3c');
-    const g = await m.compile(field('<grammar src="builtin:dtmf/digits?minlength=4;maxlength=6"/><grammar src="builtin:grammar/boolean"/>'), undefined);
+    const g = await m.compile(
+      field(
+        '<grammar src="builtin:dtmf/digits?minlength=4;maxlength=6"/><grammar src="builtin:grammar/boolean"/>',
+      ),
+      undefined,
+    );
     expect(m.recognize(g, { kind: 'dtmf', digits: '123' })).toBeUndefined();
-    expect(m.recognize(g, { kind: 'dtmf', digits: '1234' })).toMatchObject({ interpretation: '1234', inputmode: 'dtmf', confidence: 1 });
+    expect(m.recognize(g, { kind: 'dtmf', digits: '1234' })).toMatchObject({
+      interpretation: '1234',
+      inputmode: 'dtmf',
+      confidence: 1,
+    });
     expect(m.recognize(g, { kind: 'speech', text: 'yes' })?.interpretation).toBe(true);
     expect(m.recognize(g, { kind: 'speech', text: 'nope' })?.interpretation).toBe(false);
     expect(m.recognize(g, { kind: 'speech', text: '1234' })).toBeUndefined();
@@ -145,11 +174,18 @@ describe('grammars', () => {
 
   it('when number or transcribe builtins are compiled, then lenient accepts them and strict-w3c raises error.badfetch', async () => {
     const lenient = matcher('lenient');
-    const g = await lenient.compile(field('<grammar src="builtin:grammar/number"/><grammar src="builtin:speech/transcribe"/>'), undefined);
+    const g = await lenient.compile(
+      field('<grammar src="builtin:grammar/number"/><grammar src="builtin:speech/transcribe"/>'),
+      undefined,
+    );
     expect(lenient.recognize(g, { kind: 'speech', text: 'forty two' })?.interpretation).toBe(42);
-    expect(lenient.recognize(g, { kind: 'speech', text: 'anything at all' })?.interpretation).toBe('anything at all');
+    expect(lenient.recognize(g, { kind: 'speech', text: 'anything at all' })?.interpretation).toBe(
+      'anything at all',
+    );
     for (const src of ['builtin:grammar/number', 'builtin:speech/transcribe', 'builtin:grammar/date']) {
-      await expect(matcher('strict-w3c').compile(field(`<grammar src="${src}"/>`), undefined)).rejects.toMatchObject({ eventName: 'error.badfetch' });
+      await expect(
+        matcher('strict-w3c').compile(field(`<grammar src="${src}"/>`), undefined),
+      ).rejects.toMatchObject({ eventName: 'error.badfetch' });
     }
   });
 
@@ -157,22 +193,47 @@ describe('grammars', () => {
     // a Cisco VVB-like browser: no voice builtins, DTMF digits and boolean, transcription through its engine
     const vvb = { voice: [], dtmf: ['boolean', 'digits'], transcription: true };
     for (const mode of ['lenient', 'strict-w3c'] as const) {
-      const m = new GrammarMatcher({ mode, builtins: vvb, confidence: 0.9, fetchText: () => Promise.reject(new Error('no network')) });
-      const keys = await m.compile(field('<grammar src="builtin:dtmf/digits?length=4"/><grammar src="builtin:speech/transcribe"/>'), undefined);
+      const m = new GrammarMatcher({
+        mode,
+        builtins: vvb,
+        confidence: 0.9,
+        fetchText: () => Promise.reject(new Error('no network')),
+      });
+      const keys = await m.compile(
+        field('<grammar src="builtin:dtmf/digits?length=4"/><grammar src="builtin:speech/transcribe"/>'),
+        undefined,
+      );
       expect(m.recognize(keys, { kind: 'dtmf', digits: '1234' })?.interpretation).toBe('1234');
-      expect(m.recognize(keys, { kind: 'speech', text: 'next tuesday' })?.interpretation).toBe('next tuesday');
+      expect(m.recognize(keys, { kind: 'speech', text: 'next tuesday' })?.interpretation).toBe(
+        'next tuesday',
+      );
       for (const src of ['builtin:voice/digits', 'builtin:grammar/boolean', 'builtin:grammar/number']) {
-        await expect(m.compile(field(`<grammar src="${src}"/>`), undefined)).rejects.toMatchObject({ eventName: 'error.badfetch', message: expect.stringContaining('voice builtins are none') });
+        await expect(m.compile(field(`<grammar src="${src}"/>`), undefined)).rejects.toMatchObject({
+          eventName: 'error.badfetch',
+          message: expect.stringContaining('voice builtins are none'),
+        });
       }
     }
     // a JVoiceXML-like browser: digits and boolean, no transcription
-    const jvx = new GrammarMatcher({ mode: 'lenient', builtins: { voice: ['boolean', 'digits'], dtmf: ['boolean', 'digits'], transcription: false }, confidence: 0.9, fetchText: () => Promise.reject(new Error('no network')) });
-    await expect(jvx.compile(field('<grammar src="builtin:speech/transcribe"/>'), undefined)).rejects.toMatchObject({ eventName: 'error.badfetch', message: expect.stringContaining('no transcription') });
+    const jvx = new GrammarMatcher({
+      mode: 'lenient',
+      builtins: { voice: ['boolean', 'digits'], dtmf: ['boolean', 'digits'], transcription: false },
+      confidence: 0.9,
+      fetchText: () => Promise.reject(new Error('no network')),
+    });
+    await expect(
+      jvx.compile(field('<grammar src="builtin:speech/transcribe"/>'), undefined),
+    ).rejects.toMatchObject({
+      eventName: 'error.badfetch',
+      message: expect.stringContaining('no transcription'),
+    });
     expect(await jvx.compile(field('<grammar src="builtin:voice/boolean"/>'), undefined)).toHaveLength(1);
   });
 
   it('when a grammar URI cannot be fetched, then compiling raises error.badfetch', async () => {
-    await expect(matcher('lenient').compile(field('<grammar src="menu.grxml"/>'), 'http://127.0.0.1:9/doc.vxml')).rejects.toMatchObject({ eventName: 'error.badfetch' });
+    await expect(
+      matcher('lenient').compile(field('<grammar src="menu.grxml"/>'), 'http://127.0.0.1:9/doc.vxml'),
+    ).rejects.toMatchObject({ eventName: 'error.badfetch' });
   });
 });
 
@@ -182,7 +243,9 @@ describe('caller inputs and scripts', () => {
     expect(parseCallerInput('!noinput')).toEqual({ kind: 'noinput' });
     expect(parseCallerInput('!hangup')).toEqual({ kind: 'hangup' });
     expect(parseCallerInput('book a table')).toEqual({ kind: 'speech', text: 'book a table' });
-    const steps = parseCallScript('# c\nsay: book a table\ndtmf: 4567\nnoinput\nhangup\nexpect: Welcome\nexpect-end: true\n');
+    const steps = parseCallScript(
+      '# c\nsay: book a table\ndtmf: 4567\nnoinput\nhangup\nexpect: Welcome\nexpect-end: true\n',
+    );
     expect(steps.map((s) => s.kind)).toEqual(['input', 'input', 'input', 'input', 'expect', 'expect-end']);
     expect(steps[0]?.line).toBe(2);
     expect(() => parseCallScript('shout: hello')).toThrow(/line 1: unknown step/);

@@ -74,7 +74,8 @@ function readBody(req: IncomingMessage): Promise<string> {
 export async function startGatewayStub(routes: StubRoutes): Promise<GatewayStub> {
   const requests: RecordedRequest[] = [];
   let origin = '';
-  const example = (file: string): string => readFileSync(join(examplesDir(), file), 'utf8').split(EXAMPLE_ORIGIN).join(origin);
+  const example = (file: string): string =>
+    readFileSync(join(examplesDir(), file), 'utf8').split(EXAMPLE_ORIGIN).join(origin);
   const hookQueue = [...routes.hooks];
   const otherQueues = new Map(Object.entries(routes.other ?? {}).map(([k, v]) => [k, [...v]]));
 
@@ -83,7 +84,9 @@ export async function startGatewayStub(routes: StubRoutes): Promise<GatewayStub>
       const url = new URL(req.url ?? '/', origin);
       const raw = await readBody(req);
       const contentType = req.headers['content-type'];
-      const body = contentType?.startsWith('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(raw)) : {};
+      const body = contentType?.startsWith('application/x-www-form-urlencoded')
+        ? Object.fromEntries(new URLSearchParams(raw))
+        : {};
       let answer: StubAnswer | undefined;
       if (url.pathname.startsWith('/ivr/hooks/')) answer = hookQueue.shift();
       else {
@@ -106,7 +109,9 @@ export async function startGatewayStub(routes: StubRoutes): Promise<GatewayStub>
       if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
       let text = answer.file ? example(answer.file) : (answer.body ?? '').split(EXAMPLE_ORIGIN).join(origin);
       if (answer.transform) text = answer.transform(text);
-      res.writeHead(answer.status ?? 200, { 'Content-Type': 'application/voicexml+xml; charset=utf-8' }).end(text);
+      res
+        .writeHead(answer.status ?? 200, { 'Content-Type': 'application/voicexml+xml; charset=utf-8' })
+        .end(text);
     })();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -7,7 +7,12 @@ import { describeGrammar, GrammarMatcher } from '../../sandbox/grammar-matcher.j
 import { parseXmlTree } from '../../sandbox/xml-tree.js';
 
 const field = (inner: string) => parseXmlTree(`<field name="f">${inner}</field>`);
-const matcher = () => new GrammarMatcher({ mode: 'lenient', confidence: 0.9, fetchText: () => Promise.reject(new Error('no fetch here')) });
+const matcher = () =>
+  new GrammarMatcher({
+    mode: 'lenient',
+    confidence: 0.9,
+    fetchText: () => Promise.reject(new Error('no fetch here')),
+  });
 
 const SRGS = `<grammar mode="voice" root="r" version="1.0" xmlns="http://www.w3.org/2001/06/grammar">
   <rule id="r"><item repeat="0-1">please</item><one-of><item>book a table</item><item>opening hours</item></one-of><ruleref uri="#end"/></rule>
@@ -19,12 +24,22 @@ describe('grammars described for the web caller', () => {
     const [g] = await matcher().compile(field(SRGS), undefined);
     const summary = describeGrammar(g!);
     expect(summary).toMatchObject({ label: 'inline SRGS', mode: 'voice' });
-    expect(summary.phrases.slice(0, 4)).toEqual(['book a table now', 'book a table', 'opening hours now', 'opening hours']);
+    expect(summary.phrases.slice(0, 4)).toEqual([
+      'book a table now',
+      'book a table',
+      'opening hours now',
+      'opening hours',
+    ]);
     expect(summary.phrases).toContain('please book a table now');
   });
 
   it('when a field has a builtin type and options, then the builtins say what they take and the options list their words and keys', async () => {
-    const gs = await matcher().compile(field('<grammar src="builtin:dtmf/digits?length=4"/><option dtmf="1" value="y">yes</option><option dtmf="2" value="n">no</option>'), undefined);
+    const gs = await matcher().compile(
+      field(
+        '<grammar src="builtin:dtmf/digits?length=4"/><option dtmf="1" value="y">yes</option><option dtmf="2" value="n">no</option>',
+      ),
+      undefined,
+    );
     expect(gs.map(describeGrammar)).toEqual([
       { label: 'builtin:dtmf/digits?length=4', mode: 'dtmf', phrases: ['digits (4 of them)'] },
       { label: '<option>s', mode: 'voice', phrases: ['yes', 'no'] },

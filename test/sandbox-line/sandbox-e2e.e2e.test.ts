@@ -5,7 +5,8 @@ import { runCall } from '../../sandbox/index.js';
 import { MemoryStore, type Store } from '../../src/store/index.js';
 
 const attemptOf = (xml: string) => /<var name="attempt" expr="'([^']+)'"/.exec(xml)?.[1] ?? '';
-const subdialogSrcOf = (xml: string) => /<subdialog[^>]*src="([^"]+)"/.exec(xml)?.[1]?.replace(/&amp;/g, '&') ?? '';
+const subdialogSrcOf = (xml: string) =>
+  /<subdialog[^>]*src="([^"]+)"/.exec(xml)?.[1]?.replace(/&amp;/g, '&') ?? '';
 
 describeEachStore('test sandbox', 'api', (factory) => {
   let store: Store;
@@ -17,7 +18,10 @@ describeEachStore('test sandbox', 'api', (factory) => {
     store = await factory.make();
     gw = await startGateway({ store, options: { sandbox: { lockoutS: 1, lineTtlMs: 1_500 } } });
     app = await setupIvrApp(gw, { settings: { enabled: false } });
-    const r = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 1 });
+    const r = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, {
+      enabled: true,
+      maxConcurrentCalls: 1,
+    });
     expect(r.status).toBe(200);
     line = r.body;
   });
@@ -27,9 +31,13 @@ describeEachStore('test sandbox', 'api', (factory) => {
     await store.close();
   });
 
-  const enter = (from: string, callId: string) => gw.submit(`${gw.url}/ivr/sandbox/${encodeURIComponent(line.phoneNumber)}`, { from, callId });
+  const enter = (from: string, callId: string) =>
+    gw.submit(`${gw.url}/ivr/sandbox/${encodeURIComponent(line.phoneNumber)}`, { from, callId });
   const login = (from: string, callId: string, attempt: string, pin: string, secret: string) =>
-    gw.submit(`${gw.url}/ivr/sandbox/${encodeURIComponent(line.phoneNumber)}?step=login&callId=${callId}&from=${encodeURIComponent(from)}`, { attempt, pin, secret });
+    gw.submit(
+      `${gw.url}/ivr/sandbox/${encodeURIComponent(line.phoneNumber)}?step=login&callId=${callId}&from=${encodeURIComponent(from)}`,
+      { attempt, pin, secret },
+    );
 
   it('when the sandbox is enabled, then it answers an E.164 number, a keypad PIN and secret, and pre-fills the required settings', async () => {
     expect(line.phoneNumber).toMatch(/^\+1555\d{7}$/);
@@ -46,7 +54,10 @@ describeEachStore('test sandbox', 'api', (factory) => {
     const other = await setupIvrApp(gw, { name: 'Other' });
     const second = await gw.admin('PUT', `/api/admin/apps/${other.streamId}/ivr-sandbox`, { enabled: true });
     expect(second.body.phoneNumber).not.toBe(line.phoneNumber);
-    const again = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 1 });
+    const again = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, {
+      enabled: true,
+      maxConcurrentCalls: 1,
+    });
     expect(again.body.phoneNumber).toBe(line.phoneNumber);
   });
 
@@ -102,11 +113,15 @@ describeEachStore('test sandbox', 'api', (factory) => {
     const webhook = subdialogSrcOf(connected);
     expect(webhook).toContain('/ivr/hooks/');
     const b = (await enter('+15550007777', 'c-line-b')).xml;
-    expect((await login('+15550007777', 'c-line-b', attemptOf(b), line.pin, line.secret)).xml).toContain('All lines are busy');
+    expect((await login('+15550007777', 'c-line-b', attemptOf(b), line.pin, line.secret)).xml).toContain(
+      'All lines are busy',
+    );
     await gw.submit(webhook, { callId: 'c-line-a', message: '', from: '+15550006666', to: app.streamId });
     await gw.submit(webhook, { callId: 'c-line-a', turn: '1', event: 'hangup' });
     const b2 = (await enter('+15550007777', 'c-line-b2')).xml;
-    expect((await login('+15550007777', 'c-line-b2', attemptOf(b2), line.pin, line.secret)).xml).toContain('<subdialog');
+    expect((await login('+15550007777', 'c-line-b2', attemptOf(b2), line.pin, line.secret)).xml).toContain(
+      '<subdialog',
+    );
     await gw.gateway.sandbox.release(app.streamId, 'c-line-b2');
   });
 
@@ -114,24 +129,39 @@ describeEachStore('test sandbox', 'api', (factory) => {
     const status = () => gw.admin('GET', `/api/admin/apps/${app.streamId}/ivr-sandbox/status`);
     const idle = await status();
     expect(idle.status).toBe(200);
-    expect(idle.body).toEqual({ enabled: true, phoneNumber: line.phoneNumber, maxConcurrentCalls: 1, linesInUse: 0 });
+    expect(idle.body).toEqual({
+      enabled: true,
+      phoneNumber: line.phoneNumber,
+      maxConcurrentCalls: 1,
+      linesInUse: 0,
+    });
     const a = (await enter('+15550005555', 'c-status')).xml;
-    expect((await login('+15550005555', 'c-status', attemptOf(a), line.pin, line.secret)).xml).toContain('<subdialog');
+    expect((await login('+15550005555', 'c-status', attemptOf(a), line.pin, line.secret)).xml).toContain(
+      '<subdialog',
+    );
     expect((await status()).body.linesInUse).toBe(1);
     await gw.gateway.sandbox.release(app.streamId, 'c-status');
     expect((await status()).body.linesInUse).toBe(0);
     const other = await gw.admin('POST', '/api/admin/apps', { name: 'No sandbox' });
-    expect((await gw.admin('GET', `/api/admin/apps/${other.body.streamId}/ivr-sandbox/status`)).body).toEqual({ enabled: false, phoneNumber: '', maxConcurrentCalls: 0, linesInUse: 0 });
+    expect((await gw.admin('GET', `/api/admin/apps/${other.body.streamId}/ivr-sandbox/status`)).body).toEqual(
+      { enabled: false, phoneNumber: '', maxConcurrentCalls: 0, linesInUse: 0 },
+    );
   });
 
   it('when a call crashes without hanging up, then its line is freed when it expires', async () => {
     const a = (await enter('+15550008888', 'c-crash')).xml;
-    expect((await login('+15550008888', 'c-crash', attemptOf(a), line.pin, line.secret)).xml).toContain('<subdialog');
+    expect((await login('+15550008888', 'c-crash', attemptOf(a), line.pin, line.secret)).xml).toContain(
+      '<subdialog',
+    );
     const b = (await enter('+15550009999', 'c-after')).xml;
-    expect((await login('+15550009999', 'c-after', attemptOf(b), line.pin, line.secret)).xml).toContain('All lines are busy');
+    expect((await login('+15550009999', 'c-after', attemptOf(b), line.pin, line.secret)).xml).toContain(
+      'All lines are busy',
+    );
     await new Promise((r) => setTimeout(r, 1_700));
     const c = (await enter('+15550009999', 'c-after2')).xml;
-    expect((await login('+15550009999', 'c-after2', attemptOf(c), line.pin, line.secret)).xml).toContain('<subdialog');
+    expect((await login('+15550009999', 'c-after2', attemptOf(c), line.pin, line.secret)).xml).toContain(
+      '<subdialog',
+    );
   });
 });
 

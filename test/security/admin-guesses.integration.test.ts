@@ -34,9 +34,16 @@ describeEachStore('guesses at the admin token', 'api', (factory) => {
     await store.close();
   });
 
-  const bearer = (from: string, token: string) => fetch(`${gw.url}/api/admin/apps`, { headers: { Authorization: `Bearer ${token}`, 'X-Forwarded-For': from } });
+  const bearer = (from: string, token: string) =>
+    fetch(`${gw.url}/api/admin/apps`, {
+      headers: { Authorization: `Bearer ${token}`, 'X-Forwarded-For': from },
+    });
   const signIn = (from: string, token: string) =>
-    fetch(`${gw.url}/api/console/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: gw.url, 'X-Forwarded-For': from }, body: JSON.stringify({ token }) });
+    fetch(`${gw.url}/api/console/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: gw.url, 'X-Forwarded-For': from },
+      body: JSON.stringify({ token }),
+    });
   const refusedGuesses = async (): Promise<number> => {
     const text = await fetch(`${gw.url}/metrics`).then((r) => r.text());
     return Number(/^ivr_refused_guesses_total\{credential="admin"\} (\S+)$/m.exec(text)?.[1] ?? 0);
@@ -48,7 +55,11 @@ describeEachStore('guesses at the admin token', 'api', (factory) => {
     const before = await refusedGuesses();
     const statuses: number[] = [];
     for (let i = 0; i < guesses; i += 50) {
-      const batch = await Promise.all(Array.from({ length: 50 }, (_, j) => bearer(from, `guess-${i + j}-0123456789abcdef`).then((r) => r.status)));
+      const batch = await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          bearer(from, `guess-${i + j}-0123456789abcdef`).then((r) => r.status),
+        ),
+      );
       statuses.push(...batch);
     }
     const count = (s: number) => statuses.filter((x) => x === s).length;
@@ -57,7 +68,9 @@ describeEachStore('guesses at the admin token', 'api', (factory) => {
     const right = await bearer(from, gw.config.adminToken);
     expect(right.status).toBe(429);
     expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await right.json()) as { errors: Array<{ code: string }> }).errors[0]!.code).toBe('rate_limited');
+    expect(((await right.json()) as { errors: Array<{ code: string }> }).errors[0]!.code).toBe(
+      'rate_limited',
+    );
     expect((await refusedGuesses()) - before).toBe(count(429) + 1);
     // another address is not refused for this one's guesses
     expect((await bearer(address(), gw.config.adminToken)).status).toBe(200);
@@ -65,23 +78,32 @@ describeEachStore('guesses at the admin token', 'api', (factory) => {
 
   it('when a parallel burst of sign-ins carries the right token among wrong ones, then no guess is answered past the window', async () => {
     const from = address();
-    const tokens = Array.from({ length: 100 }, (_, i) => (i === 59 ? gw.config.adminToken : `wrong-${i}-0123456789abcdef`));
+    const tokens = Array.from({ length: 100 }, (_, i) =>
+      i === 59 ? gw.config.adminToken : `wrong-${i}-0123456789abcdef`,
+    );
     const statuses = await Promise.all(tokens.map((t) => signIn(from, t).then((r) => r.status)));
     const answeredWrong = statuses.filter((s) => s === 401).length;
     expect(answeredWrong).toBeLessThanOrEqual(FIRST_WINDOW);
     // the right token got in only if it came before the wrong guesses passed the window, else 429
     expect([201, 429]).toContain(statuses[59]);
-    expect(statuses.filter((s) => s === 429).length).toBe(100 - answeredWrong - (statuses[59] === 201 ? 1 : 0));
+    expect(statuses.filter((s) => s === 429).length).toBe(
+      100 - answeredWrong - (statuses[59] === 201 ? 1 : 0),
+    );
     // Bearer and sign-in share the count: the address is limited on both
     expect((await bearer(from, gw.config.adminToken)).status).toBe(429);
   });
 
   it('when a script sends many parallel requests with the right token, then none is refused and the address stays open', async () => {
     const from = address();
-    const statuses = await Promise.all(Array.from({ length: 5 * FIRST_WINDOW }, () => bearer(from, gw.config.adminToken).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 5 * FIRST_WINDOW }, () =>
+        bearer(from, gw.config.adminToken).then((r) => r.status),
+      ),
+    );
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     // its wrong guesses are still counted from zero
-    for (let i = 0; i < FIRST_WINDOW; i++) expect((await bearer(from, `wrong-${i}-0123456789abcdef`)).status).toBe(401);
+    for (let i = 0; i < FIRST_WINDOW; i++)
+      expect((await bearer(from, `wrong-${i}-0123456789abcdef`)).status).toBe(401);
     expect((await bearer(from, 'one-more-wrong-0123456789abcdef')).status).toBe(429);
   });
 
@@ -96,7 +118,11 @@ describeEachStore('guesses at the admin token', 'api', (factory) => {
 
   it('when an IPv6 client changes the low half of its address, then its guesses still count as one', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < FIRST_WINDOW + 2; i++) statuses.push((await bearer(`2001:db8:0:${n + 1}::${(i + 1).toString(16)}`, `v6-guess-${i}-0123456789abcdef`)).status);
+    for (let i = 0; i < FIRST_WINDOW + 2; i++)
+      statuses.push(
+        (await bearer(`2001:db8:0:${n + 1}::${(i + 1).toString(16)}`, `v6-guess-${i}-0123456789abcdef`))
+          .status,
+      );
     n++;
     expect(statuses.slice(0, FIRST_WINDOW)).toEqual(Array(FIRST_WINDOW).fill(401));
     expect(statuses.slice(FIRST_WINDOW)).toEqual([429, 429]);
@@ -105,13 +131,14 @@ describeEachStore('guesses at the admin token', 'api', (factory) => {
   it('when a right token is sent many times from one address, then it is never refused (its points are given back)', async () => {
     const from = address();
     const statuses: number[] = [];
-    for (let i = 0; i < 3 * FIRST_WINDOW; i++) statuses.push((await bearer(from, gw.config.adminToken)).status);
+    for (let i = 0; i < 3 * FIRST_WINDOW; i++)
+      statuses.push((await bearer(from, gw.config.adminToken)).status);
     expect(statuses).toEqual(Array(3 * FIRST_WINDOW).fill(200));
   });
 });
 
 describe('how long a limited address is refused', () => {
-  it('when attempts keep coming while it is refused, then the refusal grows from the short window\'s block to the longer one\'s', async () => {
+  it("when attempts keep coming while it is refused, then the refusal grows from the short window's block to the longer one's", async () => {
     const store = new MemoryStore('guesses:');
     const metrics: Metrics = createMetrics();
     const guesses = createCredentialGuesses({

@@ -32,7 +32,8 @@ export function errorShapeProblem(text: string): string | null {
     if (bad.length) return `an entry has unexpected members ${bad.join(', ')}`;
     if (typeof entry.msg !== 'string' || entry.msg.length === 0) return 'an entry has no msg string';
     if (typeof entry.code !== 'string' && typeof entry.code !== 'number') return 'an entry has no code';
-    if (entry.path !== undefined && typeof entry.path !== 'string') return 'an entry has a path that is not a string';
+    if (entry.path !== undefined && typeof entry.path !== 'string')
+      return 'an entry has a path that is not a string';
   }
   return null;
 }
@@ -48,14 +49,17 @@ export interface RuleContext {
 /** Throws (failing the property) when the answer breaks a rule; collects VoiceXML documents. */
 export function checkAnswer(a: RawAnswer, ctx: RuleContext): void {
   const fail = (why: string): never => {
-    throw new Error(`${why}\n  request: ${ctx.what.slice(0, 600)}\n  answer: ${a.status} ${a.contentType} ${a.text.slice(0, 600)}`);
+    throw new Error(
+      `${why}\n  request: ${ctx.what.slice(0, 600)}\n  answer: ${a.status} ${a.contentType} ${a.text.slice(0, 600)}`,
+    );
   };
   if (a.status >= 500) fail(`a ${a.status} answer`);
   // Node's HTTP parser refuses an oversized header block (a huge query) before the app sees it.
   if (a.status === 431 && a.contentType === '') return;
   if (a.status < 200) fail(`no usable status (${a.status})`);
   if (ctx.vxml) {
-    if (!a.contentType.startsWith('application/voicexml+xml')) fail('the VoiceXML route answered something else than VoiceXML');
+    if (!a.contentType.startsWith('application/voicexml+xml'))
+      fail('the VoiceXML route answered something else than VoiceXML');
     ctx.docs.add(a.text);
     return;
   }
@@ -94,8 +98,13 @@ export function pollutionProblem(before: Record<string, string[]>): string | nul
     if (added.length) return `${name} gained ${added.join(', ')}`;
   }
   const probe = {} as Record<string, unknown>;
-  if (probe[POLLUTION_MARK] !== undefined || ([] as unknown as Record<string, unknown>)[POLLUTION_MARK] !== undefined) return `the ${POLLUTION_MARK} mark is inherited`;
-  if (Object.getPrototypeOf(probe) !== Object.prototype || Object.getPrototypeOf(Object.prototype) !== null) return 'a prototype chain changed';
+  if (
+    probe[POLLUTION_MARK] !== undefined ||
+    ([] as unknown as Record<string, unknown>)[POLLUTION_MARK] !== undefined
+  )
+    return `the ${POLLUTION_MARK} mark is inherited`;
+  if (Object.getPrototypeOf(probe) !== Object.prototype || Object.getPrototypeOf(Object.prototype) !== null)
+    return 'a prototype chain changed';
   return null;
 }
 
@@ -109,6 +118,9 @@ export class StatusTally {
     return this.counts.get(status) ?? 0;
   }
   toString(): string {
-    return [...this.counts.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}x${n}`).join(' ');
+    return [...this.counts.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s}x${n}`)
+      .join(' ');
   }
 }

@@ -8,9 +8,18 @@ export const echoAgentDefinition = {
   welcomeDialog: 'welcome',
   fallbackDialog: 'echo',
   intentThreshold: 0.6,
-  intents: [{ name: 'GiveName', dialog: 'name', utterances: ['my name is', 'let me tell you my name', 'ask for my name', 'take my name please'] }],
+  intents: [
+    {
+      name: 'GiveName',
+      dialog: 'name',
+      utterances: ['my name is', 'let me tell you my name', 'ask for my name', 'take my name please'],
+    },
+  ],
   dialogs: {
-    welcome: { start: 'hi', nodes: { hi: { type: 'message', text: 'Say anything and I will say it back.' } } },
+    welcome: {
+      start: 'hi',
+      nodes: { hi: { type: 'message', text: 'Say anything and I will say it back.' } },
+    },
     echo: {
       start: 'back',
       nodes: {
@@ -23,7 +32,12 @@ export const echoAgentDefinition = {
     name: {
       start: 'ask',
       nodes: {
-        ask: { type: 'entity', prompt: 'What is your name?', entity: { name: 'name', type: 'string' }, next: [{ goto: 'say' }] },
+        ask: {
+          type: 'entity',
+          prompt: 'What is your name?',
+          entity: { name: 'name', type: 'string' },
+          next: [{ goto: 'say' }],
+        },
         say: {
           type: 'message',
           text: 'Hello <emphasis>{{context.entities.name}}</emphasis>. I heard {{session.BotUserSession.lastMessage.asrMetaData.interpretation}} at {{session.BotUserSession.lastMessage.asrMetaData.confidence}}.',

@@ -9,7 +9,14 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { deleteKeys, provisionIvrApp, sharedEnv, startGatewayProcess, type GatewayProcess, type ProvisionedApp } from '../reliability/gateway-processes.js';
+import {
+  deleteKeys,
+  provisionIvrApp,
+  sharedEnv,
+  startGatewayProcess,
+  type GatewayProcess,
+  type ProvisionedApp,
+} from '../reliability/gateway-processes.js';
 import { TimedClient, bookingRound, eventLoopLagMax, p99 } from '../helpers/timed-client.js';
 
 const CALLS = 10;
@@ -31,11 +38,28 @@ function hostileBody(): Buffer {
 }
 
 /** One request with a raw body (chunked when `chunked`); its status, or the network error's code. */
-function send(base: string, path: string, headers: Record<string, string>, body: Buffer, chunked = false): Promise<number | string> {
+function send(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  chunked = false,
+): Promise<number | string> {
   return new Promise((resolve) => {
     const url = new URL(path, base);
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', ...headers, ...(chunked ? {} : { 'Content-Length': String(body.length) }) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: 'POST',
+        agent: false,
+        headers: {
+          'Content-Type': 'application/json',
+          ...headers,
+          ...(chunked ? {} : { 'Content-Length': String(body.length) }),
+        },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -56,7 +80,10 @@ describe.skipIf(!inject('redisAvailable'))('an anonymous flood of large bodies a
   beforeAll(async () => {
     env = sharedEnv(redisUrl);
     gw = await startGatewayProcess('edge-flood', env);
-    [callsApp, hookApp] = await Promise.all([provisionIvrApp(gw.url, env.ADMIN_TOKEN!), provisionIvrApp(gw.url, env.ADMIN_TOKEN!)]);
+    [callsApp, hookApp] = await Promise.all([
+      provisionIvrApp(gw.url, env.ADMIN_TOKEN!),
+      provisionIvrApp(gw.url, env.ADMIN_TOKEN!),
+    ]);
   }, 180_000);
 
   afterAll(async () => {
@@ -65,16 +92,43 @@ describe.skipIf(!inject('redisAvailable'))('an anonymous flood of large bodies a
   }, 30_000);
 
   const round = (client: TimedClient, tag: string) =>
-    bookingRound(client, { startPath: callsApp.webhookPath, calls: CALLS, promptMs: PROMPT_MS, callId: (i) => `call-flood-${tag}-${i}-${env.KEY_PREFIX}` });
+    bookingRound(client, {
+      startPath: callsApp.webhookPath,
+      calls: CALLS,
+      promptMs: PROMPT_MS,
+      callId: (i) => `call-flood-${tag}-${i}-${env.KEY_PREFIX}`,
+    });
 
-  it('when two clients send 900 KB bodies of 45,000 keys and wrong admin tokens, then each is answered 4xx and another app\'s turn p99 stays within 3x of its baseline', async () => {
+  it("when two clients send 900 KB bodies of 45,000 keys and wrong admin tokens, then each is answered 4xx and another app's turn p99 stays within 3x of its baseline", async () => {
     const body = hostileBody();
     expect(body.length).toBeGreaterThan(880_000);
-    const targets: Array<{ name: string; path: string; headers: Record<string, string>; chunked?: boolean; expect: number[] }> = [
+    const targets: Array<{
+      name: string;
+      path: string;
+      headers: Record<string, string>;
+      chunked?: boolean;
+      expect: number[];
+    }> = [
       { name: 'operator API, no credential', path: '/api/admin/apps', headers: {}, expect: [401] },
-      { name: 'operator API, chunked, no credential', path: '/api/admin/apps', headers: {}, chunked: true, expect: [401] },
-      { name: 'operator API, wrong token', path: '/api/admin/apps', headers: { Authorization: 'Bearer not-the-admin-token-000' }, expect: [401, 429] },
-      { name: 'public tables API, no credential', path: '/api/public/tables/rows', headers: {}, expect: [401] },
+      {
+        name: 'operator API, chunked, no credential',
+        path: '/api/admin/apps',
+        headers: {},
+        chunked: true,
+        expect: [401],
+      },
+      {
+        name: 'operator API, wrong token',
+        path: '/api/admin/apps',
+        headers: { Authorization: 'Bearer not-the-admin-token-000' },
+        expect: [401, 429],
+      },
+      {
+        name: 'public tables API, no credential',
+        path: '/api/public/tables/rows',
+        headers: {},
+        expect: [401],
+      },
       { name: 'webhook (valid token in the query)', path: hookApp.webhookPath, headers: {}, expect: [413] },
       { name: 'webhook, chunked', path: hookApp.webhookPath, headers: {}, chunked: true, expect: [413] },
       { name: 'console sign-in', path: '/api/console/session', headers: { Origin: gw.url }, expect: [413] },
@@ -109,14 +163,22 @@ describe.skipIf(!inject('redisAvailable'))('an anonymous flood of large bodies a
 
     const baseline = client.within(baselineFrom, baselineTo);
     const during = client.within(floodFrom, floodTo);
-    const byTarget = Object.fromEntries(targets.map((t) => [t.name, [...new Set(answers.filter((a) => a.target === t.name).map((a) => a.status))].join('/')]));
+    const byTarget = Object.fromEntries(
+      targets.map((t) => [
+        t.name,
+        [...new Set(answers.filter((a) => a.target === t.name).map((a) => a.status))].join('/'),
+      ]),
+    );
     const seconds = (floodTo - floodFrom) / 1000;
     console.info(
       `[edge-flood] ${answers.length} flood requests (${(answers.length / seconds).toFixed(1)}/s, ${((answers.length * body.length) / 1e6 / seconds).toFixed(0)} MB/s) over ${seconds.toFixed(1)} s; ` +
         `turn p99 ${p99(baseline).toFixed(0)} ms over ${baseline.length} baseline turns, ${p99(during).toFixed(0)} ms over ${during.length} turns under the flood ` +
         `(ratio ${(p99(during) / p99(baseline)).toFixed(2)}); longest event-loop delay ${baselineLag} ms / ${floodLag} ms; answers ${JSON.stringify(byTarget)}`,
     );
-    expect(answers.filter((a) => !a.ok), JSON.stringify(answers.filter((a) => !a.ok).slice(0, 5))).toEqual([]);
+    expect(
+      answers.filter((a) => !a.ok),
+      JSON.stringify(answers.filter((a) => !a.ok).slice(0, 5)),
+    ).toEqual([]);
     expect(answers.length).toBeGreaterThanOrEqual(targets.length * 4);
     expect(p99(during)).toBeLessThanOrEqual(3 * p99(baseline));
   }, 300_000);

@@ -29,7 +29,12 @@ function collect(res: import('node:http').IncomingMessage): Promise<RawAnswer> {
     res.on('error', reject);
     res.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, text, contentType: String(res.headers['content-type'] ?? '') });
+      resolve({
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        text,
+        contentType: String(res.headers['content-type'] ?? ''),
+      });
     });
   });
 }
@@ -37,7 +42,8 @@ function collect(res: import('node:http').IncomingMessage): Promise<RawAnswer> {
 /** Sends one request with a Content-Length body (or none). */
 export function send(baseUrl: string, req: RawRequest): Promise<RawAnswer> {
   const url = new URL(baseUrl);
-  const body = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
+  const body =
+    req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
   return new Promise((resolve, reject) => {
     const r = httpRequest(
       {

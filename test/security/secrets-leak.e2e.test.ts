@@ -20,7 +20,8 @@ function shows(text: string, s: Secret): boolean {
   if (text.includes(s.value)) return true;
   if (s.kind === 'jwt') return text.includes(s.value.split('.')[2]!);
   if (s.value.length < MIN_WINDOW + 8) return false;
-  for (let i = 0; i + MIN_WINDOW <= s.value.length; i++) if (text.includes(s.value.slice(i, i + MIN_WINDOW))) return true;
+  for (let i = 0; i + MIN_WINDOW <= s.value.length; i++)
+    if (text.includes(s.value.slice(i, i + MIN_WINDOW))) return true;
   return false;
 }
 
@@ -30,28 +31,52 @@ describe('secrets through a whole scenario', () => {
   beforeAll(async () => {
     const started = Date.now();
     sc = await runLeakScenario();
-    console.log(`[security] leak scenario: ${sc.rec.exchanges.length} exchanges, ${sc.gw.log.lines.length} log lines, ${sc.secrets.length} secrets, ${Date.now() - started} ms`);
+    console.log(
+      `[security] leak scenario: ${sc.rec.exchanges.length} exchanges, ${sc.gw.log.lines.length} log lines, ${sc.secrets.length} secrets, ${Date.now() - started} ms`,
+    );
   }, 60_000);
   afterAll(() => sc.close());
 
   it('when the scenario has run, then it really used every secret (keys reached the model, calls heard the answer, the sandbox PIN connected)', () => {
     const auth = sc.modelRequests.map((r) => JSON.stringify(r.headers));
-    for (const name of ['rotated HostedModelA key', 'HostedModelB key', 'HostedModelC key', 'API header model key', 'API existing-provider header key', 'API key the provider refuses']) {
+    for (const name of [
+      'rotated HostedModelA key',
+      'HostedModelB key',
+      'HostedModelC key',
+      'API header model key',
+      'API existing-provider header key',
+      'API key the provider refuses',
+    ]) {
       const s = sc.secrets.find((x) => x.name === name)!;
-      expect(auth.some((h) => h.includes(s.value)), `${name} reached the model stub`).toBe(true);
+      expect(
+        auth.some((h) => h.includes(s.value)),
+        `${name} reached the model stub`,
+      ).toBe(true);
     }
     expect(sc.heard.join('\n')).toContain(MODEL_TEXT);
     expect(sc.sandboxCall.spoken.join(' ')).toContain(MODEL_TEXT);
     expect(sc.sandboxCall.fetches.some((f) => f.kind === 'subdialog')).toBe(true);
-    expect(sc.rec.exchanges.filter((e) => e.label.startsWith(SHOWN_ONCE)).map((e) => e.label).sort()).toEqual([
-      `${SHOWN_ONCE}create API app (all scopes)`, `${SHOWN_ONCE}create API app (assist)`, `${SHOWN_ONCE}create API key (manage)`, `${SHOWN_ONCE}create API key (view)`,
-      `${SHOWN_ONCE}enable IVR channel`, `${SHOWN_ONCE}enable sandbox`, `${SHOWN_ONCE}rotate IVR channel secret`, `${SHOWN_ONCE}rotate sandbox PIN and secret`,
+    expect(
+      sc.rec.exchanges
+        .filter((e) => e.label.startsWith(SHOWN_ONCE))
+        .map((e) => e.label)
+        .sort(),
+    ).toEqual([
+      `${SHOWN_ONCE}create API app (all scopes)`,
+      `${SHOWN_ONCE}create API app (assist)`,
+      `${SHOWN_ONCE}create API key (manage)`,
+      `${SHOWN_ONCE}create API key (view)`,
+      `${SHOWN_ONCE}enable IVR channel`,
+      `${SHOWN_ONCE}enable sandbox`,
+      `${SHOWN_ONCE}rotate IVR channel secret`,
+      `${SHOWN_ONCE}rotate sandbox PIN and secret`,
     ]);
   });
 
   it('when every log line is searched, then no secret appears in it', () => {
     const leaks: string[] = [];
-    for (const line of sc.gw.log.lines) for (const s of sc.secrets) if (shows(line, s)) leaks.push(`${s.name} in log: ${line.slice(0, 300)}`);
+    for (const line of sc.gw.log.lines)
+      for (const s of sc.secrets) if (shows(line, s)) leaks.push(`${s.name} in log: ${line.slice(0, 300)}`);
     expect(leaks).toEqual([]);
   });
 
@@ -67,10 +92,14 @@ describe('secrets through a whole scenario', () => {
           reflected.set(s.name, (reflected.get(s.name) ?? 0) + 1);
           continue;
         }
-        leaks.push(`${s.name} in the answer to "${e.label}" (${e.request.method} ${e.request.path.slice(0, 120)} -> ${e.answer.status}): ${e.answer.text.slice(0, 200)}`);
+        leaks.push(
+          `${s.name} in the answer to "${e.label}" (${e.request.method} ${e.request.path.slice(0, 120)} -> ${e.answer.status}): ${e.answer.text.slice(0, 200)}`,
+        );
       }
     }
-    console.log(`[security] reflections allowed by the contract: ${[...reflected].map(([k, n]) => `${k} x${n}`).join(', ')}`);
+    console.log(
+      `[security] reflections allowed by the contract: ${[...reflected].map(([k, n]) => `${k} x${n}`).join(', ')}`,
+    );
     expect(leaks).toEqual([]);
     // the two reflections did happen (so the allowance is needed, and documented, not dead code)
     expect([...reflected.keys()].sort()).toEqual(['encrypted column value', 'webhook token']);
@@ -79,13 +108,19 @@ describe('secrets through a whole scenario', () => {
   it('when the shown-once create answers are read, then each shows exactly the secret it creates (the exclusion above is not hiding anything else)', () => {
     for (const e of sc.rec.exchanges.filter((x) => x.label.startsWith(SHOWN_ONCE))) {
       const shown = sc.secrets.filter((s) => shows(e.answer.text, s)).map((s) => s.name);
-      const expected = e.label.includes('API app') ? [`clientSecret of ${e.label.slice(SHOWN_ONCE.length)}`]
-        : e.label.includes('API key (manage)') ? ['API key (manage)']
-        : e.label.includes('API key (view)') ? ['API key (view)']
-        : e.label.includes('rotate IVR channel') ? ['rotated IVR channel clientSecret']
-        : e.label.includes('rotate sandbox') ? ['rotated sandbox PIN', 'rotated sandbox secret']
-        : e.label.includes('channel') ? ['IVR channel clientSecret']
-        : ['sandbox PIN', 'sandbox secret'];
+      const expected = e.label.includes('API app')
+        ? [`clientSecret of ${e.label.slice(SHOWN_ONCE.length)}`]
+        : e.label.includes('API key (manage)')
+          ? ['API key (manage)']
+          : e.label.includes('API key (view)')
+            ? ['API key (view)']
+            : e.label.includes('rotate IVR channel')
+              ? ['rotated IVR channel clientSecret']
+              : e.label.includes('rotate sandbox')
+                ? ['rotated sandbox PIN', 'rotated sandbox secret']
+                : e.label.includes('channel')
+                  ? ['IVR channel clientSecret']
+                  : ['sandbox PIN', 'sandbox secret'];
       expect(shown.sort(), e.label).toEqual(expected.sort());
     }
   });

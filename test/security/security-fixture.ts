@@ -43,9 +43,20 @@ export interface SecurityFixture {
   exchanges: Exchange[];
   call: (label: string, req: RawRequest) => Promise<RawAnswer>;
   /** JSON request with the admin token; the answer body parsed. */
-  admin: (label: string, method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+  admin: (
+    label: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ) => Promise<{ status: number; body: any }>;
   /** JSON request with extra headers (auth, x-api-key); the answer body parsed. */
-  json: (label: string, method: string, path: string, headers: Record<string, string>, body?: unknown) => Promise<{ status: number; body: any }>;
+  json: (
+    label: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ) => Promise<{ status: number; body: any }>;
   close: () => Promise<void>;
 }
 
@@ -58,7 +69,10 @@ const parse = (text: string): any => {
 };
 
 export const RELAXED_LIMITS: GatewayOptions = {
-  rateLimits: { botApi: { perMinute: 1_000_000, perHour: 10_000_000 }, tables: { perMinute: 1_000_000, perHour: 10_000_000 } },
+  rateLimits: {
+    botApi: { perMinute: 1_000_000, perHour: 10_000_000 },
+    tables: { perMinute: 1_000_000, perHour: 10_000_000 },
+  },
   testRuns: { rateLimit: false },
 };
 
@@ -67,8 +81,19 @@ export const hostedKey = (tag: string): string => `sk-hosted-${tag}-0123456789ab
 export interface RecordingClient {
   exchanges: Exchange[];
   call: (label: string, req: RawRequest) => Promise<RawAnswer>;
-  json: (label: string, method: string, path: string, headers: Record<string, string>, body?: unknown) => Promise<{ status: number; body: any }>;
-  admin: (label: string, method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+  json: (
+    label: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ) => Promise<{ status: number; body: any }>;
+  admin: (
+    label: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ) => Promise<{ status: number; body: any }>;
   /** A fetch (for the sandbox caller) that records every exchange under `label`. */
   fetch: (label: string) => typeof fetch;
 }
@@ -81,7 +106,13 @@ export function recordingClient(gw: RunningGateway): RecordingClient {
     exchanges.push({ label, request: req, answer });
     return answer;
   };
-  const json = async (label: string, method: string, path: string, headers: Record<string, string>, body?: unknown) => {
+  const json = async (
+    label: string,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ) => {
     const a = await call(label, {
       method,
       path,
@@ -90,27 +121,51 @@ export function recordingClient(gw: RunningGateway): RecordingClient {
     });
     return { status: a.status, body: parse(a.text) };
   };
-  const admin = (label: string, method: string, path: string, body?: unknown) => json(label, method, path, { Authorization: `Bearer ${gw.config.adminToken}` }, body);
-  const recordingFetch = (label: string): typeof fetch => async (input, init) => {
-    const res = await fetch(input, init);
-    const text = await res.text();
-    const url = new URL(String(input instanceof Request ? input.url : input));
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
-    const body = typeof init?.body === 'string' ? init.body : init?.body instanceof URLSearchParams ? init.body.toString() : undefined;
-    exchanges.push({
-      label,
-      request: { method: init?.method ?? 'GET', path: `${url.pathname}${url.search}`, headers, ...(body !== undefined ? { body } : {}) },
-      answer: { status: res.status, headers: Object.fromEntries(res.headers.entries()), text, contentType: res.headers.get('content-type') ?? '' },
-    });
-    return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
+  const admin = (label: string, method: string, path: string, body?: unknown) =>
+    json(label, method, path, { Authorization: `Bearer ${gw.config.adminToken}` }, body);
+  const recordingFetch =
+    (label: string): typeof fetch =>
+    async (input, init) => {
+      const res = await fetch(input, init);
+      const text = await res.text();
+      const url = new URL(String(input instanceof Request ? input.url : input));
+      const headers: Record<string, string> = {};
+      new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+      const body =
+        typeof init?.body === 'string'
+          ? init.body
+          : init?.body instanceof URLSearchParams
+            ? init.body.toString()
+            : undefined;
+      exchanges.push({
+        label,
+        request: {
+          method: init?.method ?? 'GET',
+          path: `${url.pathname}${url.search}`,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+        },
+        answer: {
+          status: res.status,
+          headers: Object.fromEntries(res.headers.entries()),
+          text,
+          contentType: res.headers.get('content-type') ?? '',
+        },
+      });
+      return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+    };
   return { exchanges, call, json, admin, fetch: recordingFetch };
 }
 
-export async function startSecurityGateway(opts: { config?: Partial<Config>; options?: GatewayOptions; keyTag?: string } = {}): Promise<SecurityFixture> {
+export async function startSecurityGateway(
+  opts: { config?: Partial<Config>; options?: GatewayOptions; keyTag?: string } = {},
+): Promise<SecurityFixture> {
   const store = new MemoryStore(testPrefix());
-  const gw = await startGateway({ store, ...(opts.config ? { config: opts.config } : {}), options: opts.options ?? RELAXED_LIMITS });
+  const gw = await startGateway({
+    store,
+    ...(opts.config ? { config: opts.config } : {}),
+    options: opts.options ?? RELAXED_LIMITS,
+  });
   const { exchanges, call, json, admin } = recordingClient(gw);
   const expectStatus = (what: string, r: { status: number; body: unknown }, status: number) => {
     if (r.status !== status) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -118,38 +173,100 @@ export async function startSecurityGateway(opts: { config?: Partial<Config>; opt
   };
 
   const ivr = await setupIvrApp(gw, { name: 'Security app' });
-  const created = expectStatus('API app', await admin('create API app', 'POST', `/api/admin/apps/${ivr.streamId}/api-apps`, { name: 'all scopes', scopes: ALL_APP_SCOPES }), 201);
+  const created = expectStatus(
+    'API app',
+    await admin('create API app', 'POST', `/api/admin/apps/${ivr.streamId}/api-apps`, {
+      name: 'all scopes',
+      scopes: ALL_APP_SCOPES,
+    }),
+    201,
+  );
   const client: ApiClient = {
     clientId: created.clientId,
     clientSecret: created.clientSecret,
-    token: (claims = {}) => signHs256({ appId: created.clientId, sub: 'u-security', ...claims }, created.clientSecret),
+    token: (claims = {}) =>
+      signHs256({ appId: created.clientId, sub: 'u-security', ...claims }, created.clientSecret),
   };
-  const apiKey = expectStatus('API key', await admin('create API key', 'POST', '/api/admin/api-keys', { name: 'all', scopes: ['connections:view', 'connections:manage'] }), 201).apiKey as string;
+  const apiKey = expectStatus(
+    'API key',
+    await admin('create API key', 'POST', '/api/admin/api-keys', {
+      name: 'all',
+      scopes: ['connections:view', 'connections:manage'],
+    }),
+    201,
+  ).apiKey as string;
   const keyHeader = { 'x-api-key': apiKey };
-  const hosted = expectStatus('hosted connection', await json('create hosted connection', 'POST', '/api/public/connections', keyHeader, {
-    provider: 'HostedModelA', connectionName: 'Hosted', model: 'model-a', fields: { API_KEY: hostedKey(opts.keyTag ?? 'fixture') },
-  }), 201);
-  const custom = expectStatus('API connection', await json('create API connection', 'POST', '/api/public/connections', keyHeader, {
-    provider: 'API', connectionName: 'Custom', model: 'custom-1', fields: {}, promptVars: [], customVars: [],
-    endpointUrl: 'https://models.example.com/v1/chat/completions', headers: [{ key: 'Authorization', value: `Bearer ${hostedKey('header')}` }],
-    payload: { model: 'custom-1', max_tokens: 16, messages: [{ role: 'user', content: '{{prompt}}' }] },
-    outputPath: 'choices[0].message.content', status: 'FINALIZED', isEnable: true,
-  }), 201);
-  expectStatus('table', await admin('define table', 'PUT', `/api/admin/tables/${TABLE}`, {
-    columns: [
-      { name: 'name', type: 'string', maxLength: 50 },
-      { name: 'qty', type: 'number', default: 1 },
-      { name: 'due', type: 'date' },
-      { name: 'ssn', type: 'string', encrypted: true },
-      { name: 'ref', type: 'string', unique: true },
-    ],
-    access: { [ivr.streamId]: { read: true, write: true } },
-  }), 200);
-  expectStatus('suite', await admin('define suite', 'PUT', `/api/admin/apps/${ivr.streamId}/testsuites/${SUITE}`, {
-    utterances: [{ utterance: 'book a table', intent: 'BookTable' }, { utterance: 'the weather on mars', intent: 'None' }],
-  }), 200);
-  const run = expectStatus('run', await json('launch run', 'POST', `/api/public/bot/${ivr.streamId}/testsuite/${SUITE}/run`, { auth: client.token() }, {}), 202);
-  const sb = expectStatus('sandbox', await admin('enable sandbox', 'PUT', `/api/admin/apps/${ivr.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 100 }), 200);
+  const hosted = expectStatus(
+    'hosted connection',
+    await json('create hosted connection', 'POST', '/api/public/connections', keyHeader, {
+      provider: 'HostedModelA',
+      connectionName: 'Hosted',
+      model: 'model-a',
+      fields: { API_KEY: hostedKey(opts.keyTag ?? 'fixture') },
+    }),
+    201,
+  );
+  const custom = expectStatus(
+    'API connection',
+    await json('create API connection', 'POST', '/api/public/connections', keyHeader, {
+      provider: 'API',
+      connectionName: 'Custom',
+      model: 'custom-1',
+      fields: {},
+      promptVars: [],
+      customVars: [],
+      endpointUrl: 'https://models.example.com/v1/chat/completions',
+      headers: [{ key: 'Authorization', value: `Bearer ${hostedKey('header')}` }],
+      payload: { model: 'custom-1', max_tokens: 16, messages: [{ role: 'user', content: '{{prompt}}' }] },
+      outputPath: 'choices[0].message.content',
+      status: 'FINALIZED',
+      isEnable: true,
+    }),
+    201,
+  );
+  expectStatus(
+    'table',
+    await admin('define table', 'PUT', `/api/admin/tables/${TABLE}`, {
+      columns: [
+        { name: 'name', type: 'string', maxLength: 50 },
+        { name: 'qty', type: 'number', default: 1 },
+        { name: 'due', type: 'date' },
+        { name: 'ssn', type: 'string', encrypted: true },
+        { name: 'ref', type: 'string', unique: true },
+      ],
+      access: { [ivr.streamId]: { read: true, write: true } },
+    }),
+    200,
+  );
+  expectStatus(
+    'suite',
+    await admin('define suite', 'PUT', `/api/admin/apps/${ivr.streamId}/testsuites/${SUITE}`, {
+      utterances: [
+        { utterance: 'book a table', intent: 'BookTable' },
+        { utterance: 'the weather on mars', intent: 'None' },
+      ],
+    }),
+    200,
+  );
+  const run = expectStatus(
+    'run',
+    await json(
+      'launch run',
+      'POST',
+      `/api/public/bot/${ivr.streamId}/testsuite/${SUITE}/run`,
+      { auth: client.token() },
+      {},
+    ),
+    202,
+  );
+  const sb = expectStatus(
+    'sandbox',
+    await admin('enable sandbox', 'PUT', `/api/admin/apps/${ivr.streamId}/ivr-sandbox`, {
+      enabled: true,
+      maxConcurrentCalls: 100,
+    }),
+    200,
+  );
 
   return {
     gw,
@@ -174,13 +291,21 @@ export async function startSecurityGateway(opts: { config?: Partial<Config>; opt
 
 /** A bounded preview of a value: strings cut, nesting shown to 6 levels, at most 1,500 characters. */
 function preview(v: unknown, depth = 0): string {
-  if (typeof v === 'string') return JSON.stringify(v.length > 200 ? `${v.slice(0, 200)}...(${v.length} chars)` : v);
+  if (typeof v === 'string')
+    return JSON.stringify(v.length > 200 ? `${v.slice(0, 200)}...(${v.length} chars)` : v);
   if (typeof v === 'function') return 'fn';
   if (v === null || typeof v !== 'object') return String(v);
   if (depth >= 6) return Array.isArray(v) ? '[...deep]' : '{...deep}';
   if (Buffer.isBuffer(v)) return `Buffer(${v.length})`;
-  if (Array.isArray(v)) return `[${v.slice(0, 10).map((x) => preview(x, depth + 1)).join(',')}${v.length > 10 ? ',...' : ''}]`;
-  return `{${Object.entries(v).slice(0, 12).map(([k, x]) => `${JSON.stringify(k)}:${preview(x, depth + 1)}`).join(',')}}`;
+  if (Array.isArray(v))
+    return `[${v
+      .slice(0, 10)
+      .map((x) => preview(x, depth + 1))
+      .join(',')}${v.length > 10 ? ',...' : ''}]`;
+  return `{${Object.entries(v)
+    .slice(0, 12)
+    .map(([k, x]) => `${JSON.stringify(k)}:${preview(x, depth + 1)}`)
+    .join(',')}}`;
 }
 const short = (v: unknown): string => {
   const s = preview(v);
@@ -191,15 +316,26 @@ const short = (v: unknown): string => {
  * Checks a property with `numRuns` runs, prints one line with the run count and duration, and
  * fails with a short report (seed, path, counterexample cut to size, the first error).
  */
-export async function checkProperty<Ts extends [unknown, ...unknown[]]>(name: string, numRuns: number, prop: fc.IAsyncProperty<Ts>): Promise<void> {
+export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
+  name: string,
+  numRuns: number,
+  prop: fc.IAsyncProperty<Ts>,
+): Promise<void> {
   const started = Date.now();
   // FC_SEED (and FC_PATH) replay a reported failure.
-  const replay = process.env.FC_SEED ? { seed: Number(process.env.FC_SEED), ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}) } : {};
+  const replay = process.env.FC_SEED
+    ? { seed: Number(process.env.FC_SEED), ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}) }
+    : {};
   const details = await fc.check(prop, { numRuns, endOnFailure: true, ...replay });
-  console.log(`[security] ${name}: numRuns=${numRuns} (ran ${details.numRuns}) in ${Date.now() - started} ms`);
+  console.log(
+    `[security] ${name}: numRuns=${numRuns} (ran ${details.numRuns}) in ${Date.now() - started} ms`,
+  );
   if (details.failed) {
-    const err = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    throw new Error(`${name}: property failed (seed ${details.seed}, path "${details.counterexamplePath}")\ncounterexample: ${short(details.counterexample)}\n${err.slice(0, 2500)}`);
+    const err =
+      details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+    throw new Error(
+      `${name}: property failed (seed ${details.seed}, path "${details.counterexamplePath}")\ncounterexample: ${short(details.counterexample)}\n${err.slice(0, 2500)}`,
+    );
   }
 }
 

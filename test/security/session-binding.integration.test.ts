@@ -37,13 +37,22 @@ describeEachStore('a console session after the admin token changes', 'api', (fac
   });
 
   const signIn = async (gw: RunningGateway, token: string): Promise<string> => {
-    const res = await fetch(`${gw.url}/api/console/session`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: gw.url }, body: JSON.stringify({ token }) });
+    const res = await fetch(`${gw.url}/api/console/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: gw.url },
+      body: JSON.stringify({ token }),
+    });
     expect(res.status).toBe(201);
     return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
   };
-  const get = (gw: RunningGateway, cookie: string) => fetch(`${gw.url}/api/admin/apps`, { headers: { Cookie: cookie } }).then((r) => r.status);
+  const get = (gw: RunningGateway, cookie: string) =>
+    fetch(`${gw.url}/api/admin/apps`, { headers: { Cookie: cookie } }).then((r) => r.status);
   const post = (gw: RunningGateway, cookie: string) =>
-    fetch(`${gw.url}/api/admin/apps`, { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json', Origin: gw.url }, body: '{"name":"After the change"}' }).then((r) => r.status);
+    fetch(`${gw.url}/api/admin/apps`, {
+      method: 'POST',
+      headers: { Cookie: cookie, 'Content-Type': 'application/json', Origin: gw.url },
+      body: '{"name":"After the change"}',
+    }).then((r) => r.status);
 
   it('when ADMIN_TOKEN changes, then a cookie made with the old token is refused on every instance that runs with the new one, GET and POST', async () => {
     const before = await start(OLD_TOKEN);
@@ -59,7 +68,9 @@ describeEachStore('a console session after the admin token changes', 'api', (fac
     for (const gw of [other, restarted]) {
       expect(await get(gw, cookie)).toBe(401);
       expect(await post(gw, cookie)).toBe(401);
-      expect((await fetch(`${gw.url}/api/console/session`, { headers: { Cookie: cookie } })).status).toBe(401);
+      expect((await fetch(`${gw.url}/api/console/session`, { headers: { Cookie: cookie } })).status).toBe(
+        401,
+      );
     }
     // the new token signs in as before
     const fresh = await signIn(restarted, NEW_TOKEN);
@@ -68,9 +79,24 @@ describeEachStore('a console session after the admin token changes', 'api', (fac
 
   it('when a session is signed out, expires, or its token changed, then isActive answers false at once', async () => {
     const rateLimiters = rateLimitersOf(store);
-    const service = new ConsoleService(store, { adminToken: OLD_TOKEN, ttlS: 60, rateLimiters, credentialKey: masterKey });
-    const changed = new ConsoleService(store, { adminToken: NEW_TOKEN, ttlS: 60, rateLimiters, credentialKey: masterKey });
-    const short = new ConsoleService(store, { adminToken: OLD_TOKEN, ttlS: 1, rateLimiters, credentialKey: masterKey });
+    const service = new ConsoleService(store, {
+      adminToken: OLD_TOKEN,
+      ttlS: 60,
+      rateLimiters,
+      credentialKey: masterKey,
+    });
+    const changed = new ConsoleService(store, {
+      adminToken: NEW_TOKEN,
+      ttlS: 60,
+      rateLimiters,
+      credentialKey: masterKey,
+    });
+    const short = new ConsoleService(store, {
+      adminToken: OLD_TOKEN,
+      ttlS: 1,
+      rateLimiters,
+      credentialKey: masterKey,
+    });
 
     const kept = (await service.signIn({ token: OLD_TOKEN }, '192.0.2.10')).sessionId;
     expect(await service.isActive(kept)).toBe(true);

@@ -23,7 +23,13 @@ const PRIVATE_MAPPINGS = [
   '64:ff9b::a9fe:a9fe', // well-known NAT64 of 169.254.169.254
   '::ffff:0:7f00:1', // IPv4-translated 127.0.0.1
 ];
-const PUBLIC_MAPPINGS = ['2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7', '64:ff9b::808:808', '2001:4860:4860::8888', '2001:db9::1'];
+const PUBLIC_MAPPINGS = [
+  '2002:808:808::1',
+  '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+  '64:ff9b::808:808',
+  '2001:4860:4860::8888',
+  '2001:db9::1',
+];
 
 describe('IPv4 inside IPv6: 6to4, Teredo, NAT64', () => {
   it.each(PRIVATE_MAPPINGS)('when the address is %s, then it is private', (ip) => {
@@ -35,9 +41,15 @@ describe('IPv4 inside IPv6: 6to4, Teredo, NAT64', () => {
   });
 
   it('when a model endpoint URL holds such a literal, or its name resolves to one, then the guard refuses it', async () => {
-    const lookup = async (host: string) => [{ address: host === 'sixtofour.example.com' ? '2002:7f00:1::' : '2001:0:4136:e378:8000:63bf:80ff:fffe', family: 6 as const }];
+    const lookup = async (host: string) => [
+      {
+        address: host === 'sixtofour.example.com' ? '2002:7f00:1::' : '2001:0:4136:e378:8000:63bf:80ff:fffe',
+        family: 6 as const,
+      },
+    ];
     const guard = createEndpointGuard({ allowPrivate: false, lookup });
-    for (const ip of PRIVATE_MAPPINGS) expect(guard.problemWith(`http://[${ip}]:8080/v1`), ip).toMatch(/private/);
+    for (const ip of PRIVATE_MAPPINGS)
+      expect(guard.problemWith(`http://[${ip}]:8080/v1`), ip).toMatch(/private/);
     for (const host of ['sixtofour.example.com', 'teredo.example.com']) {
       const err = await guard.resolve(`https://${host}/v1`).catch((e: unknown) => e);
       expect(err, host).toBeInstanceOf(LlmError);

@@ -15,10 +15,19 @@ const MESSAGE = 'message:{c:t1}:m1';
 const INDEX = 'index:{c:t1}';
 
 const commitOf = (token: string, extra?: TurnCommit['extra'], at: number | null = 1_000): TurnCommit => ({
-  lockKey: LOCK, token, sessionKey: SESSION, session: '{"turn":1}', ttlMs: 60_000, idle: { key: IDLE, member: 'app:t1', at }, ...(extra ? { extra } : {}),
+  lockKey: LOCK,
+  token,
+  sessionKey: SESSION,
+  session: '{"turn":1}',
+  ttlMs: 60_000,
+  idle: { key: IDLE, member: 'app:t1', at },
+  ...(extra ? { extra } : {}),
 });
 const history = (): NonNullable<TurnCommit['extra']> => ({
-  ops: [{ op: 'set', key: MESSAGE, value: 'hello' }, { op: 'zadd', key: INDEX, score: 5, member: 'm1' }],
+  ops: [
+    { op: 'set', key: MESSAGE, value: 'hello' },
+    { op: 'zadd', key: INDEX, score: 5, member: 'm1' },
+  ],
   guards: [{ key: MESSAGE, absent: true }],
 });
 
@@ -51,7 +60,7 @@ describeEachStore('commitTurn', 'store', (factory) => {
     expect(await store.zcard(IDLE)).toBe(0);
   });
 
-  it("when a history guard fails, then it answers refused and writes nothing", async () => {
+  it('when a history guard fails, then it answers refused and writes nothing', async () => {
     await store.set(MESSAGE, 'earlier');
     expect(await store.commitTurn(commitOf('tok', history()))).toBe('refused');
     expect(await store.get(SESSION)).toBe('{"turn":0}');

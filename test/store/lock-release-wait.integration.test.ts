@@ -30,7 +30,15 @@ describeEachStore('waitForRelease', 'store', (factory) => {
     await held();
     const waiting = store.waitForRelease(LOCK, LONG);
     await new Promise((r) => setTimeout(r, 50));
-    expect(await store.commitTurn({ lockKey: LOCK, token: 'tok', sessionKey: SESSION, session: '{}', ttlMs: 60_000 })).toBe('ok');
+    expect(
+      await store.commitTurn({
+        lockKey: LOCK,
+        token: 'tok',
+        sessionKey: SESSION,
+        session: '{}',
+        ttlMs: 60_000,
+      }),
+    ).toBe('ok');
     expect(await waiting).toBe(true);
   });
 

@@ -29,8 +29,17 @@ describe('the memory store with MEMORY_STORE_MAX_CALLS=3', () => {
   const kept = async (id: string) => (await gw.gateway.sessions.load(app.streamId, id)) !== null;
   /** A call's first request, read with its headers. */
   const firstRequest = async (id: string) => {
-    const res = await fetch(app.webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ callId: id, message: '', from: '+15550001111' }).toString() });
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), type: res.headers.get('content-type') ?? '', xml: gw.docs.add(await res.text()) };
+    const res = await fetch(app.webhookUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ callId: id, message: '', from: '+15550001111' }).toString(),
+    });
+    return {
+      status: res.status,
+      retryAfter: res.headers.get('retry-after'),
+      type: res.headers.get('content-type') ?? '',
+      xml: gw.docs.add(await res.text()),
+    };
   };
 
   let live: IvrCall[] = [];
@@ -57,9 +66,19 @@ describe('the memory store with MEMORY_STORE_MAX_CALLS=3', () => {
     expect((await gw.gateway.sessions.load(app.streamId, 'cap-2'))?.ended).toBe(true);
 
     expect(kindOf(await call('cap-5').start())).toBe('ask');
-    expect([await kept('cap-1'), await kept('cap-2'), await kept('cap-3'), await kept('cap-5')]).toEqual([false, true, true, true]);
+    expect([await kept('cap-1'), await kept('cap-2'), await kept('cap-3'), await kept('cap-5')]).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
     expect(kindOf(await call('cap-6').start())).toBe('ask');
-    expect([await kept('cap-2'), await kept('cap-3'), await kept('cap-5'), await kept('cap-6')]).toEqual([false, true, true, true]);
+    expect([await kept('cap-2'), await kept('cap-3'), await kept('cap-5'), await kept('cap-6')]).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
     expect((await firstRequest('cap-7')).status).toBe(503);
   });
 

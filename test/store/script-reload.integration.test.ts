@@ -8,7 +8,13 @@ import { Cluster, Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RedisStore } from '../../src/store/index.js';
 import { scriptSource } from '../../src/store/redis-client.js';
-import { makeRedisClusterStore, makeRedisStore, redisAvailable, redisClusterUrl, redisUrl } from '../helpers/test-stores.js';
+import {
+  makeRedisClusterStore,
+  makeRedisStore,
+  redisAvailable,
+  redisClusterUrl,
+  redisUrl,
+} from '../helpers/test-stores.js';
 
 const atomicSha = createHash('sha1').update(scriptSource('atomic')).digest('hex');
 
@@ -57,7 +63,11 @@ for (const t of targets) {
     it('when Redis has forgotten the scripts, then the next call loads them again and its writes apply', async () => {
       store = await t.store();
       const ops = (n: number) =>
-        Array.from({ length: n }, (_, i) => ({ op: 'hset' as const, key: `script-reload:${n}`, fields: { [`f${i}`]: String(i) } }));
+        Array.from({ length: n }, (_, i) => ({
+          op: 'hset' as const,
+          key: `script-reload:${n}`,
+          fields: { [`f${i}`]: String(i) },
+        }));
       expect((await store.atomic(ops(3))).ok).toBe(true);
 
       const { nodes, close } = await t.masters();
@@ -68,7 +78,9 @@ for (const t of targets) {
         // a thousand-argument write, refused by EVALSHA, then sent by EVAL
         expect((await store.atomic(ops(500))).ok).toBe(true);
         expect(Object.keys(await store.hgetall('script-reload:500'))).toHaveLength(500);
-        const loaded = await Promise.all(nodes.map(async (node) => ((await node.script('EXISTS', atomicSha)) as number[])[0]));
+        const loaded = await Promise.all(
+          nodes.map(async (node) => ((await node.script('EXISTS', atomicSha)) as number[])[0]),
+        );
         expect(loaded).toContain(1);
         expect((await store.atomic(ops(2))).ok).toBe(true);
         expect(await store.hgetall('script-reload:2')).toEqual({ f0: '0', f1: '1' });

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/sqlite-database.js';
 import { DATABASE_FILE, NewerDataError, SCHEMA_VERSION, SqliteStore } from '../../src/store/index.js';
 
-describe('the embedded store\'s schema version', () => {
+describe("the embedded store's schema version", () => {
   const dirs: string[] = [];
   const fresh = () => {
     const dir = mkdtempSync(join(tmpdir(), 'ivr-schema-'));
@@ -31,12 +31,17 @@ describe('the embedded store\'s schema version', () => {
   it('when an older directory is opened, then it is migrated in place, its data kept, and a copy of the old file kept', async () => {
     const dir = fresh();
     const old = await openDatabase(dir, 1);
-    old.db.prepare("INSERT INTO keys (k, kind, v, exp) VALUES ('p:app:{a:x}:record', 'string', 'kept', NULL)").run();
+    old.db
+      .prepare("INSERT INTO keys (k, kind, v, exp) VALUES ('p:app:{a:x}:record', 'string', 'kept', NULL)")
+      .run();
     await old.close();
     const store = await SqliteStore.open({ dir, prefix: 'p:' });
     expect(store.database.foundVersion).toBe(1);
     expect(await store.get('app:{a:x}:record')).toBe('kept');
-    await store.atomic([{ op: 'zadd', key: 'z', score: 2, member: 'b' }, { op: 'zadd', key: 'z', score: 1, member: 'a' }]);
+    await store.atomic([
+      { op: 'zadd', key: 'z', score: 2, member: 'b' },
+      { op: 'zadd', key: 'z', score: 1, member: 'a' },
+    ]);
     expect((await store.zrangeByScore('z', 0, 5)).map((m) => m.member)).toEqual(['a', 'b']);
     await store.close();
     const copies = readdirSync(dir).filter((f) => f.startsWith(`${DATABASE_FILE}.v1-`));
@@ -53,7 +58,9 @@ describe('the embedded store\'s schema version', () => {
     db.pragma(`user_version = ${SCHEMA_VERSION + 3}`);
     db.close();
     await expect(SqliteStore.open({ dir })).rejects.toThrow(NewerDataError);
-    await expect(SqliteStore.open({ dir })).rejects.toThrow(`schema version ${SCHEMA_VERSION + 3}, newer than this service's ${SCHEMA_VERSION}`);
+    await expect(SqliteStore.open({ dir })).rejects.toThrow(
+      `schema version ${SCHEMA_VERSION + 3}, newer than this service's ${SCHEMA_VERSION}`,
+    );
     const again = new Database(join(dir, DATABASE_FILE), { readonly: true });
     expect(again.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 3);
     again.close();

@@ -46,9 +46,15 @@ describeEachStore('store contract', 'store', (factory) => {
   });
 
   it('when a sorted set is ranged by score, then order, reverse, offset and count hold', async () => {
-    await store.atomic([1, 2, 3, 4, 5].map((s) => ({ op: 'zadd' as const, key: 'z', score: s * 10, member: `m${s}` })));
+    await store.atomic(
+      [1, 2, 3, 4, 5].map((s) => ({ op: 'zadd' as const, key: 'z', score: s * 10, member: `m${s}` })),
+    );
     expect((await store.zrangeByScore('z', 20, 40)).map((x) => x.member)).toEqual(['m2', 'm3', 'm4']);
-    expect((await store.zrangeByScore('z', -Infinity, Infinity, { rev: true, offset: 1, count: 2 })).map((x) => x.member)).toEqual(['m4', 'm3']);
+    expect(
+      (await store.zrangeByScore('z', -Infinity, Infinity, { rev: true, offset: 1, count: 2 })).map(
+        (x) => x.member,
+      ),
+    ).toEqual(['m4', 'm3']);
     expect((await store.zrange('z', 0, 1, { rev: true })).map((x) => x.score)).toEqual([50, 40]);
     expect(await store.zcount('z', 15, 45)).toBe(3);
     expect(await store.zcard('z')).toBe(5);
@@ -91,7 +97,10 @@ describeEachStore('store contract', 'store', (factory) => {
         { op: 'set', key: '{g}x', value: '1' },
         { op: 'del', key: '{g}lock' },
       ],
-      [{ key: '{g}x', absent: true }, { key: '{g}lock', equals: 'owner-b' }],
+      [
+        { key: '{g}x', absent: true },
+        { key: '{g}lock', equals: 'owner-b' },
+      ],
     );
     expect(r).toEqual({ ok: false, failedGuard: 1 });
     expect(await store.get('{g}x')).toBeNull();
@@ -108,17 +117,42 @@ describeEachStore('store contract', 'store', (factory) => {
       { op: 'set' as const, key: '{c:1}session', value: 'committed' },
       { op: 'del' as const, key: '{c:1}lock' },
     ];
-    const refused = await store.atomic(ops, [{ key: '{c:1}lock', equals: 'owner-a' }, { key: '{a:1}msg', hashField: 'id', absent: true }, { key: '{a:1}app', present: true }]);
+    const refused = await store.atomic(ops, [
+      { key: '{c:1}lock', equals: 'owner-a' },
+      { key: '{a:1}msg', hashField: 'id', absent: true },
+      { key: '{a:1}app', present: true },
+    ]);
     expect(refused).toEqual({ ok: false, failedGuard: 2 });
-    expect([await store.hgetall('{a:1}msg'), await store.get('{c:1}session'), await store.get('{c:1}lock')]).toEqual([{}, null, 'owner-a']);
+    expect([
+      await store.hgetall('{a:1}msg'),
+      await store.get('{c:1}session'),
+      await store.get('{c:1}lock'),
+    ]).toEqual([{}, null, 'owner-a']);
     await store.set('{a:1}app', 'x');
-    expect(await store.atomic(ops, [{ key: '{c:1}lock', equals: 'owner-a' }, { key: '{a:1}msg', hashField: 'id', absent: true }, { key: '{a:1}app', present: true }])).toEqual({ ok: true });
-    expect([await store.hgetall('{a:1}msg'), await store.zscore('{a:1}index', 'm-1'), await store.get('{c:1}session'), await store.get('{c:1}lock')]).toEqual([{ id: 'm-1' }, 5, 'committed', null]);
+    expect(
+      await store.atomic(ops, [
+        { key: '{c:1}lock', equals: 'owner-a' },
+        { key: '{a:1}msg', hashField: 'id', absent: true },
+        { key: '{a:1}app', present: true },
+      ]),
+    ).toEqual({ ok: true });
+    expect([
+      await store.hgetall('{a:1}msg'),
+      await store.zscore('{a:1}index', 'm-1'),
+      await store.get('{c:1}session'),
+      await store.get('{c:1}lock'),
+    ]).toEqual([{ id: 'm-1' }, 5, 'committed', null]);
   });
 
   it('when a hash-field guard is used, then it protects a unique index', async () => {
-    const first = await store.atomic([{ op: 'hset', key: 'uniq', fields: { 'a@b.c': 'row1' } }], [{ key: 'uniq', hashField: 'a@b.c', absent: true }]);
-    const second = await store.atomic([{ op: 'hset', key: 'uniq', fields: { 'a@b.c': 'row2' } }], [{ key: 'uniq', hashField: 'a@b.c', absent: true }]);
+    const first = await store.atomic(
+      [{ op: 'hset', key: 'uniq', fields: { 'a@b.c': 'row1' } }],
+      [{ key: 'uniq', hashField: 'a@b.c', absent: true }],
+    );
+    const second = await store.atomic(
+      [{ op: 'hset', key: 'uniq', fields: { 'a@b.c': 'row2' } }],
+      [{ key: 'uniq', hashField: 'a@b.c', absent: true }],
+    );
     expect(first.ok).toBe(true);
     expect(second.ok).toBe(false);
     expect(await store.hget('uniq', 'a@b.c')).toBe('row1');
@@ -160,7 +194,9 @@ describeEachStore('store contract', 'store', (factory) => {
     expect(await store.pttl('{k}plain')).toBeGreaterThan(50_000);
     expect(await store.pttl('{k}ttl')).toBeGreaterThan(0);
     expect(await store.hgetall('{k}h')).toEqual({ keep: 'x', n: '-3' });
-    expect(await store.zrangeByScore('{k}z', -Infinity, Infinity)).toEqual([{ member: 'ms', score: 1795441112345 }]);
+    expect(await store.zrangeByScore('{k}z', -Infinity, Infinity)).toEqual([
+      { member: 'ms', score: 1795441112345 },
+    ]);
     expect(await store.smembers('{k}set')).toEqual(['here']);
     expect(await store.get('{k}n')).toBe('7');
     expect(await store.get('{k}del')).toBeNull();
@@ -174,7 +210,10 @@ describeEachStore('store contract', 'store', (factory) => {
     ];
     for (const [i, bad] of refusing.entries()) {
       const g = guards.map((x, j) => (j === i ? bad : x));
-      expect(await store.atomic([{ op: 'set', key: '{k}never', value: '1' }], g)).toEqual({ ok: false, failedGuard: i });
+      expect(await store.atomic([{ op: 'set', key: '{k}never', value: '1' }], g)).toEqual({
+        ok: false,
+        failedGuard: i,
+      });
     }
     expect(await store.get('{k}never')).toBeNull();
   });
@@ -193,9 +232,19 @@ describeEachStore('store contract', 'store', (factory) => {
       { op: 'zadd', key: '{r}b', score: -0.25, member: 'm1' },
     ]);
     expect(r).toEqual({ ok: true });
-    expect(await store.zrangeByScore('{r}a', -Infinity, Infinity)).toEqual([{ member: 'm1', score: 6 }, { member: 'm3', score: 7 }]);
-    expect(await store.zrangeByScore('{r}b', -Infinity, Infinity)).toEqual([{ member: 'm1', score: -0.25 }, { member: 'm2', score: 6 }]);
-    expect(await store.zrangeByScore('{r}c', -Infinity, Infinity)).toEqual([{ member: 'm1', score: 5 }, { member: 'm2', score: 6 }, { member: 'm3', score: 7 }]);
+    expect(await store.zrangeByScore('{r}a', -Infinity, Infinity)).toEqual([
+      { member: 'm1', score: 6 },
+      { member: 'm3', score: 7 },
+    ]);
+    expect(await store.zrangeByScore('{r}b', -Infinity, Infinity)).toEqual([
+      { member: 'm1', score: -0.25 },
+      { member: 'm2', score: 6 },
+    ]);
+    expect(await store.zrangeByScore('{r}c', -Infinity, Infinity)).toEqual([
+      { member: 'm1', score: 5 },
+      { member: 'm2', score: 6 },
+      { member: 'm3', score: 7 },
+    ]);
     expect(await store.get('{r}s')).toBe('between');
   });
 
@@ -203,10 +252,22 @@ describeEachStore('store contract', 'store', (factory) => {
     let seed = 7;
     const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
     const members = ['m1', 'm2', 'x\u00001\u0000y', '1', '3:x', ''];
-    const ops = Array.from({ length: 1_400 }, () => ({ op: 'zadd' as const, key: `{run}${'abc'[next(3)]}`, score: next(50), member: next(4) === 0 ? `n${next(700)}` : members[next(members.length)]! }));
+    const ops = Array.from({ length: 1_400 }, () => ({
+      op: 'zadd' as const,
+      key: `{run}${'abc'[next(3)]}`,
+      score: next(50),
+      member: next(4) === 0 ? `n${next(700)}` : members[next(members.length)]!,
+    }));
     const expected = new Map<string, Map<string, number>>();
-    for (const op of ops) (expected.get(op.key) ?? expected.set(op.key, new Map()).get(op.key)!).set(op.member, op.score);
-    expect(await store.atomic([{ op: 'set', key: '{run}before', value: '1' }, ...ops, { op: 'set', key: '{run}after', value: '2' }])).toEqual({ ok: true });
+    for (const op of ops)
+      (expected.get(op.key) ?? expected.set(op.key, new Map()).get(op.key)!).set(op.member, op.score);
+    expect(
+      await store.atomic([
+        { op: 'set', key: '{run}before', value: '1' },
+        ...ops,
+        { op: 'set', key: '{run}after', value: '2' },
+      ]),
+    ).toEqual({ ok: true });
     for (const [key, want] of expected) {
       const got = await store.zrangeByScore(key, -Infinity, Infinity);
       expect(new Map(got.map((e) => [e.member, e.score]))).toEqual(want);
@@ -216,12 +277,26 @@ describeEachStore('store contract', 'store', (factory) => {
 
   it('when atomic changes and lock scripts on different hash tags run at the same time, then each applies to its own keys', async () => {
     const tags = Array.from({ length: 24 }, (_, i) => `{par${i}}`);
-    const changed = await Promise.all(tags.map((t, i) => store.atomic([{ op: 'set', key: `${t}s`, value: String(i) }, { op: 'zadd', key: `${t}z`, score: i, member: 'm' }], [{ key: `${t}s`, absent: true }])));
+    const changed = await Promise.all(
+      tags.map((t, i) =>
+        store.atomic(
+          [
+            { op: 'set', key: `${t}s`, value: String(i) },
+            { op: 'zadd', key: `${t}z`, score: i, member: 'm' },
+          ],
+          [{ key: `${t}s`, absent: true }],
+        ),
+      ),
+    );
     expect(changed).toEqual(tags.map(() => ({ ok: true })));
     expect(await store.mget(tags.map((t) => `${t}s`))).toEqual(tags.map((_, i) => String(i)));
-    const locked = await Promise.all(tags.map((t) => store.lockAndRead(`${t}lock`, `tok${t}`, 5_000, `${t}s`)));
+    const locked = await Promise.all(
+      tags.map((t) => store.lockAndRead(`${t}lock`, `tok${t}`, 5_000, `${t}s`)),
+    );
     expect(locked).toEqual(tags.map((_, i) => ({ acquired: true, value: String(i) })));
-    const written = await Promise.all(tags.map((t) => store.writeHeld(`${t}lock`, `tok${t}`, `${t}s`, 'saved', 5_000, { release: true })));
+    const written = await Promise.all(
+      tags.map((t) => store.writeHeld(`${t}lock`, `tok${t}`, `${t}s`, 'saved', 5_000, { release: true })),
+    );
     expect(written).toEqual(tags.map(() => true));
     expect(await store.mget(tags.map((t) => `${t}s`))).toEqual(tags.map(() => 'saved'));
   });
@@ -236,7 +311,12 @@ describeEachStore('store contract', 'store', (factory) => {
     await store.set('star*x:1', 'y');
     await store.set('starYx:1', 'y');
     expect(await store.deletePrefix('gone:')).toBe(1_502);
-    expect(await store.mget(['gone:0', 'gone:1499', 'kept:1', 'gone-no-colon'])).toEqual([null, null, 'y', 'y']);
+    expect(await store.mget(['gone:0', 'gone:1499', 'kept:1', 'gone-no-colon'])).toEqual([
+      null,
+      null,
+      'y',
+      'y',
+    ]);
     expect(await store.hgetall('gone:h')).toEqual({});
     expect(await store.zcard('gone:z')).toBe(0);
     expect(await store.deletePrefix('star*x:')).toBe(1);
@@ -249,9 +329,16 @@ describeEachStore('store contract', 'store', (factory) => {
     const ops = Array.from({ length: 40 }, (_, c) => ({
       op: 'hset' as const,
       key: '{big}h',
-      fields: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`f${c * 500 + i}`, `v${c * 500 + i}`])),
+      fields: Object.fromEntries(
+        Array.from({ length: 500 }, (_, i) => [`f${c * 500 + i}`, `v${c * 500 + i}`]),
+      ),
     }));
-    const zadds = Array.from({ length: 5_000 }, (_, i) => ({ op: 'zadd' as const, key: '{big}z', score: i, member: `m${i}` }));
+    const zadds = Array.from({ length: 5_000 }, (_, i) => ({
+      op: 'zadd' as const,
+      key: '{big}z',
+      score: i,
+      member: `m${i}`,
+    }));
     expect(await store.atomic([...ops, ...zadds], [{ key: '{big}h', absent: true }])).toEqual({ ok: true });
     const h = await store.hgetall('{big}h');
     expect(Object.keys(h)).toHaveLength(20_000);
@@ -261,7 +348,9 @@ describeEachStore('store contract', 'store', (factory) => {
 
   it('when 20 writers race on one guarded key, then exactly one wins', async () => {
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => store.atomic([{ op: 'set', key: 'race', value: String(i) }], [{ key: 'race', absent: true }])),
+      Array.from({ length: 20 }, (_, i) =>
+        store.atomic([{ op: 'set', key: 'race', value: String(i) }], [{ key: 'race', absent: true }]),
+      ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
   });
@@ -318,7 +407,10 @@ describeEachStore('store contract', 'store', (factory) => {
     await rl.consume('+4930|a|z');
     await neighbour.consume('+1555|c|w');
     const under = (await rl.list('+1555|', 10)).entries.sort((a, b) => a.key.localeCompare(b.key));
-    expect(under.map((e) => [e.key, e.allowed, e.consumed])).toEqual([['+1555|a|x', false, 3], ['+1555|b|y', true, 1]]);
+    expect(under.map((e) => [e.key, e.allowed, e.consumed])).toEqual([
+      ['+1555|a|x', false, 3],
+      ['+1555|b|y', true, 1],
+    ]);
     expect(under[0]!.msBeforeNext).toBeGreaterThan(20_000);
     const all = await rl.list('', 10);
     expect(all.entries.map((e) => e.key).sort()).toEqual(['+1555|a|x', '+1555|b|y', '+4930|a|z']);
@@ -331,7 +423,9 @@ describeEachStore('store contract', 'store', (factory) => {
   });
 
   it('when bulk writes are sent, then they all land', async () => {
-    await store.bulk(Array.from({ length: 50 }, (_, i) => ({ op: 'zadd' as const, key: 'bulk', score: i, member: `m${i}` })));
+    await store.bulk(
+      Array.from({ length: 50 }, (_, i) => ({ op: 'zadd' as const, key: 'bulk', score: i, member: `m${i}` })),
+    );
     expect(await store.zcard('bulk')).toBe(50);
   });
 
@@ -346,38 +440,61 @@ describeEachStore('store contract', 'store', (factory) => {
 
   it('when a lock is taken with lockAndRead, then the value comes back and a second taker is refused', async () => {
     await store.set('{k}value', 'session-json');
-    expect(await store.lockAndRead('{k}lock', 't1', 5_000, '{k}value')).toEqual({ acquired: true, value: 'session-json' });
-    expect(await store.lockAndRead('{k}lock', 't2', 5_000, '{k}value')).toEqual({ acquired: false, value: 'session-json' });
+    expect(await store.lockAndRead('{k}lock', 't1', 5_000, '{k}value')).toEqual({
+      acquired: true,
+      value: 'session-json',
+    });
+    expect(await store.lockAndRead('{k}lock', 't2', 5_000, '{k}value')).toEqual({
+      acquired: false,
+      value: 'session-json',
+    });
     expect(await store.get('{k}lock')).toBe('t1');
-    expect(await store.lockAndRead('{k}lock2', 't3', 5_000, '{k}missing')).toEqual({ acquired: true, value: null });
+    expect(await store.lockAndRead('{k}lock2', 't3', 5_000, '{k}missing')).toEqual({
+      acquired: true,
+      value: null,
+    });
   });
 
   it('when lockAndRead takes the lock and finds no value, then it creates the one given; otherwise it creates nothing', async () => {
-    expect(await store.lockAndRead('{n}lock', 't1', 5_000, '{n}value', { value: 'fresh', ttlMs: 60_000 })).toEqual({ acquired: true, value: 'fresh', created: true });
+    expect(
+      await store.lockAndRead('{n}lock', 't1', 5_000, '{n}value', { value: 'fresh', ttlMs: 60_000 }),
+    ).toEqual({ acquired: true, value: 'fresh', created: true });
     expect(await store.get('{n}value')).toBe('fresh');
     expect(await store.pttl('{n}value')).toBeGreaterThan(50_000);
     // the lock is held: another taker gets the stored value and creates nothing
-    expect(await store.lockAndRead('{n}lock', 't2', 5_000, '{n}value', { value: 'other', ttlMs: 60_000 })).toEqual({ acquired: false, value: 'fresh' });
+    expect(
+      await store.lockAndRead('{n}lock', 't2', 5_000, '{n}value', { value: 'other', ttlMs: 60_000 }),
+    ).toEqual({ acquired: false, value: 'fresh' });
     await store.del(['{n}lock']);
-    expect(await store.lockAndRead('{n}lock', 't3', 5_000, '{n}value', { value: 'other', ttlMs: 60_000 })).toEqual({ acquired: true, value: 'fresh' });
+    expect(
+      await store.lockAndRead('{n}lock', 't3', 5_000, '{n}value', { value: 'other', ttlMs: 60_000 }),
+    ).toEqual({ acquired: true, value: 'fresh' });
     // not taken, value missing: nothing is created
-    expect(await store.lockAndRead('{n}lock', 't4', 5_000, '{n}gone', { value: 'x', ttlMs: 60_000 })).toEqual({ acquired: false, value: null });
+    expect(await store.lockAndRead('{n}lock', 't4', 5_000, '{n}gone', { value: 'x', ttlMs: 60_000 })).toEqual(
+      { acquired: false, value: null },
+    );
     expect(await store.get('{n}gone')).toBeNull();
   });
 
   it('when a value is written under a held lock, then it lands and the lock is extended or released; under a lost lock nothing lands', async () => {
     await store.set('{w}lock', 'owner', { ttlMs: 1_000 });
-    expect(await store.writeHeld('{w}lock', 'owner', '{w}value', 'v1', 60_000, { extendMs: 30_000 })).toBe(true);
+    expect(await store.writeHeld('{w}lock', 'owner', '{w}value', 'v1', 60_000, { extendMs: 30_000 })).toBe(
+      true,
+    );
     expect(await store.get('{w}value')).toBe('v1');
     expect(await store.pttl('{w}lock')).toBeGreaterThan(10_000);
     expect(await store.pttl('{w}value')).toBeGreaterThan(50_000);
-    expect(await store.writeHeld('{w}lock', 'intruder', '{w}value', 'stolen', 60_000, { release: true })).toBe(false);
+    expect(
+      await store.writeHeld('{w}lock', 'intruder', '{w}value', 'stolen', 60_000, { release: true }),
+    ).toBe(false);
     expect(await store.get('{w}value')).toBe('v1');
     expect(await store.get('{w}lock')).toBe('owner');
     expect(await store.writeHeld('{w}lock', 'owner', '{w}value', 'v2', 60_000, { release: true })).toBe(true);
     expect(await store.get('{w}value')).toBe('v2');
     expect(await store.get('{w}lock')).toBeNull();
-    expect(await store.writeHeld('{w}lock', 'owner', '{w}value', 'v3', 60_000, { release: true })).toBe(false);
+    expect(await store.writeHeld('{w}lock', 'owner', '{w}value', 'v3', 60_000, { release: true })).toBe(
+      false,
+    );
     expect(await store.get('{w}value')).toBe('v2');
   });
 
@@ -387,7 +504,11 @@ describeEachStore('store contract', 'store', (factory) => {
 
   it('when entries are pushed to a capped list in an atomic step, then only the newest stay', async () => {
     const key = storeKeys.callTrace('st-1', 'c-list');
-    for (let i = 1; i <= 5; i++) await store.atomic([{ op: 'rpush', key, value: `e${i}`, keepLast: 3 }, { op: 'pexpire', key, ttlMs: 60_000 }]);
+    for (let i = 1; i <= 5; i++)
+      await store.atomic([
+        { op: 'rpush', key, value: `e${i}`, keepLast: 3 },
+        { op: 'pexpire', key, ttlMs: 60_000 },
+      ]);
     expect(await store.lrange(key, 0, -1)).toEqual(['e3', 'e4', 'e5']);
     expect(await store.lrange(key, -1, -1)).toEqual(['e5']);
     expect(await store.pttl(key)).toBeGreaterThan(0);
@@ -395,7 +516,11 @@ describeEachStore('store contract', 'store', (factory) => {
 
   it('when a range of scores is removed, then members outside it stay', async () => {
     const key = storeKeys.callIndex('st-1');
-    await store.atomic([{ op: 'zadd', key, score: 1, member: 'a' }, { op: 'zadd', key, score: 5, member: 'b' }, { op: 'zremrangebyscore', key, min: -Infinity, max: 2 }]);
+    await store.atomic([
+      { op: 'zadd', key, score: 1, member: 'a' },
+      { op: 'zadd', key, score: 5, member: 'b' },
+      { op: 'zremrangebyscore', key, min: -Infinity, max: 2 },
+    ]);
     expect(await store.zrange(key, 0, -1)).toEqual([{ member: 'b', score: 5 }]);
   });
 

@@ -20,7 +20,8 @@ describeEachStore('stream cap', 'store', (factory) => {
     const key = storeKeys.callFeed('st-cap');
     const maxLen = 300;
     const added = 1_000;
-    for (let i = 1; i <= added; i++) await store.atomic([{ op: 'xadd', key, fields: { e: String(i) }, maxLen }]);
+    for (let i = 1; i <= added; i++)
+      await store.atomic([{ op: 'xadd', key, fields: { e: String(i) }, maxLen }]);
     const reader = await store.streamReader();
     try {
       const kept = (await reader.read(key, '0-0', 10 * added, 10)).map((x) => Number(x.fields.e));
@@ -35,7 +36,8 @@ describeEachStore('stream cap', 'store', (factory) => {
 
   it('when a stream is trimmed, then its last id still names its newest entry', async () => {
     const key = storeKeys.callFeed('st-cap-id');
-    for (let i = 1; i <= 50; i++) await store.atomic([{ op: 'xadd', key, fields: { e: String(i) }, maxLen: 10 }]);
+    for (let i = 1; i <= 50; i++)
+      await store.atomic([{ op: 'xadd', key, fields: { e: String(i) }, maxLen: 10 }]);
     const reader = await store.streamReader();
     try {
       const kept = await reader.read(key, '0-0', 1_000, 10);

@@ -4,7 +4,8 @@ import { storeKeys, type Store } from '../../src/store/index.js';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { admin, tablesFixture, uniqueTable, type TablesFixture } from './tables-fixture.js';
 
-const paths = (body: { errors: Array<{ path?: string }> }): Array<string | undefined> => body.errors.map((e) => e.path);
+const paths = (body: { errors: Array<{ path?: string }> }): Array<string | undefined> =>
+  body.errors.map((e) => e.path);
 
 describeEachStore('data table definitions', 'api', (factory) => {
   let store: Store;
@@ -15,7 +16,11 @@ describeEachStore('data table definitions', 'api', (factory) => {
   });
   afterAll(() => store.close());
 
-  const put = (name: string, body: unknown) => request(f.t.app).put(`/api/admin/tables/${name}`).set(admin).send(body as object);
+  const put = (name: string, body: unknown) =>
+    request(f.t.app)
+      .put(`/api/admin/tables/${name}`)
+      .set(admin)
+      .send(body as object);
 
   describe('defining', () => {
     it('when a valid definition is put, then it is stored, normalised and read back', async () => {
@@ -49,29 +54,63 @@ describeEachStore('data table definitions', 'api', (factory) => {
       const name = uniqueTable('legacy');
       const def = await f.define(name, {
         schemaDef: [
-          { name: 'title', type: 'string', isRequired: true, isEncrypted: false, reference: null, maxLength: 10, default: 'x' },
+          {
+            name: 'title',
+            type: 'string',
+            isRequired: true,
+            isEncrypted: false,
+            reference: null,
+            maxLength: 10,
+            default: 'x',
+          },
           { name: 'secret', type: 'string', isRequired: false, isEncrypted: true },
           { name: 'owner', type: 'string', reference: 'users' },
         ],
       });
       expect(def.columns).toEqual([
-        { name: 'title', type: 'string', required: true, unique: false, encrypted: false, maxLength: 10, default: 'x' },
+        {
+          name: 'title',
+          type: 'string',
+          required: true,
+          unique: false,
+          encrypted: false,
+          maxLength: 10,
+          default: 'x',
+        },
         { name: 'secret', type: 'string', required: false, unique: false, encrypted: true },
-        { name: 'owner', type: 'string', required: false, unique: false, encrypted: false, reference: 'users' },
+        {
+          name: 'owner',
+          type: 'string',
+          required: false,
+          unique: false,
+          encrypted: false,
+          reference: 'users',
+        },
       ]);
       expect(def.access).toEqual({});
     });
 
     it('when an unknown table is read, then 404', async () => {
-      await request(f.t.app).get(`/api/admin/tables/${uniqueTable('none')}`).set(admin).expect(404);
+      await request(f.t.app)
+        .get(`/api/admin/tables/${uniqueTable('none')}`)
+        .set(admin)
+        .expect(404);
     });
 
     it('when the admin token is missing, then 401', async () => {
-      await request(f.t.app).put(`/api/admin/tables/${uniqueTable('x')}`).send({ columns: [{ name: 'a', type: 'string' }] }).expect(401);
+      await request(f.t.app)
+        .put(`/api/admin/tables/${uniqueTable('x')}`)
+        .send({ columns: [{ name: 'a', type: 'string' }] })
+        .expect(401);
     });
 
     it('when the body is not JSON, then 415', async () => {
-      await request(f.t.app).put(`/api/admin/tables/${uniqueTable('x')}`).set(admin).set('Content-Type', 'text/plain').send('columns').expect(415);
+      await request(f.t.app)
+        .put(`/api/admin/tables/${uniqueTable('x')}`)
+        .set(admin)
+        .set('Content-Type', 'text/plain')
+        .send('columns')
+        .expect(415);
     });
   });
 
@@ -121,22 +160,36 @@ describeEachStore('data table definitions', 'api', (factory) => {
           { name: 'fine', type: 'number', default: 3 },
         ],
       }).expect(400);
-      expect(paths(r.body)).toEqual(['body.columns.0.default', 'body.columns.1.default', 'body.columns.2.default', 'body.columns.3.default']);
+      expect(paths(r.body)).toEqual([
+        'body.columns.0.default',
+        'body.columns.1.default',
+        'body.columns.2.default',
+        'body.columns.3.default',
+      ]);
     });
 
     it('when maxLength is given on a non-string column, then 400', async () => {
-      const r = await put(uniqueTable('t'), { columns: [{ name: 'n', type: 'number', maxLength: 3 }] }).expect(400);
-      expect(r.body.errors[0]).toMatchObject({ path: 'body.columns.0.maxLength', msg: 'maxLength applies only to string columns' });
+      const r = await put(uniqueTable('t'), {
+        columns: [{ name: 'n', type: 'number', maxLength: 3 }],
+      }).expect(400);
+      expect(r.body.errors[0]).toMatchObject({
+        path: 'body.columns.0.maxLength',
+        msg: 'maxLength applies only to string columns',
+      });
     });
 
     it('when a column is both unique and encrypted, then 400 explaining why', async () => {
-      const r = await put(uniqueTable('t'), { columns: [{ name: 'ssn', type: 'string', unique: true, encrypted: true }] }).expect(400);
+      const r = await put(uniqueTable('t'), {
+        columns: [{ name: 'ssn', type: 'string', unique: true, encrypted: true }],
+      }).expect(400);
       expect(r.body.errors[0].path).toBe('body.columns.0.unique');
       expect(r.body.errors[0].msg).toMatch(/random IV/);
     });
 
     it('when a unique column has a default, then 400', async () => {
-      const r = await put(uniqueTable('t'), { columns: [{ name: 'code', type: 'string', unique: true, default: 'A' }] }).expect(400);
+      const r = await put(uniqueTable('t'), {
+        columns: [{ name: 'code', type: 'string', unique: true, default: 'A' }],
+      }).expect(400);
       expect(r.body.errors[0].path).toBe('body.columns.0.default');
     });
 
@@ -148,18 +201,32 @@ describeEachStore('data table definitions', 'api', (factory) => {
     it('when neither or both of columns and schemaDef are given, then 400', async () => {
       const r = await put(uniqueTable('t'), { access: {} }).expect(400);
       expect(paths(r.body)).toEqual(['body.columns']);
-      const both = await put(uniqueTable('t'), { columns: [{ name: 'a', type: 'string' }], schemaDef: [{ name: 'a', type: 'string' }] }).expect(400);
+      const both = await put(uniqueTable('t'), {
+        columns: [{ name: 'a', type: 'string' }],
+        schemaDef: [{ name: 'a', type: 'string' }],
+      }).expect(400);
       expect(paths(both.body)).toEqual(['body.schemaDef']);
     });
 
     it('when access names something that is not an app id or an unknown app, then 400 at that member', async () => {
-      const bad = await put(uniqueTable('t'), { columns: [{ name: 'a', type: 'string' }], access: { nobody: { read: true, write: true } } }).expect(400);
+      const bad = await put(uniqueTable('t'), {
+        columns: [{ name: 'a', type: 'string' }],
+        access: { nobody: { read: true, write: true } },
+      }).expect(400);
       expect(paths(bad.body)).toEqual(['body.access.nobody']);
       const ghost = 'st-00000000-0000-4000-8000-000000000000';
-      const unknown = await put(uniqueTable('t'), { columns: [{ name: 'a', type: 'string' }], access: { [ghost]: { read: true, write: true } } }).expect(400);
+      const unknown = await put(uniqueTable('t'), {
+        columns: [{ name: 'a', type: 'string' }],
+        access: { [ghost]: { read: true, write: true } },
+      }).expect(400);
       expect(unknown.body.errors[0]).toMatchObject({ path: `body.access.${ghost}`, msg: 'unknown app' });
-      const shape = await put(uniqueTable('t'), { columns: [{ name: 'a', type: 'string' }], access: { [ghost]: { read: 'yes' } } }).expect(400);
-      expect(paths(shape.body)).toEqual(expect.arrayContaining([`body.access.${ghost}.read`, `body.access.${ghost}.write`]));
+      const shape = await put(uniqueTable('t'), {
+        columns: [{ name: 'a', type: 'string' }],
+        access: { [ghost]: { read: 'yes' } },
+      }).expect(400);
+      expect(paths(shape.body)).toEqual(
+        expect.arrayContaining([`body.access.${ghost}.read`, `body.access.${ghost}.write`]),
+      );
     });
   });
 
@@ -168,14 +235,26 @@ describeEachStore('data table definitions', 'api', (factory) => {
       const kept = await f.writer();
       const gone = await f.writer();
       const name = uniqueTable('shared');
-      const access = { [kept.streamId]: { read: true, write: true }, [gone.streamId]: { read: true, write: false } };
+      const access = {
+        [kept.streamId]: { read: true, write: true },
+        [gone.streamId]: { read: true, write: false },
+      };
       await f.define(name, { columns: [{ name: 'a', type: 'string' }], access });
       await f.t.apps.deleteApp(gone.streamId);
-      const again = await f.define(name, { columns: [{ name: 'a', type: 'string' }, { name: 'b', type: 'string' }], access });
+      const again = await f.define(name, {
+        columns: [
+          { name: 'a', type: 'string' },
+          { name: 'b', type: 'string' },
+        ],
+        access,
+      });
       expect(again.access).toEqual({ [kept.streamId]: { read: true, write: true } });
       const other = uniqueTable('fresh');
       const refused = await put(other, { columns: [{ name: 'a', type: 'string' }], access }).expect(400);
-      expect(refused.body.errors[0]).toMatchObject({ path: `body.access.${gone.streamId}`, msg: 'unknown app' });
+      expect(refused.body.errors[0]).toMatchObject({
+        path: `body.access.${gone.streamId}`,
+        msg: 'unknown app',
+      });
     });
 
     it('when a table is redefined, then its rows are kept and the new columns apply', async () => {
@@ -184,7 +263,13 @@ describeEachStore('data table definitions', 'api', (factory) => {
       const access = { [w.streamId]: { read: true, write: true } };
       const first = await f.define(name, { columns: [{ name: 'a', type: 'string' }], access });
       const row = await f.insert(name, w.auth, { a: 'one' }).expect(201);
-      const second = await f.define(name, { columns: [{ name: 'a', type: 'string' }, { name: 'b', type: 'number', default: 7 }], access });
+      const second = await f.define(name, {
+        columns: [
+          { name: 'a', type: 'string' },
+          { name: 'b', type: 'number', default: 7 },
+        ],
+        access,
+      });
       expect(second.createdOn).toBe(first.createdOn);
       expect(await f.component.service.readRow(name, row.body.sys_Id)).toMatchObject({ a: 'one' });
       const next = await f.insert(name, w.auth, { a: 'two' }).expect(201);
@@ -200,7 +285,9 @@ describeEachStore('data table definitions', 'api', (factory) => {
       await f.define(name, { columns: [{ name: 'code', type: 'string' }], access });
       await f.insert(name, w.auth, { code: 'X' }).expect(201);
       await f.insert(name, w.auth, { code: 'X' }).expect(201);
-      const r = await put(name, { columns: [{ name: 'code', type: 'string', unique: true }], access }).expect(409);
+      const r = await put(name, { columns: [{ name: 'code', type: 'string', unique: true }], access }).expect(
+        409,
+      );
       expect(r.body.errors[0].path).toBe('body.columns.0.unique');
       const got = await request(f.t.app).get(`/api/admin/tables/${name}`).set(admin).expect(200);
       expect(got.body.columns[0].unique).toBe(false);

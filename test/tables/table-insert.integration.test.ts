@@ -5,7 +5,8 @@ import { describeEachStore } from '../helpers/test-stores.js';
 import { tablesFixture, uniqueTable, type TablesFixture } from './tables-fixture.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const paths = (body: { errors: Array<{ path?: string }> }): Array<string | undefined> => body.errors.map((e) => e.path);
+const paths = (body: { errors: Array<{ path?: string }> }): Array<string | undefined> =>
+  body.errors.map((e) => e.path);
 
 describeEachStore('data table insert', 'api', (factory) => {
   let store: Store;
@@ -35,7 +36,14 @@ describeEachStore('data table insert', 'api', (factory) => {
   describe('success', () => {
     it('when a valid record is inserted, then 201 with the columns, defaults and system members', async () => {
       const r = await f.insert(table, w.auth, { name: 'Ada', age: 36 }).expect(201);
-      expect(r.body).toMatchObject({ name: 'Ada', age: 36, status: 'new', score: 0, Created_By: w.streamId, Updated_By: w.streamId });
+      expect(r.body).toMatchObject({
+        name: 'Ada',
+        age: 36,
+        status: 'new',
+        score: 0,
+        Created_By: w.streamId,
+        Updated_By: w.streamId,
+      });
       expect(r.body.sys_Id).toMatch(new RegExp(`^sys-${UUID}$`));
       expect(r.body._id).toBe(r.body.sys_Id.slice(4));
       expect(r.body.Created_On).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -49,9 +57,13 @@ describeEachStore('data table insert', 'api', (factory) => {
       expect(a.body.born).toBe('1990-05-01T00:00:00.000Z');
       const b = await f.insert(table, w.auth, { name: 'B', born: '1990-05-01T12:30:00+02:00' }).expect(201);
       expect(b.body.born).toBe('1990-05-01T10:30:00.000Z');
-      const c = await f.insert(table, w.auth, { name: 'C', born: '1990-05-01T23:30:00.25-01:00' }).expect(201);
+      const c = await f
+        .insert(table, w.auth, { name: 'C', born: '1990-05-01T23:30:00.25-01:00' })
+        .expect(201);
       expect(c.body.born).toBe('1990-05-02T00:30:00.250Z');
-      expect((await f.component.service.readRow(table, c.body.sys_Id))?.born).toBe('1990-05-02T00:30:00.250Z');
+      expect((await f.component.service.readRow(table, c.body.sys_Id))?.born).toBe(
+        '1990-05-02T00:30:00.250Z',
+      );
     });
 
     it('when a column is given null, then the default applies or null is kept', async () => {
@@ -82,7 +94,9 @@ describeEachStore('data table insert', 'api', (factory) => {
     });
 
     it('when values have the wrong type, then 400 for each', async () => {
-      const r = await f.insert(table, w.auth, { name: 5, age: '36', born: 'yesterday', email: true }).expect(400);
+      const r = await f
+        .insert(table, w.auth, { name: 5, age: '36', born: 'yesterday', email: true })
+        .expect(400);
       expect(paths(r.body)).toEqual(['body.data.name', 'body.data.email', 'body.data.age', 'body.data.born']);
     });
 
@@ -93,28 +107,47 @@ describeEachStore('data table insert', 'api', (factory) => {
 
     it('when a required column is missing, then 400 naming it', async () => {
       const r = await f.insert(table, w.auth, { age: 3 }).expect(400);
-      expect(r.body.errors).toEqual([{ msg: 'is required', code: 'validation_error', path: 'body.data.name' }]);
+      expect(r.body.errors).toEqual([
+        { msg: 'is required', code: 'validation_error', path: 'body.data.name' },
+      ]);
     });
 
     it('when a string is longer than maxLength, then 400', async () => {
       const r = await f.insert(table, w.auth, { name: 'x'.repeat(11) }).expect(400);
-      expect(r.body.errors[0]).toMatchObject({ path: 'body.data.name', msg: 'must be at most 10 characters' });
+      expect(r.body.errors[0]).toMatchObject({
+        path: 'body.data.name',
+        msg: 'must be at most 10 characters',
+      });
     });
 
     it('when data is missing or not an object, then 400 at body.data', async () => {
       const a = await request(f.t.app).post(`/api/public/tables/${table}`).set(w.auth).send({}).expect(400);
       expect(paths(a.body)).toEqual(['body.data']);
-      const b = await request(f.t.app).post(`/api/public/tables/${table}`).set(w.auth).send({ data: [1] }).expect(400);
+      const b = await request(f.t.app)
+        .post(`/api/public/tables/${table}`)
+        .set(w.auth)
+        .send({ data: [1] })
+        .expect(400);
       expect(paths(b.body)).toEqual(['body.data']);
     });
 
     it('when the content type is not JSON, then 415', async () => {
-      await request(f.t.app).post(`/api/public/tables/${table}`).set(w.auth).set('Content-Type', 'text/plain').send('data').expect(415);
+      await request(f.t.app)
+        .post(`/api/public/tables/${table}`)
+        .set(w.auth)
+        .set('Content-Type', 'text/plain')
+        .send('data')
+        .expect(415);
     });
 
     it('when the body is over the platform limit, then 413', async () => {
       const big = JSON.stringify({ data: { name: 'x'.repeat(1_100_000) } });
-      await request(f.t.app).post(`/api/public/tables/${table}`).set(w.auth).set('Content-Type', 'application/json').send(big).expect(413);
+      await request(f.t.app)
+        .post(`/api/public/tables/${table}`)
+        .set(w.auth)
+        .set('Content-Type', 'application/json')
+        .send(big)
+        .expect(413);
     });
   });
 
@@ -129,14 +162,18 @@ describeEachStore('data table insert', 'api', (factory) => {
     it('when 20 inserts with the same unique value run in parallel, then exactly one is 201 and the rest 409', async () => {
       const before = await store.zcard(storeKeys.tableRows(table));
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => f.insert(table, w.auth, { name: `P${i}`, email: 'race@example.com' })),
+        Array.from({ length: 20 }, (_, i) =>
+          f.insert(table, w.auth, { name: `P${i}`, email: 'race@example.com' }),
+        ),
       );
       const statuses = results.map((r) => r.status).sort();
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
       expect(statuses.filter((s) => s === 409)).toHaveLength(19);
       expect(await store.zcard(storeKeys.tableRows(table))).toBe(before + 1);
       const winner = results.find((r) => r.status === 201)!;
-      expect(await store.hget(storeKeys.tableUnique(table, 'email'), 'race@example.com')).toBe(winner.body.sys_Id);
+      expect(await store.hget(storeKeys.tableUnique(table, 'email'), 'race@example.com')).toBe(
+        winner.body.sys_Id,
+      );
     });
 
     it('when the unique column is left empty in several rows, then they do not collide', async () => {
@@ -169,7 +206,10 @@ describeEachStore('data table insert', 'api', (factory) => {
       await f.insert(table, stranger.auth, { name: 'x' }).expect(403);
       const reader = await f.writer();
       const name = uniqueTable('readonly');
-      await f.define(name, { columns: [{ name: 'a', type: 'string' }], access: { [reader.streamId]: { read: true, write: false } } });
+      await f.define(name, {
+        columns: [{ name: 'a', type: 'string' }],
+        access: { [reader.streamId]: { read: true, write: false } },
+      });
       const r = await f.insert(name, reader.auth, { a: 'x' }).expect(403);
       expect(r.body.errors[0].msg).toMatch(/write access/);
     });
@@ -198,7 +238,9 @@ describeEachStore('data table insert rate limit', 'api', (factory) => {
     for (let i = 0; i < 3; i++) await f.insert(a, w.auth, { v: i }).expect(201);
     const r = await f.insert(a, w.auth, { v: 4 }).expect(429);
     expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(r.body.errors[0].msg).toBe('Rate limit for this API has been reached. Please try again after some time.');
+    expect(r.body.errors[0].msg).toBe(
+      'Rate limit for this API has been reached. Please try again after some time.',
+    );
     await f.insert(b, w.auth, { v: 1 }).expect(201);
   });
 });

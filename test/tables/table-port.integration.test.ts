@@ -26,7 +26,12 @@ describeEachStore('the TablePort (agent table node)', 'api', (factory) => {
     f = tablesFixture(store);
     streamId = (await f.writer()).streamId;
     await f.define(table, {
-      columns: [{ name: 'ref', type: 'string', required: true, unique: true }, { name: 'qty', type: 'number', default: 1 }, { name: 'card', type: 'string', encrypted: true }, { name: 'due', type: 'date' }],
+      columns: [
+        { name: 'ref', type: 'string', required: true, unique: true },
+        { name: 'qty', type: 'number', default: 1 },
+        { name: 'card', type: 'string', encrypted: true },
+        { name: 'due', type: 'date' },
+      ],
       access: { [streamId]: { read: false, write: true } },
     });
   });
@@ -43,7 +48,11 @@ describeEachStore('the TablePort (agent table node)', 'api', (factory) => {
   });
 
   it('when the agent passes a Date object for a date column, then it is stored as UTC ISO', async () => {
-    const r = await f.component.tables.insert({ streamId, table, record: { ref: 'D-1', due: new Date(Date.UTC(2024, 4, 1, 9)) } });
+    const r = await f.component.tables.insert({
+      streamId,
+      table,
+      record: { ref: 'D-1', due: new Date(Date.UTC(2024, 4, 1, 9)) },
+    });
     expect(r.due).toBe('2024-05-01T09:00:00.000Z');
   });
 
@@ -62,36 +71,87 @@ describeEachStore('the TablePort (agent table node)', 'api', (factory) => {
 
   it('when an insert is repeated with the same idempotency key, then it answers the first row, in clear, and writes nothing', async () => {
     const key = 'call-1\u00001\u0000main.save';
-    const first = await f.component.tables.insert({ streamId, table, record: { ref: 'I-1', card: '5500 0000 0000 0004' }, idempotencyKey: key });
+    const first = await f.component.tables.insert({
+      streamId,
+      table,
+      record: { ref: 'I-1', card: '5500 0000 0000 0004' },
+      idempotencyKey: key,
+    });
     const rows = await store.zcard(storeKeys.tableRows(table));
     // the repeat: the same row back, although its unique value is taken (by that row)
-    const again = await f.component.tables.insert({ streamId, table, record: { ref: 'I-1', card: '5500 0000 0000 0004' }, idempotencyKey: key });
+    const again = await f.component.tables.insert({
+      streamId,
+      table,
+      record: { ref: 'I-1', card: '5500 0000 0000 0004' },
+      idempotencyKey: key,
+    });
     expect(again).toEqual(first);
     expect(await store.zcard(storeKeys.tableRows(table))).toBe(rows);
     // a repeat that now fills the record otherwise still finds the first row
-    expect((await f.component.tables.insert({ streamId, table, record: { ref: 'I-2' }, idempotencyKey: key })).sys_Id).toBe(first.sys_Id);
+    expect(
+      (await f.component.tables.insert({ streamId, table, record: { ref: 'I-2' }, idempotencyKey: key }))
+        .sys_Id,
+    ).toBe(first.sys_Id);
     expect(await store.zcard(storeKeys.tableRows(table))).toBe(rows);
     // another key is another insert (refused here by the unique column); no key, the same
-    expect((await failure(f.component.tables.insert({ streamId, table, record: { ref: 'I-1' }, idempotencyKey: `${key}#2` }))).status).toBe(409);
-    expect((await failure(f.component.tables.insert({ streamId, table, record: { ref: 'I-1' } }))).status).toBe(409);
-    expect((await f.component.tables.insert({ streamId, table, record: { ref: 'I-3' }, idempotencyKey: `${key}#2` })).sys_Id).not.toBe(first.sys_Id);
+    expect(
+      (
+        await failure(
+          f.component.tables.insert({ streamId, table, record: { ref: 'I-1' }, idempotencyKey: `${key}#2` }),
+        )
+      ).status,
+    ).toBe(409);
+    expect(
+      (await failure(f.component.tables.insert({ streamId, table, record: { ref: 'I-1' } }))).status,
+    ).toBe(409);
+    expect(
+      (
+        await f.component.tables.insert({
+          streamId,
+          table,
+          record: { ref: 'I-3' },
+          idempotencyKey: `${key}#2`,
+        })
+      ).sys_Id,
+    ).not.toBe(first.sys_Id);
     expect(await store.zcard(storeKeys.tableRows(table))).toBe(rows + 1);
   });
 
   it('when two apps insert with the same idempotency key, then each gets its own row', async () => {
     const other = (await f.writer()).streamId;
     const shared = uniqueTable('shared');
-    await f.define(shared, { columns: [{ name: 'ref', type: 'string' }], access: { [streamId]: { read: false, write: true }, [other]: { read: false, write: true } } });
-    const a = await f.component.tables.insert({ streamId, table: shared, record: { ref: 'x' }, idempotencyKey: 'k' });
-    const b = await f.component.tables.insert({ streamId: other, table: shared, record: { ref: 'x' }, idempotencyKey: 'k' });
+    await f.define(shared, {
+      columns: [{ name: 'ref', type: 'string' }],
+      access: { [streamId]: { read: false, write: true }, [other]: { read: false, write: true } },
+    });
+    const a = await f.component.tables.insert({
+      streamId,
+      table: shared,
+      record: { ref: 'x' },
+      idempotencyKey: 'k',
+    });
+    const b = await f.component.tables.insert({
+      streamId: other,
+      table: shared,
+      record: { ref: 'x' },
+      idempotencyKey: 'k',
+    });
     expect(a.sys_Id).not.toBe(b.sys_Id);
     expect(await store.zcard(storeKeys.tableRows(shared))).toBe(2);
   });
 
   it('when the app has no write access or the table is unknown, then 403 or 404', async () => {
     const other = (await f.writer()).streamId;
-    expect((await failure(f.component.tables.insert({ streamId: other, table, record: { ref: 'C' } }))).status).toBe(403);
-    expect((await failure(f.component.tables.insert({ streamId, table: uniqueTable('nope'), record: { ref: 'C' } }))).status).toBe(404);
+    expect(
+      (await failure(f.component.tables.insert({ streamId: other, table, record: { ref: 'C' } }))).status,
+    ).toBe(403);
+    expect(
+      (
+        await failure(
+          f.component.tables.insert({ streamId, table: uniqueTable('nope'), record: { ref: 'C' } }),
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -105,7 +165,18 @@ describe('ISO 8601 date normalisation', () => {
   });
 
   it('when the value is not an ISO 8601 date, then null', () => {
-    for (const bad of ['2023-02-29', '2024-13-01', '2024-04-31', '2024-05-01T24:00', '2024-05-01T10:60', '01/05/2024', '2024-5-1', '', 'now', '2024-05-01T10:00+25:00']) {
+    for (const bad of [
+      '2023-02-29',
+      '2024-13-01',
+      '2024-04-31',
+      '2024-05-01T24:00',
+      '2024-05-01T10:60',
+      '01/05/2024',
+      '2024-5-1',
+      '',
+      'now',
+      '2024-05-01T10:00+25:00',
+    ]) {
       expect(normaliseIsoDate(bad), bad).toBeNull();
     }
   });

@@ -19,7 +19,8 @@ export interface TablesFixture {
 
 let counter = 0;
 /** A table name no other test of the file uses. */
-export const uniqueTable = (base: string): string => `${base}_${++counter}_${Math.random().toString(36).slice(2, 8)}`;
+export const uniqueTable = (base: string): string =>
+  `${base}_${++counter}_${Math.random().toString(36).slice(2, 8)}`;
 
 export function tablesFixture(store: Store, options: TablesOptions = {}): TablesFixture {
   let component!: TablesComponent;

@@ -17,7 +17,7 @@ const SPANISH_SUITE = [
   { utterance: 'adiós', intent: 'Goodbye' },
 ];
 
-describeEachStore('batch runs in the agent\'s languages', 'api', (factory) => {
+describeEachStore("batch runs in the agent's languages", 'api', (factory) => {
   let store: Store;
   let h: Harness;
   let app: Awaited<ReturnType<Harness['t']['createAppWithClient']>>;
@@ -26,7 +26,14 @@ describeEachStore('batch runs in the agent\'s languages', 'api', (factory) => {
   beforeAll(async () => {
     store = await factory.make();
     agent = await compileAgent(bilingualDemoAgentDefinition);
-    h = await makeHarness(store, {}, new Map(), agentRecognizers({ resolve: async () => ({ agent, version: 'bilingual', from: 'published' as const }) }));
+    h = await makeHarness(
+      store,
+      {},
+      new Map(),
+      agentRecognizers({
+        resolve: async () => ({ agent, version: 'bilingual', from: 'published' as const }),
+      }),
+    );
     app = await h.t.createAppWithClient(['batch-tests']);
     await putSuite(h.t, app.streamId, 'spanish', SPANISH_SUITE);
   });
@@ -37,7 +44,11 @@ describeEachStore('batch runs in the agent\'s languages', 'api', (factory) => {
 
   describe('a run', () => {
     it('when bot-language is es, then the Spanish model answers and the result says botLanguage es', async () => {
-      const res = await request(h.t.app).post(`/api/public/bot/${app.streamId}/testsuite/spanish/run`).set('auth', app.token()).set('bot-language', 'es').send({ runType: 'published' });
+      const res = await request(h.t.app)
+        .post(`/api/public/bot/${app.streamId}/testsuite/spanish/run`)
+        .set('auth', app.token())
+        .set('bot-language', 'es')
+        .send({ runType: 'published' });
       expect(res.status, JSON.stringify(res.body)).toBe(202);
       expect(res.body.botLanguage).toBe('es');
       const done = await waitForStatus(h.t, statusPath(app.streamId, 'spanish', res.body._id), app.token());
@@ -46,7 +57,10 @@ describeEachStore('batch runs in the agent\'s languages', 'api', (factory) => {
     });
 
     it('when bot-language is a language the agent lacks, then the run is refused with 400 at the header', async () => {
-      const res = await request(h.t.app).post(`/api/public/bot/${app.streamId}/testsuite/spanish/run`).set('auth', app.token()).set('bot-language', 'fr');
+      const res = await request(h.t.app)
+        .post(`/api/public/bot/${app.streamId}/testsuite/spanish/run`)
+        .set('auth', app.token())
+        .set('bot-language', 'fr');
       expect(res.status).toBe(400);
       expect(res.body.errors[0].path).toBe('headers.bot-language');
       expect(res.body.errors[0].msg).toContain('en-US, es-US');

@@ -20,7 +20,12 @@ export function keywordRecognizer(
         const until = performance.now() + opts.costMs;
         while (performance.now() < until);
       }
-      const words = new Set(text.toLowerCase().split(/[^a-z]+/).filter(Boolean));
+      const words = new Set(
+        text
+          .toLowerCase()
+          .split(/[^a-z]+/)
+          .filter(Boolean),
+      );
       const scores = Object.entries(intents)
         .map(([intent, keys]) => {
           const hits = keys.filter((k) => words.has(k)).length;
@@ -28,7 +33,9 @@ export function keywordRecognizer(
         })
         .sort((a, b) => b.score - a.score);
       const best = scores[0];
-      return best && best.score >= threshold ? { intent: best.intent, score: best.score, scores } : { intent: 'None', score: best?.score ?? 0, scores };
+      return best && best.score >= threshold
+        ? { intent: best.intent, score: best.score, scores }
+        : { intent: 'None', score: best?.score ?? 0, scores };
     },
     async extractEntities(text, expected) {
       const found: Record<string, unknown> = {};

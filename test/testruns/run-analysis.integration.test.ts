@@ -1,13 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { MATRIX_INTENTS, OTHER, addToAnalysis, analysisView, emptyAnalysis, parseAnalysis } from '../../src/testruns/run-analysis.js';
+import {
+  MATRIX_INTENTS,
+  OTHER,
+  addToAnalysis,
+  analysisView,
+  emptyAnalysis,
+  parseAnalysis,
+} from '../../src/testruns/run-analysis.js';
 import type { UtteranceOutcome } from '../../src/testruns/score-utterance.js';
 
 /**
  * An outcome as score-utterance makes it (only the members the analysis reads matter). The
  * best-scoring intent is the matched one unless given (a rejection then has none).
  */
-function outcome(matchedIntent: string, confidence: number | null, error = false, bestIntent = matchedIntent === 'None' ? '' : matchedIntent): UtteranceOutcome {
-  return { matchedIntent, matchedScore: null, expectedScore: null, confidence, bestIntent, tp: false, tn: false, fp: false, fn: false, error, entities: [], success: false };
+function outcome(
+  matchedIntent: string,
+  confidence: number | null,
+  error = false,
+  bestIntent = matchedIntent === 'None' ? '' : matchedIntent,
+): UtteranceOutcome {
+  return {
+    matchedIntent,
+    matchedScore: null,
+    expectedScore: null,
+    confidence,
+    bestIntent,
+    tp: false,
+    tn: false,
+    fp: false,
+    fn: false,
+    error,
+    entities: [],
+    success: false,
+  };
 }
 
 describe('the analysis of a run', () => {
@@ -15,7 +40,13 @@ describe('the analysis of a run', () => {
     const a = emptyAnalysis();
     addToAnalysis(a, 'Hours', outcome('Hours', 0.9));
     const v = analysisView(a);
-    expect(v.confusionMatrix).toEqual({ labels: ['Hours', 'None'], matrix: [[1, 0], [0, 0]] });
+    expect(v.confusionMatrix).toEqual({
+      labels: ['Hours', 'None'],
+      matrix: [
+        [1, 0],
+        [0, 0],
+      ],
+    });
     expect(v.falseAcceptRate).toBeNull();
     expect(v.inScopeAccuracy).toBe(1);
   });
@@ -26,8 +57,20 @@ describe('the analysis of a run', () => {
     addToAnalysis(a, 'HOURS', outcome('None', 0.2));
     addToAnalysis(a, 'none', outcome('Hours', 0.7));
     const v = analysisView(a);
-    expect(v.confusionMatrix).toEqual({ labels: ['Hours', 'None'], matrix: [[1, 1], [1, 0]] });
-    expect(v.counters).toEqual({ outOfScopeCount: 1, falseAcceptCount: 1, inScopeCount: 2, inScopeCorrectCount: 1, falseRejectCount: 1 });
+    expect(v.confusionMatrix).toEqual({
+      labels: ['Hours', 'None'],
+      matrix: [
+        [1, 1],
+        [1, 0],
+      ],
+    });
+    expect(v.counters).toEqual({
+      outOfScopeCount: 1,
+      falseAcceptCount: 1,
+      inScopeCount: 2,
+      inScopeCorrectCount: 1,
+      falseRejectCount: 1,
+    });
   });
 
   it('when the recognizer failed on an utterance, then it is in none of the figures', () => {
@@ -62,7 +105,10 @@ describe('the analysis of a run', () => {
     expect(v.calibration?.ece).toBeCloseTo(0.04, 10);
     // the rejection is still a correct one for the routing figures
     expect(v.falseAcceptRate).toBe(0);
-    expect(v.confusionMatrix.matrix).toEqual([[1, 0], [0, 1]]);
+    expect(v.confusionMatrix.matrix).toEqual([
+      [1, 0],
+      [0, 1],
+    ]);
   });
 
   it('when an in-scope utterance is rejected but its best-scoring intent is the expected one, then calibration counts it right and accuracy does not', () => {
@@ -70,7 +116,18 @@ describe('the analysis of a run', () => {
     addToAnalysis(a, 'Hours', outcome('None', 0.45, false, 'hours')); // bin 4: best intent Hours (any case) = expected → right
     addToAnalysis(a, 'Hours', outcome('None', 0.35, false, 'Booking')); // bin 3: best intent Booking → wrong
     const v = analysisView(a);
-    expect(v.calibration?.bins.map((b) => b.accuracy)).toEqual([null, null, null, 0, 1, null, null, null, null, null]);
+    expect(v.calibration?.bins.map((b) => b.accuracy)).toEqual([
+      null,
+      null,
+      null,
+      0,
+      1,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
     // ECE = 1/2·|1 − 0.45| + 1/2·|0 − 0.35| = 0.45
     expect(v.calibration?.ece).toBeCloseTo(0.45, 10);
     expect(v.inScopeAccuracy).toBe(0);
@@ -79,7 +136,9 @@ describe('the analysis of a run', () => {
 
   it('when a suite names more intents than the matrix keeps, then the rarest are summed under OTHER and no utterance is lost', () => {
     const a = emptyAnalysis();
-    for (let i = 0; i < MATRIX_INTENTS + 10; i++) for (let k = 0; k <= (i < 5 ? 3 : 0); k++) addToAnalysis(a, `Intent${String(i).padStart(3, '0')}`, outcome('None', 0.1));
+    for (let i = 0; i < MATRIX_INTENTS + 10; i++)
+      for (let k = 0; k <= (i < 5 ? 3 : 0); k++)
+        addToAnalysis(a, `Intent${String(i).padStart(3, '0')}`, outcome('None', 0.1));
     const v = analysisView(a);
     expect(v.confusionMatrix.labels).toHaveLength(MATRIX_INTENTS + 1);
     expect(v.confusionMatrix.labels.slice(-2)).toEqual([OTHER, 'None']);

@@ -4,10 +4,20 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../helpers/test-stores.js';
 import { storeKeys, type Store } from '../../src/store/index.js';
 import { gatedRecognizer, keywordRecognizer } from './keyword-recognizer.js';
-import { launch, makeHarness, putSuite, statusPath, waitForStatus, type Harness } from './testruns-harness.js';
+import {
+  launch,
+  makeHarness,
+  putSuite,
+  statusPath,
+  waitForStatus,
+  type Harness,
+} from './testruns-harness.js';
 
 const INTENTS = { BookFlight: ['book', 'flight', 'fly'], Weather: ['weather'] };
-const TEN = Array.from({ length: 10 }, (_, i) => ({ utterance: i % 2 ? `book flight ${i}` : `weather ${i}`, intent: i % 2 ? 'BookFlight' : 'Weather' }));
+const TEN = Array.from({ length: 10 }, (_, i) => ({
+  utterance: i % 2 ? `book flight ${i}` : `weather ${i}`,
+  intent: i % 2 ? 'BookFlight' : 'Weather',
+}));
 const FAST = { heartbeatMs: 40, ownerTtlMs: 120, sweepMs: 60_000, chunkSize: 2 };
 
 async function until(cond: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -43,13 +53,40 @@ describeEachStore('batch test runs across restarts', 'store', (factory) => {
     await putSuite(h.t, app.streamId, 'ten', TEN);
     const runId = await launch(h.t, app.streamId, 'ten', app.token());
     await gated.reached;
-    const res = await request(h.t.app).get(statusPath(app.streamId, 'ten', runId)).set('auth', app.token()).set('bot-language', 'en');
+    const res = await request(h.t.app)
+      .get(statusPath(app.streamId, 'ten', runId))
+      .set('auth', app.token())
+      .set('bot-language', 'en');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ _id: runId, status: 'running', totalUtterances: 10, utterance_ran: 4, percentage: 40, utterance_count: 10 });
+    expect(res.body).toMatchObject({
+      _id: runId,
+      status: 'running',
+      totalUtterances: 10,
+      utterance_ran: 4,
+      percentage: 40,
+      utterance_count: 10,
+    });
     expect(Object.keys(res.body.result).sort()).toEqual(
-      ['_id', 'isPartialFailure', 'status', 'testSuiteId', 'triggeredBy', 'streamId', 'botLanguage', 'runType', 'utterance_count', 'startTime', '__v'].sort(),
+      [
+        '_id',
+        'isPartialFailure',
+        'status',
+        'testSuiteId',
+        'triggeredBy',
+        'streamId',
+        'botLanguage',
+        'runType',
+        'utterance_count',
+        'startTime',
+        '__v',
+      ].sort(),
     );
-    expect(res.body.result).toMatchObject({ status: 'running', isPartialFailure: false, runType: 'inDevelopment', __v: 0 });
+    expect(res.body.result).toMatchObject({
+      status: 'running',
+      isPartialFailure: false,
+      runType: 'inDevelopment',
+      __v: 0,
+    });
     gated.release();
     const done = await waitForStatus(h.t, statusPath(app.streamId, 'ten', runId), app.token());
     expect(done.result.results).toMatchObject({ TP: 10, success: 10, failure: 0 });
@@ -68,16 +105,40 @@ describeEachStore('batch test runs across restarts', 'store', (factory) => {
     expect(await store.smembers(storeKeys.testRunsActive())).toContain(`${app.streamId}|${runId}`);
 
     const b = await harness({}, a.agents); // the new process; start() ran in makeHarness
-    const res = await request(b.t.app).get(statusPath(app.streamId, 'ten', runId)).set('auth', app.token());
+    const res = await request(b.t.app)
+      .get(statusPath(app.streamId, 'ten', runId))
+      .set('auth', app.token());
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('failed');
     expect(res.body.utterance_ran).toBe(4);
-    expect(res.body.result).toMatchObject({ status: 'failed', isPartialFailure: true, isAvailable: true, precision: '1.00', recall: '1.00' });
-    expect(res.body.result.results).toMatchObject({ TP: 4, success: 4, failure: 0, inScopeCount: 4, inScopeCorrectCount: 4, outOfScopeCount: 0 });
+    expect(res.body.result).toMatchObject({
+      status: 'failed',
+      isPartialFailure: true,
+      isAvailable: true,
+      precision: '1.00',
+      recall: '1.00',
+    });
+    expect(res.body.result.results).toMatchObject({
+      TP: 4,
+      success: 4,
+      failure: 0,
+      inScopeCount: 4,
+      inScopeCorrectCount: 4,
+      outOfScopeCount: 0,
+    });
     // the rejection figures persisted with the checkpoint: four in-scope, none expected None
     expect(res.body.result).toMatchObject({ inScopeAccuracy: 1, falseAcceptRate: null });
-    expect(res.body.result.confusionMatrix).toEqual({ labels: ['BookFlight', 'Weather', 'None'], matrix: [[2, 0, 0], [0, 2, 0], [0, 0, 0]] });
-    expect(res.body.result.calibration.bins.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(4);
+    expect(res.body.result.confusionMatrix).toEqual({
+      labels: ['BookFlight', 'Weather', 'None'],
+      matrix: [
+        [2, 0, 0],
+        [0, 2, 0],
+        [0, 0, 0],
+      ],
+    });
+    expect(res.body.result.calibration.bins.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(
+      4,
+    );
     expect(Date.parse(res.body.result.endTime)).toBeGreaterThanOrEqual(Date.parse(res.body.result.startTime));
     expect(await store.smembers(storeKeys.testRunsActive())).not.toContain(`${app.streamId}|${runId}`);
 
@@ -90,13 +151,17 @@ describeEachStore('batch test runs across restarts', 'store', (factory) => {
 
     gated.release(); // the dead process's loop wakes up: it must not write
     await new Promise((r) => setTimeout(r, 50));
-    const after = await request(b.t.app).get(statusPath(app.streamId, 'ten', runId)).set('auth', app.token());
+    const after = await request(b.t.app)
+      .get(statusPath(app.streamId, 'ten', runId))
+      .set('auth', app.token());
     expect(after.body.status).toBe('failed');
     expect(after.body.result.results).toEqual(res.body.result.results);
     expect(after.body.result.fileId).toBe(res.body.result.fileId);
     // the suite is free again
     const rerun = await launch(b.t, app.streamId, 'ten', app.token());
-    expect((await waitForStatus(b.t, statusPath(app.streamId, 'ten', rerun), app.token())).status).toBe('completed');
+    expect((await waitForStatus(b.t, statusPath(app.streamId, 'ten', rerun), app.token())).status).toBe(
+      'completed',
+    );
   });
 
   it('when another instance starts while the owner is alive, then the run is left running', async () => {
@@ -109,7 +174,9 @@ describeEachStore('batch test runs across restarts', 'store', (factory) => {
     await gated.reached;
     await new Promise((r) => setTimeout(r, 200)); // longer than the owner TTL: only the heartbeat keeps it alive
     const b = await harness({}, a.agents);
-    const mid = await request(b.t.app).get(statusPath(app.streamId, 'ten', runId)).set('auth', app.token());
+    const mid = await request(b.t.app)
+      .get(statusPath(app.streamId, 'ten', runId))
+      .set('auth', app.token());
     expect(mid.body.status).toBe('running');
     gated.release();
     const done = await waitForStatus(b.t, statusPath(app.streamId, 'ten', runId), app.token());
@@ -129,12 +196,16 @@ describeEachStore('batch test runs across restarts', 'store', (factory) => {
     gated.release(); // the current utterance finishes; the loop sees the stop and ends the run
     await stopping;
     const b = await harness({}, a.agents);
-    const res = await request(b.t.app).get(statusPath(app.streamId, 'ten', runId)).set('auth', app.token());
+    const res = await request(b.t.app)
+      .get(statusPath(app.streamId, 'ten', runId))
+      .set('auth', app.token());
     expect(res.body.status).toBe('failed');
     expect(res.body.result.isPartialFailure).toBe(true);
     expect(res.body.utterance_ran).toBe(7);
     expect(res.body.result.results.TP).toBe(7);
-    const refused = await request(a.t.app).post(`/api/public/bot/${app.streamId}/testsuite/ten/run`).set('auth', app.token());
+    const refused = await request(a.t.app)
+      .post(`/api/public/bot/${app.streamId}/testsuite/ten/run`)
+      .set('auth', app.token());
     expect(refused.status).toBe(503);
   });
 
@@ -147,7 +218,9 @@ describeEachStore('batch test runs across restarts', 'store', (factory) => {
     const before = await waitForStatus(a.t, statusPath(app.streamId, 'ten', runId), app.token());
     a.component.halt();
     const b = await harness({}, new Map());
-    const after = await request(b.t.app).get(statusPath(app.streamId, 'ten', runId)).set('auth', app.token());
+    const after = await request(b.t.app)
+      .get(statusPath(app.streamId, 'ten', runId))
+      .set('auth', app.token());
     expect(after.status).toBe(200);
     const { fileUrl: _a, ...was } = before.result;
     const { fileUrl, ...now } = after.body.result;
@@ -162,14 +235,25 @@ describeEachStore('batch test runs across restarts', 'store', (factory) => {
     const h = await harness({ chunkSize: 50, heartbeatMs: 2000, ownerTtlMs: 10_000 });
     const app = await h.t.createAppWithClient(['batch-tests']);
     h.agents.set(app.streamId, keywordRecognizer(INTENTS, { costMs: 0.1 }));
-    const big = Array.from({ length: 10_000 }, (_, i) => ({ utterance: `book flight number ${i}`, intent: 'BookFlight' }));
+    const big = Array.from({ length: 10_000 }, (_, i) => ({
+      utterance: `book flight number ${i}`,
+      intent: 'BookFlight',
+    }));
     await putSuite(h.t, app.streamId, 'big', big);
     const runId = await launch(h.t, app.streamId, 'big', app.token());
     for (let i = 0; i < 5; i++) expect((await request(h.t.app).get('/healthz')).status).toBe(200);
-    const mid = await request(h.t.app).get(statusPath(app.streamId, 'big', runId)).set('auth', app.token());
+    const mid = await request(h.t.app)
+      .get(statusPath(app.streamId, 'big', runId))
+      .set('auth', app.token());
     expect(mid.body.status).toBe('running');
     expect(mid.body.utterance_ran).toBeLessThan(10_000);
-    const done = await waitForStatus(h.t, statusPath(app.streamId, 'big', runId), app.token(), undefined, 60_000);
+    const done = await waitForStatus(
+      h.t,
+      statusPath(app.streamId, 'big', runId),
+      app.token(),
+      undefined,
+      60_000,
+    );
     expect(done.result.results).toMatchObject({ TP: 10_000, success: 10_000 });
   });
 });

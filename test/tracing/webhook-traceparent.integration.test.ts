@@ -32,11 +32,24 @@ describe.skipIf(!redisAvailable()).each([false, true])('webhook traceparent (tel
       sink = server;
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
       const tracesUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`;
-      sdk = await startTelemetry({ tracesUrl, serviceName: 'traceparent-test', instanceId: 'test', exportDelayMs: 50 });
+      sdk = await startTelemetry({
+        tracesUrl,
+        serviceName: 'traceparent-test',
+        instanceId: 'test',
+        exportDelayMs: 50,
+      });
     }
-    gw = await startGateway({ store, config: telemetry ? { telemetry: { tracesUrl: 'http://127.0.0.1/v1/traces', serviceName: 'traceparent-test' } } : {} });
+    gw = await startGateway({
+      store,
+      config: telemetry
+        ? { telemetry: { tracesUrl: 'http://127.0.0.1/v1/traces', serviceName: 'traceparent-test' } }
+        : {},
+    });
     app = await setupIvrApp(gw);
-    const client = await gw.admin('POST', `/api/admin/apps/${app.streamId}/api-apps`, { name: 'history reader', scopes: ['chat-history'] });
+    const client = await gw.admin('POST', `/api/admin/apps/${app.streamId}/api-apps`, {
+      name: 'history reader',
+      scopes: ['chat-history'],
+    });
     historyAuth = signHs256({ appId: client.body.clientId }, client.body.clientSecret);
   });
   afterAll(async () => {
@@ -47,13 +60,32 @@ describe.skipIf(!redisAvailable()).each([false, true])('webhook traceparent (tel
   });
 
   /** A call that starts, then says `text` in a request with these headers; its caller message's traceId. */
-  async function callerTraceId(text: string, headers: Record<string, string | undefined>): Promise<string | undefined> {
+  async function callerTraceId(
+    text: string,
+    headers: Record<string, string | undefined>,
+  ): Promise<string | undefined> {
     const callId = `call-${randomUUID()}`;
-    const started = await gw.submit(app.webhookUrl, { callId, message: '', from: '+15550001111', to: 'agent' });
+    const started = await gw.submit(app.webhookUrl, {
+      callId,
+      message: '',
+      from: '+15550001111',
+      to: 'agent',
+    });
     const res = await fetch(submitUrlOf(started.xml)!, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(headers.traceparent ? { traceparent: headers.traceparent } : {}) },
-      body: new URLSearchParams({ callId, from: '+15550001111', turn: `${turnOf(started.xml)}.0`, message: text, interpretation: text, confidence: '0.900000', inputmode: 'voice' }).toString(),
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        ...(headers.traceparent ? { traceparent: headers.traceparent } : {}),
+      },
+      body: new URLSearchParams({
+        callId,
+        from: '+15550001111',
+        turn: `${turnOf(started.xml)}.0`,
+        message: text,
+        interpretation: text,
+        confidence: '0.900000',
+        inputmode: 'voice',
+      }).toString(),
     });
     expect(res.status).toBe(200);
     await res.text();
@@ -63,7 +95,9 @@ describe.skipIf(!redisAvailable()).each([false, true])('webhook traceparent (tel
       body: JSON.stringify({ userId: callId, channelType: 'ivr', limit: 100, includeTraceId: true }),
     });
     expect(history.status).toBe(200);
-    const { messages } = (await history.json()) as { messages: Array<{ type: string; components: Array<{ data: { text: string } }>; traceId?: string }> };
+    const { messages } = (await history.json()) as {
+      messages: Array<{ type: string; components: Array<{ data: { text: string } }>; traceId?: string }>;
+    };
     const said = messages.filter((m) => m.type === 'incoming' && m.components[0]!.data.text === text);
     expect(said).toHaveLength(1);
     return said[0]!.traceId;
@@ -71,19 +105,28 @@ describe.skipIf(!redisAvailable()).each([false, true])('webhook traceparent (tel
 
   it('when a webhook request carries a valid traceparent, then the caller message of its turn has that trace id', async () => {
     const traceId = hex(16);
-    expect(await callerTraceId('I want to book a table', { traceparent: `00-${traceId}-${hex(8)}-01` })).toBe(traceId);
+    expect(await callerTraceId('I want to book a table', { traceparent: `00-${traceId}-${hex(8)}-01` })).toBe(
+      traceId,
+    );
   });
 
   it('when the traceparent is of a later version with more fields, then its trace id is taken too', async () => {
     const traceId = hex(16);
-    expect(await callerTraceId('I want to book a table', { traceparent: `01-${traceId}-${hex(8)}-00-more` })).toBe(traceId);
+    expect(
+      await callerTraceId('I want to book a table', { traceparent: `01-${traceId}-${hex(8)}-00-more` }),
+    ).toBe(traceId);
   });
 
   it('when the traceparent is invalid or absent, then the caller message has a trace id of its own', async () => {
     const zero = '0'.repeat(32);
     // telemetry on, the trace of the request's own span (a new one); off, a tr- id
     const own = telemetry ? /^[0-9a-f]{32}$/ : /^tr-[0-9a-f-]{36}$/;
-    for (const headers of [{}, { traceparent: `00-${zero}-${hex(8)}-01` }, { traceparent: `ff-${hex(16)}-${hex(8)}-01` }, { traceparent: 'not a traceparent' }]) {
+    for (const headers of [
+      {},
+      { traceparent: `00-${zero}-${hex(8)}-01` },
+      { traceparent: `ff-${hex(16)}-${hex(8)}-01` },
+      { traceparent: 'not a traceparent' },
+    ]) {
       expect(await callerTraceId('I want to book a table', headers), JSON.stringify(headers)).toMatch(own);
     }
   });

@@ -53,14 +53,19 @@ const W3C_BUILTINS = /^builtin:(dtmf|grammar)\/(digits|boolean)(\?.*)?$/;
 describe('dialect profiles', () => {
   for (const dialect of dialectNames) {
     it(`when every kind and every entity grammar is rendered for ${dialect}, then each inline grammar's references resolve`, () => {
-      const docs = [...Object.values(samples), ...Object.values(extraSamplesFor(dialect)), ...entityAsks(dialect)];
+      const docs = [
+        ...Object.values(samples),
+        ...Object.values(extraSamplesFor(dialect)),
+        ...entityAsks(dialect),
+      ];
       for (const doc of docs) {
         const t = render(doc, dialect);
         for (const g of findAll(t, 'grammar').filter((x) => x.attrs.src === undefined)) {
           const ids = new Set(findAll(g, 'rule').map((r) => r.attrs.id));
           expect(ids).toContain(g.attrs.root);
           expect(findAll(g, 'rule').find((r) => r.attrs.id === g.attrs.root)!.attrs.scope).toBe('public');
-          for (const ref of findAll(g, 'ruleref').filter((r) => r.attrs.uri)) expect(ids).toContain(ref.attrs.uri!.slice(1));
+          for (const ref of findAll(g, 'ruleref').filter((r) => r.attrs.uri))
+            expect(ids).toContain(ref.attrs.uri!.slice(1));
         }
         const transfer = findAll(t, 'transfer')[0];
         if (transfer) expect('type' in transfer.attrs && 'bridge' in transfer.attrs).toBe(false);
@@ -69,7 +74,16 @@ describe('dialect profiles', () => {
   }
 
   it('when w3c renders any entity, or is handed builtin:grammar/number, then only the digits and boolean builtins are used', () => {
-    const docs = [...entityAsks('w3c'), { ...askEntity, grammars: [{ kind: 'builtin', mode: 'voice', src: 'builtin:grammar/number' }, { kind: 'builtin', mode: 'dtmf', src: 'builtin:dtmf/date' }] } as VxmlDocument];
+    const docs = [
+      ...entityAsks('w3c'),
+      {
+        ...askEntity,
+        grammars: [
+          { kind: 'builtin', mode: 'voice', src: 'builtin:grammar/number' },
+          { kind: 'builtin', mode: 'dtmf', src: 'builtin:dtmf/date' },
+        ],
+      } as VxmlDocument,
+    ];
     for (const doc of docs) {
       for (const g of findAll(render(doc, 'w3c'), 'grammar')) {
         if (g.attrs.src?.startsWith('builtin:')) expect(g.attrs.src).toMatch(W3C_BUILTINS);
@@ -84,7 +98,9 @@ describe('dialect profiles', () => {
       { kind: 'builtin', mode: 'voice', src: 'builtin:grammar/digits?minlength=4;maxlength=6' },
     ]);
     expect(entityGrammars(SPECS[3]!, 'w3c')[0]).toMatchObject({ src: 'builtin:dtmf/digits?length=5' });
-    expect(entityGrammars(SPECS[4]!, 'w3c')[0]).toMatchObject({ src: 'builtin:dtmf/digits?minlength=3;maxlength=8' });
+    expect(entityGrammars(SPECS[4]!, 'w3c')[0]).toMatchObject({
+      src: 'builtin:dtmf/digits?minlength=3;maxlength=8',
+    });
   });
 
   it('when number, date and lists are needed in w3c, then voice gets inline SRGS and DTMF gets digits', () => {
@@ -97,7 +113,9 @@ describe('dialect profiles', () => {
       { kind: 'inline-entity', mode: 'voice', entity: 'date' },
     ]);
     const list = entityGrammars(SPECS[7]!, 'w3c');
-    expect(list.map((g) => g.kind === 'srgs' && [g.mode, g.items.map((i) => `${i.phrase}=${i.tag}`)])).toEqual([
+    expect(
+      list.map((g) => g.kind === 'srgs' && [g.mode, g.items.map((i) => `${i.phrase}=${i.tag}`)]),
+    ).toEqual([
       ['dtmf', ['1 2=12', '3 #=3#']],
       ['voice', ['small=Small', 'medium=medium!', 'large=LARGE', '12=12', '3=3#']],
     ]);
@@ -106,20 +124,37 @@ describe('dialect profiles', () => {
   });
 
   it('when the dialect is voxeo-prophecy, then number and date use the builtins in both modes', () => {
-    expect(entityGrammars(SPECS[0]!, 'voxeo-prophecy').map((g) => 'src' in g && g.src)).toEqual(['builtin:dtmf/number', 'builtin:grammar/number']);
-    expect(entityGrammars(SPECS[5]!, 'voxeo-prophecy').map((g) => 'src' in g && g.src)).toEqual(['builtin:dtmf/date', 'builtin:grammar/date']);
+    expect(entityGrammars(SPECS[0]!, 'voxeo-prophecy').map((g) => 'src' in g && g.src)).toEqual([
+      'builtin:dtmf/number',
+      'builtin:grammar/number',
+    ]);
+    expect(entityGrammars(SPECS[5]!, 'voxeo-prophecy').map((g) => 'src' in g && g.src)).toEqual([
+      'builtin:dtmf/date',
+      'builtin:grammar/date',
+    ]);
   });
 
   it('when the dialect is cisco-vvb, then no voice grammar is a builtin', () => {
-    for (const spec of SPECS) for (const g of entityGrammars(spec, 'cisco-vvb')) if (g.kind === 'builtin') expect(g.mode).toBe('dtmf');
-    expect(entityGrammars(SPECS[6]!, 'cisco-vvb')[1]).toEqual({ kind: 'inline-entity', mode: 'voice', entity: 'boolean' });
+    for (const spec of SPECS)
+      for (const g of entityGrammars(spec, 'cisco-vvb'))
+        if (g.kind === 'builtin') expect(g.mode).toBe('dtmf');
+    expect(entityGrammars(SPECS[6]!, 'cisco-vvb')[1]).toEqual({
+      kind: 'inline-entity',
+      mode: 'voice',
+      entity: 'boolean',
+    });
   });
 
   it('when the dialect is jvoicexml, then there is no transcription grammar, transfers use bridge="true" and fetchaudio is left out', () => {
     expect(transcriptionGrammar('jvoicexml', 'builtin:speech/transcribe')).toBeNull();
-    expect(transcriptionGrammar('w3c', 'builtin:grammar/text')).toEqual({ kind: 'transcription', src: 'builtin:grammar/text' });
+    expect(transcriptionGrammar('w3c', 'builtin:grammar/text')).toEqual({
+      kind: 'transcription',
+      src: 'builtin:grammar/text',
+    });
     expect(transcriptionGrammar('w3c')).toEqual({ kind: 'transcription', src: 'builtin:speech/transcribe' });
-    expect(findAll(render(samples.transfer, 'jvoicexml'), 'transfer')[0]!.attrs).toMatchObject({ bridge: 'true' });
+    expect(findAll(render(samples.transfer, 'jvoicexml'), 'transfer')[0]!.attrs).toMatchObject({
+      bridge: 'true',
+    });
     expect(findAll(render(samples.transfer, 'jvoicexml'), 'transfer')[0]!.attrs.type).toBeUndefined();
     expect(findAll(render(samples.wait, 'jvoicexml'), 'submit')[0]!.attrs.fetchaudio).toBeUndefined();
     expect(findAll(render(samples.wait, 'w3c'), 'submit')[0]!.attrs.fetchaudio).toBeDefined();
@@ -129,7 +164,9 @@ describe('dialect profiles', () => {
     expect(dialectProfile('nonsense')).toBe(dialectProfiles.w3c);
     expect(dialectProfile(undefined)).toBe(dialectProfiles.w3c);
     expect(dialectProfile('__proto__')).toBe(dialectProfiles.w3c);
-    expect(renderDocument(samples.transfer, { dialect: 'bogus' as DialectName })).toBe(renderDocument(samples.transfer));
+    expect(renderDocument(samples.transfer, { dialect: 'bogus' as DialectName })).toBe(
+      renderDocument(samples.transfer),
+    );
   });
 
   it('when DIALECTS.md is compared with the profiles, then its table is the one they print', () => {
@@ -138,7 +175,8 @@ describe('dialect profiles', () => {
     const [start, end] = ['<!-- profiles:start -->', '<!-- profiles:end -->'];
     const generated = `${start}\n${dialectsMarkdown()}${end}`;
     const current = md.includes(start) ? md.slice(md.indexOf(start), md.indexOf(end) + end.length) : '';
-    if (process.env.UPDATE_VXML_GOLDEN === '1' && md.includes(start)) writeFileSync(path, md.replace(current, generated));
+    if (process.env.UPDATE_VXML_GOLDEN === '1' && md.includes(start))
+      writeFileSync(path, md.replace(current, generated));
     else expect(current).toBe(generated);
   });
 
@@ -152,7 +190,12 @@ function dialectsMarkdown(): string {
   const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : 'none');
   const rows = dialectNames.map((n) => {
     const p = dialectProfiles[n];
-    const transcription = p.transcription === null ? 'none (node/intent grammar; free text is recorded)' : p.transcription === 'settings' ? 'IVR settings (default builtin:speech/transcribe)' : p.transcription;
+    const transcription =
+      p.transcription === null
+        ? 'none (node/intent grammar; free text is recorded)'
+        : p.transcription === 'settings'
+          ? 'IVR settings (default builtin:speech/transcribe)'
+          : p.transcription;
     return `| \`${n}\` | ${list(p.builtins.voice)} | ${list(p.builtins.dtmf)} | ${p.digitsParameters ? 'yes' : 'no'} | ${transcription} | ${p.transferStyle === 'type' ? 'type="bridge"' : 'bridge="true"'} | ${p.fetchaudio} | ${p.submitFetchtimeout ?? '-'} | ${Object.keys(p.documentProperties).length ? JSON.stringify(p.documentProperties) : '-'} | ${p.hangupInCatch} |`;
   });
   const facts = dialectNames.flatMap((n) => [

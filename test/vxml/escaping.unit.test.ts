@@ -40,8 +40,15 @@ describe('ecmaString', () => {
   it('when the literal is evaluated as JSON after quote conversion, then it means the same string', () => {
     // A second, independent decoder: JSON.parse understands \uXXXX, so map our escapes onto it.
     const viaJson = (lit: string) =>
-      JSON.parse(`"${lit.slice(1, -1).replace(/\\x([0-9A-F]{2})/g, '\\u00$1').replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) as string;
-    for (const s of ["'; x(); '", '</prompt>', 'a\\b', '\u2028', 'x"y', '\uD83D\uDE00', '\uD800']) expect(viaJson(ecmaString(s))).toBe(wellFormed(s));
+      JSON.parse(
+        `"${lit
+          .slice(1, -1)
+          .replace(/\\x([0-9A-F]{2})/g, '\\u00$1')
+          .replace(/\\'/g, "'")
+          .replace(/"/g, '\\"')}"`,
+      ) as string;
+    for (const s of ["'; x(); '", '</prompt>', 'a\\b', '\u2028', 'x"y', '\uD83D\uDE00', '\uD800'])
+      expect(viaJson(ecmaString(s))).toBe(wellFormed(s));
   });
 });
 
@@ -55,7 +62,7 @@ describe('XML values', () => {
 
   it('when text and attribute values carry markup characters, then <, > and & (and " in values) are escaped', () => {
     expect(xmlText('<b>"x"</b> & \'y\'')).toBe('&lt;b&gt;"x"&lt;/b&gt; &amp; \'y\'');
-    expect(xmlAttr('<b>"x"</b> & \'y\'')).toBe('&lt;b&gt;&quot;x&quot;&lt;/b&gt; &amp; \'y\'');
+    expect(xmlAttr('<b>"x"</b> & \'y\'')).toBe("&lt;b&gt;&quot;x&quot;&lt;/b&gt; &amp; 'y'");
   });
 
   it('when any string is written as text and as an attribute value, then a parser reads back its XML characters', () => {
@@ -72,7 +79,10 @@ describe('XML values', () => {
   });
 
   it.each([
-    ['https://gw.example/ivr/hooks/st-1?token=a.b.c&x=1', 'https://gw.example/ivr/hooks/st-1?token=a.b.c&x=1'],
+    [
+      'https://gw.example/ivr/hooks/st-1?token=a.b.c&x=1',
+      'https://gw.example/ivr/hooks/st-1?token=a.b.c&x=1',
+    ],
     ['tel:+15550100', 'tel:+15550100'],
     ['builtin:dtmf/digits?minlength=4;maxlength=6', 'builtin:dtmf/digits?minlength=4;maxlength=6'],
     ['http://[::1]:3000/a[b]', 'http://[::1]:3000/a%5Bb%5D'],

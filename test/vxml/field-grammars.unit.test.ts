@@ -6,8 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  dialectNames, dialectProfile, entityGrammars, renderDocument, transcriptionGrammar, withTranscription,
-  type AwaitSpec, type DialectName, type FieldGrammar, type VxmlDocument,
+  dialectNames,
+  dialectProfile,
+  entityGrammars,
+  renderDocument,
+  transcriptionGrammar,
+  withTranscription,
+  type AwaitSpec,
+  type DialectName,
+  type FieldGrammar,
+  type VxmlDocument,
 } from '../../src/vxml/index.js';
 import { assertValidVxml } from '../helpers/vxml-schema.js';
 import { askEntity, askIntent, extraSamplesFor, samples } from './sample-documents.js';
@@ -26,7 +34,10 @@ const SPECS: AwaitSpec[] = [
 /** Node grammars an operator may set, some of which a dialect lacks. */
 const NODE_GRAMMARS: FieldGrammar[][] = [
   [{ kind: 'builtin', mode: 'voice', src: 'builtin:grammar/currency' }],
-  [{ kind: 'builtin', mode: 'dtmf', src: 'builtin:dtmf/phone' }, { kind: 'builtin', mode: 'voice', src: 'builtin:grammar/number' }],
+  [
+    { kind: 'builtin', mode: 'dtmf', src: 'builtin:dtmf/phone' },
+    { kind: 'builtin', mode: 'voice', src: 'builtin:grammar/number' },
+  ],
   [{ kind: 'builtin', mode: 'voice', src: 'builtin:speech/transcribe' }],
   [{ kind: 'uri', mode: 'voice', src: 'https://grammars.example.com/menu.grxml' }],
 ];
@@ -37,7 +48,10 @@ const NODE_GRAMMARS: FieldGrammar[][] = [
  */
 function asks(dialect: DialectName): VxmlDocument[] {
   const out: VxmlDocument[] = [];
-  const sets = [...SPECS.map((spec) => (spec.kind === 'intent' ? askIntent.grammars : entityGrammars(spec, dialect))), ...NODE_GRAMMARS];
+  const sets = [
+    ...SPECS.map((spec) => (spec.kind === 'intent' ? askIntent.grammars : entityGrammars(spec, dialect))),
+    ...NODE_GRAMMARS,
+  ];
   for (const off of sets) {
     out.push({ ...askEntity, grammars: off });
     out.push({ ...askEntity, grammars: withTranscription(off, dialect, 'builtin:speech/transcribe') });
@@ -64,7 +78,9 @@ function unusable(g: XNode, field: XNode, dialect: DialectName): string | undefi
     return p.transcription === null ? `${src}: ${dialect} has no transcription` : undefined;
   }
   const mode = uriMode.toLowerCase() === 'dtmf' || g.attrs.mode === 'dtmf' ? 'dtmf' : 'voice';
-  return (p.builtins[mode] as readonly string[]).includes(type.toLowerCase()) ? undefined : `${src} in field ${field.attrs.name}: ${dialect} lacks it`;
+  return (p.builtins[mode] as readonly string[]).includes(type.toLowerCase())
+    ? undefined
+    : `${src} in field ${field.attrs.name}: ${dialect} lacks it`;
 }
 
 describe('every field can be filled', () => {
@@ -81,8 +97,15 @@ describe('every field can be filled', () => {
           fields++;
           const grammars = field.children.filter((c) => c.name === 'grammar');
           const type = field.attrs.type?.split('?')[0];
-          const typeOk = type !== undefined && [...dialectProfile(dialect).builtins.voice, ...dialectProfile(dialect).builtins.dtmf].includes(type as never);
-          expect(grammars.length > 0 || typeOk, `field ${field.attrs.name} of a ${doc.kind} document has no grammar and no supported type`).toBe(true);
+          const typeOk =
+            type !== undefined &&
+            [...dialectProfile(dialect).builtins.voice, ...dialectProfile(dialect).builtins.dtmf].includes(
+              type as never,
+            );
+          expect(
+            grammars.length > 0 || typeOk,
+            `field ${field.attrs.name} of a ${doc.kind} document has no grammar and no supported type`,
+          ).toBe(true);
           for (const g of grammars) expect(unusable(g, field, dialect)).toBeUndefined();
         }
       }
@@ -94,13 +117,23 @@ describe('every field can be filled', () => {
       const keyed: AwaitSpec[] = SPECS.filter((s) => s.kind === 'entity' && s.entityType !== 'string');
       expect(keyed).toHaveLength(5);
       for (const spec of keyed) {
-        const grammars = withTranscription(entityGrammars(spec, dialect), dialect, 'builtin:speech/transcribe');
+        const grammars = withTranscription(
+          entityGrammars(spec, dialect),
+          dialect,
+          'builtin:speech/transcribe',
+        );
         const field = findAll(parseXml(renderDocument({ ...askEntity, grammars }, { dialect })), 'field')[0]!;
         const modes = field.children.filter((c) => c.name === 'grammar').map(modeOf);
         const what = `${JSON.stringify(spec)} in ${dialect}`;
-        expect(modes.filter((m) => m === 'dtmf'), what).toHaveLength(1);
+        expect(
+          modes.filter((m) => m === 'dtmf'),
+          what,
+        ).toHaveLength(1);
         // the transcription grammar is the only voice grammar; where the dialect has none, the entity's voice grammar stays
-        expect(modes.filter((m) => m === 'voice'), what).toHaveLength(1);
+        expect(
+          modes.filter((m) => m === 'voice'),
+          what,
+        ).toHaveLength(1);
         const voice = field.children.find((c) => c.name === 'grammar' && modeOf(c) === 'voice')!;
         if (transcription) expect(voice.attrs.src, what).toBe('builtin:speech/transcribe');
         else expect(voice.attrs.src, what).not.toBe('builtin:speech/transcribe');
@@ -108,7 +141,12 @@ describe('every field can be filled', () => {
     });
 
     it(`when free text is asked for in ${dialect} with no transcription, then the caller is recorded instead of a grammarless field`, () => {
-      const t = parseXml(renderDocument({ ...askIntent, grammars: entityGrammars({ kind: 'entity', entityType: 'string' }, dialect) }, { dialect }));
+      const t = parseXml(
+        renderDocument(
+          { ...askIntent, grammars: entityGrammars({ kind: 'entity', entityType: 'string' }, dialect) },
+          { dialect },
+        ),
+      );
       expect(findAll(t, 'field')).toHaveLength(0);
       const record = findAll(t, 'record');
       expect(record.map((r) => r.attrs.name)).toEqual(['userinput']);

@@ -17,7 +17,10 @@ const fixtures = resolve(here, '../fixtures/vxml');
 const templates = resolve(here, '../../vxml-templates');
 const UPDATE = process.env.UPDATE_VXML_GOLDEN === '1';
 
-const all = (dialect: DialectName): Record<string, VxmlDocument> => ({ ...samples, ...extraSamplesFor(dialect) });
+const all = (dialect: DialectName): Record<string, VxmlDocument> => ({
+  ...samples,
+  ...extraSamplesFor(dialect),
+});
 const rendered: string[] = [];
 
 function golden(path: string, actual: string): void {

@@ -4,8 +4,20 @@
  * transcription off and on, are valid VoiceXML; the choice offers keys 1 and 2 and the labels.
  */
 import { describe, expect, it } from 'vitest';
-import { compileAgent, runTurn, type AwaitSpec as AgentAwait, type TurnResult } from '../../src/agent/index.js';
-import { dialectNames, entityGrammars, renderDocument, withTranscription, type AwaitSpec, type VxmlDocument } from '../../src/vxml/index.js';
+import {
+  compileAgent,
+  runTurn,
+  type AwaitSpec as AgentAwait,
+  type TurnResult,
+} from '../../src/agent/index.js';
+import {
+  dialectNames,
+  entityGrammars,
+  renderDocument,
+  withTranscription,
+  type AwaitSpec,
+  type VxmlDocument,
+} from '../../src/vxml/index.js';
 import { assertValidVxml } from '../helpers/vxml-schema.js';
 import { call, settings, voice } from '../agent/agent-test-kit.js';
 import { askEntity } from './sample-documents.js';
@@ -19,10 +31,24 @@ const agentWith = (nlu: Record<string, unknown>) =>
     fallbackDialog: 'welcome',
     nlu,
     intents: [
-      { name: 'RefillPrescription', dialog: 'refill', confirm: 'always', utterances: ['refill my prescription', 'i need a refill'] },
-      { name: 'StoreHours', dialog: 'hours', label: 'hear the store hours', utterances: ['what are your store hours', 'when are you open'] },
+      {
+        name: 'RefillPrescription',
+        dialog: 'refill',
+        confirm: 'always',
+        utterances: ['refill my prescription', 'i need a refill'],
+      },
+      {
+        name: 'StoreHours',
+        dialog: 'hours',
+        label: 'hear the store hours',
+        utterances: ['what are your store hours', 'when are you open'],
+      },
     ],
-    dialogs: { welcome: { start: 'hi', nodes: { hi: { type: 'message', text: 'Hello.' } } }, refill: end('Refilling.'), hours: end('Nine.') },
+    dialogs: {
+      welcome: { start: 'hi', nodes: { hi: { type: 'message', text: 'Hello.' } } },
+      refill: end('Refilling.'),
+      hours: end('Nine.'),
+    },
   });
 
 async function question(nlu: Record<string, unknown>, said: string): Promise<TurnResult> {
@@ -44,7 +70,11 @@ describe('the documents of the intent questions', () => {
       for (const r of [confirm, choose]) {
         const grammars = entityGrammars(asRendered(r.await!), dialect, { lang: 'en-US' });
         for (const g of [grammars, withTranscription(grammars, dialect)]) {
-          const doc: VxmlDocument = { ...askEntity, prompt: [{ type: 'text', text: r.promptText }], grammars: g };
+          const doc: VxmlDocument = {
+            ...askEntity,
+            prompt: [{ type: 'text', text: r.promptText }],
+            grammars: g,
+          };
           docs.push(renderDocument(doc, { dialect }));
         }
       }
@@ -54,10 +84,28 @@ describe('the documents of the intent questions', () => {
 
   it('when the choice is rendered, then its keypad grammar takes 1 and 2 and its voice grammar the labels and their own words', async () => {
     const choose = await question({ threshold: 0.3, margin: 1 }, 'refill hours');
-    const xml = renderDocument({ ...askEntity, grammars: entityGrammars(asRendered(choose.await!), 'w3c') }, { dialect: 'w3c' });
+    const xml = renderDocument(
+      { ...askEntity, grammars: entityGrammars(asRendered(choose.await!), 'w3c') },
+      { dialect: 'w3c' },
+    );
     const grammars = findAll(parseXml(xml), 'grammar');
-    const words = (mode: string) => findAll(grammars.find((g) => g.attrs.mode === mode)!, 'item').map((i) => i.text.trim());
+    const words = (mode: string) =>
+      findAll(
+        grammars.find((g) => g.attrs.mode === mode)!,
+        'item',
+      ).map((i) => i.text.trim());
     expect(words('dtmf')).toEqual(expect.arrayContaining(['1', '2']));
-    expect(words('voice')).toEqual(expect.arrayContaining(['refill a prescription', 'hear the store hours', 'refill', 'store', 'hours', 'first', 'second', 'neither']));
+    expect(words('voice')).toEqual(
+      expect.arrayContaining([
+        'refill a prescription',
+        'hear the store hours',
+        'refill',
+        'store',
+        'hours',
+        'first',
+        'second',
+        'neither',
+      ]),
+    );
   });
 });

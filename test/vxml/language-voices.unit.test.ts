@@ -3,7 +3,13 @@
  * written for the document's language, in every dialect, each document valid against vxml.xsd.
  */
 import { describe, expect, it } from 'vitest';
-import { dialectNames, renderDocument, type PromptPart, type PromptVoice, type VxmlDocument } from '../../src/vxml/index.js';
+import {
+  dialectNames,
+  renderDocument,
+  type PromptPart,
+  type PromptVoice,
+  type VxmlDocument,
+} from '../../src/vxml/index.js';
 import { assertValidVxml } from '../helpers/vxml-schema.js';
 import { samples, text } from './sample-documents.js';
 import { find, findAll, parseXml, type XNode } from './xml-tree.js';
@@ -14,8 +20,14 @@ const LANGUAGES: Record<string, PromptVoice> = {
   'es-US': { name: 'Paulina  Monica', gender: 'male', lang: 'es-US' },
 };
 
-const withLanguage = (doc: VxmlDocument, lang: string, voice?: PromptVoice): VxmlDocument => ({ ...doc, lang, ...(voice ? { voice } : {}) }) as VxmlDocument;
-const sayAs = (interpretAs: string, value: string, format?: string): PromptPart => ({ type: 'say-as', interpretAs, text: value, ...(format ? { format } : {}) });
+const withLanguage = (doc: VxmlDocument, lang: string, voice?: PromptVoice): VxmlDocument =>
+  ({ ...doc, lang, ...(voice ? { voice } : {}) }) as VxmlDocument;
+const sayAs = (interpretAs: string, value: string, format?: string): PromptPart => ({
+  type: 'say-as',
+  interpretAs,
+  text: value,
+  ...(format ? { format } : {}),
+});
 
 /** The say-as elements of a say document whose prompt has these parts, in `lang`. */
 function sayAsIn(lang: string, parts: PromptPart[]): XNode[] {
@@ -36,7 +48,11 @@ describe('voices and say-as per language', () => {
           for (const p of prompts) {
             expect(p.children.map((c) => c.name)).toEqual(['voice']);
             expect(p.text.trim()).toBe('');
-            expect(p.children[0]!.attrs).toEqual({ name: voice.name!.split(/\s+/).join(' '), gender: voice.gender, 'xml:lang': lang });
+            expect(p.children[0]!.attrs).toEqual({
+              name: voice.name!.split(/\s+/).join(' '),
+              gender: voice.gender,
+              'xml:lang': lang,
+            });
           }
         }
       }
@@ -61,14 +77,21 @@ describe('voices and say-as per language', () => {
   });
 
   it('when a Spanish prompt reads a decimal number, then it is written with a decimal comma and no English thousands separator', async () => {
-    const [decimal, thousands, whole] = sayAsIn('es-US', [sayAs('cardinal', '1234.5'), sayAs('number', '12,345.25'), sayAs('currency', '1500')]);
+    const [decimal, thousands, whole] = sayAsIn('es-US', [
+      sayAs('cardinal', '1234.5'),
+      sayAs('number', '12,345.25'),
+      sayAs('currency', '1500'),
+    ]);
     expect(decimal!.text).toBe('1234,5');
     expect(thousands!.text).toBe('12345,25');
     expect(whole!.text).toBe('1500');
   });
 
   it('when an English prompt reads the same numbers, then they are left as written', () => {
-    const [decimal, thousands] = sayAsIn('en-US', [sayAs('cardinal', '1234.5'), sayAs('number', '12,345.25')]);
+    const [decimal, thousands] = sayAsIn('en-US', [
+      sayAs('cardinal', '1234.5'),
+      sayAs('number', '12,345.25'),
+    ]);
     expect(decimal!.text).toBe('1234.5');
     expect(thousands!.text).toBe('12,345.25');
   });
@@ -76,7 +99,12 @@ describe('voices and say-as per language', () => {
   it('when a date is given as yyyy-mm-dd without a format, then format="ymd" is written in both languages; a format given is kept', async () => {
     const xmls: string[] = [];
     for (const lang of ['en-US', 'es-US']) {
-      const parts = [text('Su mesa:'), sayAs('date', '2027-03-12'), sayAs('date', '12/03/2027', 'dmy'), sayAs('ordinal', '3')];
+      const parts = [
+        text('Su mesa:'),
+        sayAs('date', '2027-03-12'),
+        sayAs('date', '12/03/2027', 'dmy'),
+        sayAs('ordinal', '3'),
+      ];
       const xml = renderDocument({ ...samples.say, lang, prompt: parts } as VxmlDocument);
       xmls.push(xml);
       const [iso, given, ordinal] = findAll(parseXml(xml), 'say-as');

@@ -3,7 +3,12 @@
  * webhook, prompts), so the rendered references in vxml-templates/ can be read beside those examples.
  */
 import type { DialectName, PromptPart, VxmlDocument, VxmlDocumentKind } from '../../src/vxml/index.js';
-import { buildIntentGrammar, entityGrammars, transcriptionGrammar, withTranscription } from '../../src/vxml/index.js';
+import {
+  buildIntentGrammar,
+  entityGrammars,
+  transcriptionGrammar,
+  withTranscription,
+} from '../../src/vxml/index.js';
 
 export const WEBHOOK =
   'https://gateway.example.com/ivr/hooks/st-1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d?token=eyJhbGciOiJIUzI1NiJ9.TOKEN-PLACEHOLDER.SIG';
@@ -58,10 +63,19 @@ export const samples: Record<VxmlDocumentKind, VxmlDocument> = {
     kind: 'say',
     vars: { callId: CALL_ID, turn: '3' },
     submit: { url: WEBHOOK },
-    prompt: [text('Booking 4567 is a table for four tonight at 8 PM.'), pause, text('We look forward to seeing you.')],
+    prompt: [
+      text('Booking 4567 is a table for four tonight at 8 PM.'),
+      pause,
+      text('We look forward to seeing you.'),
+    ],
     apology,
   },
-  end: { kind: 'end', callId: CALL_ID, prompt: [text("Thank you for calling Luigi's. Goodbye.")], behaviour: 'return' },
+  end: {
+    kind: 'end',
+    callId: CALL_ID,
+    prompt: [text("Thank you for calling Luigi's. Goodbye.")],
+    behaviour: 'return',
+  },
   transfer: {
     kind: 'transfer',
     vars: { callId: CALL_ID, turn: '5' },
@@ -79,7 +93,11 @@ export const samples: Record<VxmlDocumentKind, VxmlDocument> = {
     prompt: [text("One moment please, I'm checking that for you.")],
     apology,
   },
-  error: { kind: 'error', prompt: [text('Sorry, something went wrong on our side. Please try again later.')], error: 'store_unavailable' },
+  error: {
+    kind: 'error',
+    prompt: [text('Sorry, something went wrong on our side. Please try again later.')],
+    error: 'store_unavailable',
+  },
   bootstrap: { kind: 'bootstrap', submit: { url: WEBHOOK }, apology },
   'sandbox-login': {
     kind: 'sandbox-login',
@@ -106,7 +124,10 @@ export const samples: Record<VxmlDocumentKind, VxmlDocument> = {
     goodbyePrompt: [text('Thank you for testing. Goodbye.')],
     errorPrompt: [text('Sorry, the assistant is not available right now.')],
   },
-  'announce-disconnect': { kind: 'announce-disconnect', prompt: [text('All lines are busy. Please call again later.')] },
+  'announce-disconnect': {
+    kind: 'announce-disconnect',
+    prompt: [text('All lines are busy. Please call again later.')],
+  },
 };
 
 /**
@@ -117,7 +138,10 @@ export const samples: Record<VxmlDocumentKind, VxmlDocument> = {
 export function extraSamplesFor(dialect: DialectName): Record<string, VxmlDocument> {
   const transcription = transcriptionGrammar(dialect, 'builtin:speech/transcribe');
   return {
-    'ask-entity': { ...askEntity, grammars: entityGrammars({ kind: 'entity', entityType: 'number' }, dialect) },
+    'ask-entity': {
+      ...askEntity,
+      grammars: entityGrammars({ kind: 'entity', entityType: 'number' }, dialect),
+    },
     'ask-date': {
       ...askEntity,
       vars: { ...askEntity.vars, turn: '6' },
@@ -134,16 +158,29 @@ export function extraSamplesFor(dialect: DialectName): Record<string, VxmlDocume
     'ask-entity-transcription': {
       ...askEntity,
       vars: { ...askEntity.vars, turn: '9' },
-      grammars: withTranscription(entityGrammars({ kind: 'entity', entityType: 'number' }, dialect), dialect, 'builtin:speech/transcribe'),
+      grammars: withTranscription(
+        entityGrammars({ kind: 'entity', entityType: 'number' }, dialect),
+        dialect,
+        'builtin:speech/transcribe',
+      ),
     },
     'ask-transcription': {
       ...askIntent,
       vars: { ...askIntent.vars, turn: '4' },
       hangupCatch: false,
-      prompt: [text('Your booking is confirmed.'), pause, text('Is there anything else I can help you with?')],
+      prompt: [
+        text('Your booking is confirmed.'),
+        pause,
+        text('Is there anything else I can help you with?'),
+      ],
       grammars: transcription ? [transcription] : askIntent.grammars,
     },
-    'end-disconnect': { kind: 'end', callId: CALL_ID, prompt: [text("Thank you for calling Luigi's. Goodbye.")], behaviour: 'disconnect' },
+    'end-disconnect': {
+      kind: 'end',
+      callId: CALL_ID,
+      prompt: [text("Thank you for calling Luigi's. Goodbye.")],
+      behaviour: 'disconnect',
+    },
     // free text with transcription off: no grammar can collect it, so the caller is recorded
     'ask-message': {
       ...askIntent,

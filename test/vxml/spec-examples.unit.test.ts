@@ -16,13 +16,15 @@ describe('the XSD check itself', () => {
   });
 
   it('when a document has an unknown element, then the check fails', async () => {
-    const bad = '<?xml version="1.0"?><vxml version="2.1" xmlns="http://www.w3.org/2001/vxml"><form><bogus/></form></vxml>';
+    const bad =
+      '<?xml version="1.0"?><vxml version="2.1" xmlns="http://www.w3.org/2001/vxml"><form><bogus/></form></vxml>';
     const r = await validateVxml(bad);
     expect(r.valid).toBe(false);
   });
 
   it('when a transfer has type="bridged", then the check fails', async () => {
-    const bad = '<?xml version="1.0"?><vxml version="2.1" xmlns="http://www.w3.org/2001/vxml"><form><transfer name="x" dest="tel:+1" type="bridged"/></form></vxml>';
+    const bad =
+      '<?xml version="1.0"?><vxml version="2.1" xmlns="http://www.w3.org/2001/vxml"><form><transfer name="x" dest="tel:+1" type="bridged"/></form></vxml>';
     expect((await validateVxml(bad)).valid).toBe(false);
   });
 });

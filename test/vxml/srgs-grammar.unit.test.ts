@@ -3,7 +3,13 @@
  * document against grammar.xsd.
  */
 import { describe, it, expect } from 'vitest';
-import { buildIntentGrammar, normalisePhrase, renderDocument, renderSrgsDocument, type IntentPhrases } from '../../src/vxml/index.js';
+import {
+  buildIntentGrammar,
+  normalisePhrase,
+  renderDocument,
+  renderSrgsDocument,
+  type IntentPhrases,
+} from '../../src/vxml/index.js';
 import { assertValidVxml, validateSrgs } from '../helpers/vxml-schema.js';
 import { askIntent, intents } from './sample-documents.js';
 import { decodeEcmaString, find, findAll, parseXml } from './xml-tree.js';
@@ -22,7 +28,10 @@ describe('buildIntentGrammar', () => {
     const g = buildIntentGrammar(intents);
     expect(g).toMatchObject({ kind: 'srgs', mode: 'voice', root: 'intents' });
     expect(phrasesOf(g)).toEqual([
-      'BookTable:book a table', 'BookTable:reserve a table for tonight', 'CheckBooking:check my booking', 'CheckBooking:change my booking',
+      'BookTable:book a table',
+      'BookTable:reserve a table for tonight',
+      'CheckBooking:check my booking',
+      'CheckBooking:change my booking',
     ]);
   });
 
@@ -54,7 +63,10 @@ describe('buildIntentGrammar', () => {
   });
 
   it('when the default caps apply, then at most 500 items of at most 100 characters are kept', () => {
-    const big = Array.from({ length: 30 }, (_, i) => ({ name: `I${i}`, utterances: Array.from({ length: 40 }, (_, j) => `intent ${i} phrase ${j}`) }));
+    const big = Array.from({ length: 30 }, (_, i) => ({
+      name: `I${i}`,
+      utterances: Array.from({ length: 40 }, (_, j) => `intent ${i} phrase ${j}`),
+    }));
     const g = buildIntentGrammar(big);
     expect(g.items).toHaveLength(500);
     expect(new Set(g.items.map((i) => i.tag)).size).toBe(30);
@@ -63,7 +75,7 @@ describe('buildIntentGrammar', () => {
   });
 
   it('when intent names need escaping, then each tag is out= and an ECMAScript literal of the name', () => {
-    const g = buildIntentGrammar([{ name: "O'Brien \"<x>\"", utterances: ['call obrien'] }]);
+    const g = buildIntentGrammar([{ name: 'O\'Brien "<x>"', utterances: ['call obrien'] }]);
     const tag = find(parseXml(renderDocument({ ...askIntent, grammars: [g] })), 'tag').text;
     expect(tag).toBe("out='O\\'Brien \\x22\\x3Cx\\x3E\\x22';");
     expect(decodeEcmaString(tag.slice(4, -1))).toBe('O\'Brien "<x>"');
@@ -74,7 +86,14 @@ describe('renderSrgsDocument', () => {
   it('when the intents grammar is rendered standalone, then grammar.xsd accepts it', async () => {
     const xml = renderSrgsDocument(buildIntentGrammar(intents), { lang: 'en-US' });
     const root = parseXml(xml);
-    expect(root.attrs).toMatchObject({ xmlns: 'http://www.w3.org/2001/06/grammar', version: '1.0', 'xml:lang': 'en-US', root: 'intents', 'tag-format': 'semantics/1.0', mode: 'voice' });
+    expect(root.attrs).toMatchObject({
+      xmlns: 'http://www.w3.org/2001/06/grammar',
+      version: '1.0',
+      'xml:lang': 'en-US',
+      root: 'intents',
+      'tag-format': 'semantics/1.0',
+      mode: 'voice',
+    });
     expect(findAll(root, 'item')).toHaveLength(4);
     const r = await validateSrgs(xml);
     expect(r.errors).toEqual([]);
@@ -84,7 +103,10 @@ describe('renderSrgsDocument', () => {
     const empty = renderSrgsDocument({ kind: 'srgs', mode: 'voice', root: 'x-y.z', items: [] });
     expect(find(parseXml(empty), 'ruleref').attrs).toEqual({ special: 'VOID' });
     expect((await validateSrgs(empty)).errors).toEqual([]);
-    const hostile = renderSrgsDocument({ kind: 'srgs', mode: 'voice', root: '</rule>', items: [{ phrase: ']]> & <!--', tag: '\u2028\'' }] }, { lang: 'bad lang!' });
+    const hostile = renderSrgsDocument(
+      { kind: 'srgs', mode: 'voice', root: '</rule>', items: [{ phrase: ']]> & <!--', tag: "\u2028'" }] },
+      { lang: 'bad lang!' },
+    );
     expect((await validateSrgs(hostile)).errors).toEqual([]);
     expect(parseXml(hostile).attrs['xml:lang']).toBe('en-US');
   });

@@ -59,7 +59,8 @@ export class SrgsInterpreter {
     } else if (n.name === 'ruleref') {
       if (n.attrs.special === 'VOID') return;
       const id = n.attrs.uri!.slice(1);
-      for (const [p, events] of this.seq(this.rules.get(id)!.content, 0, pos, toks)) yield [p, [{ rule: id, events }]];
+      for (const [p, events] of this.seq(this.rules.get(id)!.content, 0, pos, toks))
+        yield [p, [{ rule: id, events }]];
     } else if (n.name === 'one-of') {
       for (const item of n.children) yield* this.node(item, pos, toks);
     } else if (n.name === 'item') {
@@ -68,9 +69,18 @@ export class SrgsInterpreter {
     }
   }
 
-  private *reps(n: XNode, k: number, min: number, max: number, pos: number, acc: Event[], toks: string[]): Generator<Match> {
+  private *reps(
+    n: XNode,
+    k: number,
+    min: number,
+    max: number,
+    pos: number,
+    acc: Event[],
+    toks: string[],
+  ): Generator<Match> {
     if (k < max && pos < toks.length) {
-      for (const [p, e] of this.seq(n.content, 0, pos, toks)) if (p > pos) yield* this.reps(n, k + 1, min, max, p, [...acc, ...e], toks);
+      for (const [p, e] of this.seq(n.content, 0, pos, toks))
+        if (p > pos) yield* this.reps(n, k + 1, min, max, p, [...acc, ...e], toks);
     }
     if (k >= min) yield [pos, acc];
   }

@@ -3,7 +3,12 @@
  * (the browser's job), to check the values the webhook will receive as `interpretation`.
  */
 import { describe, it, expect } from 'vitest';
-import { buildIntentGrammar, entityGrammars, renderDocument, type FieldGrammar } from '../../src/vxml/index.js';
+import {
+  buildIntentGrammar,
+  entityGrammars,
+  renderDocument,
+  type FieldGrammar,
+} from '../../src/vxml/index.js';
 import { askEntity, intents } from './sample-documents.js';
 import { SrgsInterpreter } from './srgs-interpreter.js';
 import { findAll, parseXml } from './xml-tree.js';
@@ -14,21 +19,32 @@ function interpreter(grammar: FieldGrammar): SrgsInterpreter {
   return new SrgsInterpreter(inline);
 }
 
-const inline = (entity: 'number' | 'date' | 'digits' | 'boolean', mode: 'voice' | 'dtmf', extra: object = {}): FieldGrammar =>
-  ({ kind: 'inline-entity', entity, mode, ...extra });
+const inline = (
+  entity: 'number' | 'date' | 'digits' | 'boolean',
+  mode: 'voice' | 'dtmf',
+  extra: object = {},
+): FieldGrammar => ({ kind: 'inline-entity', entity, mode, ...extra });
 
 describe('inline entity grammars', () => {
   it.each([
-    ['zero', 0], ['seven', 7], ['forty two', 42], ['one hundred', 100], ['three hundred and five', 305],
-    ['two thousand twenty four', 2024], ['twelve thousand three hundred forty five', 12345],
-    ['nine hundred ninety nine thousand nine hundred ninety nine', 999999], ['forty', 40], ['one thousand', 1000],
+    ['zero', 0],
+    ['seven', 7],
+    ['forty two', 42],
+    ['one hundred', 100],
+    ['three hundred and five', 305],
+    ['two thousand twenty four', 2024],
+    ['twelve thousand three hundred forty five', 12345],
+    ['nine hundred ninety nine thousand nine hundred ninety nine', 999999],
+    ['forty', 40],
+    ['one thousand', 1000],
   ])('when a caller says "%s", then the voice number grammar gives %s', (said, value) => {
     expect(interpreter(inline('number', 'voice')).interpret(said)).toBe(value);
   });
 
   it('when words are not a number, then the voice number grammar does not match', () => {
     const g = interpreter(inline('number', 'voice'));
-    for (const said of ['hundred', 'twenty twenty', 'one two', 'banana']) expect(g.interpret(said)).toBeUndefined();
+    for (const said of ['hundred', 'twenty twenty', 'one two', 'banana'])
+      expect(g.interpret(said)).toBeUndefined();
   });
 
   it('when digits are keyed, then the DTMF number grammar gives the number', () => {
@@ -63,7 +79,12 @@ describe('inline entity grammars', () => {
 
   it('when yes or no is said or 1 or 2 is keyed, then the boolean grammars give true or false', () => {
     const voice = interpreter(inline('boolean', 'voice'));
-    expect([voice.interpret('yes'), voice.interpret('yeah'), voice.interpret('nope'), voice.interpret('maybe')]).toEqual([true, true, false, undefined]);
+    expect([
+      voice.interpret('yes'),
+      voice.interpret('yeah'),
+      voice.interpret('nope'),
+      voice.interpret('maybe'),
+    ]).toEqual([true, true, false, undefined]);
     const dtmf = interpreter(inline('boolean', 'dtmf'));
     expect([dtmf.interpret('1'), dtmf.interpret('2'), dtmf.interpret('3')]).toEqual([true, false, undefined]);
   });
@@ -78,7 +99,10 @@ describe('item grammars', () => {
   });
 
   it('when a listed value is said or keyed, then the list grammar gives the value as written', () => {
-    const [dtmf, voice] = entityGrammars({ kind: 'entity', entityType: 'list', values: ['Small', 'medium!', '12'] }, 'w3c');
+    const [dtmf, voice] = entityGrammars(
+      { kind: 'entity', entityType: 'list', values: ['Small', 'medium!', '12'] },
+      'w3c',
+    );
     expect(interpreter(voice!).interpret('medium')).toBe('medium!');
     expect(interpreter(voice!).interpret('small')).toBe('Small');
     expect(interpreter(dtmf!).interpret('1 2')).toBe('12');

@@ -39,7 +39,9 @@ function toNode(raw: Raw): XNode | string {
 
 /** The document element of an XML string. */
 export function parseXml(xml: string): XNode {
-  const top = (parser.parse(xml) as Raw[]).map(toNode).filter((n): n is XNode => typeof n !== 'string' && !n.name.startsWith('?'));
+  const top = (parser.parse(xml) as Raw[])
+    .map(toNode)
+    .filter((n): n is XNode => typeof n !== 'string' && !n.name.startsWith('?'));
   if (top.length !== 1) throw new Error(`expected one document element, got ${top.length}`);
   return top[0]!;
 }
@@ -81,7 +83,8 @@ export function canonical(node: XNode): unknown {
  * only, and no raw quote, backslash, `<`, `>`, `&`, control character or line terminator inside.
  */
 export function decodeEcmaString(literal: string): string {
-  if (literal.length < 2 || !literal.startsWith("'") || !literal.endsWith("'")) throw new Error(`not a literal: ${literal}`);
+  if (literal.length < 2 || !literal.startsWith("'") || !literal.endsWith("'"))
+    throw new Error(`not a literal: ${literal}`);
   const body = literal.slice(1, -1);
   let out = '';
   for (let i = 0; i < body.length; i++) {

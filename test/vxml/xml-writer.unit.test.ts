@@ -18,7 +18,9 @@ describe('XmlWriter', () => {
     w.open(b, 'c', { n: '1' });
     w.open(root, 'd', {});
     w.text(root, 'tail');
-    expect(w.end()).toBe('<?xml version="1.0" encoding="UTF-8"?><a xmlns="urn:x" k="v"><b>one<c n="1"/></b><d/>tail</a>');
+    expect(w.end()).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><a xmlns="urn:x" k="v"><b>one<c n="1"/></b><d/>tail</a>',
+    );
   });
 
   it('when content is added to an element that was already closed, then the writer throws', () => {

@@ -56,7 +56,10 @@ async function errorOf(res: Response): Promise<ApiError> {
 }
 
 export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: opts.text ? 'text/csv, text/plain' : 'application/json', ...opts.headers };
+  const headers: Record<string, string> = {
+    Accept: opts.text ? 'text/csv, text/plain' : 'application/json',
+    ...opts.headers,
+  };
   const init: RequestInit = { method, headers, credentials: 'same-origin', cache: 'no-store' };
   if (opts.signal) init.signal = opts.signal;
   if (opts.body !== undefined) {
@@ -68,11 +71,17 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
     res = await fetch(path, init);
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new ApiError(0, [{ msg: 'The service cannot be reached. Check the connection and try again.', code: 'network' }]);
+    throw new ApiError(0, [
+      { msg: 'The service cannot be reached. Check the connection and try again.', code: 'network' },
+    ]);
   }
   if (!res.ok) {
     const error = await errorOf(res);
-    if (res.status === 401 && (path.startsWith('/api/admin/') || path.startsWith('/api/console/')) && !headers.auth) {
+    if (
+      res.status === 401 &&
+      (path.startsWith('/api/admin/') || path.startsWith('/api/console/')) &&
+      !headers.auth
+    ) {
       for (const l of signedOutListeners) l();
     }
     throw error;

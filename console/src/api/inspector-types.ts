@@ -15,7 +15,13 @@ export type CallListed = Item<CallList['calls']>;
 
 export type CallOutcome = CallListed['outcome'];
 
-export const CALL_OUTCOMES = ['live', 'completed', 'transferred', 'hungup', 'error'] as const satisfies readonly CallOutcome[];
+export const CALL_OUTCOMES = [
+  'live',
+  'completed',
+  'transferred',
+  'hungup',
+  'error',
+] as const satisfies readonly CallOutcome[];
 
 type ListQuery = Query<'/api/admin/apps/{streamId}/calls', 'get'>;
 
@@ -39,7 +45,8 @@ export type ModelCallTrace = Item<NonNullable<TurnTrace['modelCalls']>>;
 export type TableWriteTrace = Item<NonNullable<TurnTrace['tableWrites']>>;
 
 /** One event of the live feed: a traced turn (without its document's XML) and the call's summary. */
-export type FeedTurn = paths['/api/admin/apps/{streamId}/calls/feed']['get']['responses'][200]['content']['text/event-stream'];
+export type FeedTurn =
+  paths['/api/admin/apps/{streamId}/calls/feed']['get']['responses'][200]['content']['text/event-stream'];
 
 /** A turn's summary update as the feed carries it (the store's shape, not the list's). */
 export type FeedSummary = FeedTurn['summary'];

@@ -13,7 +13,10 @@ let apiKey: Promise<string> | null = null;
 
 /** One request at a time per app: parallel page requests share the token. */
 async function fetchToken(streamId: string): Promise<string> {
-  const answer = await request<{ token: string; expiresAt: string }>('POST', `/api/console/apps/${encodeURIComponent(streamId)}/token`);
+  const answer = await request<{ token: string; expiresAt: string }>(
+    'POST',
+    `/api/console/apps/${encodeURIComponent(streamId)}/token`,
+  );
   tokens.set(streamId, { token: answer.token, exp: Date.parse(answer.expiresAt) });
   return answer.token;
 }

@@ -9,17 +9,20 @@ import type { paths } from './openapi.js';
 type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 
 /** The JSON body that route `P` answers to method `M` with status `S`, as the service declares it. */
-export type Answer<P extends keyof paths, M extends Method, S extends number = 200> = paths[P] extends Record<M, { responses: infer R }>
-  ? R extends Record<S, { content: { 'application/json': infer B } }>
-    ? B
-    : never
-  : never;
+export type Answer<P extends keyof paths, M extends Method, S extends number = 200> =
+  paths[P] extends Record<M, { responses: infer R }>
+    ? R extends Record<S, { content: { 'application/json': infer B } }>
+      ? B
+      : never
+    : never;
 
 /** The JSON body that route `P` takes for method `M`. */
-export type Body<P extends keyof paths, M extends Method> = paths[P] extends Record<M, { requestBody?: { content: { 'application/json': infer B } } }> ? B : never;
+export type Body<P extends keyof paths, M extends Method> =
+  paths[P] extends Record<M, { requestBody?: { content: { 'application/json': infer B } } }> ? B : never;
 
 /** The query parameters that route `P` takes for method `M`. */
-export type Query<P extends keyof paths, M extends Method> = paths[P] extends Record<M, { parameters: { query?: infer Q } }> ? NonNullable<Q> : never;
+export type Query<P extends keyof paths, M extends Method> =
+  paths[P] extends Record<M, { parameters: { query?: infer Q } }> ? NonNullable<Q> : never;
 
 type Item<A> = A extends ReadonlyArray<infer T> ? T : never;
 
@@ -58,7 +61,10 @@ export type SuiteSummary = Answer<'/api/admin/apps/{streamId}/testsuites/{name}'
 
 export type RunAccepted = Answer<'/api/public/bot/{botId}/testsuite/{testSuiteName}/run', 'post', 202>;
 
-export type RunStatus = Answer<'/api/public/stream/{streamId}/testsuite/{testSuiteName}/{testRunId}/status', 'get'>;
+export type RunStatus = Answer<
+  '/api/public/stream/{streamId}/testsuite/{testSuiteName}/{testRunId}/status',
+  'get'
+>;
 
 /** The run's counters: the platform's, and (newer runs) None as a class. */
 export type RunCounters = NonNullable<RunStatus['result']['results']>;
@@ -93,8 +99,31 @@ export type SkillGroupReadBack = Answer<'/api/admin/apps/{streamId}/skill-groups
 
 /** The channelType values of conversation history (the platform's 25), IVR first. */
 export const CHANNELS = [
-  'ivr', 'ivrVoice', 'rtm', 'msteams', 'twitter', 'spark', 'facebook', 'slack', 'native', 'email', 'sms', 'wfacebook', 'ringcentral', 'jabber', 'yammer',
-  'alexa', 'twiliovoice', 'telegram', 'assist', 'line', 'liveperson', 'googleactions', 'hangoutchat', 'mattermost', 'rcs',
+  'ivr',
+  'ivrVoice',
+  'rtm',
+  'msteams',
+  'twitter',
+  'spark',
+  'facebook',
+  'slack',
+  'native',
+  'email',
+  'sms',
+  'wfacebook',
+  'ringcentral',
+  'jabber',
+  'yammer',
+  'alexa',
+  'twiliovoice',
+  'telegram',
+  'assist',
+  'line',
+  'liveperson',
+  'googleactions',
+  'hangoutchat',
+  'mattermost',
+  'rcs',
 ] as const;
 
 /** Which version of the agent answers turns, and how the training of the latest upload stands. */

@@ -4,7 +4,15 @@
  * password), and disabling or enabling an account after a confirmation that says what it ends.
  */
 import { useState } from 'preact/hooks';
-import { inviteAccount, listAccounts, reinviteAccount, updateAccount, type AccountRecord, type Invitation, type RoleGrant } from '../api/client.js';
+import {
+  inviteAccount,
+  listAccounts,
+  reinviteAccount,
+  updateAccount,
+  type AccountRecord,
+  type Invitation,
+  type RoleGrant,
+} from '../api/client.js';
 import { useConfirm } from '../ui/confirm-dialog.js';
 import { CopyButton } from '../ui/copy-button.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
@@ -18,7 +26,8 @@ function InvitationShown({ made }: { made: Invitation }) {
     <div class="card secret-once" role="status">
       <h2>Send this link to {made.account.email}</h2>
       <p>
-        It is shown once and works until {new Date(made.invitation.expiresAt).toLocaleString()}; whoever opens it sets the account’s password.
+        It is shown once and works until {new Date(made.invitation.expiresAt).toLocaleString()}; whoever opens
+        it sets the account’s password.
       </p>
       <p>
         <code>{made.invitation.url}</code>
@@ -39,7 +48,12 @@ function InviteForm({ onInvited }: { onInvited: (made: Invitation) => void }) {
     setBusy(true);
     setError(null);
     try {
-      onInvited(await inviteAccount({ email: email.trim(), grants: [{ role, ...(app.trim() ? { app: app.trim() } : {}) }] }));
+      onInvited(
+        await inviteAccount({
+          email: email.trim(),
+          grants: [{ role, ...(app.trim() ? { app: app.trim() } : {}) }],
+        }),
+      );
       setEmail('');
       setApp('');
     } catch (err) {
@@ -54,11 +68,22 @@ function InviteForm({ onInvited }: { onInvited: (made: Invitation) => void }) {
       <div class="row wrap">
         <div class="field">
           <label for="invite-email">Email</label>
-          <input id="invite-email" type="email" required maxLength={254} value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          <input
+            id="invite-email"
+            type="email"
+            required
+            maxLength={254}
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
         </div>
         <div class="field narrow">
           <label for="invite-role">Role</label>
-          <select id="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value as RoleGrant['role'])}>
+          <select
+            id="invite-role"
+            value={role}
+            onChange={(e) => setRole(e.currentTarget.value as RoleGrant['role'])}
+          >
             <option value="viewer">Viewer: reads everything but secrets</option>
             <option value="editor">Editor: changes apps, agents, settings</option>
             <option value="owner">Owner: everything, accounts too</option>
@@ -66,7 +91,13 @@ function InviteForm({ onInvited }: { onInvited: (made: Invitation) => void }) {
         </div>
         <div class="field">
           <label for="invite-app">Only on app (streamId, optional)</label>
-          <input id="invite-app" maxLength={100} value={app} onInput={(e) => setApp(e.currentTarget.value)} aria-describedby="invite-app-help" />
+          <input
+            id="invite-app"
+            maxLength={100}
+            value={app}
+            onInput={(e) => setApp(e.currentTarget.value)}
+            aria-describedby="invite-app-help"
+          />
           <span id="invite-app-help" class="help muted small">
             Empty: the role holds on the whole service.
           </span>
@@ -82,7 +113,10 @@ function InviteForm({ onInvited }: { onInvited: (made: Invitation) => void }) {
 
 export function AccountsPage() {
   const owner = useCan('owner');
-  const load = useLoad(() => (owner ? listAccounts().then((r) => r.accounts) : Promise.resolve([] as AccountRecord[])), [owner]);
+  const load = useLoad(
+    () => (owner ? listAccounts().then((r) => r.accounts) : Promise.resolve([] as AccountRecord[])),
+    [owner],
+  );
   const [made, setMade] = useState<Invitation | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [confirm, ask] = useConfirm();
@@ -107,7 +141,13 @@ export function AccountsPage() {
     const disabling = a.status !== 'disabled';
     const ok = await ask({
       title: `${disabling ? 'Disable' : 'Enable'} ${a.email}?`,
-      body: <p>{disabling ? 'Its console sessions and personal API tokens are refused at once, and it cannot sign in.' : 'It signs in again, and its personal API tokens work again.'}</p>,
+      body: (
+        <p>
+          {disabling
+            ? 'Its console sessions and personal API tokens are refused at once, and it cannot sign in.'
+            : 'It signs in again, and its personal API tokens work again.'}
+        </p>
+      ),
       confirmLabel: disabling ? 'Disable the account' : 'Enable the account',
       danger: disabling,
     });
@@ -116,11 +156,16 @@ export function AccountsPage() {
   return (
     <section aria-labelledby="accounts-title">
       <h1 id="accounts-title">Accounts</h1>
-      <p class="muted">Operators sign in with their own email and password; the admin token stays the way in when no owner can.</p>
-      <InviteForm onInvited={(m) => {
-        setMade(m);
-        load.reload();
-      }} />
+      <p class="muted">
+        Operators sign in with their own email and password; the admin token stays the way in when no owner
+        can.
+      </p>
+      <InviteForm
+        onInvited={(m) => {
+          setMade(m);
+          load.reload();
+        }}
+      />
       {made ? <InvitationShown made={made} /> : null}
       {error ? <ErrorBox error={error} title="The account was not changed" /> : null}
       <Loaded load={load} label="Loading the accounts…">
@@ -136,7 +181,9 @@ export function AccountsPage() {
                     <th scope="col">Email</th>
                     <th scope="col">Roles</th>
                     <th scope="col">State</th>
-                    <th scope="col" class="hide-narrow">Since</th>
+                    <th scope="col" class="hide-narrow">
+                      Since
+                    </th>
                     <th scope="col">Actions</th>
                   </tr>
                 </thead>
@@ -148,11 +195,19 @@ export function AccountsPage() {
                       <td>{a.status}</td>
                       <td class="hide-narrow">{new Date(a.createdOn).toLocaleDateString()}</td>
                       <td>
-                        <button type="button" onClick={() => void toggle(a)} aria-label={`${a.status === 'disabled' ? 'Enable' : 'Disable'} ${a.email}`}>
+                        <button
+                          type="button"
+                          onClick={() => void toggle(a)}
+                          aria-label={`${a.status === 'disabled' ? 'Enable' : 'Disable'} ${a.email}`}
+                        >
                           {a.status === 'disabled' ? 'Enable' : 'Disable'}
                         </button>{' '}
                         {a.status !== 'disabled' ? (
-                          <button type="button" onClick={() => void act(async () => setMade(await reinviteAccount(a.id)))} aria-label={`New link for ${a.email}`}>
+                          <button
+                            type="button"
+                            onClick={() => void act(async () => setMade(await reinviteAccount(a.id)))}
+                            aria-label={`New link for ${a.email}`}
+                          >
                             New link
                           </button>
                         ) : null}

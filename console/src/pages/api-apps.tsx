@@ -17,8 +17,8 @@ export function ApiApps({ app }: { app: AppRecord }) {
       title="API apps"
       help={
         <>
-          Clients of this app&apos;s public APIs (history, test runs, skill groups, tables) sign their tokens with an API app&apos;s secret. The console uses one
-          of its own, named “{CONSOLE_CREDENTIAL}”.
+          Clients of this app&apos;s public APIs (history, test runs, skill groups, tables) sign their tokens
+          with an API app&apos;s secret. The console uses one of its own, named “{CONSOLE_CREDENTIAL}”.
         </>
       }
       load={load}
@@ -32,7 +32,9 @@ export function ApiApps({ app }: { app: AppRecord }) {
       loss={(a, own) => (
         <>
           Tokens signed with the secret of <code>{a.clientId}</code> are refused at once
-          {own ? '. This is the console’s own: it makes a new one the next time a page calls the public APIs.' : ': whoever uses it loses access to this app’s public APIs.'}
+          {own
+            ? '. This is the console’s own: it makes a new one the next time a page calls the public APIs.'
+            : ': whoever uses it loses access to this app’s public APIs.'}
         </>
       )}
       remove={(a) => deleteApiApp(app.streamId, a.clientId)}

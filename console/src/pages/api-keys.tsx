@@ -17,8 +17,8 @@ export function ApiKeys() {
       title="API keys"
       help={
         <>
-          Clients of the connections API send an API key (<code>x-api-key</code>); it is shown once, when it is made (<code>POST /api/admin/api-keys</code>). Keys
-          made before this list existed are not in it.
+          Clients of the connections API send an API key (<code>x-api-key</code>); it is shown once, when it
+          is made (<code>POST /api/admin/api-keys</code>). Keys made before this list existed are not in it.
         </>
       }
       load={load}
@@ -31,7 +31,9 @@ export function ApiKeys() {
       loss={(_k, own) => (
         <>
           Requests that send it are refused at once
-          {own ? '. This is the console’s own: it makes a new one the next time this page calls the connections API.' : ': whoever uses it loses access to the connections API.'}
+          {own
+            ? '. This is the console’s own: it makes a new one the next time this page calls the connections API.'
+            : ': whoever uses it loses access to the connections API.'}
         </>
       )}
       remove={(k) => deleteApiKey(k.id)}

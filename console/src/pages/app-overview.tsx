@@ -5,7 +5,14 @@
  * app's API apps (api-apps.tsx).
  */
 import { useState } from 'preact/hooks';
-import { getChannel, rotateChannelSecret, setChannel, type AppRecord, type ChannelState, type MintedToken } from '../api/client.js';
+import {
+  getChannel,
+  rotateChannelSecret,
+  setChannel,
+  type AppRecord,
+  type ChannelState,
+  type MintedToken,
+} from '../api/client.js';
 import { useConfirm } from '../ui/confirm-dialog.js';
 import { CopyButton } from '../ui/copy-button.js';
 import { SecretOnce } from '../ui/secret-once.js';
@@ -37,7 +44,12 @@ function Channel({ app, channel, onChange, onRotated }: ChannelProps) {
     if (channel.enabled) {
       const ok = await ask({
         title: `Switch the IVR channel of “${app.name}” off?`,
-        body: <p>Calls through the webhook are refused until it is switched on again. Its client id and secret stay the same.</p>,
+        body: (
+          <p>
+            Calls through the webhook are refused until it is switched on again. Its client id and secret stay
+            the same.
+          </p>
+        ),
         confirmLabel: 'Switch off',
         danger: true,
       });
@@ -49,7 +61,12 @@ function Channel({ app, channel, onChange, onRotated }: ChannelProps) {
       const answer = await setChannel(app.streamId, !channel.enabled);
       // the secret is in the answer only when this switch created the channel
       if (answer.clientSecret) setSecret({ secret: answer.clientSecret, rotated: false });
-      onChange({ enabled: answer.enabled, webhookUrl: answer.webhookUrl, clientId: answer.clientId, allowTokensWithoutExpiry: answer.allowTokensWithoutExpiry });
+      onChange({
+        enabled: answer.enabled,
+        webhookUrl: answer.webhookUrl,
+        clientId: answer.clientId,
+        allowTokensWithoutExpiry: answer.allowTokensWithoutExpiry,
+      });
     } catch (err) {
       setError(err);
     } finally {
@@ -61,8 +78,8 @@ function Channel({ app, channel, onChange, onRotated }: ChannelProps) {
       title: `Rotate the client secret of “${app.name}”?`,
       body: (
         <p>
-          A new secret replaces the current one at once. Calls using tokens signed with the old secret will be refused, tokens minted here included, until your
-          IVR platform uses tokens signed with the new one.
+          A new secret replaces the current one at once. Calls using tokens signed with the old secret will be
+          refused, tokens minted here included, until your IVR platform uses tokens signed with the new one.
         </p>
       ),
       confirmLabel: 'Rotate the secret',
@@ -88,7 +105,14 @@ function Channel({ app, channel, onChange, onRotated }: ChannelProps) {
         <span id="channel-state">
           The channel is <strong>{channel.enabled ? 'on' : 'off'}</strong>.
         </span>
-        <button type="button" role="switch" aria-checked={channel.enabled} aria-describedby="channel-state" disabled={busy} onClick={() => void toggle()}>
+        <button
+          type="button"
+          role="switch"
+          aria-checked={channel.enabled}
+          aria-describedby="channel-state"
+          disabled={busy}
+          onClick={() => void toggle()}
+        >
           {channel.enabled ? 'Switch the channel off' : 'Switch the channel on'}
         </button>
       </div>
@@ -96,11 +120,19 @@ function Channel({ app, channel, onChange, onRotated }: ChannelProps) {
       {secret ? (
         <SecretOnce
           title="Client secret"
-          values={[{ label: 'Client secret', value: secret.secret, copyLabel: 'Copy secret', testId: 'client-secret' }]}
+          values={[
+            {
+              label: 'Client secret',
+              value: secret.secret,
+              copyLabel: 'Copy secret',
+              testId: 'client-secret',
+            },
+          ]}
           doneLabel="I have stored it, hide it"
           onDone={() => setSecret(null)}
         >
-          <strong>{secret.rotated ? 'New client secret' : 'Client secret'}</strong>, shown this once: store it where your IVR platform signs its tokens.
+          <strong>{secret.rotated ? 'New client secret' : 'Client secret'}</strong>, shown this once: store it
+          where your IVR platform signs its tokens.
           {secret.rotated ? ' Tokens signed with the old secret are refused from now on.' : ''}
         </SecretOnce>
       ) : null}
@@ -108,7 +140,8 @@ function Channel({ app, channel, onChange, onRotated }: ChannelProps) {
         <dl class="facts">
           <dt>Webhook URL</dt>
           <dd>
-            <code data-testid="webhook-url">{channel.webhookUrl}</code> {channel.webhookUrl ? <CopyButton text={channel.webhookUrl} label="Copy webhook URL" /> : null}
+            <code data-testid="webhook-url">{channel.webhookUrl}</code>{' '}
+            {channel.webhookUrl ? <CopyButton text={channel.webhookUrl} label="Copy webhook URL" /> : null}
           </dd>
           <dt>Client id</dt>
           <dd>
@@ -116,7 +149,9 @@ function Channel({ app, channel, onChange, onRotated }: ChannelProps) {
           </dd>
           <dt>Client secret</dt>
           <dd>
-            <p class="help">Shown only when it is made: the service cannot read it back. If it is lost or leaked, rotate it.</p>
+            <p class="help">
+              Shown only when it is made: the service cannot read it back. If it is lost or leaked, rotate it.
+            </p>
             <button type="button" disabled={busy} onClick={() => void rotate()}>
               Rotate client secret
             </button>
@@ -139,13 +174,16 @@ interface SnippetProps {
 
 function Snippet({ app, channel, minted, onMinted }: SnippetProps) {
   if (!channel.webhookUrl || !channel.clientId) return null;
-  const snippet = subdialogSnippet(minted?.webhookUrl ?? `${channel.webhookUrl}?token=YOUR_TOKEN`, app.streamId);
+  const snippet = subdialogSnippet(
+    minted?.webhookUrl ?? `${channel.webhookUrl}?token=YOUR_TOKEN`,
+    app.streamId,
+  );
   return (
     <section class="card" aria-labelledby="snippet-title">
       <h2 id="snippet-title">Run the agent from your VoiceXML application</h2>
       <p>
-        Paste this into your IVR&apos;s root document: it calls the agent as a <code>&lt;subdialog&gt;</code> and hangs up when the agent says the
-        conversation is over.
+        Paste this into your IVR&apos;s root document: it calls the agent as a <code>&lt;subdialog&gt;</code>{' '}
+        and hangs up when the agent says the conversation is over.
       </p>
       <WebhookToken streamId={app.streamId} minted={minted} onMinted={onMinted} />
       <pre class="code" tabIndex={0} aria-label="Subdialog snippet" data-testid="snippet">
@@ -155,8 +193,9 @@ function Snippet({ app, channel, minted, onMinted }: SnippetProps) {
       <h3>The token parameter</h3>
       {minted ? (
         <p>
-          The snippet carries the token minted above. It is signed with the channel&apos;s client secret and expires at{' '}
-          {new Date(minted.expiresAt).toLocaleString()}: mint a new one and update the snippet before then. Rotating the client secret also ends it.
+          The snippet carries the token minted above. It is signed with the channel&apos;s client secret and
+          expires at {new Date(minted.expiresAt).toLocaleString()}: mint a new one and update the snippet
+          before then. Rotating the client secret also ends it.
         </p>
       ) : (
         <p>
@@ -164,10 +203,14 @@ function Snippet({ app, channel, minted, onMinted }: SnippetProps) {
         </p>
       )}
       <p>
-        Or sign tokens on your side: a JSON Web Token signed with HS256 and the client secret, carrying the claims <code>appId</code> ={' '}
-        <code>{channel.clientId}</code>, <code>sub</code> = the caller and <code>exp</code> = when it stops being valid.{' '}
-        {channel.allowTokensWithoutExpiry ? 'This channel also accepts tokens without exp.' : 'A token without exp is refused.'} The secret must never reach
-        the caller or the browser. A wrong or expired token is answered with a VoiceXML apology, not the agent.
+        Or sign tokens on your side: a JSON Web Token signed with HS256 and the client secret, carrying the
+        claims <code>appId</code> = <code>{channel.clientId}</code>, <code>sub</code> = the caller and{' '}
+        <code>exp</code> = when it stops being valid.{' '}
+        {channel.allowTokensWithoutExpiry
+          ? 'This channel also accepts tokens without exp.'
+          : 'A token without exp is refused.'}{' '}
+        The secret must never reach the caller or the browser. A wrong or expired token is answered with a
+        VoiceXML apology, not the agent.
       </p>
     </section>
   );
@@ -197,7 +240,12 @@ export function AppOverview({ app }: { app: AppRecord }) {
       <Loaded load={load} label="Loading the IVR channel…">
         {(channel) => (
           <>
-            <Channel app={app} channel={channel} onChange={(c) => load.state === 'ready' && load.set(c)} onRotated={() => setMinted(null)} />
+            <Channel
+              app={app}
+              channel={channel}
+              onChange={(c) => load.state === 'ready' && load.set(c)}
+              onRotated={() => setMinted(null)}
+            />
             <Snippet app={app} channel={channel} minted={minted} onMinted={setMinted} />
           </>
         )}

@@ -62,7 +62,11 @@ export function AppShell() {
           </p>
           <nav class="tabs" aria-label={`${app.name} pages`}>
             {TABS.map((t) => (
-              <a key={t.slug} href={t.slug ? `${base}/${t.slug}` : base} aria-current={tab === t.slug ? 'page' : undefined}>
+              <a
+                key={t.slug}
+                href={t.slug ? `${base}/${t.slug}` : base}
+                aria-current={tab === t.slug ? 'page' : undefined}
+              >
                 {t.label}
               </a>
             ))}
@@ -75,7 +79,13 @@ export function AppShell() {
               {tab === 'ivr-settings' ? <SettingsPage app={app} /> : null}
               {tab === 'sandbox' ? <SandboxPage app={app} /> : null}
               {tab === 'test-runs' ? <TestRunsPage app={app} /> : null}
-              {tab === 'calls' ? callId ? <CallDetailPage key={callId} app={app} callId={callId} /> : <CallsPage app={app} /> : null}
+              {tab === 'calls' ? (
+                callId ? (
+                  <CallDetailPage key={callId} app={app} callId={callId} />
+                ) : (
+                  <CallsPage app={app} />
+                )
+              ) : null}
               {tab === 'history' ? <HistoryPage app={app} /> : null}
               {tab === 'skill-groups' ? <SkillGroupsPage app={app} /> : null}
               {tab === 'versions' ? <VersionsPage app={app} /> : null}

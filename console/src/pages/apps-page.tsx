@@ -30,11 +30,24 @@ function CreateApp({ onCreated }: { onCreated: (app: AppRecord) => void }) {
       <div class="row">
         <div class="field">
           <label for="app-name">Name</label>
-          <input id="app-name" required maxLength={120} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            id="app-name"
+            required
+            maxLength={120}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
         </div>
         <div class="field narrow">
           <label for="app-language">Language</label>
-          <input id="app-language" required pattern="[a-z]{2}(-[A-Z]{2})?" title="a language code like en or en-US" value={language} onInput={(e) => setLanguage(e.currentTarget.value)} />
+          <input
+            id="app-language"
+            required
+            pattern="[a-z]{2}(-[A-Z]{2})?"
+            title="a language code like en or en-US"
+            value={language}
+            onInput={(e) => setLanguage(e.currentTarget.value)}
+          />
         </div>
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Creating…' : 'Create app'}
@@ -56,8 +69,8 @@ export function AppsPage() {
       title: `Delete “${app.name}”?`,
       body: (
         <p>
-          This removes the app <strong>{app.name}</strong> ({app.streamId}) with its agent, IVR channel and settings, sandbox, test suites and runs, and its
-          conversation history. It cannot be undone.
+          This removes the app <strong>{app.name}</strong> ({app.streamId}) with its agent, IVR channel and
+          settings, sandbox, test suites and runs, and its conversation history. It cannot be undone.
         </p>
       ),
       confirmLabel: `Delete ${app.name}`,
@@ -111,8 +124,12 @@ export function AppsPage() {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Language</th>
-                  <th scope="col" class="hide-narrow">Id</th>
-                  <th scope="col" class="hide-narrow">Created</th>
+                  <th scope="col" class="hide-narrow">
+                    Id
+                  </th>
+                  <th scope="col" class="hide-narrow">
+                    Created
+                  </th>
                   <th scope="col">
                     <span class="sr-only">Actions</span>
                   </th>
@@ -131,7 +148,12 @@ export function AppsPage() {
                     <td class="hide-narrow">{new Date(app.createdOn).toLocaleString()}</td>
                     <td class="actions-cell">
                       {can(holder.grants, 'editor', app.streamId) ? (
-                        <button type="button" class="danger subtle" onClick={() => void remove(app)} aria-label={`Delete ${app.name}`}>
+                        <button
+                          type="button"
+                          class="danger subtle"
+                          onClick={() => void remove(app)}
+                          aria-label={`Delete ${app.name}`}
+                        >
                           Delete
                         </button>
                       ) : null}

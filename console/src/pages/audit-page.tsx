@@ -11,7 +11,13 @@ import { useLoad } from '../ui/use-load.js';
 import { useCan } from '../ui/roles.js';
 
 const authorText = (a: AuditEntry['author']): string =>
-  a.kind === 'admin-token' ? 'admin token' : a.kind === 'token' ? `${a.email ?? ''} (token “${a.tokenName ?? ''}”)` : a.kind === 'account' ? (a.email ?? '') : 'anonymous';
+  a.kind === 'admin-token'
+    ? 'admin token'
+    : a.kind === 'token'
+      ? `${a.email ?? ''} (token “${a.tokenName ?? ''}”)`
+      : a.kind === 'account'
+        ? (a.email ?? '')
+        : 'anonymous';
 
 const valueText = (v: unknown): string => (v === undefined ? '—' : JSON.stringify(v));
 
@@ -59,7 +65,15 @@ function Retention() {
             <>
               <div class="field narrow">
                 <label for="retention-days">Keep for (days)</label>
-                <input id="retention-days" type="number" min={1} max={3650} required value={days} onInput={(e) => setDays(e.currentTarget.value)} />
+                <input
+                  id="retention-days"
+                  type="number"
+                  min={1}
+                  max={3650}
+                  required
+                  value={days}
+                  onInput={(e) => setDays(e.currentTarget.value)}
+                />
               </div>
               <button type="submit">Set the retention</button>
             </>
@@ -105,15 +119,27 @@ export function AuditPage() {
       <form class="card row wrap" onSubmit={apply} aria-label="Filters">
         <div class="field">
           <label for="audit-author">Author (email, account id or admin-token)</label>
-          <input id="audit-author" value={form.author} onInput={(e) => setForm({ ...form, author: e.currentTarget.value })} />
+          <input
+            id="audit-author"
+            value={form.author}
+            onInput={(e) => setForm({ ...form, author: e.currentTarget.value })}
+          />
         </div>
         <div class="field">
           <label for="audit-app">App (streamId)</label>
-          <input id="audit-app" value={form.app} onInput={(e) => setForm({ ...form, app: e.currentTarget.value })} />
+          <input
+            id="audit-app"
+            value={form.app}
+            onInput={(e) => setForm({ ...form, app: e.currentTarget.value })}
+          />
         </div>
         <div class="field">
           <label for="audit-item">Item path contains</label>
-          <input id="audit-item" value={form.item} onInput={(e) => setForm({ ...form, item: e.currentTarget.value })} />
+          <input
+            id="audit-item"
+            value={form.item}
+            onInput={(e) => setForm({ ...form, item: e.currentTarget.value })}
+          />
         </div>
         <button type="submit" class="primary">
           Filter

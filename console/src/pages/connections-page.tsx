@@ -23,14 +23,27 @@ const API_TEMPLATE = `{
 
 function CreateConnection({ onCreated }: { onCreated: (id: string) => void }) {
   const [provider, setProvider] = useState<(typeof PROVIDERS)[number]>('HostedModelA');
-  const [v, setV] = useState<Record<string, string>>({ connectionName: '', model: '', API_KEY: '', api_version: '', your_resource_name: '', deployment_id: '' });
+  const [v, setV] = useState<Record<string, string>>({
+    connectionName: '',
+    model: '',
+    API_KEY: '',
+    api_version: '',
+    your_resource_name: '',
+    deployment_id: '',
+  });
   const [body, setBody] = useState(API_TEMPLATE);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const input = (key: string, label: string, type = 'text') => (
     <div class="field">
       <label for={`c-${key}`}>{label}</label>
-      <input id={`c-${key}`} type={type} autoComplete="off" value={v[key]} onInput={(e) => setV({ ...v, [key]: e.currentTarget.value })} />
+      <input
+        id={`c-${key}`}
+        type={type}
+        autoComplete="off"
+        value={v[key]}
+        onInput={(e) => setV({ ...v, [key]: e.currentTarget.value })}
+      />
     </div>
   );
   const submit = async (e: Event) => {
@@ -42,8 +55,19 @@ function CreateConnection({ onCreated }: { onCreated: (id: string) => void }) {
       if (provider === 'API') payload = JSON.parse(body) as unknown;
       else {
         const fields: Record<string, string> = { API_KEY: v.API_KEY ?? '' };
-        if (provider === 'HostedModelB') Object.assign(fields, { api_version: v.api_version, your_resource_name: v.your_resource_name, deployment_id: v.deployment_id });
-        payload = { provider, connectionName: v.connectionName, model: v.model, ...(provider === 'HostedModelA' ? {} : { modelType: 'EASY_INTEGRATION' }), fields };
+        if (provider === 'HostedModelB')
+          Object.assign(fields, {
+            api_version: v.api_version,
+            your_resource_name: v.your_resource_name,
+            deployment_id: v.deployment_id,
+          });
+        payload = {
+          provider,
+          connectionName: v.connectionName,
+          model: v.model,
+          ...(provider === 'HostedModelA' ? {} : { modelType: 'EASY_INTEGRATION' }),
+          fields,
+        };
       }
       const created = await createConnection(payload);
       setV({ ...v, API_KEY: '' });
@@ -59,7 +83,11 @@ function CreateConnection({ onCreated }: { onCreated: (id: string) => void }) {
       <h2 id="create-conn-title">Create a connection</h2>
       <div class="field narrow">
         <label for="c-provider">Provider</label>
-        <select id="c-provider" value={provider} onChange={(e) => setProvider(e.currentTarget.value as (typeof PROVIDERS)[number])}>
+        <select
+          id="c-provider"
+          value={provider}
+          onChange={(e) => setProvider(e.currentTarget.value as (typeof PROVIDERS)[number])}
+        >
           {PROVIDERS.map((p) => (
             <option key={p} value={p}>
               {p === 'API' ? 'API (your own endpoint)' : p}
@@ -70,7 +98,13 @@ function CreateConnection({ onCreated }: { onCreated: (id: string) => void }) {
       {provider === 'API' ? (
         <div class="field wide">
           <label for="c-body">Request body (JSON)</label>
-          <textarea id="c-body" rows={10} class="mono" value={body} onInput={(e) => setBody(e.currentTarget.value)} />
+          <textarea
+            id="c-body"
+            rows={10}
+            class="mono"
+            value={body}
+            onInput={(e) => setBody(e.currentTarget.value)}
+          />
         </div>
       ) : (
         <div class="row wrap">

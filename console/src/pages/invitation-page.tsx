@@ -49,11 +49,35 @@ export function InvitationPage({ onDone }: { onDone: () => void }) {
     <main id="main" class="sign-in">
       <form onSubmit={(e) => void submit(e)} aria-labelledby="invitation-title">
         <h1 id="invitation-title">Set your password</h1>
-        {token ? <p class="muted">You were invited to the IVR gateway console. Choose a password of at least 12 characters.</p> : <p role="alert">This link has no invitation in it: open the whole link you were sent.</p>}
+        {token ? (
+          <p class="muted">
+            You were invited to the IVR gateway console. Choose a password of at least 12 characters.
+          </p>
+        ) : (
+          <p role="alert">This link has no invitation in it: open the whole link you were sent.</p>
+        )}
         <label for="new-password">Password</label>
-        <input id="new-password" type="password" autoComplete="new-password" minLength={12} maxLength={200} required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        <input
+          id="new-password"
+          type="password"
+          autoComplete="new-password"
+          minLength={12}
+          maxLength={200}
+          required
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
         <label for="new-password-again">The same password again</label>
-        <input id="new-password-again" type="password" autoComplete="new-password" required aria-invalid={mismatch} aria-describedby="again-error" value={again} onInput={(e) => setAgain(e.currentTarget.value)} />
+        <input
+          id="new-password-again"
+          type="password"
+          autoComplete="new-password"
+          required
+          aria-invalid={mismatch}
+          aria-describedby="again-error"
+          value={again}
+          onInput={(e) => setAgain(e.currentTarget.value)}
+        />
         <p id="again-error" class="field-error" aria-live="polite">
           {mismatch ? 'The two passwords differ.' : ''}
         </p>

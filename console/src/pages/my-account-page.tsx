@@ -4,7 +4,14 @@
  * shown once, listed, revoked after a confirmation). With the admin token there is no account.
  */
 import { useState } from 'preact/hooks';
-import { changePassword, currentSession, createMyToken, listMyTokens, revokeMyToken, type PersonalToken } from '../api/client.js';
+import {
+  changePassword,
+  currentSession,
+  createMyToken,
+  listMyTokens,
+  revokeMyToken,
+  type PersonalToken,
+} from '../api/client.js';
 import { useConfirm } from '../ui/confirm-dialog.js';
 import { CopyButton } from '../ui/copy-button.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
@@ -36,11 +43,27 @@ function PasswordForm({ onChanged }: { onChanged: () => void }) {
       <div class="row wrap">
         <div class="field">
           <label for="current-password">Current password</label>
-          <input id="current-password" type="password" autoComplete="current-password" required value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
+          <input
+            id="current-password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={current}
+            onInput={(e) => setCurrent(e.currentTarget.value)}
+          />
         </div>
         <div class="field">
           <label for="changed-password">New password (12 characters at least)</label>
-          <input id="changed-password" type="password" autoComplete="new-password" minLength={12} maxLength={200} required value={next} onInput={(e) => setNext(e.currentTarget.value)} />
+          <input
+            id="changed-password"
+            type="password"
+            autoComplete="new-password"
+            minLength={12}
+            maxLength={200}
+            required
+            value={next}
+            onInput={(e) => setNext(e.currentTarget.value)}
+          />
         </div>
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Changing…' : 'Change the password'}
@@ -69,7 +92,12 @@ function Tokens() {
     }
   };
   const revoke = async (t: PersonalToken) => {
-    const ok = await ask({ title: `Revoke “${t.name}”?`, body: <p>Scripts that send it are refused at once.</p>, confirmLabel: 'Revoke the token', danger: true });
+    const ok = await ask({
+      title: `Revoke “${t.name}”?`,
+      body: <p>Scripts that send it are refused at once.</p>,
+      confirmLabel: 'Revoke the token',
+      danger: true,
+    });
     if (!ok) return;
     try {
       await revokeMyToken(t.id);
@@ -87,7 +115,13 @@ function Tokens() {
       <form class="row" onSubmit={(e) => void create(e)}>
         <div class="field">
           <label for="token-name">Name</label>
-          <input id="token-name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            id="token-name"
+            required
+            maxLength={100}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
         </div>
         <button type="submit" class="primary">
           Make a token
@@ -134,12 +168,17 @@ export function MyAccountPage() {
     <section aria-labelledby="me-title">
       <h1 id="me-title">Your account</h1>
       {holder.kind === 'admin' ? (
-        <p>You signed in with the admin token: it holds every role and has no password or tokens of its own.</p>
+        <p>
+          You signed in with the admin token: it holds every role and has no password or tokens of its own.
+        </p>
       ) : (
         <>
           <p>
             Signed in as <strong>{holder.email}</strong>:{' '}
-            {holder.grants.map((g) => (g.app ? `${g.role} of ${g.app}` : `${g.role} of everything`)).join('; ')}.
+            {holder.grants
+              .map((g) => (g.app ? `${g.role} of ${g.app}` : `${g.role} of everything`))
+              .join('; ')}
+            .
           </p>
           <PasswordForm onChanged={signInAgain} />
           <Tokens />

@@ -5,7 +5,13 @@
  * again at once.
  */
 import { useState } from 'preact/hooks';
-import { clearSandboxLockouts, sandboxLockouts, type AppRecord, type LockoutFilter, type SandboxLockout } from '../api/client.js';
+import {
+  clearSandboxLockouts,
+  sandboxLockouts,
+  type AppRecord,
+  type LockoutFilter,
+  type SandboxLockout,
+} from '../api/client.js';
 import { useConfirm } from '../ui/confirm-dialog.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
@@ -18,7 +24,11 @@ function who(l: SandboxLockout): string {
 }
 
 /** The filter that ends exactly this lockout. */
-const filterOf = (l: SandboxLockout): LockoutFilter => ({ kind: l.kind, ...(l.address ? { address: l.address } : {}), ...(l.from ? { from: l.from } : {}) });
+const filterOf = (l: SandboxLockout): LockoutFilter => ({
+  kind: l.kind,
+  ...(l.address ? { address: l.address } : {}),
+  ...(l.from ? { from: l.from } : {}),
+});
 
 export function SandboxLockouts({ app }: { app: AppRecord }) {
   const load = useLoad(() => sandboxLockouts(app.streamId), [app.streamId]);
@@ -46,8 +56,9 @@ export function SandboxLockouts({ app }: { app: AppRecord }) {
       title: `Clear the lockout of ${who(l).replace(/^The /, 'the ')}?`,
       body: (
         <p>
-          {l.state === 'locked' ? 'Locked' : 'Slowed'} until {new Date(l.until).toLocaleString()} after {l.wrongEntries} wrong entr{l.wrongEntries === 1 ? 'y' : 'ies'}.
-          Cleared, the PIN may be tried again from there at once and the wrong entries count from zero; a cleared lockout cannot be put back.
+          {l.state === 'locked' ? 'Locked' : 'Slowed'} until {new Date(l.until).toLocaleString()} after{' '}
+          {l.wrongEntries} wrong entr{l.wrongEntries === 1 ? 'y' : 'ies'}. Cleared, the PIN may be tried again
+          from there at once and the wrong entries count from zero; a cleared lockout cannot be put back.
         </p>
       ),
       confirmLabel: 'Clear',
@@ -58,7 +69,12 @@ export function SandboxLockouts({ app }: { app: AppRecord }) {
   const clearAll = async () => {
     const ok = await ask({
       title: `Clear every lockout of “${app.name}”'s sandbox?`,
-      body: <p>Every caller, address and the number itself may try the PIN again at once; their wrong entries count from zero.</p>,
+      body: (
+        <p>
+          Every caller, address and the number itself may try the PIN again at once; their wrong entries count
+          from zero.
+        </p>
+      ),
       confirmLabel: 'Clear all',
       danger: true,
     });
@@ -68,7 +84,9 @@ export function SandboxLockouts({ app }: { app: AppRecord }) {
   return (
     <section class="card" aria-labelledby="lockouts-title" data-testid="sandbox-lockouts">
       <h2 id="lockouts-title">Lockouts</h2>
-      <p class="muted small">Wrong PIN entries slow the number down or lock a caller or an address out for a while.</p>
+      <p class="muted small">
+        Wrong PIN entries slow the number down or lock a caller or an address out for a while.
+      </p>
       <Loaded load={load} label="Loading the lockouts…">
         {(data) => (
           <>
@@ -98,7 +116,12 @@ export function SandboxLockouts({ app }: { app: AppRecord }) {
                           <time dateTime={l.until}>{new Date(l.until).toLocaleString()}</time>
                         </td>
                         <td class="actions-cell">
-                          <button type="button" disabled={busy} aria-label={`Clear ${who(l)}`} onClick={() => void clearOne(l)}>
+                          <button
+                            type="button"
+                            disabled={busy}
+                            aria-label={`Clear ${who(l)}`}
+                            onClick={() => void clearOne(l)}
+                          >
                             Clear
                           </button>
                         </td>
@@ -108,7 +131,11 @@ export function SandboxLockouts({ app }: { app: AppRecord }) {
                 </table>
               </div>
             )}
-            {data.truncated ? <p class="muted small">There were more counters than one listing reads: some lockouts may be missing here.</p> : null}
+            {data.truncated ? (
+              <p class="muted small">
+                There were more counters than one listing reads: some lockouts may be missing here.
+              </p>
+            ) : null}
             <div class="actions">
               <button type="button" class="subtle" onClick={load.reload}>
                 Refresh the lockouts

@@ -6,7 +6,13 @@
  * (sandbox-lockouts.tsx).
  */
 import { useState } from 'preact/hooks';
-import { rotateSandboxSecret, sandboxStatus, setSandbox, type AppRecord, type SandboxStatus } from '../api/client.js';
+import {
+  rotateSandboxSecret,
+  sandboxStatus,
+  setSandbox,
+  type AppRecord,
+  type SandboxStatus,
+} from '../api/client.js';
 import { useConfirm } from '../ui/confirm-dialog.js';
 import { CopyButton } from '../ui/copy-button.js';
 import { SecretOnce } from '../ui/secret-once.js';
@@ -36,8 +42,8 @@ function Credentials({ app, fresh, onFresh }: CredentialsProps) {
       title: `Make a new PIN and secret for “${app.name}”?`,
       body: (
         <p>
-          The current PIN and secret stop working at once: every tester has to log in with the new ones. Calls already connected go on. The new ones are shown
-          once.
+          The current PIN and secret stop working at once: every tester has to log in with the new ones. Calls
+          already connected go on. The new ones are shown once.
         </p>
       ),
       confirmLabel: 'Make new ones',
@@ -61,21 +67,35 @@ function Credentials({ app, fresh, onFresh }: CredentialsProps) {
         <SecretOnce
           title="PIN and secret"
           values={[
-            { label: 'PIN', value: fresh.pin, copyLabel: 'Copy PIN', testId: 'sandbox-pin', revealLabel: 'Show PIN' },
-            { label: 'Secret', value: fresh.secret, copyLabel: 'Copy secret', testId: 'sandbox-secret', revealLabel: 'Show secret' },
+            {
+              label: 'PIN',
+              value: fresh.pin,
+              copyLabel: 'Copy PIN',
+              testId: 'sandbox-pin',
+              revealLabel: 'Show PIN',
+            },
+            {
+              label: 'Secret',
+              value: fresh.secret,
+              copyLabel: 'Copy secret',
+              testId: 'sandbox-secret',
+              revealLabel: 'Show secret',
+            },
           ]}
           doneLabel="I have noted them, hide them"
           onDone={() => onFresh(null)}
         >
-          <strong>{fresh.rotated ? 'The new PIN and secret' : 'The PIN and secret'}</strong>, shown this once: give them to your testers.
-          {fresh.rotated ? ' The old ones no longer log in.' : ''} They are masked: show them to read them, or copy them as they are. Once you hide
-          them, the service cannot show them again.
+          <strong>{fresh.rotated ? 'The new PIN and secret' : 'The PIN and secret'}</strong>, shown this once:
+          give them to your testers.
+          {fresh.rotated ? ' The old ones no longer log in.' : ''} They are masked: show them to read them, or
+          copy them as they are. Once you hide them, the service cannot show them again.
         </SecretOnce>
       ) : (
         <>
           <p data-testid="sandbox-credentials-note">
-            <strong>PIN and secret:</strong> shown only when they are made, when the sandbox is first switched on or when you make new ones. The service
-            keeps them sealed and cannot show them again; if they are lost, make new ones.
+            <strong>PIN and secret:</strong> shown only when they are made, when the sandbox is first switched
+            on or when you make new ones. The service keeps them sealed and cannot show them again; if they
+            are lost, make new ones.
           </p>
           <button type="button" disabled={busy} onClick={() => void rotate()}>
             Make a new PIN and secret
@@ -102,7 +122,12 @@ function Sandbox({ app, status, onChange, fresh, onFresh }: SandboxProps) {
     if (!enabled) {
       const ok = await ask({
         title: `Switch the sandbox of “${app.name}” off?`,
-        body: <p>Its number {status.phoneNumber} is released and testers can no longer call. Switching it on again may give another number.</p>,
+        body: (
+          <p>
+            Its number {status.phoneNumber} is released and testers can no longer call. Switching it on again
+            may give another number.
+          </p>
+        ),
         confirmLabel: 'Switch off',
         danger: true,
       });
@@ -111,7 +136,10 @@ function Sandbox({ app, status, onChange, fresh, onFresh }: SandboxProps) {
     setBusy(true);
     setError(null);
     try {
-      const answer = await setSandbox(app.streamId, enabled ? { enabled, maxConcurrentCalls: Number(lines) } : { enabled });
+      const answer = await setSandbox(
+        app.streamId,
+        enabled ? { enabled, maxConcurrentCalls: Number(lines) } : { enabled },
+      );
       // the PIN and secret are in the answer only when this switch created the sandbox
       if (answer.pin && answer.secret) onFresh({ pin: answer.pin, secret: answer.secret, rotated: false });
       if (!enabled) onFresh(null);
@@ -132,9 +160,23 @@ function Sandbox({ app, status, onChange, fresh, onFresh }: SandboxProps) {
           </span>
           <div class="field narrow">
             <label for="sandbox-lines">Lines (calls at once)</label>
-            <input id="sandbox-lines" type="number" min={1} max={100} value={lines} onInput={(e) => setLines(e.currentTarget.value)} />
+            <input
+              id="sandbox-lines"
+              type="number"
+              min={1}
+              max={100}
+              value={lines}
+              onInput={(e) => setLines(e.currentTarget.value)}
+            />
           </div>
-          <button type="button" role="switch" aria-checked={status.enabled} aria-describedby="sandbox-state" disabled={busy} onClick={() => void set(!status.enabled)}>
+          <button
+            type="button"
+            role="switch"
+            aria-checked={status.enabled}
+            aria-describedby="sandbox-state"
+            disabled={busy}
+            onClick={() => void set(!status.enabled)}
+          >
             {status.enabled ? 'Switch the sandbox off' : 'Switch the sandbox on'}
           </button>
           {status.enabled ? (
@@ -143,7 +185,10 @@ function Sandbox({ app, status, onChange, fresh, onFresh }: SandboxProps) {
             </button>
           ) : null}
         </div>
-        <p class="muted small">Switching it on also switches on the IVR channel and, when the IVR settings are not enabled yet, fills in the settings the sandbox needs.</p>
+        <p class="muted small">
+          Switching it on also switches on the IVR channel and, when the IVR settings are not enabled yet,
+          fills in the settings the sandbox needs.
+        </p>
         {error ? <ErrorBox error={error} /> : null}
       </section>
       {status.enabled ? (
@@ -152,15 +197,18 @@ function Sandbox({ app, status, onChange, fresh, onFresh }: SandboxProps) {
           <dl class="facts">
             <dt>Number</dt>
             <dd>
-              <code data-testid="sandbox-number">{status.phoneNumber}</code> <CopyButton text={status.phoneNumber} label="Copy number" />
+              <code data-testid="sandbox-number">{status.phoneNumber}</code>{' '}
+              <CopyButton text={status.phoneNumber} label="Copy number" />
               <p class="muted small">A key that names this sandbox, not a number a phone can dial.</p>
             </dd>
             <dt>Entry URL</dt>
             <dd>
-              <code data-testid="sandbox-entry-url">{sandboxEntryUrl(status.phoneNumber)}</code> <CopyButton text={sandboxEntryUrl(status.phoneNumber)} label="Copy entry URL" />
+              <code data-testid="sandbox-entry-url">{sandboxEntryUrl(status.phoneNumber)}</code>{' '}
+              <CopyButton text={sandboxEntryUrl(status.phoneNumber)} label="Copy entry URL" />
               <p class="muted small">
-                What a VoiceXML browser (or your telephony platform&apos;s application for the test line) fetches first, with GET or POST and the
-                parameters callId, from and to; it asks for the PIN and the secret, then runs the agent.
+                What a VoiceXML browser (or your telephony platform&apos;s application for the test line)
+                fetches first, with GET or POST and the parameters callId, from and to; it asks for the PIN
+                and the secret, then runs the agent.
               </p>
             </dd>
             <dt>Lines in use</dt>
@@ -170,7 +218,10 @@ function Sandbox({ app, status, onChange, fresh, onFresh }: SandboxProps) {
           </dl>
           <Credentials app={app} fresh={fresh} onFresh={onFresh} />
           <p class="small">
-            From a terminal: <code>npm run call -- {status.phoneNumber} --base {location.origin} --pin PIN --secret SECRET</code>
+            From a terminal:{' '}
+            <code>
+              npm run call -- {status.phoneNumber} --base {location.origin} --pin PIN --secret SECRET
+            </code>
           </p>
         </section>
       ) : null}
@@ -181,7 +232,8 @@ function Sandbox({ app, status, onChange, fresh, onFresh }: SandboxProps) {
 }
 
 /** The URL a VoiceXML browser calls to enter the sandbox: the number is its key, not something to dial. */
-const sandboxEntryUrl = (phoneNumber: string): string => `${location.origin}/ivr/sandbox/${encodeURIComponent(phoneNumber).replace(/^%2B/, '+')}`;
+const sandboxEntryUrl = (phoneNumber: string): string =>
+  `${location.origin}/ivr/sandbox/${encodeURIComponent(phoneNumber).replace(/^%2B/, '+')}`;
 
 export function SandboxPage({ app }: { app: AppRecord }) {
   const load = useLoad(() => sandboxStatus(app.streamId), [app.streamId]);
@@ -190,7 +242,9 @@ export function SandboxPage({ app }: { app: AppRecord }) {
   return (
     <section aria-labelledby="sandbox-title">
       <h1 id="sandbox-title">Sandbox</h1>
-      <p class="muted">A phone number testers call with a PIN and a secret to talk to this app&apos;s agent.</p>
+      <p class="muted">
+        A phone number testers call with a PIN and a secret to talk to this app&apos;s agent.
+      </p>
       <p>
         <a class="button" href={`/console/apps/${app.streamId}/call`}>
           Call the sandbox from the browser

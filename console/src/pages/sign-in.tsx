@@ -34,25 +34,56 @@ export function SignIn({ onSignedIn }: { onSignedIn: (holder?: SessionHolder) =>
   const withToken = useSubmit(onSignedIn);
   return (
     <main id="main" class="sign-in">
-      <form onSubmit={(e) => void withPassword.run(e, { email, password }, () => setPassword(''))} aria-labelledby="sign-in-title">
+      <form
+        onSubmit={(e) => void withPassword.run(e, { email, password }, () => setPassword(''))}
+        aria-labelledby="sign-in-title"
+      >
         <h1 id="sign-in-title">IVR gateway console</h1>
         <p class="muted">Sign in with your account, made from an invitation an owner sent you.</p>
         <label for="account-email">Email</label>
-        <input id="account-email" name="email" type="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <input
+          id="account-email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
         <label for="account-password">Password</label>
-        <input id="account-password" name="password" type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        <input
+          id="account-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
         {withPassword.error ? <ErrorBox error={withPassword.error} title="Sign-in failed" /> : null}
         <button type="submit" class="primary" disabled={withPassword.busy}>
           {withPassword.busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
-      <form onSubmit={(e) => void withToken.run(e, { token }, () => setToken(''))} aria-labelledby="token-sign-in-title">
+      <form
+        onSubmit={(e) => void withToken.run(e, { token }, () => setToken(''))}
+        aria-labelledby="token-sign-in-title"
+      >
         <h2 id="token-sign-in-title">Or with the service’s own token</h2>
         <p class="muted">
-          The admin token (<code>ADMIN_TOKEN</code>, or the one <code>npm start</code> printed) holds every role.
+          The admin token (<code>ADMIN_TOKEN</code>, or the one <code>npm start</code> printed) holds every
+          role.
         </p>
         <label for="admin-token">Admin token</label>
-        <input id="admin-token" name="token" type="password" autoComplete="off" required value={token} onInput={(e) => setToken(e.currentTarget.value)} />
+        <input
+          id="admin-token"
+          name="token"
+          type="password"
+          autoComplete="off"
+          required
+          value={token}
+          onInput={(e) => setToken(e.currentTarget.value)}
+        />
         {withToken.error ? <ErrorBox error={withToken.error} title="Sign-in failed" /> : null}
         <button type="submit" class={withToken.busy ? '' : 'primary'} disabled={withToken.busy}>
           {withToken.busy ? 'Signing in…' : 'Sign in with the token'}

@@ -10,7 +10,17 @@ import { useConfirm } from '../ui/confirm-dialog.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
-function AddGroup({ app, accountId, orgId, onAdded }: { app: AppRecord; accountId: string; orgId: string; onAdded: () => void }) {
+function AddGroup({
+  app,
+  accountId,
+  orgId,
+  onAdded,
+}: {
+  app: AppRecord;
+  accountId: string;
+  orgId: string;
+  onAdded: () => void;
+}) {
   const [id, setId] = useState('');
   const [name, setName] = useState('');
   const [error, setError] = useState<unknown>(null);
@@ -21,17 +31,28 @@ function AddGroup({ app, accountId, orgId, onAdded }: { app: AppRecord; accountI
     setError(null);
     setBusy(true);
     try {
-      const group = { _id: id.trim(), name: name.trim(), status: 'ACTIVE', isDefault: false, iId: app.streamId, createdByAId: 'operator-console', skills: [] };
+      const group = {
+        _id: id.trim(),
+        name: name.trim(),
+        status: 'ACTIVE',
+        isDefault: false,
+        iId: app.streamId,
+        createdByAId: 'operator-console',
+        skills: [],
+      };
       // read again, not from the list shown: another import may have stored the id since
-      const old = (await readSkillGroups(app.streamId, accountId, orgId)).skillGroups.find((g) => String(g._id) === group._id);
+      const old = (await readSkillGroups(app.streamId, accountId, orgId)).skillGroups.find(
+        (g) => String(g._id) === group._id,
+      );
       if (old) {
         const skills = Array.isArray(old.skills) ? old.skills.length : 0;
         const ok = await ask({
           title: `Replace the skill group “${group._id}”?`,
           body: (
             <p>
-              A skill group with this id exists: “{String(old.name)}”, {String(old.status)}, with {skills} skill{skills === 1 ? '' : 's'}. Adding replaces it with “
-              {group.name}”, with no skills. To keep it, cancel and give another id.
+              A skill group with this id exists: “{String(old.name)}”, {String(old.status)}, with {skills}{' '}
+              skill{skills === 1 ? '' : 's'}. Adding replaces it with “{group.name}”, with no skills. To keep
+              it, cancel and give another id.
             </p>
           ),
           confirmLabel: 'Replace the group',
@@ -55,11 +76,23 @@ function AddGroup({ app, accountId, orgId, onAdded }: { app: AppRecord; accountI
       <div class="row">
         <div class="field">
           <label for="sg-id">Id</label>
-          <input id="sg-id" required maxLength={200} value={id} onInput={(e) => setId(e.currentTarget.value)} />
+          <input
+            id="sg-id"
+            required
+            maxLength={200}
+            value={id}
+            onInput={(e) => setId(e.currentTarget.value)}
+          />
         </div>
         <div class="field">
           <label for="sg-name">Name</label>
-          <input id="sg-name" required maxLength={500} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            id="sg-name"
+            required
+            maxLength={500}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
         </div>
         <button type="submit" class="primary" disabled={busy}>
           Add
@@ -76,7 +109,10 @@ export function SkillGroupsPage({ app }: { app: AppRecord }) {
   const accountId = query.accountId ?? '';
   const orgId = query.orgId ?? '';
   const [form, setForm] = useState({ accountId, orgId });
-  const load = useLoad(async () => (accountId && orgId ? readSkillGroups(app.streamId, accountId, orgId) : null), [app.streamId, accountId, orgId]);
+  const load = useLoad(
+    async () => (accountId && orgId ? readSkillGroups(app.streamId, accountId, orgId) : null),
+    [app.streamId, accountId, orgId],
+  );
   return (
     <section aria-labelledby="sg-title">
       <h1 id="sg-title">Skill groups</h1>
@@ -89,11 +125,21 @@ export function SkillGroupsPage({ app }: { app: AppRecord }) {
       >
         <div class="field">
           <label for="sg-account">Account id</label>
-          <input id="sg-account" required value={form.accountId} onInput={(e) => setForm({ ...form, accountId: e.currentTarget.value })} />
+          <input
+            id="sg-account"
+            required
+            value={form.accountId}
+            onInput={(e) => setForm({ ...form, accountId: e.currentTarget.value })}
+          />
         </div>
         <div class="field">
           <label for="sg-org">Organisation id</label>
-          <input id="sg-org" required value={form.orgId} onInput={(e) => setForm({ ...form, orgId: e.currentTarget.value })} />
+          <input
+            id="sg-org"
+            required
+            value={form.orgId}
+            onInput={(e) => setForm({ ...form, orgId: e.currentTarget.value })}
+          />
         </div>
         <button type="submit">Show</button>
       </form>

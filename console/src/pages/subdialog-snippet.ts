@@ -10,7 +10,8 @@ const VXML_NS = 'http://www.w3.org/2001/vxml';
 type Child = Element | string;
 
 /** An ECMAScript string literal in single quotes (for `expr` attributes). */
-const ecmaString = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
+const ecmaString = (value: string): string =>
+  `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\r/g, '\\r')}'`;
 
 export function subdialogSnippet(src: string, streamId: string): string {
   const doc = document.implementation.createDocument(VXML_NS, 'vxml', null);
@@ -42,13 +43,22 @@ export function subdialogSnippet(src: string, streamId: string): string {
     el('param', { name: 'from', expr: 'session.connection.remote.uri' }),
     el('param', { name: 'to', expr: ecmaString(streamId) }),
     el('filled', {}, [
-      el('if', { cond: 'bot.endOfConversation == true' }, [el('disconnect', {}), el('else', {}), el('goto', { next: '#frontdesk' })]),
+      el('if', { cond: 'bot.endOfConversation == true' }, [
+        el('disconnect', {}),
+        el('else', {}),
+        el('goto', { next: '#frontdesk' }),
+      ]),
     ]),
   );
   root.append(
-    el('catch', { event: 'error.badfetch' }, [el('prompt', {}, ['Sorry, our assistant is not available right now. Please call again later.']), el('exit', {})]),
+    el('catch', { event: 'error.badfetch' }, [
+      el('prompt', {}, ['Sorry, our assistant is not available right now. Please call again later.']),
+      el('exit', {}),
+    ]),
     el('form', { id: 'agent' }, [subdialog]),
-    el('form', { id: 'frontdesk' }, [el('block', {}, [el('prompt', {}, ['Returning you to the main menu.'])])]),
+    el('form', { id: 'frontdesk' }, [
+      el('block', {}, [el('prompt', {}, ['Returning you to the main menu.'])]),
+    ]),
   );
   indent(root, 0);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(doc)}\n`;

@@ -7,24 +7,37 @@
  */
 import { useState } from 'preact/hooks';
 import { useLocation, useRoute } from 'preact-iso';
-import { ApiError, defineTable, getTable, listApps, type TableColumn, type TableDefinition } from '../api/client.js';
+import {
+  ApiError,
+  defineTable,
+  getTable,
+  listApps,
+  type TableColumn,
+  type TableDefinition,
+} from '../api/client.js';
 import { useConfirm } from '../ui/confirm-dialog.js';
 import { ErrorBox, Loaded } from '../ui/status.js';
 import { useLoad } from '../ui/use-load.js';
 
 const KNOWN = 'ivr-console:tables';
 const known = (): string[] => JSON.parse(localStorage.getItem(KNOWN) ?? '[]') as string[];
-const remember = (name: string) => localStorage.setItem(KNOWN, JSON.stringify([name, ...known().filter((n) => n !== name)].slice(0, 20)));
+const remember = (name: string) =>
+  localStorage.setItem(KNOWN, JSON.stringify([name, ...known().filter((n) => n !== name)].slice(0, 20)));
 
 type Draft = Pick<TableColumn, 'name' | 'type' | 'required' | 'unique' | 'encrypted'>;
 type Access = TableDefinition['access'];
 
 /** A column in words: its name, type and rules. */
-const columnText = (c: Draft): string => `${c.name} (${[c.type, c.required && 'required', c.unique && 'unique', c.encrypted && 'encrypted'].filter(Boolean).join(', ')})`;
+const columnText = (c: Draft): string =>
+  `${c.name} (${[c.type, c.required && 'required', c.unique && 'unique', c.encrypted && 'encrypted'].filter(Boolean).join(', ')})`;
 
 /** What a column has that the form cannot set, in words, or '' when nothing. */
 function lost(c: TableColumn): string {
-  const what = [c.maxLength !== undefined && `at most ${c.maxLength}`, c.default !== undefined && `default ${String(c.default)}`, c.reference && `reference ${c.reference}`];
+  const what = [
+    c.maxLength !== undefined && `at most ${c.maxLength}`,
+    c.default !== undefined && `default ${String(c.default)}`,
+    c.reference && `reference ${c.reference}`,
+  ];
   return what.filter(Boolean).join(', ');
 }
 
@@ -39,7 +52,9 @@ async function existingTable(name: string): Promise<TableDefinition | null> {
 }
 
 /** The access rules of a table split into those of apps that exist (named) and those of deleted apps, which the service refuses. */
-async function splitAccess(access: Access): Promise<{ kept: Access; names: Map<string, string>; gone: string[] }> {
+async function splitAccess(
+  access: Access,
+): Promise<{ kept: Access; names: Map<string, string>; gone: string[] }> {
   if (!Object.keys(access).length) return { kept: {}, names: new Map(), gone: [] };
   const names = new Map((await listApps()).apps.map((a) => [a.streamId, a.name]));
   const kept: Access = {};
@@ -53,11 +68,14 @@ async function splitAccess(access: Access): Promise<{ kept: Access; names: Map<s
 
 function DefineTable({ onDefined }: { onDefined: (name: string) => void }) {
   const [name, setName] = useState('');
-  const [cols, setCols] = useState<Draft[]>([{ name: '', type: 'string', required: false, unique: false, encrypted: false }]);
+  const [cols, setCols] = useState<Draft[]>([
+    { name: '', type: 'string', required: false, unique: false, encrypted: false },
+  ]);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [confirm, ask] = useConfirm();
-  const set = (i: number, patch: Partial<Draft>) => setCols(cols.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+  const set = (i: number, patch: Partial<Draft>) =>
+    setCols(cols.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   /** For a table that exists: the operator's go-ahead and the access rules to send back (null: cancelled). */
   const redefine = async (table: TableDefinition): Promise<Access | null> => {
     const { kept, names, gone } = await splitAccess(table.access);
@@ -66,16 +84,28 @@ function DefineTable({ onDefined }: { onDefined: (name: string) => void }) {
       title: `Redefine the table “${table.tableName}”?`,
       body: (
         <>
-          <p>“{table.tableName}” exists: defining it again replaces its columns with the ones in the form. Its rows are kept.</p>
           <p>
-            Its columns now: {table.columns.map(columnText).join('; ')}. After: {cols.map(columnText).join('; ')}.
+            “{table.tableName}” exists: defining it again replaces its columns with the ones in the form. Its
+            rows are kept.
           </p>
-          {dropped.length ? <p>Rules the form cannot set are dropped: {dropped.map((c) => `${c.name} (${lost(c)})`).join('; ')}.</p> : null}
+          <p>
+            Its columns now: {table.columns.map(columnText).join('; ')}. After:{' '}
+            {cols.map(columnText).join('; ')}.
+          </p>
+          {dropped.length ? (
+            <p>
+              Rules the form cannot set are dropped: {dropped.map((c) => `${c.name} (${lost(c)})`).join('; ')}
+              .
+            </p>
+          ) : null}
           {Object.keys(kept).length ? (
             <p>
               Its access rules are kept:{' '}
               {Object.entries(kept)
-                .map(([id, a]) => `${names.get(id) ?? id} (${[a.read && 'read', a.write && 'write'].filter(Boolean).join(' and ') || 'no access'})`)
+                .map(
+                  ([id, a]) =>
+                    `${names.get(id) ?? id} (${[a.read && 'read', a.write && 'write'].filter(Boolean).join(' and ') || 'no access'})`,
+                )
                 .join('; ')}
               .
             </p>
@@ -113,18 +143,34 @@ function DefineTable({ onDefined }: { onDefined: (name: string) => void }) {
       <h2 id="define-title">Define a table</h2>
       <div class="field">
         <label for="t-name">Table name</label>
-        <input id="t-name" required pattern="[A-Za-z][A-Za-z0-9_]{0,63}" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <input
+          id="t-name"
+          required
+          pattern="[A-Za-z][A-Za-z0-9_]{0,63}"
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
       </div>
       {cols.map((c, i) => (
         <fieldset class="array-row" key={i}>
           <legend>Column {i + 1}</legend>
           <div class="field">
             <label for={`col-${i}-name`}>Name</label>
-            <input id={`col-${i}-name`} required pattern="[A-Za-z][A-Za-z0-9_]{0,63}" value={c.name} onInput={(e) => set(i, { name: e.currentTarget.value })} />
+            <input
+              id={`col-${i}-name`}
+              required
+              pattern="[A-Za-z][A-Za-z0-9_]{0,63}"
+              value={c.name}
+              onInput={(e) => set(i, { name: e.currentTarget.value })}
+            />
           </div>
           <div class="field narrow">
             <label for={`col-${i}-type`}>Type</label>
-            <select id={`col-${i}-type`} value={c.type} onChange={(e) => set(i, { type: e.currentTarget.value as Draft['type'] })}>
+            <select
+              id={`col-${i}-type`}
+              value={c.type}
+              onChange={(e) => set(i, { type: e.currentTarget.value as Draft['type'] })}
+            >
               <option value="string">string</option>
               <option value="number">number</option>
               <option value="date">date</option>
@@ -132,17 +178,33 @@ function DefineTable({ onDefined }: { onDefined: (name: string) => void }) {
           </div>
           {(['required', 'unique', 'encrypted'] as const).map((flag) => (
             <div class="field check" key={flag}>
-              <input id={`col-${i}-${flag}`} type="checkbox" checked={c[flag]} onChange={(e) => set(i, { [flag]: e.currentTarget.checked })} />
+              <input
+                id={`col-${i}-${flag}`}
+                type="checkbox"
+                checked={c[flag]}
+                onChange={(e) => set(i, { [flag]: e.currentTarget.checked })}
+              />
               <label for={`col-${i}-${flag}`}>{flag}</label>
             </div>
           ))}
-          <button type="button" class="subtle" disabled={cols.length === 1} onClick={() => setCols(cols.filter((_, j) => j !== i))} aria-label={`Remove column ${i + 1}`}>
+          <button
+            type="button"
+            class="subtle"
+            disabled={cols.length === 1}
+            onClick={() => setCols(cols.filter((_, j) => j !== i))}
+            aria-label={`Remove column ${i + 1}`}
+          >
             Remove
           </button>
         </fieldset>
       ))}
       <div class="actions">
-        <button type="button" onClick={() => setCols([...cols, { name: '', type: 'string', required: false, unique: false, encrypted: false }])}>
+        <button
+          type="button"
+          onClick={() =>
+            setCols([...cols, { name: '', type: 'string', required: false, unique: false, encrypted: false }])
+          }
+        >
           Add a column
         </button>
         <button type="submit" class="primary" disabled={busy}>
@@ -169,7 +231,8 @@ function TableView({ name, onSeen }: { name: string; onSeen: () => void }) {
         <section class="card" aria-labelledby="table-title">
           <h2 id="table-title">{t.tableName}</h2>
           <p class="muted small">
-            Defined {new Date(t.createdOn).toLocaleString()}, changed {new Date(t.updatedOn).toLocaleString()}.
+            Defined {new Date(t.createdOn).toLocaleString()}, changed {new Date(t.updatedOn).toLocaleString()}
+            .
           </p>
           <table class="list">
             <thead>
@@ -184,7 +247,16 @@ function TableView({ name, onSeen }: { name: string; onSeen: () => void }) {
                 <tr key={c.name}>
                   <td>{c.name}</td>
                   <td>{c.type}</td>
-                  <td>{[c.required && 'required', c.unique && 'unique', c.encrypted && 'encrypted at rest', c.maxLength && `at most ${c.maxLength}`].filter(Boolean).join(', ') || '-'}</td>
+                  <td>
+                    {[
+                      c.required && 'required',
+                      c.unique && 'unique',
+                      c.encrypted && 'encrypted at rest',
+                      c.maxLength && `at most ${c.maxLength}`,
+                    ]
+                      .filter(Boolean)
+                      .join(', ') || '-'}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -194,7 +266,8 @@ function TableView({ name, onSeen }: { name: string; onSeen: () => void }) {
             <ul>
               {Object.entries(t.access).map(([who, a]) => (
                 <li key={who}>
-                  {t.appNames.get(who) ?? <em>a deleted app</em>} <code>{who}</code>: {[a.read && 'read', a.write && 'write'].filter(Boolean).join(' and ') || 'none'}
+                  {t.appNames.get(who) ?? <em>a deleted app</em>} <code>{who}</code>:{' '}
+                  {[a.read && 'read', a.write && 'write'].filter(Boolean).join(' and ') || 'none'}
                 </li>
               ))}
             </ul>
@@ -226,7 +299,12 @@ export function TablesPage() {
       >
         <div class="field">
           <label for="open-table">Open a table by name</label>
-          <input id="open-table" value={name} onInput={(e) => setName(e.currentTarget.value)} aria-describedby="open-table-help" />
+          <input
+            id="open-table"
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+            aria-describedby="open-table-help"
+          />
         </div>
         <button type="submit">Open</button>
         <p id="open-table-help" class="help">
@@ -236,13 +314,23 @@ export function TablesPage() {
       {names.length ? (
         <nav aria-label="Tables opened in this browser" class="chips">
           {names.map((n) => (
-            <a key={n} href={`/console/tables/${encodeURIComponent(n)}`} aria-current={params.tableName === n ? 'page' : undefined}>
+            <a
+              key={n}
+              href={`/console/tables/${encodeURIComponent(n)}`}
+              aria-current={params.tableName === n ? 'page' : undefined}
+            >
               {n}
             </a>
           ))}
         </nav>
       ) : null}
-      {params.tableName ? <TableView key={`${params.tableName} ${defined}`} name={params.tableName} onSeen={() => setNames(known())} /> : null}
+      {params.tableName ? (
+        <TableView
+          key={`${params.tableName} ${defined}`}
+          name={params.tableName}
+          onSeen={() => setNames(known())}
+        />
+      ) : null}
       <DefineTable
         onDefined={(n) => {
           remember(n);

@@ -18,7 +18,15 @@ const LIFETIMES: Array<{ seconds: number; label: string }> = [
   { seconds: 365 * DAY_S, label: '365 days' },
 ];
 
-export function WebhookToken({ streamId, minted, onMinted }: { streamId: string; minted: MintedToken | null; onMinted: (t: MintedToken) => void }) {
+export function WebhookToken({
+  streamId,
+  minted,
+  onMinted,
+}: {
+  streamId: string;
+  minted: MintedToken | null;
+  onMinted: (t: MintedToken) => void;
+}) {
   const [lifetime, setLifetime] = useState(String(DAY_S));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -57,7 +65,8 @@ export function WebhookToken({ streamId, minted, onMinted }: { streamId: string;
         <dl class="facts" data-testid="minted-token">
           <dt>Webhook URL with the token</dt>
           <dd>
-            <code data-testid="minted-webhook-url">{minted.webhookUrl}</code> <CopyButton text={minted.webhookUrl} label="Copy the URL with the token" />
+            <code data-testid="minted-webhook-url">{minted.webhookUrl}</code>{' '}
+            <CopyButton text={minted.webhookUrl} label="Copy the URL with the token" />
           </dd>
           <dt>Expires</dt>
           <dd>

@@ -31,7 +31,15 @@ export function useConfirm(): [ComponentChildren, (opts: ConfirmOptions) => Prom
     return new Promise<boolean>((resolve) => setOpen({ ...opts, resolve }));
   }, []);
   const element = open ? (
-    <dialog ref={ref} class="confirm" aria-labelledby="confirm-title" onCancel={(e) => { e.preventDefault(); close(false); }}>
+    <dialog
+      ref={ref}
+      class="confirm"
+      aria-labelledby="confirm-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        close(false);
+      }}
+    >
       <h2 id="confirm-title">{open.title}</h2>
       <div class="confirm-body">{open.body}</div>
       <div class="actions">

@@ -91,7 +91,9 @@ export function CredentialList<T extends { name: string }>(p: CredentialListProp
                   <tr key={p.keyOf(item)}>
                     <td>
                       {item.name}
-                      {item.name === CONSOLE_CREDENTIAL ? <span class="muted small"> (this console)</span> : null}
+                      {item.name === CONSOLE_CREDENTIAL ? (
+                        <span class="muted small"> (this console)</span>
+                      ) : null}
                     </td>
                     {p.columns.map((c) => (
                       <td key={c.header} class={c.narrow ? 'hide-narrow' : undefined}>
@@ -99,7 +101,12 @@ export function CredentialList<T extends { name: string }>(p: CredentialListProp
                       </td>
                     ))}
                     <td class="actions-cell">
-                      <button type="button" class="danger subtle" onClick={() => void remove(item)} aria-label={`Delete the ${p.what} ${p.label(item)}`}>
+                      <button
+                        type="button"
+                        class="danger subtle"
+                        onClick={() => void remove(item)}
+                        aria-label={`Delete the ${p.what} ${p.label(item)}`}
+                      >
                         Delete
                       </button>
                     </td>

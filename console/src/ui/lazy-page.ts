@@ -10,7 +10,10 @@ import { lazy } from 'preact-iso';
 /** A page's code could not be fetched; a reload gets the current console. */
 export class PageLoadError extends Error {
   constructor(cause: unknown) {
-    super('This page could not be loaded. The console may have been updated since it was opened: reload the page to get the current version.', { cause });
+    super(
+      'This page could not be loaded. The console may have been updated since it was opened: reload the page to get the current version.',
+      { cause },
+    );
     this.name = 'PageLoadError';
   }
 }

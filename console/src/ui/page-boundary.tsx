@@ -39,7 +39,14 @@ export class PageBoundary extends Component<Props, State> {
     const { error } = this.state;
     if (!error) return this.props.children;
     if (error instanceof PageLoadError) {
-      return <ErrorBox error={error} title="The page did not load" retryLabel="Reload the page" onRetry={() => location.reload()} />;
+      return (
+        <ErrorBox
+          error={error}
+          title="The page did not load"
+          retryLabel="Reload the page"
+          onRetry={() => location.reload()}
+        />
+      );
     }
     return <ErrorBox error={error} title="The page failed" onRetry={() => this.setState({ error: null })} />;
   }

@@ -23,4 +23,5 @@ export function useCan(need: RoleGrant['role'], app?: string): boolean {
 }
 
 /** The sentence a page shows where a role hides an action. */
-export const needsRole = (need: RoleGrant['role']): string => `Your role does not allow this: it needs the ${need} role.`;
+export const needsRole = (need: RoleGrant['role']): string =>
+  `Your role does not allow this: it needs the ${need} role.`;

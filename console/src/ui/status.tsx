@@ -25,7 +25,12 @@ interface ErrorBoxProps {
   title?: string;
 }
 
-export function ErrorBox({ error, onRetry, retryLabel = 'Try again', title = 'Something went wrong' }: ErrorBoxProps) {
+export function ErrorBox({
+  error,
+  onRetry,
+  retryLabel = 'Try again',
+  title = 'Something went wrong',
+}: ErrorBoxProps) {
   const details = error instanceof ApiError ? error.details : [];
   return (
     <div class="error-box" role="alert">
@@ -41,7 +46,9 @@ export function ErrorBox({ error, onRetry, retryLabel = 'Try again', title = 'So
       ) : (
         <p>{errorText(error)}</p>
       )}
-      {error instanceof ApiError && error.requestId ? <p class="muted small">Request id {error.requestId}</p> : null}
+      {error instanceof ApiError && error.requestId ? (
+        <p class="muted small">Request id {error.requestId}</p>
+      ) : null}
       {onRetry ? (
         <button type="button" onClick={onRetry}>
           {retryLabel}
@@ -55,9 +62,18 @@ export function ErrorBox({ error, onRetry, retryLabel = 'Try again', title = 'So
  * Renders `children(data)` when ready; a loading line, or an error box otherwise: with a retry, or
  * without one when the service answered 404 (trying again cannot bring back what is not there).
  */
-export function Loaded<T>({ load, label, children }: { load: Load<T>; label?: string; children: (data: T) => ComponentChildren }) {
+export function Loaded<T>({
+  load,
+  label,
+  children,
+}: {
+  load: Load<T>;
+  label?: string;
+  children: (data: T) => ComponentChildren;
+}) {
   if (load.state === 'loading') return <Loading label={label} />;
-  if (load.state === 'error' && load.error instanceof ApiError && load.error.status === 404) return <ErrorBox error={load.error} title="Not found" />;
+  if (load.state === 'error' && load.error instanceof ApiError && load.error.status === 404)
+    return <ErrorBox error={load.error} title="Not found" />;
   if (load.state === 'error') return <ErrorBox error={load.error} onRetry={load.reload} />;
   return <>{children(load.data)}</>;
 }

@@ -7,7 +7,9 @@ export type Load<T> =
   | { state: 'ready'; data: T; reload: () => void; set: (data: T) => void };
 
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Load<T> {
-  const [value, setValue] = useState<{ state: 'loading' } | { state: 'error'; error: unknown } | { state: 'ready'; data: T }>({ state: 'loading' });
+  const [value, setValue] = useState<
+    { state: 'loading' } | { state: 'error'; error: unknown } | { state: 'ready'; data: T }
+  >({ state: 'loading' });
   const [tick, setTick] = useState(0);
   const latest = useRef(0);
   useEffect(() => {

@@ -19,10 +19,19 @@ const ROUTER_SCOPE = '/console/';
 /** The link a click would make the router follow to another page, as preact-iso decides it; null when none. */
 function routedLink(e: MouseEvent): URL | null {
   if (e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return null;
-  const link = e.composedPath().find((el): el is HTMLAnchorElement => el instanceof HTMLAnchorElement && el.href !== '');
+  const link = e
+    .composedPath()
+    .find((el): el is HTMLAnchorElement => el instanceof HTMLAnchorElement && el.href !== '');
   if (!link) return null;
   const href = link.getAttribute('href') ?? '';
-  if (link.origin !== location.origin || href.startsWith('#') || !/^(_?self)?$/i.test(link.target) || link.download || !href.startsWith(ROUTER_SCOPE)) return null;
+  if (
+    link.origin !== location.origin ||
+    href.startsWith('#') ||
+    !/^(_?self)?$/i.test(link.target) ||
+    link.download ||
+    !href.startsWith(ROUTER_SCOPE)
+  )
+    return null;
   const to = new URL(link.href);
   // the same page (another query, a fragment) keeps the draft
   return to.pathname.replace(/\/+$/, '') === location.pathname.replace(/\/+$/, '') ? null : to;

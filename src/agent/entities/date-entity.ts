@@ -3,9 +3,30 @@ import { findSpanishDate } from './spanish-dates.js';
 import { numberTokens, parseNumberAt } from './spoken-numbers.js';
 
 const MONTHS: Record<string, number> = {
-  january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5, june: 6, jun: 6,
-  july: 7, jul: 7, august: 8, aug: 8, september: 9, sep: 9, sept: 9, october: 10, oct: 10,
-  november: 11, nov: 11, december: 12, dec: 12,
+  january: 1,
+  jan: 1,
+  february: 2,
+  feb: 2,
+  march: 3,
+  mar: 3,
+  april: 4,
+  apr: 4,
+  may: 5,
+  june: 6,
+  jun: 6,
+  july: 7,
+  jul: 7,
+  august: 8,
+  aug: 8,
+  september: 9,
+  sep: 9,
+  sept: 9,
+  october: 10,
+  oct: 10,
+  november: 11,
+  nov: 11,
+  december: 12,
+  dec: 12,
 };
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DAY_MS = 86_400_000;
@@ -26,7 +47,12 @@ const iso = (day: Day): string => new Date(day).toISOString().slice(0, 10);
 function today(now: Date, timeZone: string): Day {
   // UTC needs no time-zone data: the day starts at a multiple of DAY_MS
   if (timeZone === 'UTC') return Math.floor(now.getTime() / DAY_MS) * DAY_MS;
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(now);
   const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
   return Date.UTC(get('year'), get('month') - 1, get('day'));
 }
@@ -36,7 +62,10 @@ function upcoming(base: Day, month: number, day: number): Day | undefined {
   const year = new Date(base).getUTCFullYear();
   const thisYear = dayOf(year, month, day);
   if (thisYear !== undefined && thisYear >= base) return thisYear;
-  return dayOf(year + 1, month, day) ?? (month === 2 && day === 29 ? dayOf(year + 4 - (year % 4), 2, 29) : undefined);
+  return (
+    dayOf(year + 1, month, day) ??
+    (month === 2 && day === 29 ? dayOf(year + 4 - (year % 4), 2, 29) : undefined)
+  );
 }
 
 function numericForms(text: string, base: Day): Day | undefined | null {
@@ -58,7 +87,8 @@ function numericForms(text: string, base: Day): Day | undefined | null {
 
 function relativeForms(tokens: readonly string[], base: Day): Day | undefined {
   const has = (...words: string[]): boolean => {
-    for (let i = 0; i + words.length <= tokens.length; i += 1) if (words.every((w, j) => tokens[i + j] === w)) return true;
+    for (let i = 0; i + words.length <= tokens.length; i += 1)
+      if (words.every((w, j) => tokens[i + j] === w)) return true;
     return false;
   };
   if (has('day', 'after', 'tomorrow')) return base + 2 * DAY_MS;
@@ -67,7 +97,9 @@ function relativeForms(tokens: readonly string[], base: Day): Day | undefined {
   if (has('yesterday')) return base - DAY_MS;
   const inIdx = tokens.indexOf('in');
   if (inIdx >= 0) {
-    const n = parseNumberAt(tokens, inIdx + 1) ?? (tokens[inIdx + 1] === 'a' ? { value: 1, end: inIdx + 2 } : undefined);
+    const n =
+      parseNumberAt(tokens, inIdx + 1) ??
+      (tokens[inIdx + 1] === 'a' ? { value: 1, end: inIdx + 2 } : undefined);
     const unit = n ? tokens[n.end] : undefined;
     if (n && (unit === 'day' || unit === 'days')) return base + n.value * DAY_MS;
     if (n && (unit === 'week' || unit === 'weeks')) return base + n.value * 7 * DAY_MS;
@@ -106,7 +138,8 @@ function monthDayForms(tokens: readonly string[], base: Day): Day | undefined {
     if (!dayMatch) continue;
     const yearToken = yearIdx !== undefined ? tokens[yearIdx] : undefined;
     const year = yearToken && /^\d{4}$/.test(yearToken) ? Number(yearToken) : undefined;
-    const found = year !== undefined ? dayOf(year, month, dayMatch.value) : upcoming(base, month, dayMatch.value);
+    const found =
+      year !== undefined ? dayOf(year, month, dayMatch.value) : upcoming(base, month, dayMatch.value);
     if (found !== undefined) return found;
   }
   return undefined;

@@ -2,8 +2,18 @@ import { noMatch, type Extraction, type EntityInput, type EntitySpec } from './e
 import { numberTokens } from './spoken-numbers.js';
 
 const DIGIT_WORDS: Record<string, string> = {
-  zero: '0', oh: '0', o: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6',
-  seven: '7', eight: '8', nine: '9',
+  zero: '0',
+  oh: '0',
+  o: '0',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
 };
 const REPEAT: Record<string, number> = { double: 2, triple: 3 };
 
@@ -14,7 +24,9 @@ export function spokenDigits(text: string): string {
   for (let i = 0; i < tokens.length; i += 1) {
     const t = tokens[i] ?? '';
     const times = REPEAT[t];
-    const nextDigit = times ? (DIGIT_WORDS[tokens[i + 1] ?? ''] ?? (/^\d$/.test(tokens[i + 1] ?? '') ? tokens[i + 1] : undefined)) : undefined;
+    const nextDigit = times
+      ? (DIGIT_WORDS[tokens[i + 1] ?? ''] ?? (/^\d$/.test(tokens[i + 1] ?? '') ? tokens[i + 1] : undefined))
+      : undefined;
     if (times && nextDigit !== undefined) {
       out += nextDigit.repeat(times);
       i += 1;
@@ -24,9 +36,13 @@ export function spokenDigits(text: string): string {
   return out;
 }
 
-export function extractDigits(input: EntityInput, spec: Pick<EntitySpec, 'minLength' | 'maxLength'>): Extraction {
+export function extractDigits(
+  input: EntityInput,
+  spec: Pick<EntitySpec, 'minLength' | 'maxLength'>,
+): Extraction {
   const text = input.text.trim();
-  const digits = input.inputmode === 'dtmf' && /^[\d]+#?$/.test(text) ? text.replace(/#$/, '') : spokenDigits(text);
+  const digits =
+    input.inputmode === 'dtmf' && /^[\d]+#?$/.test(text) ? text.replace(/#$/, '') : spokenDigits(text);
   if (digits === '') return noMatch;
   if (spec.minLength !== undefined && digits.length < spec.minLength) return noMatch;
   if (spec.maxLength !== undefined && digits.length > spec.maxLength) return noMatch;

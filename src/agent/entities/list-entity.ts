@@ -29,7 +29,8 @@ export function extractListValue(input: EntityInput, values: readonly ListValue[
     for (const phrase of typeof v === 'string' ? [v] : [v.value, ...v.synonyms]) {
       const needle = normalize(phrase);
       if (needle.trim() === '') continue;
-      if (haystack.includes(needle) && (!best || needle.length > best.length)) best = { value, length: needle.length };
+      if (haystack.includes(needle) && (!best || needle.length > best.length))
+        best = { value, length: needle.length };
     }
   }
   return best ? { ok: true, value: best.value } : noMatch;

@@ -1,16 +1,67 @@
 import { noMatch, type Extraction, type EntityInput } from './entity-types.js';
 
 const YES = [
-  'yes', 'yeah', 'yea', 'yep', 'yup', 'ya', 'sure', 'correct', 'right', 'thats right', 'that is right',
-  'affirmative', 'ok', 'okay', 'absolutely', 'of course', 'definitely', 'certainly', 'please do',
-  'go ahead', 'true', 'exactly', 'indeed', 'uh huh', 'mhm', 'mm hmm', 'y',
+  'yes',
+  'yeah',
+  'yea',
+  'yep',
+  'yup',
+  'ya',
+  'sure',
+  'correct',
+  'right',
+  'thats right',
+  'that is right',
+  'affirmative',
+  'ok',
+  'okay',
+  'absolutely',
+  'of course',
+  'definitely',
+  'certainly',
+  'please do',
+  'go ahead',
+  'true',
+  'exactly',
+  'indeed',
+  'uh huh',
+  'mhm',
+  'mm hmm',
+  'y',
   // Spanish (accents are dropped before comparing)
-  'si', 'claro', 'vale', 'correcto', 'exacto', 'de acuerdo', 'por supuesto', 'afirmativo', 'eso es', 'desde luego',
+  'si',
+  'claro',
+  'vale',
+  'correcto',
+  'exacto',
+  'de acuerdo',
+  'por supuesto',
+  'afirmativo',
+  'eso es',
+  'desde luego',
 ];
 const NO = [
-  'no', 'nope', 'nah', 'negative', 'incorrect', 'wrong', 'not right', 'not correct', 'thats wrong',
-  'that is wrong', 'not really', 'no way', 'dont', 'do not', 'false', 'cancel', 'n',
-  'negativo', 'incorrecto', 'para nada', 'de ninguna manera',
+  'no',
+  'nope',
+  'nah',
+  'negative',
+  'incorrect',
+  'wrong',
+  'not right',
+  'not correct',
+  'thats wrong',
+  'that is wrong',
+  'not really',
+  'no way',
+  'dont',
+  'do not',
+  'false',
+  'cancel',
+  'n',
+  'negativo',
+  'incorrecto',
+  'para nada',
+  'de ninguna manera',
 ];
 
 const normalize = (text: string): string[] =>
@@ -45,9 +96,16 @@ export function extractYesNo(input: EntityInput): Extraction {
   }
   const tokens = normalize(text);
   if (tokens.length === 0) return noMatch;
-  if (['dont know', 'do not know', 'not sure', 'no idea', 'no se', 'no estoy seguro', 'ni idea'].some((p) => contains(tokens, p))) return noMatch;
+  if (
+    ['dont know', 'do not know', 'not sure', 'no idea', 'no se', 'no estoy seguro', 'ni idea'].some((p) =>
+      contains(tokens, p),
+    )
+  )
+    return noMatch;
   const no = NO.some((p) => contains(tokens, p));
-  const negatedYes = ['not right', 'not correct', 'thats wrong', 'that is wrong', 'not really'].some((p) => contains(tokens, p));
+  const negatedYes = ['not right', 'not correct', 'thats wrong', 'that is wrong', 'not really'].some((p) =>
+    contains(tokens, p),
+  );
   const yes = YES.some((p) => contains(tokens, p));
   if (negatedYes) return { ok: true, value: false };
   if (yes && no) return noMatch;

@@ -47,7 +47,12 @@ const encodeAll = (encoder: PhraseEncoder, phrases: readonly string[]): EncodedP
   phrases.map((p) => encoder.encode(p)).filter((e) => e.terms.length > 0);
 
 /** The profile of an intent from its phrases (the whole of "training"). */
-export function profileIntent(encoder: PhraseEncoder, name: string, utterances: readonly string[], negatives: readonly string[]): IntentProfile {
+export function profileIntent(
+  encoder: PhraseEncoder,
+  name: string,
+  utterances: readonly string[],
+  negatives: readonly string[],
+): IntentProfile {
   const encoded = encodeAll(encoder, utterances);
   const stems = new Set<string>();
   const words = new Set<string>();

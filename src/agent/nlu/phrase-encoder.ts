@@ -54,7 +54,8 @@ export class PhraseEncoder {
       terms.push({ word, stem: this.pack.stem(word), weight });
       const v = this.vectors.vector(word);
       if (!v) continue;
-      for (let i = 0; i < vector.length; i += 1) vector[i] = (vector[i] as number) + weight * (v[i] as number);
+      for (let i = 0; i < vector.length; i += 1)
+        vector[i] = (vector[i] as number) + weight * (v[i] as number);
     }
     const norm = Math.sqrt(cosine(vector, vector));
     if (norm > 0) for (let i = 0; i < vector.length; i += 1) vector[i] = (vector[i] as number) / norm;

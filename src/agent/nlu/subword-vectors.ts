@@ -55,7 +55,8 @@ class SubwordVectors implements WordVectors {
     if (kept) return kept;
     const v = new Float32Array(DIMENSIONS);
     const padded = `<${word}>`;
-    for (let n = 3; n <= 5; n += 1) for (let i = 0; i + n <= padded.length; i += 1) addHashed(v, padded.slice(i, i + n), 1);
+    for (let n = 3; n <= 5; n += 1)
+      for (let i = 0; i + n <= padded.length; i += 1) addHashed(v, padded.slice(i, i + n), 1);
     addHashed(v, `#${this.stem(word)}`, 3);
     let norm = 0;
     for (const x of v) norm += x * x;

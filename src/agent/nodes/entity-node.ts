@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { localizedTextSchema } from '../languages.js';
-import {  } from '../languages.js';
+import {} from '../languages.js';
 import { defineNode } from '../define-node.js';
 import { extractEntity, listPhrases } from '../entity-extractors.js';
 import { entitySpecSchema, nodeCommonShape } from '../node-schema-parts.js';
@@ -12,7 +12,12 @@ import type { AwaitSpec } from '../turn-types.js';
  */
 export const entityNode = defineNode({
   type: 'entity',
-  schema: z.strictObject({ type: z.literal('entity'), prompt: localizedTextSchema, entity: entitySpecSchema, ...nodeCommonShape }),
+  schema: z.strictObject({
+    type: z.literal('entity'),
+    prompt: localizedTextSchema,
+    entity: entitySpecSchema,
+    ...nodeCommonShape,
+  }),
   templates: { prompt: 'prompt' },
   writes: (def) => {
     const name = (def.entity as { name?: unknown } | undefined)?.name;
@@ -32,7 +37,11 @@ export const entityNode = defineNode({
   accept: (node, rt, input) =>
     extractEntity(
       node.def.entity,
-      { text: input.text, inputmode: input.inputmode, ...(input.asr ? { interpretation: input.asr.interpretation } : {}) },
+      {
+        text: input.text,
+        inputmode: input.inputmode,
+        ...(input.asr ? { interpretation: input.asr.interpretation } : {}),
+      },
       { now: rt.now, timeZone: rt.timeZone },
     ),
   entityName: (node) => node.def.entity.name,

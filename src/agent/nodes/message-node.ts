@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { localizedTextSchema } from '../languages.js';
-import {  } from '../languages.js';
+import {} from '../languages.js';
 import { defineNode } from '../define-node.js';
 import { nodeCommonShape } from '../node-schema-parts.js';
 

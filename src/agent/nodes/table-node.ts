@@ -23,7 +23,8 @@ export const tableNode = defineNode({
   run: async (node, rt): Promise<NodeOutcome> => {
     const { table, saveAs } = node.def;
     const record: Record<string, unknown> = {};
-    for (const [column, given] of Object.entries(node.def.record)) record[column] = typeof given === 'string' ? rt.value(node, `record.${column}`) : given;
+    for (const [column, given] of Object.entries(node.def.record))
+      record[column] = typeof given === 'string' ? rt.value(node, `record.${column}`) : given;
     try {
       const port = rt.ports.tables;
       if (!port) throw new Error('no table port');

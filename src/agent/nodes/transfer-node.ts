@@ -34,6 +34,10 @@ export const transferNode = defineNode({
       return { kind: 'error', code: 'skill_group_lookup_failed' };
     }
     if (!group) return { kind: 'error', code: 'skill_group_not_found' };
-    return { kind: 'transfer', prompt, transfer: { destination, skillGroupId: group.id, skillGroupName: group.name } };
+    return {
+      kind: 'transfer',
+      prompt,
+      transfer: { destination, skillGroupId: group.id, skillGroupName: group.name },
+    };
   },
 });

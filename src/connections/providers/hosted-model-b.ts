@@ -18,7 +18,11 @@ export class HostedModelBAdapter implements ProviderAdapter {
   }
 
   request(conn: OpenedConnection, call: ModelCall): ModelHttpRequest {
-    const { your_resource_name: resource = '', deployment_id: deployment = '', api_version: version = '' } = conn.fields;
+    const {
+      your_resource_name: resource = '',
+      deployment_id: deployment = '',
+      api_version: version = '',
+    } = conn.fields;
     const base = this.baseUrl.replace('{resource}', encodeURIComponent(resource));
     return {
       url: `${base}/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${encodeURIComponent(version)}`,

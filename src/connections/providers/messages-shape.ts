@@ -14,6 +14,10 @@ export const messagesShape: WireShape = {
     };
   },
   read(json: unknown) {
-    return readModelAnswer(json, { text: 'content', inputTokens: 'usage.input_tokens', outputTokens: 'usage.output_tokens' });
+    return readModelAnswer(json, {
+      text: 'content',
+      inputTokens: 'usage.input_tokens',
+      outputTokens: 'usage.output_tokens',
+    });
   },
 };

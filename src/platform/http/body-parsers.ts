@@ -5,7 +5,6 @@ import { AppError } from '../app-error.js';
 import { jsonShapeScan } from './json-shape-scan.js';
 import { MEDIA, type BodyType } from './route-def.js';
 
-
 const parseLimit = (limit: string): number => {
   const m = /^(\d+)(b|kb|mb)$/i.exec(limit);
   if (!m) return 1024 * 1024;
@@ -65,7 +64,8 @@ function streamingLimit(bytes: number, tooLarge: () => AppError, parsers: Reques
       req.resume();
       finish(tooLarge());
     };
-    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined) req.on('data', count);
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] !== undefined)
+      req.on('data', count);
     const run = (i: number): void => {
       if (settled) return;
       if (i === parsers.length) return finish();
@@ -99,13 +99,23 @@ export function bodyParsers(types: BodyType[], limits: BodyLimits): RequestHandl
   // runs on the raw bytes before JSON.parse; what it throws answers the request
   const verify = (_req: unknown, _res: unknown, buf: Buffer): void => {
     const problem = jsonShapeScan(buf, shape);
-    if (problem?.kind === 'depth') throw AppError.badRequest(`The body is nested too deeply (at most ${MAX_BODY_DEPTH} levels)`, 'body');
-    if (problem) throw AppError.limitExceeded([{ msg: `The body has too many keys and array elements (at most ${maxKeys} on this route)`, path: 'body' }]);
+    if (problem?.kind === 'depth')
+      throw AppError.badRequest(`The body is nested too deeply (at most ${MAX_BODY_DEPTH} levels)`, 'body');
+    if (problem)
+      throw AppError.limitExceeded([
+        {
+          msg: `The body has too many keys and array elements (at most ${maxKeys} on this route)`,
+          path: 'body',
+        },
+      ]);
   };
   const parsers: RequestHandler[] = [];
   const jsonTypes = types.filter((t) => t === 'json' || t === 'mergePatch').map((t) => MEDIA[t]);
   if (jsonTypes.length) parsers.push(express.json({ limit, strict: false, type: jsonTypes, verify }));
-  if (types.includes('urlencoded')) parsers.push(express.urlencoded({ limit, extended: false, parameterLimit: Math.min(maxKeys, MAX_FORM_FIELDS) }));
+  if (types.includes('urlencoded'))
+    parsers.push(
+      express.urlencoded({ limit, extended: false, parameterLimit: Math.min(maxKeys, MAX_FORM_FIELDS) }),
+    );
   if (types.includes('multipart')) {
     const fields = Math.min(maxKeys, MAX_FORM_FIELDS);
     const upload = multer({ limits: { fieldSize: bytes, fields, files: 0, parts: fields } }).none();
@@ -114,7 +124,8 @@ export function bodyParsers(types: BodyType[], limits: BodyLimits): RequestHandl
       upload(req, res, (err: unknown) => {
         if (!err) return next();
         const code = (err as { code?: string }).code;
-        if (code === 'LIMIT_FIELD_VALUE' || code === 'LIMIT_PART_COUNT' || code === 'LIMIT_FIELD_COUNT') return next(tooLarge());
+        if (code === 'LIMIT_FIELD_VALUE' || code === 'LIMIT_PART_COUNT' || code === 'LIMIT_FIELD_COUNT')
+          return next(tooLarge());
         next(AppError.badRequest('Malformed multipart body'));
       });
     });

@@ -15,18 +15,19 @@ import express, { type Response, type Router } from 'express';
 
 const NONCE_PLACEHOLDER = /CONSOLE_CSP_NONCE/g;
 
-export const consoleCsp = (nonce: string): string => [
-  "default-src 'self'",
-  "script-src 'self'",
-  `style-src 'self' 'nonce-${nonce}'`,
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const consoleCsp = (nonce: string): string =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 
 export interface ConsolePagesOptions {
   /** The built bundle (default: dist/console-client at the repository root). */
@@ -34,9 +35,11 @@ export interface ConsolePagesOptions {
 }
 
 /** The repository root: this file is src/platform/http/ (tests) or dist/platform/http/ (the build). */
-const defaultDir = (): string => resolve(fileURLToPath(new URL('../../../', import.meta.url)), 'dist', 'console-client');
+const defaultDir = (): string =>
+  resolve(fileURLToPath(new URL('../../../', import.meta.url)), 'dist', 'console-client');
 
-const NOT_BUILT = 'The operator console is not built. Run `npm run build` (npm start does it), then reload.\n';
+const NOT_BUILT =
+  'The operator console is not built. Run `npm run build` (npm start does it), then reload.\n';
 
 function strictHeaders(res: Response, nonce = randomBytes(18).toString('base64')): void {
   res.setHeader('Content-Security-Policy', consoleCsp(nonce));
@@ -57,7 +60,16 @@ export function consolePages(opts: ConsolePagesOptions = {}): Router {
   });
   router.get('/console', (_req, res) => res.redirect(301, '/console/'));
   // hashed file names: cached for a year; a missing asset is a 404, never the page
-  router.use('/console/assets', express.static(join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false, dotfiles: 'deny' }));
+  router.use(
+    '/console/assets',
+    express.static(join(dir, 'assets'), {
+      immutable: true,
+      maxAge: '365d',
+      index: false,
+      fallthrough: false,
+      dotfiles: 'deny',
+    }),
+  );
   router.get(['/console/', '/console/*splat'], async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     let page: string;

@@ -29,8 +29,15 @@ export function hostGuard(publicBaseUrl?: string): RequestHandler {
     if (host === undefined) return next();
     const hostname = hostnameOf(host);
     if (hostname === null) return next(AppError.badRequest('Malformed Host header', 'headers.host'));
-    if (req.protocol !== 'http' && req.protocol !== 'https') return next(AppError.badRequest('Malformed X-Forwarded-Proto header', 'headers.x-forwarded-proto'));
-    if (expected !== null && hostname !== expected) return next(AppError.badRequest(`The Host header names another host than this service (${expected})`, 'headers.host'));
+    if (req.protocol !== 'http' && req.protocol !== 'https')
+      return next(AppError.badRequest('Malformed X-Forwarded-Proto header', 'headers.x-forwarded-proto'));
+    if (expected !== null && hostname !== expected)
+      return next(
+        AppError.badRequest(
+          `The Host header names another host than this service (${expected})`,
+          'headers.host',
+        ),
+      );
     next();
   };
 }

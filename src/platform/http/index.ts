@@ -1,4 +1,11 @@
-export { defineRoute, type RouteDef, type RouteContext, type RouteReply, type HttpMethod, type BodyType } from './route-def.js';
+export {
+  defineRoute,
+  type RouteDef,
+  type RouteContext,
+  type RouteReply,
+  type HttpMethod,
+  type BodyType,
+} from './route-def.js';
 export { mountRoutes } from './mount-routes.js';
 export { errorHandler, notFoundHandler, toAppError, type StoreOutageCheck } from './error-middleware.js';
 export { buildOpenApi } from './openapi.js';

@@ -56,7 +56,8 @@ export function jsonShapeScan(buf: Uint8Array, limits: JsonShapeLimits): JsonSha
     if (isSpace(b)) continue;
     if (arrayOpened) {
       arrayOpened = false;
-      if (b !== CLOSE_ARRAY && ++entries > limits.maxEntries) return { kind: 'entries', limit: limits.maxEntries };
+      if (b !== CLOSE_ARRAY && ++entries > limits.maxEntries)
+        return { kind: 'entries', limit: limits.maxEntries };
     }
     if (b === QUOTE) i = stringEnd(buf, i);
     else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {

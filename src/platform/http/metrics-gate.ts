@@ -16,7 +16,9 @@ export function metricsGate(opts: { token?: string; networks: string[] }): Reque
     if (opts.token && m && safeEqual(m[1]!.trim(), opts.token)) return next();
     if (inSubnets(networks, req.ip ?? '')) return next();
     next(
-      AppError.unauthorized('Metrics are read with the METRICS_TOKEN, or from an address in METRICS_NETWORKS').expecting({
+      AppError.unauthorized(
+        'Metrics are read with the METRICS_TOKEN, or from an address in METRICS_NETWORKS',
+      ).expecting({
         challenge: 'Bearer realm="metrics"',
         path: 'headers.authorization',
       }),

@@ -24,8 +24,15 @@ export interface MountOptions {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Whether the audit trail records this request (a change through the operator API). */
-const audited = (def: RouteDef, method: string, opts: MountOptions): opts is MountOptions & { audit: AuditSink } =>
-  opts.audit !== undefined && def.audit !== false && def.auth.kind === 'admin' && !READS.has(method.toUpperCase());
+const audited = (
+  def: RouteDef,
+  method: string,
+  opts: MountOptions,
+): opts is MountOptions & { audit: AuditSink } =>
+  opts.audit !== undefined &&
+  def.audit !== false &&
+  def.auth.kind === 'admin' &&
+  !READS.has(method.toUpperCase());
 
 const issuesToDetails = (where: string, schema: ZodType, value: unknown): unknown => {
   const r = schema.safeParse(value);
@@ -36,7 +43,8 @@ const issuesToDetails = (where: string, schema: ZodType, value: unknown): unknow
 };
 
 /** PUBLIC_BASE_URL, else the request's (checked by hostGuard before any handler runs). */
-export const baseUrlOf = (req: Request, configured?: string): string => configured ?? `${req.protocol}://${req.host ?? 'localhost'}`;
+export const baseUrlOf = (req: Request, configured?: string): string =>
+  configured ?? `${req.protocol}://${req.host ?? 'localhost'}`;
 
 /** The id pino-http gave the request (a string from the app's genReqId, a number from its default); '' without one. */
 export const requestIdOf = (req: Request): string => {
@@ -44,7 +52,8 @@ export const requestIdOf = (req: Request): string => {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : '';
 };
 
-const isPlainBody = (body: unknown): body is Record<string, unknown> => typeof body === 'object' && body !== null && !Array.isArray(body);
+const isPlainBody = (body: unknown): body is Record<string, unknown> =>
+  typeof body === 'object' && body !== null && !Array.isArray(body);
 
 export function sendReply(res: Response, reply: RouteReply): void {
   res.status(reply.status ?? 200);
@@ -61,7 +70,10 @@ export function sendReply(res: Response, reply: RouteReply): void {
 }
 
 /** Writes a reply's event stream as it comes; waits for the socket to drain when it is full. */
-async function streamReply(res: Response, reply: RouteReply & { events: AsyncIterable<string> }): Promise<void> {
+async function streamReply(
+  res: Response,
+  reply: RouteReply & { events: AsyncIterable<string> },
+): Promise<void> {
   res.status(reply.status ?? 200);
   for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
   // no-transform: the compression middleware leaves the stream alone (it would hold events back)
@@ -72,7 +84,8 @@ async function streamReply(res: Response, reply: RouteReply & { events: AsyncIte
   try {
     for await (const chunk of reply.events) {
       if (res.destroyed) break;
-      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (!res.write(chunk))
+        await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
     }
   } finally {
     res.end();
@@ -85,7 +98,8 @@ async function streamReply(res: Response, reply: RouteReply & { events: AsyncIte
  * key), tokens in submit URLs and tenants' data, none of which a shared or browser cache may keep.
  */
 function withNoStore(reply: RouteReply): RouteReply {
-  if (reply.events || Object.keys(reply.headers ?? {}).some((k) => k.toLowerCase() === 'cache-control')) return reply;
+  if (reply.events || Object.keys(reply.headers ?? {}).some((k) => k.toLowerCase() === 'cache-control'))
+    return reply;
   return { ...reply, headers: { ...reply.headers, 'Cache-Control': 'no-store' } };
 }
 
@@ -98,7 +112,16 @@ const originOf = (req: Request): string => `${req.protocol}://${req.get('host') 
 function authenticateFirst(def: RouteDef, opts: MountOptions): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     opts.authenticator
-      .authenticate({ headers: req.headers, params: req.params as Record<string, string>, ip: req.ip ?? '', method: req.method, origin: originOf(req) }, def.auth)
+      .authenticate(
+        {
+          headers: req.headers,
+          params: req.params as Record<string, string>,
+          ip: req.ip ?? '',
+          method: req.method,
+          origin: originOf(req),
+        },
+        def.auth,
+      )
       .then((principal) => {
         res.locals.principal = principal;
         next();
@@ -115,7 +138,8 @@ function handle(def: RouteDef, opts: MountOptions): RequestHandler {
       const rawQuery = { ...(req.query as Record<string, unknown>) };
       // no body at all reads as {}; a JSON `null` stays null, for the route's schema to refuse
       const rawBody: unknown = req.body === undefined ? {} : req.body;
-      const mergedBody = def.mergeQueryIntoBody && isPlainBody(rawBody) ? { ...rawQuery, ...rawBody } : rawBody;
+      const mergedBody =
+        def.mergeQueryIntoBody && isPlainBody(rawBody) ? { ...rawQuery, ...rawBody } : rawBody;
       const query = def.query ? issuesToDetails('query', def.query, rawQuery) : rawQuery;
       const body = def.body ? issuesToDetails('body', def.body, mergedBody) : mergedBody;
       const controller = new AbortController();
@@ -141,12 +165,22 @@ function handle(def: RouteDef, opts: MountOptions): RequestHandler {
       const before = audit && state ? await state(ctx).catch(() => undefined) : undefined;
       const reply = withNoStore(await def.handler(ctx));
       if (audit && (reply.status ?? 200) < 400) {
-        const after = state ? await state(ctx).catch(() => undefined) : req.method === 'DELETE' ? undefined : body;
+        const after = state
+          ? await state(ctx).catch(() => undefined)
+          : req.method === 'DELETE'
+            ? undefined
+            : body;
         const { changes, truncated } = auditDiff(before, after);
         const app = (params as Record<string, string>)['streamId'];
         await audit.record({
-          author: auditAuthorOf(principal), action: `${req.method} ${def.path}`, item: req.path, ...(app ? { app } : {}),
-          status: reply.status ?? 200, changes, ...(truncated ? { truncated } : {}), requestId: ctx.requestId,
+          author: auditAuthorOf(principal),
+          action: `${req.method} ${def.path}`,
+          item: req.path,
+          ...(app ? { app } : {}),
+          status: reply.status ?? 200,
+          changes,
+          ...(truncated ? { truncated } : {}),
+          requestId: ctx.requestId,
         });
       }
       if (reply.events) await streamReply(res, { ...reply, events: reply.events });
@@ -164,7 +198,13 @@ export function mountRoutes(app: Application, routes: RouteDef[], opts: MountOpt
   // (the VoiceXML routes) still answers in its format, not JSON.
   const rendering = routes
     .filter((def) => def.renderError)
-    .map((def) => ({ def, re: new RegExp(`^${def.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}/?$`, 'i') }));
+    .map((def) => ({
+      def,
+      re: new RegExp(
+        `^${def.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}/?$`,
+        'i',
+      ),
+    }));
   if (rendering.length) {
     app.use((req, res, next) => {
       const hit = rendering.find((r) => r.re.test(req.path));
@@ -176,7 +216,10 @@ export function mountRoutes(app: Application, routes: RouteDef[], opts: MountOpt
   const methodsByPath = new Map<string, Set<string>>();
   for (const def of routes) {
     const methods = Array.isArray(def.method) ? def.method : [def.method];
-    const parsers = bodyParsers(def.body || def.bodyTypes ? (def.bodyTypes ?? ['json']) : [], def.bodyLimit ?? { size: opts.bodyLimit });
+    const parsers = bodyParsers(
+      def.body || def.bodyTypes ? (def.bodyTypes ?? ['json']) : [],
+      def.bodyLimit ?? { size: opts.bodyLimit },
+    );
     const tag: RequestHandler = (_req, res, next) => {
       res.locals.routeDef = def;
       next();

@@ -13,7 +13,11 @@ export function traceContext(): RequestHandler {
   return (req, res, next) => {
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
     // the path only: a query may carry a secret (the webhook's token)
-    const span = tracer.startSpan(req.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.path': req.path } }, parent);
+    const span = tracer.startSpan(
+      req.method,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.path': req.path } },
+      parent,
+    );
     const ctx = trace.setSpan(parent, span);
     res.once('close', () => {
       const route = (res.locals.routeDef as RouteDef | undefined)?.path;

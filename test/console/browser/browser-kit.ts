@@ -11,7 +11,10 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const SCREENSHOT_DIR = join(process.cwd(), 'test-artifacts', 'console-screenshots');
-export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
 
 /** Whether the browser suites run; prints the banner (or throws under REQUIRE_BROWSER=1) when not. */
 export function browserAvailable(): boolean {
@@ -19,12 +22,18 @@ export function browserAvailable(): boolean {
   const reason = `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
   if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but ${reason}`);
   const line = '!'.repeat(78);
-  process.stderr.write(`\n${line}\n!! SKIPPING the operator console browser suites: ${reason}.\n!! Set REQUIRE_BROWSER=1 to make this a failure.\n${line}\n\n`);
+  process.stderr.write(
+    `\n${line}\n!! SKIPPING the operator console browser suites: ${reason}.\n!! Set REQUIRE_BROWSER=1 to make this a failure.\n${line}\n\n`,
+  );
   return false;
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
 }
 
 export interface WatchedPage {
@@ -39,11 +48,14 @@ export async function watchedPage(context: BrowserContext): Promise<WatchedPage>
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   page.on('console', (msg) => {
-    if (msg.type() === 'error' && !/status of 4\d\d/.test(msg.text())) problems.push(`console: ${msg.text()}`);
+    if (msg.type() === 'error' && !/status of 4\d\d/.test(msg.text()))
+      problems.push(`console: ${msg.text()}`);
   });
   await page.exposeFunction('__cspViolation', (what: string) => problems.push(`csp: ${what}`));
   // page-side code as text: the test project has no DOM types
-  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => window.__cspViolation(e.violatedDirective + ' ' + e.blockedURI));`);
+  await page.addInitScript(
+    `document.addEventListener('securitypolicyviolation', (e) => window.__cspViolation(e.violatedDirective + ' ' + e.blockedURI));`,
+  );
   return { page, problems };
 }
 
@@ -65,7 +77,12 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   );
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target })),
+    }));
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -33,11 +33,25 @@ describe('the console bundle and pages hold no secret', () => {
     store = new MemoryStore('console-bundle:');
     gw = await startGateway({ store });
     const app = await gw.admin('POST', '/api/admin/apps', { name: 'Secrets' });
-    const channel = await gw.admin('PUT', `/api/admin/apps/${app.body.streamId}/channels/ivr`, { enabled: true });
-    const apiApp = await gw.admin('POST', `/api/admin/apps/${app.body.streamId}/api-apps`, { name: 'x', scopes: ['chat-history'] });
+    const channel = await gw.admin('PUT', `/api/admin/apps/${app.body.streamId}/channels/ivr`, {
+      enabled: true,
+    });
+    const apiApp = await gw.admin('POST', `/api/admin/apps/${app.body.streamId}/api-apps`, {
+      name: 'x',
+      scopes: ['chat-history'],
+    });
     const key = await gw.admin('POST', '/api/admin/api-keys', { name: 'x', scopes: ['connections:view'] });
-    const sandbox = await gw.admin('PUT', `/api/admin/apps/${app.body.streamId}/ivr-sandbox`, { enabled: true });
-    secrets.push(gw.config.adminToken, gw.config.masterKey.toString('base64'), channel.body.clientSecret, apiApp.body.clientSecret, key.body.apiKey, `${sandbox.body.pin}${sandbox.body.secret}`);
+    const sandbox = await gw.admin('PUT', `/api/admin/apps/${app.body.streamId}/ivr-sandbox`, {
+      enabled: true,
+    });
+    secrets.push(
+      gw.config.adminToken,
+      gw.config.masterKey.toString('base64'),
+      channel.body.clientSecret,
+      apiApp.body.clientSecret,
+      key.body.apiKey,
+      `${sandbox.body.pin}${sandbox.body.secret}`,
+    );
     expect(secrets.every((s) => typeof s === 'string' && s.length >= 8)).toBe(true);
   });
   afterAll(async () => {
@@ -51,43 +65,56 @@ describe('the console bundle and pages hold no secret', () => {
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
       for (const secret of secrets) expect(text.includes(secret), `${file} holds a secret`).toBe(false);
-      expect(text, file).not.toMatch(/process\.env|import\.meta\.env\.(?!MODE|DEV|PROD|SSR|BASE_URL)|ADMIN_TOKEN=|MASTER_KEY=|-----BEGIN/);
+      expect(text, file).not.toMatch(
+        /process\.env|import\.meta\.env\.(?!MODE|DEV|PROD|SSR|BASE_URL)|ADMIN_TOKEN=|MASTER_KEY=|-----BEGIN/,
+      );
     }
   });
 
-  it('when the console is built while the environment holds secrets, then the bundle holds none of them', { timeout: 180_000 }, async () => {
-    const planted = {
-      ADMIN_TOKEN: `planted-admin-${Date.now().toString(36)}-token`,
-      MASTER_KEY: `planted-master-${Date.now().toString(36)}-key`,
-      // Vite hands VITE_* variables to code that reads import.meta.env: none may reach the bundle
-      VITE_ADMIN_TOKEN: `planted-vite-${Date.now().toString(36)}-token`,
-      VITE_API_KEY: `planted-vite-${Date.now().toString(36)}-key`,
-    };
-    const before = Object.fromEntries(Object.keys(planted).map((k) => [k, process.env[k]]));
-    const outDir = mkdtempSync(join(tmpdir(), 'console-bundle-'));
-    Object.assign(process.env, planted);
-    try {
-      await build({ configFile: join(process.cwd(), 'console', 'vite.config.ts'), logLevel: 'silent', build: { outDir, emptyOutDir: true } });
-      const files = filesUnder(outDir);
-      expect(files.some((f) => f.endsWith('.js'))).toBe(true);
-      for (const file of files) {
-        const text = readFileSync(file, 'utf8');
-        for (const [name, value] of Object.entries(planted)) expect(text.includes(value), `${file} holds ${name}`).toBe(false);
+  it(
+    'when the console is built while the environment holds secrets, then the bundle holds none of them',
+    { timeout: 180_000 },
+    async () => {
+      const planted = {
+        ADMIN_TOKEN: `planted-admin-${Date.now().toString(36)}-token`,
+        MASTER_KEY: `planted-master-${Date.now().toString(36)}-key`,
+        // Vite hands VITE_* variables to code that reads import.meta.env: none may reach the bundle
+        VITE_ADMIN_TOKEN: `planted-vite-${Date.now().toString(36)}-token`,
+        VITE_API_KEY: `planted-vite-${Date.now().toString(36)}-key`,
+      };
+      const before = Object.fromEntries(Object.keys(planted).map((k) => [k, process.env[k]]));
+      const outDir = mkdtempSync(join(tmpdir(), 'console-bundle-'));
+      Object.assign(process.env, planted);
+      try {
+        await build({
+          configFile: join(process.cwd(), 'console', 'vite.config.ts'),
+          logLevel: 'silent',
+          build: { outDir, emptyOutDir: true },
+        });
+        const files = filesUnder(outDir);
+        expect(files.some((f) => f.endsWith('.js'))).toBe(true);
+        for (const file of files) {
+          const text = readFileSync(file, 'utf8');
+          for (const [name, value] of Object.entries(planted))
+            expect(text.includes(value), `${file} holds ${name}`).toBe(false);
+        }
+      } finally {
+        for (const [k, v] of Object.entries(before)) {
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
+        }
+        rmSync(outDir, { recursive: true, force: true });
       }
-    } finally {
-      for (const [k, v] of Object.entries(before)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
-      rmSync(outDir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   it('when the pages and their assets are fetched from the service, then none holds a secret and each page has its own style nonce', async () => {
-    const pages = await Promise.all(['/console/', '/console/apps', '/console/connections'].map(async (p) => {
-      const res = await fetch(`${gw.url}${p}`);
-      return { html: await res.text(), csp: res.headers.get('content-security-policy') ?? '' };
-    }));
+    const pages = await Promise.all(
+      ['/console/', '/console/apps', '/console/connections'].map(async (p) => {
+        const res = await fetch(`${gw.url}${p}`);
+        return { html: await res.text(), csp: res.headers.get('content-security-policy') ?? '' };
+      }),
+    );
     const nonces = pages.map((p) => /'nonce-([^']+)'/.exec(p.csp)?.[1] ?? '');
     expect(new Set(nonces).size).toBe(pages.length);
     for (const [i, page] of pages.entries()) {
@@ -96,7 +123,9 @@ describe('the console bundle and pages hold no secret', () => {
       expect(page.html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
       for (const secret of secrets) expect(page.html.includes(secret)).toBe(false);
     }
-    const assets = [...pages[0]!.html.matchAll(/(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    const assets = [...pages[0]!.html.matchAll(/(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map(
+      (m) => m[1]!,
+    );
     expect(assets.length).toBeGreaterThanOrEqual(2);
     for (const asset of assets) {
       const res = await fetch(`${gw.url}${asset}`);
@@ -112,7 +141,8 @@ describe('the console bundle and pages hold no secret', () => {
     const html = await (await fetch(`${gw.url}/console/`)).text();
     const assets = [...html.matchAll(/(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     let total = gzipSync(html).length;
-    for (const asset of assets) total += gzipSync(Buffer.from(await (await fetch(`${gw.url}${asset}`)).arrayBuffer())).length;
+    for (const asset of assets)
+      total += gzipSync(Buffer.from(await (await fetch(`${gw.url}${asset}`)).arrayBuffer())).length;
     expect(total).toBeLessThanOrEqual(300 * 1024);
   });
 });

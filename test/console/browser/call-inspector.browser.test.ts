@@ -12,7 +12,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MemoryStore } from '../../../src/store/index.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
 import { IvrCall } from '../../helpers/ivr-call.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, signIn, watchedPage } from './browser-kit.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  signIn,
+  watchedPage,
+} from './browser-kit.js';
 
 const run = browserAvailable();
 const FROM = '+15550004444';
@@ -82,7 +90,15 @@ describe.skipIf(!run)('the call inspector in the console', () => {
     await signIn(caller, gw.url, gw.config.adminToken);
   });
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') console.log('the inspector showed:', problems, await page.locator('main').innerText().catch(() => ''));
+    if (ctx.task.result?.state === 'fail')
+      console.log(
+        'the inspector showed:',
+        problems,
+        await page
+          .locator('main')
+          .innerText()
+          .catch(() => ''),
+      );
   });
   afterAll(async () => {
     await browser?.close();
@@ -103,14 +119,21 @@ describe.skipIf(!run)('the call inspector in the console', () => {
     await say('book a table');
     // between dialogs the agent answers its no-match prompt and listens for an intent again
     await heard("Sorry, I didn't get that.");
-    await expect.poll(async () => (await gw.admin('GET', `/api/admin/apps/${app.streamId}/calls/${callId}`)).body.turns?.length).toBe(2);
+    await expect
+      .poll(
+        async () =>
+          (await gw.admin('GET', `/api/admin/apps/${app.streamId}/calls/${callId}`)).body.turns?.length,
+      )
+      .toBe(2);
     await caller.getByLabel(/^Confidence/).fill('0.9');
     await say('book a table');
     await heard('For how many people?');
 
     await page.goto(`${base()}/calls`);
     await page.getByRole('heading', { name: 'Calls', level: 1 }).waitFor();
-    expect(await page.getByRole('link', { name: 'Calls', exact: true }).getAttribute('aria-current')).toBe('page');
+    expect(await page.getByRole('link', { name: 'Calls', exact: true }).getAttribute('aria-current')).toBe(
+      'page',
+    );
     const row = page.locator(`tr[data-call-id="${callId}"]`);
     await row.waitFor();
     expect(await page.locator('tr[data-call-id]').first().getAttribute('data-call-id')).toBe(callId);
@@ -122,7 +145,10 @@ describe.skipIf(!run)('the call inspector in the console', () => {
     await markPage();
     await say('four');
     await heard('For which day?');
-    await row.getByTestId('turns').filter({ hasText: String(before + 1) }).waitFor();
+    await row
+      .getByTestId('turns')
+      .filter({ hasText: String(before + 1) })
+      .waitFor();
     expect(await samePage()).toBe(true);
     await checkBothSizes('calls-list');
     expect(problems).toEqual([]);
@@ -132,7 +158,9 @@ describe.skipIf(!run)('the call inspector in the console', () => {
     await page.getByLabel('Caller (from)').fill(OTHERS);
     await page.getByLabel('Outcome').selectOption('hungup');
     await page.getByRole('button', { name: 'Filter' }).click();
-    await page.waitForURL((u) => u.searchParams.get('from') === OTHERS && u.searchParams.get('outcome') === 'hungup');
+    await page.waitForURL(
+      (u) => u.searchParams.get('from') === OTHERS && u.searchParams.get('outcome') === 'hungup',
+    );
     await expect.poll(() => page.locator('tr[data-call-id]').count()).toBe(20);
     expect(await page.locator(`tr[data-call-id="${callId}"]`).count()).toBe(0);
     await page.getByRole('button', { name: 'Load more' }).click();
@@ -171,8 +199,12 @@ describe.skipIf(!run)('the call inspector in the console', () => {
 
     const nomatch = panels.filter({ hasText: 'nomatch' }).first();
     await nomatch.locator('summary').click();
-    expect(await nomatch.getByTestId('nomatch').innerText()).toContain('the confidence was below the threshold');
-    expect(await nomatch.getByTestId('timing').innerText()).toMatch(/ms in all: Store [\d.]+ ms · Agent [\d.]+ ms · Model [\d.]+ ms · Render [\d.]+ ms/);
+    expect(await nomatch.getByTestId('nomatch').innerText()).toContain(
+      'the confidence was below the threshold',
+    );
+    expect(await nomatch.getByTestId('timing').innerText()).toMatch(
+      /ms in all: Store [\d.]+ ms · Agent [\d.]+ ms · Model [\d.]+ ms · Render [\d.]+ ms/,
+    );
     expect(await nomatch.getByTestId('request-params').innerText()).toMatch(/confidence\s+0\.6/);
     expect(await nomatch.getByTestId('node').innerText()).toContain('→');
     expect(await nomatch.innerText()).toContain(gw.config.instanceId);
@@ -184,7 +216,10 @@ describe.skipIf(!run)('the call inspector in the console', () => {
     expect((await doc.innerText()).match(/<\?xml /g)).toHaveLength(1);
     expect(await doc.locator('.tok-typeName').count()).toBeGreaterThan(10);
     // the service's schema check of the document as answered (its token redacted)
-    await nomatch.getByTestId('document-marks').filter({ hasText: 'Valid VoiceXML 2.1 (vxml.xsd)' }).waitFor();
+    await nomatch
+      .getByTestId('document-marks')
+      .filter({ hasText: 'Valid VoiceXML 2.1 (vxml.xsd)' })
+      .waitFor();
     expect(await nomatch.getByTestId('document-marks').innerText()).toContain('Well-formed XML');
     // the chart, with its words and its table
     const chart = page.getByTestId('turn-chart');
@@ -199,7 +234,10 @@ describe.skipIf(!run)('the call inspector in the console', () => {
     await caller.getByRole('button', { name: 'Hang up' }).click();
     await caller.getByTestId('call-ended').waitFor();
     await page.goto(`${base()}/history?userId=${encodeURIComponent(callId)}`);
-    await page.getByRole('link', { name: /^Open transcript/ }).first().click();
+    await page
+      .getByRole('link', { name: /^Open transcript/ })
+      .first()
+      .click();
     const link = page.getByRole('link', { name: `Open the call ${callId} in the inspector` });
     await link.waitFor();
     await link.click();
@@ -220,7 +258,9 @@ describe.skipIf(!run)('the call inspector in the console', () => {
     await fell.first().waitFor();
     expect(await fell.count()).toBe(1);
     await fell.locator('summary').click();
-    expect(await fell.getByTestId('fallback').innerText()).toMatch(/^the (utterance is out of scope|best intent's confidence was below the threshold).* \((out_of_scope|below_threshold)\)$/);
+    expect(await fell.getByTestId('fallback').innerText()).toMatch(
+      /^the (utterance is out of scope|best intent's confidence was below the threshold).* \((out_of_scope|below_threshold)\)$/,
+    );
     expect(problems).toEqual([]);
   });
 });

@@ -11,7 +11,15 @@ import type { Browser, Page } from 'playwright-core';
 import { MemoryStore } from '../../../src/store/index.js';
 import { startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
 import { putAgentAndWait } from '../../helpers/agent-upload.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, signIn, watchedPage } from './browser-kit.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  signIn,
+  watchedPage,
+} from './browser-kit.js';
 import { FIXED_AGENT } from './console-fixtures.js';
 
 const run = browserAvailable();
@@ -56,7 +64,8 @@ describe.skipIf(!run)('the console with operator accounts', () => {
   beforeAll(async () => {
     store = new MemoryStore('console-accounts:');
     gw = await startGateway({ store });
-    streamId = (await gw.admin('POST', '/api/admin/apps', { name: 'Front desk', language: 'en' })).body.streamId;
+    streamId = (await gw.admin('POST', '/api/admin/apps', { name: 'Front desk', language: 'en' })).body
+      .streamId;
     await putAgentAndWait(gw.admin, streamId, FIXED_AGENT);
     await gw.admin('PATCH', `/api/admin/apps/${streamId}/ivr-settings`, { retries: 2 });
     browser = await launchBrowser();
@@ -74,7 +83,10 @@ describe.skipIf(!run)('the console with operator accounts', () => {
   it('when the owner invites an editor and a viewer on the Accounts page, then each link is shown once and the accounts are listed as invited', async () => {
     await owner.getByRole('link', { name: 'Accounts' }).click();
     await owner.getByRole('heading', { name: 'Accounts', level: 1 }).waitFor();
-    for (const [email, role] of [['ed@example.com', 'editor'], ['vi@example.com', 'viewer']] as const) {
+    for (const [email, role] of [
+      ['ed@example.com', 'editor'],
+      ['vi@example.com', 'viewer'],
+    ] as const) {
       await owner.getByLabel('Email').fill(email);
       await owner.getByLabel('Role').selectOption(role);
       await owner.getByRole('button', { name: 'Invite', exact: true }).click();
@@ -101,10 +113,18 @@ describe.skipIf(!run)('the console with operator accounts', () => {
     await checkBothSizes(viewer, 'agent-as-viewer');
     const cookie = (await viewer.context().cookies()).find((c) => c.name === 'ivr_console_session')!;
     const refused = await fetch(`${gw.url}/api/admin/apps/${streamId}/agent`, {
-      method: 'PUT', headers: { Cookie: `${cookie.name}=${cookie.value}`, Origin: gw.url, 'Content-Type': 'application/json' }, body: JSON.stringify(FIXED_AGENT),
+      method: 'PUT',
+      headers: {
+        Cookie: `${cookie.name}=${cookie.value}`,
+        Origin: gw.url,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify(FIXED_AGENT),
     });
     expect(refused.status).toBe(403);
-    expect(((await refused.json()) as { errors: Array<{ code: string }> }).errors[0]!.code).toBe('role_required');
+    expect(((await refused.json()) as { errors: Array<{ code: string }> }).errors[0]!.code).toBe(
+      'role_required',
+    );
   });
 
   it('when the editor signs in, then the agent saves, a personal token is made and shown once, and the Audit page lists both with the author and the diff', async () => {
@@ -113,7 +133,10 @@ describe.skipIf(!run)('the console with operator accounts', () => {
     const save = editor.getByRole('button', { name: 'Save the agent' });
     await save.waitFor();
     expect(await save.isDisabled()).toBe(false);
-    const [answer] = await Promise.all([editor.waitForResponse((r) => r.url().endsWith('/agent') && r.request().method() === 'PUT'), save.click()]);
+    const [answer] = await Promise.all([
+      editor.waitForResponse((r) => r.url().endsWith('/agent') && r.request().method() === 'PUT'),
+      save.click(),
+    ]);
     expect(answer.status()).toBe(202);
 
     await editor.getByRole('link', { name: 'Your account' }).click();
@@ -136,7 +159,9 @@ describe.skipIf(!run)('the console with operator accounts', () => {
     expect(await agentRows.filter({ hasText: 'ed@example.com' }).innerText()).toContain('no change');
     expect(await agentRows.filter({ hasText: 'admin token' }).innerText()).toMatch(/\d+ changes/);
     // the owner's settings change, with its diff
-    const settingsRow = editor.getByRole('row').filter({ hasText: 'PATCH /api/admin/apps/:streamId/ivr-settings' });
+    const settingsRow = editor
+      .getByRole('row')
+      .filter({ hasText: 'PATCH /api/admin/apps/:streamId/ivr-settings' });
     expect(await settingsRow.innerText()).toContain('admin token');
     await settingsRow.getByText(/change/).click();
     expect(await settingsRow.innerText()).toMatch(/retries: \d+ → 2/);

@@ -14,7 +14,15 @@ import jwt from 'jsonwebtoken';
 import { MemoryStore } from '../../../src/store/index.js';
 import { runCall } from '../../../sandbox/index.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, signIn } from './browser-kit.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  watchedPage,
+  signIn,
+} from './browser-kit.js';
 import { FIXED_AGENT } from './console-fixtures.js';
 
 const run = browserAvailable();
@@ -34,7 +42,8 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
 
   const appUrl = (tab = '') => `${gw.url}/console/apps/${app.streamId}${tab ? `/${tab}` : ''}`;
   /** The first request of a call to a webhook URL, as a VXML browser sends it. */
-  const firstTurn = (url: string, callId: string) => gw.submit(url, { callId, message: '', from: '+15550007777', to: app.streamId });
+  const firstTurn = (url: string, callId: string) =>
+    gw.submit(url, { callId, message: '', from: '+15550007777', to: app.streamId });
   const sandboxCall = (creds: { pin: string; secret: string }, from: string) =>
     runCall({
       startUrl: `${gw.url}/ivr/sandbox/${encodeURIComponent(sandbox.number)}`,
@@ -55,7 +64,12 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     await p.getByTestId('history-calls').or(p.getByText('No conversations match these filters.')).waitFor();
   };
   const consoleApiApps = async () =>
-    ((await gw.admin('GET', `/api/admin/apps/${app.streamId}/api-apps`)).body.apiApps as Array<{ clientId: string; name: string }>).filter((a) => a.name === 'Operator console');
+    (
+      (await gw.admin('GET', `/api/admin/apps/${app.streamId}/api-apps`)).body.apiApps as Array<{
+        clientId: string;
+        name: string;
+      }>
+    ).filter((a) => a.name === 'Operator console');
 
   beforeAll(async () => {
     store = new MemoryStore('console-credentials:');
@@ -81,7 +95,9 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     await page.getByTestId('webhook-url').waitFor();
     expect(await page.getByTestId('client-secret').count()).toBe(0);
     expect(await page.content()).not.toContain(channelSecret);
-    expect(await page.getByTestId('snippet').innerText()).toContain(`<subdialog name="bot" src="${webhookUrl}?token=YOUR_TOKEN">`);
+    expect(await page.getByTestId('snippet').innerText()).toContain(
+      `<subdialog name="bot" src="${webhookUrl}?token=YOUR_TOKEN">`,
+    );
     expect(await page.getByText('A token without exp is refused.').count()).toBe(1);
     expect(problems).toEqual([]);
   });
@@ -93,7 +109,11 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     expect(minted.startsWith(`${webhookUrl}?token=`)).toBe(true);
     const token = new URL(minted).searchParams.get('token') ?? '';
     // signed with the channel's secret, for this channel, for an hour
-    const claims = jwt.verify(token, channelSecret, { algorithms: ['HS256'] }) as { appId: string; exp: number; iat: number };
+    const claims = jwt.verify(token, channelSecret, { algorithms: ['HS256'] }) as {
+      appId: string;
+      exp: number;
+      iat: number;
+    };
     expect(claims.appId).toBe(app.clientId);
     expect(claims.exp - claims.iat).toBe(3600);
     const expires = await page.getByTestId('token-expires').getAttribute('datetime');
@@ -114,7 +134,9 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     await page.getByRole('button', { name: 'Rotate client secret' }).click();
     const dialog = page.getByRole('dialog', { name: 'Rotate the client secret of “Front desk”?' });
     await dialog.waitFor();
-    expect(await dialog.innerText()).toContain('Calls using tokens signed with the old secret will be refused');
+    expect(await dialog.innerText()).toContain(
+      'Calls using tokens signed with the old secret will be refused',
+    );
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect((await firstTurn(mintedUrl, 'console-minted-2')).status).toBe(200);
@@ -123,7 +145,9 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     const secret = await page.getByTestId('client-secret').innerText();
     expect(secret.length).toBeGreaterThan(20);
     expect(secret).not.toBe(channelSecret);
-    expect(await page.getByText('Tokens signed with the old secret are refused from now on.').count()).toBe(1);
+    expect(await page.getByText('Tokens signed with the old secret are refused from now on.').count()).toBe(
+      1,
+    );
     // the token minted with the old secret is gone from the page and from the snippet, and refused
     expect(await page.getByTestId('minted-webhook-url').count()).toBe(0);
     expect(await page.getByTestId('snippet').innerText()).toContain('?token=YOUR_TOKEN');
@@ -134,7 +158,8 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     await page.getByRole('button', { name: 'I have stored it, hide it' }).click();
     expect(await page.getByTestId('client-secret').count()).toBe(0);
     await page.getByRole('button', { name: 'Mint a token' }).click();
-    const fresh = new URL(await page.getByTestId('minted-webhook-url').innerText()).searchParams.get('token') ?? '';
+    const fresh =
+      new URL(await page.getByTestId('minted-webhook-url').innerText()).searchParams.get('token') ?? '';
     expect(() => jwt.verify(fresh, secret, { algorithms: ['HS256'] })).not.toThrow();
     expect(() => jwt.verify(fresh, channelSecret, { algorithms: ['HS256'] })).toThrow(/invalid signature/);
     expect(problems).toEqual([]);
@@ -145,11 +170,17 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     await page.getByRole('switch', { name: 'Switch the sandbox on' }).click();
     const number = await page.getByTestId('sandbox-number').innerText();
     // the number is a key; what a VoiceXML browser calls is the entry URL beside it
-    expect(await page.getByTestId('sandbox-entry-url').innerText()).toBe(`${new URL(page.url()).origin}/ivr/sandbox/${number}`);
+    expect(await page.getByTestId('sandbox-entry-url').innerText()).toBe(
+      `${new URL(page.url()).origin}/ivr/sandbox/${number}`,
+    );
     expect(await page.getByRole('button', { name: 'Copy entry URL' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Show PIN' }).click();
     await page.getByRole('button', { name: 'Show secret' }).click();
-    sandbox = { number, pin: await page.getByTestId('sandbox-pin').innerText(), secret: await page.getByTestId('sandbox-secret').innerText() };
+    sandbox = {
+      number,
+      pin: await page.getByTestId('sandbox-pin').innerText(),
+      secret: await page.getByTestId('sandbox-secret').innerText(),
+    };
     expect(sandbox.pin).toMatch(/^\d{6}$/);
     expect(sandbox.secret).toMatch(/^\d{8}$/);
     await page.getByRole('button', { name: 'I have noted them, hide them' }).click();
@@ -157,7 +188,9 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     // opened again, the page offers no reveal it cannot keep: it says so and offers new ones
     await page.goto(appUrl('sandbox'));
     await page.getByTestId('sandbox-number').waitFor();
-    expect(await page.getByTestId('sandbox-credentials-note').innerText()).toContain('cannot show them again');
+    expect(await page.getByTestId('sandbox-credentials-note').innerText()).toContain(
+      'cannot show them again',
+    );
     expect(await page.getByTestId('sandbox-pin').count()).toBe(0);
     expect(await page.getByRole('button', { name: /Show( the)? PIN/ }).count()).toBe(0);
     expect(await page.content()).not.toContain(`<code data-testid="sandbox-secret">`);
@@ -172,7 +205,10 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     await dialog.getByRole('button', { name: 'Make new ones' }).click();
     await page.getByRole('button', { name: 'Show PIN' }).click();
     await page.getByRole('button', { name: 'Show secret' }).click();
-    const fresh = { pin: await page.getByTestId('sandbox-pin').innerText(), secret: await page.getByTestId('sandbox-secret').innerText() };
+    const fresh = {
+      pin: await page.getByTestId('sandbox-pin').innerText(),
+      secret: await page.getByTestId('sandbox-secret').innerText(),
+    };
     expect(fresh.pin).toMatch(/^\d{6}$/);
     expect(fresh.secret).toMatch(/^\d{8}$/);
     expect(`${fresh.pin}${fresh.secret}`).not.toBe(`${sandbox.pin}${sandbox.secret}`);
@@ -198,14 +234,20 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     const own = await consoleApiApps();
     expect(own).toHaveLength(1);
     // nothing of it is kept in the browser: the tabs ask the service for short-lived tokens
-    expect(await page.evaluate('JSON.stringify(sessionStorage) + JSON.stringify(localStorage)')).not.toContain(own[0]!.clientId);
+    expect(
+      await page.evaluate('JSON.stringify(sessionStorage) + JSON.stringify(localStorage)'),
+    ).not.toContain(own[0]!.clientId);
 
     await page.goto(appUrl());
     const table = page.getByTestId('api-apps');
     const row = table.getByRole('row', { name: /Operator console/ });
     await row.waitFor();
     expect(await row.getByRole('cell').allInnerTexts()).toEqual([
-      'Operator console (this console)', own[0]!.clientId, 'chat-history, batch-tests, assist-import-export, tables', expect.any(String), 'Delete',
+      'Operator console (this console)',
+      own[0]!.clientId,
+      'chat-history, batch-tests, assist-import-export, tables',
+      expect.any(String),
+      'Delete',
     ]);
     // the API app the test made for its skill-group import is listed too
     await table.getByRole('row', { name: /assist import/ }).waitFor();
@@ -213,7 +255,10 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     await screenshot(page, 'overview-api-apps-desktop');
     expect(await seriousViolations(page)).toEqual([]);
     await other.page.goto(appUrl());
-    await other.page.getByTestId('api-apps').getByRole('row', { name: /Operator console/ }).waitFor();
+    await other.page
+      .getByTestId('api-apps')
+      .getByRole('row', { name: /Operator console/ })
+      .waitFor();
     await screenshot(other.page, 'overview-api-apps-phone');
     expect(await seriousViolations(other.page)).toEqual([]);
     await phone.close();
@@ -221,12 +266,16 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     expect([...problems, ...second.problems, ...other.problems]).toEqual([]);
   });
 
-  it('when the operator deletes the console\'s API app, then it is no longer listed, and the next call of a public API makes a new one', async () => {
+  it("when the operator deletes the console's API app, then it is no longer listed, and the next call of a public API makes a new one", async () => {
     const [before] = await consoleApiApps();
     const table = page.getByTestId('api-apps');
-    await table.getByRole('button', { name: `Delete the API app Operator console (${before!.clientId})` }).click();
+    await table
+      .getByRole('button', { name: `Delete the API app Operator console (${before!.clientId})` })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Delete the API app “Operator console”?' });
-    expect(await dialog.innerText()).toContain('it makes a new one the next time a page calls the public APIs');
+    expect(await dialog.innerText()).toContain(
+      'it makes a new one the next time a page calls the public APIs',
+    );
     await dialog.getByRole('button', { name: 'Delete Operator console' }).click();
     await table.getByText(`Deleted the API app Operator console (${before!.clientId}).`).waitFor();
     await table.getByRole('row', { name: /Operator console/ }).waitFor({ state: 'detached' });
@@ -237,12 +286,17 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     expect(after).toHaveLength(1);
     expect(after[0]!.clientId).not.toBe(before!.clientId);
     await page.goto(appUrl());
-    await page.getByTestId('api-apps').getByRole('row', { name: new RegExp(after[0]!.clientId) }).waitFor();
+    await page
+      .getByTestId('api-apps')
+      .getByRole('row', { name: new RegExp(after[0]!.clientId) })
+      .waitFor();
     expect(problems).toEqual([]);
   });
 
   it("when the operator deletes an API key on the Connections page, then it is refused at once, and the console's own is made again on its next call", async () => {
-    const other = (await gw.admin('POST', '/api/admin/api-keys', { name: 'Integrator', scopes: ['connections:view'] })).body;
+    const other = (
+      await gw.admin('POST', '/api/admin/api-keys', { name: 'Integrator', scopes: ['connections:view'] })
+    ).body;
     await page.goto(`${gw.url}/console/connections`);
     const keys = page.getByTestId('api-keys');
     await keys.getByRole('row', { name: /Integrator/ }).waitFor();
@@ -257,18 +311,30 @@ describe.skipIf(!run)('the console and the secrets the service shows once', () =
     expect(await dialog.innerText()).toContain('whoever uses it loses access');
     await dialog.getByRole('button', { name: 'Delete Integrator' }).click();
     await keys.getByText('Deleted the API key Integrator.').waitFor();
-    expect((await fetch(`${gw.url}/api/public/connections`, { headers: { 'x-api-key': other.apiKey } })).status).toBe(401);
+    expect(
+      (await fetch(`${gw.url}/api/public/connections`, { headers: { 'x-api-key': other.apiKey } })).status,
+    ).toBe(401);
 
-    const ownBefore = (await gw.admin('GET', '/api/admin/api-keys')).body.apiKeys.filter((k: { name: string }) => k.name === 'Operator console');
+    const ownBefore = (await gw.admin('GET', '/api/admin/api-keys')).body.apiKeys.filter(
+      (k: { name: string }) => k.name === 'Operator console',
+    );
     expect(ownBefore).toHaveLength(1);
     await keys.getByRole('button', { name: 'Delete the API key Operator console' }).click();
-    await page.getByRole('dialog', { name: 'Delete the API key “Operator console”?' }).getByRole('button', { name: 'Delete Operator console' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete the API key “Operator console”?' })
+      .getByRole('button', { name: 'Delete Operator console' })
+      .click();
     await keys.getByText('Deleted the API key Operator console.').waitFor();
     // the page's next call of the connections API is refused once, then goes through with a new key
     await page.goto(`${gw.url}/console/connections`);
     await page.getByRole('heading', { name: 'Model connections', level: 1 }).waitFor();
-    await page.getByRole('table', { name: 'Model connections' }).or(page.getByText('No model connections yet.')).waitFor();
-    const ownAfter = (await gw.admin('GET', '/api/admin/api-keys')).body.apiKeys.filter((k: { name: string }) => k.name === 'Operator console');
+    await page
+      .getByRole('table', { name: 'Model connections' })
+      .or(page.getByText('No model connections yet.'))
+      .waitFor();
+    const ownAfter = (await gw.admin('GET', '/api/admin/api-keys')).body.apiKeys.filter(
+      (k: { name: string }) => k.name === 'Operator console',
+    );
     expect(ownAfter).toHaveLength(1);
     expect(ownAfter[0].id).not.toBe(ownBefore[0].id);
     // the one refused call before the new key is a 401 the page expects and recovers from

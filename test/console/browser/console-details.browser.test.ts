@@ -24,7 +24,15 @@ import { GatedStore } from '../../helpers/gated-store.js';
 import { IvrCall, spokenOf } from '../../helpers/ivr-call.js';
 import { ivrCall } from '../../history/ivr-call.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, signIn, watchedPage } from './browser-kit.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  signIn,
+  watchedPage,
+} from './browser-kit.js';
 import { FIXED_AGENT, SUITE_CSV } from './console-fixtures.js';
 
 const run = browserAvailable();
@@ -35,10 +43,13 @@ const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 const ANN = '+15550001001';
 const BEN = '+15550002002';
 /** The smoke suite of console-fixtures.ts, as the JSON a suite file may hold. */
-const SUITE = SUITE_CSV.trim().split('\n').slice(1).map((line) => {
-  const [utterance, intent] = line.split(',');
-  return { utterance: utterance!, intent: intent! };
-});
+const SUITE = SUITE_CSV.trim()
+  .split('\n')
+  .slice(1)
+  .map((line) => {
+    const [utterance, intent] = line.split(',');
+    return { utterance: utterance!, intent: intent! };
+  });
 
 describe.skipIf(!run)('the console in detail', () => {
   let gw: RunningGateway;
@@ -51,7 +62,8 @@ describe.skipIf(!run)('the console in detail', () => {
 
   const appUrl = (tab = '') => `${gw.url}/console/apps/${app.streamId}${tab ? `/${tab}` : ''}`;
   /** Problems other than the ones a test made on purpose (a request it answered with `status`). */
-  const unexpected = (status?: number) => problems.filter((p) => status === undefined || !p.includes(`status of ${status}`));
+  const unexpected = (status?: number) =>
+    problems.filter((p) => status === undefined || !p.includes(`status of ${status}`));
 
   beforeAll(async () => {
     store = new GatedStore('console-details:');
@@ -72,7 +84,15 @@ describe.skipIf(!run)('the console in detail', () => {
     await signIn(page, gw.url, gw.config.adminToken);
   });
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') console.log('the page showed:', problems, await page.locator('main').innerText().catch(() => ''));
+    if (ctx.task.result?.state === 'fail')
+      console.log(
+        'the page showed:',
+        problems,
+        await page
+          .locator('main')
+          .innerText()
+          .catch(() => ''),
+      );
     problems.splice(0);
     // a failed test leaves no request answered on purpose for the next ones
     await page.unrouteAll({ behavior: 'ignoreErrors' });
@@ -87,7 +107,8 @@ describe.skipIf(!run)('the console in detail', () => {
     await page.goto(appUrl());
     await page.getByRole('heading', { name: 'Front desk', level: 1 }).waitFor();
     // as after a redeploy: the chunk this console names is gone
-    const gone = (route: Route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' });
+    const gone = (route: Route) =>
+      route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' });
     await page.route('**/console/assets/settings-page-*.js', gone);
     await page.getByRole('link', { name: 'IVR settings' }).click();
     const box = page.getByRole('alert').filter({ hasText: 'The page did not load' });
@@ -126,7 +147,12 @@ describe.skipIf(!run)('the console in detail', () => {
 
   it("when a page's data request fails, then the error box shows the service's words and Try again loads the page once the service answers", async () => {
     const statusUrl = `**/api/admin/apps/${app.streamId}/ivr-sandbox/status`;
-    const outage = (route: Route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ ...AppError.storeUnavailable().toBody(), requestId: 'req-outage-1' }) });
+    const outage = (route: Route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ ...AppError.storeUnavailable().toBody(), requestId: 'req-outage-1' }),
+      });
     await page.route(statusUrl, outage);
     await page.goto(appUrl('sandbox'));
     const box = page.getByRole('alert');
@@ -187,7 +213,11 @@ describe.skipIf(!run)('the console in detail', () => {
   });
 
   it('when a connection, a call or a table that does not exist is opened, then the page says it is not found and offers no useless retry', async () => {
-    for (const url of [`${gw.url}/console/connections/cn-${randomUUID()}`, appUrl(`calls/call-${randomUUID()}`), `${gw.url}/console/tables/no_such_table`]) {
+    for (const url of [
+      `${gw.url}/console/connections/cn-${randomUUID()}`,
+      appUrl(`calls/call-${randomUUID()}`),
+      `${gw.url}/console/tables/no_such_table`,
+    ]) {
       await page.goto(url);
       const box = page.getByRole('alert');
       await box.waitFor();
@@ -200,37 +230,72 @@ describe.skipIf(!run)('the console in detail', () => {
   it('when the history is filtered by user, session, channel or dates, then each filter leaves out what the others show, and the filters are kept in the URL', async () => {
     // Ann and Ben call today; Ann also chatted (rtm) an hour ago and called ten days ago (recorded as the webhook records)
     const callDay = dayOf(Date.now()); // the day the calls start: the test may run past midnight UTC
-    for (const [from, said] of [[ANN, 'when are you open'], [BEN, 'book a table']] as const) {
+    for (const [from, said] of [
+      [ANN, 'when are you open'],
+      [BEN, 'book a table'],
+    ] as const) {
       const call = new IvrCall(gw, app.webhookUrl, from);
       await call.start();
       await call.say(said);
     }
-    const recorder = createHistoryComponent({ sessionMetas: new LRUCache({ max: 1_000 }), store, apps: gw.gateway.apps, rateLimiters: rateLimitersOf(store) }).recorder;
+    const recorder = createHistoryComponent({
+      sessionMetas: new LRUCache({ max: 1_000 }),
+      store,
+      apps: gw.gateway.apps,
+      rateLimiters: rateLimitersOf(store),
+    }).recorder;
     const longAgo = Date.parse(`${dayOf(Date.now() - 10 * DAY)}T12:00:00Z`);
     await recorder.record([
-      ...ivrCall({ botId: app.streamId, userId: 'u-ann', from: ANN, callId: 'chat-ann', channel: 'rtm', start: Date.now() - 3_600_000, turns: [{ caller: 'typed hello', bot: 'typed answer' }] }),
-      ...ivrCall({ botId: app.streamId, userId: 'u-ann', from: ANN, callId: 'call-ann-old', start: longAgo, turns: [{ caller: 'are you open at easter', bot: 'We are closed at easter.' }] }),
+      ...ivrCall({
+        botId: app.streamId,
+        userId: 'u-ann',
+        from: ANN,
+        callId: 'chat-ann',
+        channel: 'rtm',
+        start: Date.now() - 3_600_000,
+        turns: [{ caller: 'typed hello', bot: 'typed answer' }],
+      }),
+      ...ivrCall({
+        botId: app.streamId,
+        userId: 'u-ann',
+        from: ANN,
+        callId: 'call-ann-old',
+        start: longAgo,
+        turns: [{ caller: 'are you open at easter', bot: 'We are closed at easter.' }],
+      }),
     ]);
 
     /** The sessions the list shows (the session of each "Open transcript" link), sorted; undefined while it loads. */
     const listed = async (): Promise<string[] | undefined> => {
       if ((await page.locator('.loading').count()) > 0) return undefined;
       if ((await page.getByText('No conversations match these filters.').count()) > 0) return [];
-      const links = await page.getByTestId('history-calls').getByRole('link', { name: /^Open transcript/ }).all();
+      const links = await page
+        .getByTestId('history-calls')
+        .getByRole('link', { name: /^Open transcript/ })
+        .all();
       const hrefs = await Promise.all(links.map((l) => l.getAttribute('href')));
       return hrefs.map((h) => new URL(h ?? '', gw.url).searchParams.get('call') ?? '').sort();
     };
-    const search = async (f: { user?: string; session?: string; channel?: string; from?: string; to?: string }) => {
+    const search = async (f: {
+      user?: string;
+      session?: string;
+      channel?: string;
+      from?: string;
+      to?: string;
+    }) => {
       await page.getByLabel('User (caller number or id)').fill(f.user ?? '');
       await page.getByLabel('Session id').fill(f.session ?? '');
       await page.getByLabel('Channel').selectOption(f.channel ?? 'ivr');
       await page.getByLabel('From (UTC day)').fill(f.from ?? '');
       await page.getByLabel('To (UTC day)').fill(f.to ?? '');
       // the list read after this is the search's own, not the one before it
-      const answered = page.waitForResponse((r) => r.url().includes('/getMessages') && r.request().method() === 'POST');
+      const answered = page.waitForResponse(
+        (r) => r.url().includes('/getMessages') && r.request().method() === 'POST',
+      );
       await page.getByRole('button', { name: 'Search' }).click();
       await answered;
-      while ((await page.locator('.loading').count()) > 0) await page.locator('.loading').first().waitFor({ state: 'detached' });
+      while ((await page.locator('.loading').count()) > 0)
+        await page.locator('.loading').first().waitFor({ state: 'detached' });
     };
     const query = () => Object.fromEntries(new URL(page.url()).searchParams);
 
@@ -272,7 +337,9 @@ describe.skipIf(!run)('the console in detail', () => {
     await expect.poll(listed).toEqual([]);
 
     // the URL alone brings the filters and their list back
-    await page.goto(`${appUrl('history')}?${new URLSearchParams({ userId: ANN, channelType: 'ivr', dateFrom: old, dateTo: old })}`);
+    await page.goto(
+      `${appUrl('history')}?${new URLSearchParams({ userId: ANN, channelType: 'ivr', dateFrom: old, dateTo: old })}`,
+    );
     await expect.poll(listed).toEqual(['sess-call-ann-old']);
     expect(await page.getByLabel('User (caller number or id)').inputValue()).toBe(ANN);
     expect(await page.getByLabel('From (UTC day)').inputValue()).toBe(old);
@@ -282,7 +349,13 @@ describe.skipIf(!run)('the console in detail', () => {
     await page.getByRole('link', { name: /^Open transcript/ }).click();
     const transcript = page.getByTestId('transcript');
     await transcript.getByText('We are closed at easter.').waitFor();
-    expect(query()).toEqual({ userId: ANN, channelType: 'ivr', dateFrom: old, dateTo: old, call: 'sess-call-ann-old' });
+    expect(query()).toEqual({
+      userId: ANN,
+      channelType: 'ivr',
+      dateFrom: old,
+      dateTo: old,
+      call: 'sess-call-ann-old',
+    });
     await transcript.getByRole('button', { name: 'Back to the list' }).click();
     await expect.poll(listed).toEqual(['sess-call-ann-old']);
     expect(query()).toEqual({ userId: ANN, channelType: 'ivr', dateFrom: old, dateTo: old });
@@ -290,7 +363,8 @@ describe.skipIf(!run)('the console in detail', () => {
   });
 
   it('when the IVR channel is switched off, then the operator confirms first: Cancel keeps it on, Switch off switches it off; and "Copy webhook URL" copies the URL', async () => {
-    const enabled = async () => (await gw.admin('GET', `/api/admin/apps/${app.streamId}/channels/ivr`)).body.enabled as boolean;
+    const enabled = async () =>
+      (await gw.admin('GET', `/api/admin/apps/${app.streamId}/channels/ivr`)).body.enabled as boolean;
     await page.goto(appUrl());
     const off = page.getByRole('switch', { name: 'Switch the channel off' });
     await off.waitFor();
@@ -306,7 +380,9 @@ describe.skipIf(!run)('the console in detail', () => {
     const dialog = page.getByRole('dialog', { name: 'Switch the IVR channel of “Front desk” off?' });
     await off.click();
     await dialog.waitFor();
-    expect(await dialog.innerText()).toContain('Calls through the webhook are refused until it is switched on again.');
+    expect(await dialog.innerText()).toContain(
+      'Calls through the webhook are refused until it is switched on again.',
+    );
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await enabled()).toBe(true);
@@ -335,7 +411,9 @@ describe.skipIf(!run)('the console in detail', () => {
     await page.goto(appUrl('agent'));
     await page.locator('.cm-content').waitFor();
     // line numbers: 1, 2, 3… beside the text, as many as the lines drawn
-    const numbers = (await page.locator('.cm-lineNumbers .cm-gutterElement').allInnerTexts()).filter((t) => t.trim() !== '');
+    const numbers = (await page.locator('.cm-lineNumbers .cm-gutterElement').allInnerTexts()).filter(
+      (t) => t.trim() !== '',
+    );
     const drawn = await page.locator('.cm-content .cm-line').count();
     expect(drawn).toBeGreaterThan(10);
     // (CodeMirror adds one hidden element sized for the widest number)
@@ -345,13 +423,17 @@ describe.skipIf(!run)('the console in detail', () => {
       `[...document.querySelectorAll('.cm-content .cm-line span')].map((s) => [s.textContent, getComputedStyle(s).color])`,
     );
     const colour = (text: string) => tokens.find(([t]) => t === text)?.[1];
-    const plain = await page.evaluate<string>(`getComputedStyle(document.querySelector('.cm-content')).color`);
+    const plain = await page.evaluate<string>(
+      `getComputedStyle(document.querySelector('.cm-content')).color`,
+    );
     expect(colour('"en"')).toBeDefined();
     expect(colour('0.5')).toBeDefined();
     expect(new Set([colour('"en"'), colour('0.5'), plain]).size).toBe(3);
     expect(colour('"welcome"')).toBe(colour('"en"'));
 
-    const orphaned = structuredClone(FIXED_AGENT) as typeof FIXED_AGENT & { dialogs: { hours: { nodes: Record<string, unknown> } } };
+    const orphaned = structuredClone(FIXED_AGENT) as typeof FIXED_AGENT & {
+      dialogs: { hours: { nodes: Record<string, unknown> } };
+    };
     orphaned.dialogs.hours.nodes.orphan = { type: 'message', text: 'Nobody is led here.' };
     await page.locator('.cm-content').click();
     await page.keyboard.press('ControlOrMeta+a');
@@ -362,23 +444,45 @@ describe.skipIf(!run)('the console in detail', () => {
     expect(await orphan.getAttribute('class')).toMatch(/\bunreachable\b/);
     expect(await orphan.locator('.node-type').textContent()).toBe('message · unreachable');
     for (const id of ['hello', 'tell', 'bye', 'size', 'tooMany', 'done', 'sorry']) {
-      expect(await diagram.locator(`[data-node="${id}"]`).getAttribute('class'), id).not.toMatch(/unreachable/);
+      expect(await diagram.locator(`[data-node="${id}"]`).getAttribute('class'), id).not.toMatch(
+        /unreachable/,
+      );
     }
     const hours = diagram.locator('figure').filter({ has: page.locator('[data-node="orphan"]') });
     expect(await hours.locator('figcaption').innerText()).toContain('1 unreachable');
     expect(await hours.locator('svg').getAttribute('aria-label')).toContain('unreachable: orphan');
-    expect(await hours.locator('.as-text li').filter({ hasText: 'orphan' }).textContent()).toContain('unreachable from the start');
+    expect(await hours.locator('.as-text li').filter({ hasText: 'orphan' }).textContent()).toContain(
+      'unreachable from the start',
+    );
     expect(await diagram.locator('.node.unreachable').count()).toBe(1);
     expect(unexpected()).toEqual([]);
   });
 
   it('when the IVR settings are opened, then a field shows its help and its default as /openapi.json describes them', async () => {
     const doc = (await (await page.request.get(`${gw.url}/openapi.json`)).json()) as {
-      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, { description?: string; default?: unknown }> } }> } }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            requestBody: {
+              content: Record<
+                string,
+                { schema: { properties: Record<string, { description?: string; default?: unknown }> } }
+              >;
+            };
+          }
+        >
+      >;
     };
-    const fields = doc.paths['/api/admin/apps/{streamId}/ivr-settings']!.put!.requestBody.content['application/json']!.schema.properties;
+    const fields =
+      doc.paths['/api/admin/apps/{streamId}/ivr-settings']!.put!.requestBody.content['application/json']!
+        .schema.properties;
     await page.goto(appUrl('ivr-settings'));
-    for (const [name, label] of [['retries', 'Retries'], ['dialect', 'Dialect']] as const) {
+    for (const [name, label] of [
+      ['retries', 'Retries'],
+      ['dialect', 'Dialect'],
+    ] as const) {
       const field = fields[name]!;
       expect(field.description, name).toBeTruthy();
       expect(field.default, name).toBeDefined();
@@ -390,13 +494,24 @@ describe.skipIf(!run)('the console in detail', () => {
       expect(help).toContain(`Default: ${String(field.default)}.`);
     }
     // the defaults are also what the fields hold before anything is chosen
-    expect(await page.getByLabel('Retries', { exact: true }).getAttribute('placeholder')).toBe(String(fields.retries!.default));
+    expect(await page.getByLabel('Retries', { exact: true }).getAttribute('placeholder')).toBe(
+      String(fields.retries!.default),
+    );
     expect(unexpected()).toEqual([]);
   });
 
   it('when a sandbox call is connected, then the page shows the line in use; switching the sandbox off asks first: Cancel keeps it on, Switch off switches it off', async () => {
-    const sandbox = async () => (await gw.admin('GET', `/api/admin/apps/${app.streamId}/ivr-sandbox/status`)).body as { enabled: boolean; linesInUse: number };
-    const line = (await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 2 })).body as { phoneNumber: string; pin: string; secret: string };
+    const sandbox = async () =>
+      (await gw.admin('GET', `/api/admin/apps/${app.streamId}/ivr-sandbox/status`)).body as {
+        enabled: boolean;
+        linesInUse: number;
+      };
+    const line = (
+      await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, {
+        enabled: true,
+        maxConcurrentCalls: 2,
+      })
+    ).body as { phoneNumber: string; pin: string; secret: string };
     await page.goto(appUrl('sandbox'));
     const inUse = page.getByTestId('sandbox-lines-in-use');
     expect(await inUse.innerText()).toBe('0 of 2');
@@ -407,7 +522,10 @@ describe.skipIf(!run)('the console in detail', () => {
     const sandboxUrl = `${gw.url}/ivr/sandbox/${encodeURIComponent(line.phoneNumber)}`;
     const asked = await gw.submit(sandboxUrl, { from, callId });
     const attempt = /<var name="attempt" expr="'([^']+)'"/.exec(asked.xml)?.[1] ?? '';
-    const connected = await gw.submit(`${sandboxUrl}?${new URLSearchParams({ step: 'login', callId, from })}`, { attempt, pin: line.pin, secret: line.secret });
+    const connected = await gw.submit(
+      `${sandboxUrl}?${new URLSearchParams({ step: 'login', callId, from })}`,
+      { attempt, pin: line.pin, secret: line.secret },
+    );
     const webhook = /<subdialog[^>]*src="([^"]+)"/.exec(connected.xml)?.[1]?.replace(/&amp;/g, '&') ?? '';
     expect(webhook).toContain(`/ivr/hooks/${app.streamId}`);
     const call = new IvrCall(gw, webhook, from, callId);
@@ -445,7 +563,13 @@ describe.skipIf(!run)('the console in detail', () => {
   it('when a JSON suite is uploaded and run, then the progress shows a value part way, the results list each utterance with its expected and matched intent, and the CSV download holds the same rows', async () => {
     await page.goto(appUrl('test-runs'));
     await page.getByLabel('Suite name').fill('json-smoke');
-    await page.getByLabel('Suite file (CSV or JSON)').setInputFiles({ name: 'smoke.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ utterances: SUITE })) });
+    await page
+      .getByLabel('Suite file (CSV or JSON)')
+      .setInputFiles({
+        name: 'smoke.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify({ utterances: SUITE })),
+      });
     await page.getByText(`${SUITE.length} utterances read.`).waitFor();
     await page.getByRole('button', { name: 'Upload the suite' }).click();
     await page.getByRole('button', { name: 'Start a run' }).waitFor();
@@ -454,17 +578,29 @@ describe.skipIf(!run)('the console in detail', () => {
 
     // the run's second checkpoint (four utterances scored) waits until the test lets it through: two are stored
     const runKeys = storeKeys.testRun(app.streamId, '');
-    const checkpoint = store.hold((ops: WriteOp[]) => ops.some((op) => op.op === 'hset' && op.key.startsWith(runKeys) && op.fields.ran === '4' && op.fields.batches !== undefined));
+    const checkpoint = store.hold((ops: WriteOp[]) =>
+      ops.some(
+        (op) =>
+          op.op === 'hset' &&
+          op.key.startsWith(runKeys) &&
+          op.fields.ran === '4' &&
+          op.fields.batches !== undefined,
+      ),
+    );
     await page.getByRole('button', { name: 'Start a run' }).click();
     await checkpoint.reached;
     const progress = page.getByTestId('run-progress');
-    await expect.poll(async () => Number(await progress.getAttribute('value')), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number(await progress.getAttribute('value')), { timeout: 20_000 })
+      .toBeGreaterThan(0);
     const partWay = Number(await progress.getAttribute('value'));
     expect(partWay).toBeLessThan(100);
     // two of seven: the service's percentage (28, rounded down), not a guess of the page's
     expect(partWay).toBe(Math.floor((2 * 100) / SUITE.length));
     expect(await page.getByTestId('run-percent').innerText()).toBe(`${partWay}%`);
-    expect(await page.locator('label[for="run-progress"]').innerText()).toContain(`running · 2 of ${SUITE.length} utterances`);
+    expect(await page.locator('label[for="run-progress"]').innerText()).toContain(
+      `running · 2 of ${SUITE.length} utterances`,
+    );
     await screenshot(page, 'details-run-part-way-desktop');
     checkpoint.release();
     await expect.poll(() => progress.getAttribute('value'), { timeout: 60_000 }).toBe('100');
@@ -474,11 +610,16 @@ describe.skipIf(!run)('the console in detail', () => {
     await table.waitFor();
     const rows = await table.locator('tbody tr').all();
     expect(rows).toHaveLength(SUITE.length);
-    const shown = await Promise.all(rows.map(async (r) => (await r.locator('td').allInnerTexts()).map((c) => c.trim())));
+    const shown = await Promise.all(
+      rows.map(async (r) => (await r.locator('td').allInnerTexts()).map((c) => c.trim())),
+    );
     expect(shown.map(([utterance, expected]) => ({ utterance, intent: expected }))).toEqual(SUITE);
 
     // the download: the file the page read, with its header block, then the column row and the same rows
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the results (CSV)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download the results (CSV)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
     const csv = readFileSync(await download.path(), 'utf8');
     const lines = Papa.parse<string[]>(csv, { skipEmptyLines: false }).data;
@@ -490,7 +631,14 @@ describe.skipIf(!run)('the console in detail', () => {
     expect(fileRows).toHaveLength(SUITE.length);
     const col = (name: string) => columns.indexOf(name);
     const noneIfEmpty = (s: string) => s.trim() || 'None';
-    expect(fileRows.map((r) => [r[col('Utterance')], r[col('Expected Intent')], noneIfEmpty(r[col('Matched Intent')]!), r[col('Result Type')]])).toEqual(
+    expect(
+      fileRows.map((r) => [
+        r[col('Utterance')],
+        r[col('Expected Intent')],
+        noneIfEmpty(r[col('Matched Intent')]!),
+        r[col('Result Type')],
+      ]),
+    ).toEqual(
       shown.map(([utterance, expected, matched, , result]) => [utterance, expected, matched, result]),
     );
     // the agent knows these: most are matched as expected

@@ -13,7 +13,15 @@ import { MemoryStore } from '../../../src/store/index.js';
 import { runCall } from '../../../sandbox/index.js';
 import { startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
 import { IvrCall } from '../../helpers/ivr-call.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, type AxeViolation } from './browser-kit.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  watchedPage,
+  type AxeViolation,
+} from './browser-kit.js';
 import { FIXED_AGENT, SUITE_CSV, brokenAgent, lineContaining } from './console-fixtures.js';
 
 const run = browserAvailable();
@@ -99,9 +107,13 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.insertText(JSON.stringify(FIXED_AGENT, null, 2));
     await page.getByRole('button', { name: 'Save the agent' }).click();
-    await page.getByTestId('agent-status').getByText(/^Live: version /).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('agent-status')
+      .getByText(/^Live: version /)
+      .waitFor({ timeout: 60_000 });
     const diagram = page.getByTestId('diagram');
-    for (const id of ['hello', 'tell', 'bye', 'size', 'tooMany', 'done', 'sorry']) await diagram.locator(`[data-node="${id}"]`).waitFor();
+    for (const id of ['hello', 'tell', 'bye', 'size', 'tooMany', 'done', 'sorry'])
+      await diagram.locator(`[data-node="${id}"]`).waitFor();
     expect(await diagram.locator('.node.start').count()).toBe(4);
     expect(await diagram.locator('.edge-label').allTextContents()).toContain('context.entities.size > 8');
     expect((await gw.admin('GET', `/api/admin/apps/${streamId}/agent`)).status).toBe(200);
@@ -142,7 +154,9 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     await diffTable.waitFor();
     const rows = await diffTable.locator('tbody tr').allInnerTexts();
     expect(rows.some((r) => r.includes('retries') && r.includes('3') && r.includes('2'))).toBe(true);
-    expect(rows.some((r) => r.includes('dialect') && r.includes('"w3c"') && r.includes('"jvoicexml"'))).toBe(true);
+    expect(rows.some((r) => r.includes('dialect') && r.includes('"w3c"') && r.includes('"jvoicexml"'))).toBe(
+      true,
+    );
     await screenshot(page, 'settings-diff-desktop');
     await page.getByRole('button', { name: 'Save these changes' }).click();
     await page.getByText(/Saved at/).waitFor();
@@ -163,7 +177,11 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     expect(number).toMatch(/^\+1555\d+$/);
     await page.getByRole('button', { name: 'Show PIN' }).click();
     await page.getByRole('button', { name: 'Show secret' }).click();
-    sandbox = { number, pin: await page.getByTestId('sandbox-pin').innerText(), secret: await page.getByTestId('sandbox-secret').innerText() };
+    sandbox = {
+      number,
+      pin: await page.getByTestId('sandbox-pin').innerText(),
+      secret: await page.getByTestId('sandbox-secret').innerText(),
+    };
     expect(sandbox.pin).toMatch(/^\d{6}$/);
     expect(sandbox.secret).toMatch(/^\d{8}$/);
     expect(await page.getByTestId('sandbox-lines-in-use').innerText()).toBe('0 of 2');
@@ -173,7 +191,9 @@ describe.skipIf(!run)('operator console in Chromium', () => {
 
   it('when a suite is uploaded and run, then the progress bar reaches 100% and the chart and confusion matrix show the results', async () => {
     await page.goto(appUrl('test-runs'));
-    await page.getByLabel('Suite file (CSV or JSON)').setInputFiles({ name: 'smoke.csv', mimeType: 'text/csv', buffer: Buffer.from(SUITE_CSV) });
+    await page
+      .getByLabel('Suite file (CSV or JSON)')
+      .setInputFiles({ name: 'smoke.csv', mimeType: 'text/csv', buffer: Buffer.from(SUITE_CSV) });
     await page.getByText('7 utterances read.').waitFor();
     await page.getByRole('button', { name: 'Upload the suite' }).click();
     await page.getByRole('button', { name: 'Start a run' }).waitFor();
@@ -181,11 +201,16 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     const seen: string[] = [];
     const progress = page.getByTestId('run-progress');
     await progress.waitFor();
-    await expect.poll(async () => {
-      const value = await progress.getAttribute('value');
-      if (value !== null && seen.at(-1) !== value) seen.push(value);
-      return value;
-    }, { timeout: 90_000, interval: 100 }).toBe('100');
+    await expect
+      .poll(
+        async () => {
+          const value = await progress.getAttribute('value');
+          if (value !== null && seen.at(-1) !== value) seen.push(value);
+          return value;
+        },
+        { timeout: 90_000, interval: 100 },
+      )
+      .toBe('100');
     expect(seen.map(Number)).toEqual([...seen.map(Number)].sort((a, b) => a - b));
     expect(await page.getByTestId('run-percent').innerText()).toBe('100%');
     const chart = page.getByTestId('score-chart');
@@ -195,7 +220,9 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     expect(await matrix.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
     const cells = (await matrix.locator('td').allInnerTexts()).map(Number);
     expect(cells.reduce((a, b) => a + b, 0)).toBe(7);
-    expect(await page.getByRole('link', { name: 'Download the results (CSV)' }).getAttribute('href')).toMatch(/\/api\/public\/testruns\/files\/|exp=/);
+    expect(await page.getByRole('link', { name: 'Download the results (CSV)' }).getAttribute('href')).toMatch(
+      /\/api\/public\/testruns\/files\/|exp=/,
+    );
     await screenshot(page, 'test-run-desktop');
     runPage = page.url();
     expect(problems).toEqual([]);
@@ -217,7 +244,10 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     await page.goto(appUrl('history'));
     const calls = page.getByTestId('history-calls');
     await calls.waitFor();
-    await calls.getByRole('link', { name: /Open transcript/ }).first().click();
+    await calls
+      .getByRole('link', { name: /Open transcript/ })
+      .first()
+      .click();
     const transcript = page.getByTestId('transcript');
     await transcript.getByText('when are you open').waitFor();
     const asr = await transcript.getByTestId('asr').allInnerTexts();
@@ -252,7 +282,9 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     await page.getByRole('button', { name: 'Define the table' }).click();
     await page.getByRole('heading', { name: 'callbacks', level: 2 }).waitFor();
     expect(await page.getByRole('cell', { name: 'phone' }).count()).toBe(1);
-    expect((await gw.admin('GET', '/api/admin/tables/callbacks')).body.columns).toMatchObject([{ name: 'phone', type: 'string', required: true }]);
+    expect((await gw.admin('GET', '/api/admin/tables/callbacks')).body.columns).toMatchObject([
+      { name: 'phone', type: 'string', required: true },
+    ]);
 
     await page.goto(`${appUrl('skill-groups')}?accountId=acc-1&orgId=org-1`);
     await page.getByText('No skill groups for this account and organisation.').waitFor();
@@ -268,7 +300,9 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     await page.goto(`${gw.url}/console/`);
     await page.getByRole('link', { name: 'Spare line' }).waitFor();
     await page.keyboard.press('Tab');
-    const skip = await page.evaluate<{ text: string; outline: string }>(`({ text: document.activeElement.textContent, outline: getComputedStyle(document.activeElement).outlineStyle })`);
+    const skip = await page.evaluate<{ text: string; outline: string }>(
+      `({ text: document.activeElement.textContent, outline: getComputedStyle(document.activeElement).outlineStyle })`,
+    );
     expect(skip).toEqual({ text: 'Skip to content', outline: 'solid' });
     await page.keyboard.press('Enter');
     expect(await page.evaluate<string>('document.activeElement.id')).toBe('main');
@@ -280,7 +314,9 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Cancel');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await page.evaluate<string>('document.activeElement.getAttribute("aria-label")')).toBe('Delete Spare line');
+    expect(await page.evaluate<string>('document.activeElement.getAttribute("aria-label")')).toBe(
+      'Delete Spare line',
+    );
     expect((await gw.admin('GET', `/api/admin/apps/${spare.body.streamId}`)).status).toBe(200);
     await page.keyboard.press('Enter');
     await dialog.waitFor();
@@ -293,17 +329,27 @@ describe.skipIf(!run)('operator console in Chromium', () => {
   });
 
   it('when every page is opened at 1280x800 and 390x844, light and dark, then axe finds no serious or critical violation and a screenshot is kept', async () => {
-    const tables = await gw.admin('PUT', '/api/admin/tables/bookings', { columns: [{ name: 'guest', type: 'string', required: true }, { name: 'size', type: 'number' }] });
+    const tables = await gw.admin('PUT', '/api/admin/tables/bookings', {
+      columns: [
+        { name: 'guest', type: 'string', required: true },
+        { name: 'size', type: 'number' },
+      ],
+    });
     expect(tables.status).toBe(200);
     // a call straight to the webhook, for the call inspector's list and its page (the agent ends it)
-    const minted = await gw.admin('POST', `/api/admin/apps/${streamId}/channels/ivr/tokens`, { sub: '+15550005555', expiresInS: 3600 });
+    const minted = await gw.admin('POST', `/api/admin/apps/${streamId}/channels/ivr/tokens`, {
+      sub: '+15550005555',
+      expiresInS: 3600,
+    });
     expect(minted.status).toBe(201);
     const call = new IvrCall(gw, minted.body.webhookUrl, '+15550005555');
     await call.start();
     expect(await call.say('when are you open')).toContain('We are open from nine to five');
     // the call's page says what the agent said, two messages read with a space between them
     await page.goto(appUrl(`calls/${encodeURIComponent(call.callId)}`));
-    await expect.poll(async () => page.getByTestId('agent-bubble').allInnerTexts()).toContainEqual(expect.stringContaining('nine to five. Thank you for calling'));
+    await expect
+      .poll(async () => page.getByTestId('agent-bubble').allInnerTexts())
+      .toContainEqual(expect.stringContaining('nine to five. Thank you for calling'));
     const pages: Array<[string, string, string]> = [
       ['apps', `${gw.url}/console/`, 'Apps'],
       ['overview', appUrl(), 'Front desk'],
@@ -332,7 +378,8 @@ describe.skipIf(!run)('operator console in Chromium', () => {
           await page.goto(url);
           await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
           // every part of the page has loaded (a page may show several loading marks at once)
-          while ((await page.locator('.loading').count()) > 0) await page.locator('.loading').first().waitFor({ state: 'detached' });
+          while ((await page.locator('.loading').count()) > 0)
+            await page.locator('.loading').first().waitFor({ state: 'detached' });
           const violations = await seriousViolations(page);
           if (violations.length) found[`${name} ${size} ${scheme}`] = violations;
           // the page fits the screen: only marked regions (code, tables, diagrams) scroll sideways
@@ -358,7 +405,18 @@ describe.skipIf(!run)('operator console in Chromium', () => {
     }
     await fresh.close();
     // the summary (rule, impact, where) reads better than the whole report
-    const summary = Object.fromEntries(Object.entries(found).map(([k, vs]) => [k, vs.map((v) => `${v.id} (${v.impact}) at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)]));
+    const summary = Object.fromEntries(
+      Object.entries(found).map(([k, vs]) => [
+        k,
+        vs.map(
+          (v) =>
+            `${v.id} (${v.impact}) at ${v.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(' '))
+              .join(', ')}`,
+        ),
+      ]),
+    );
     expect(summary).toEqual({});
     expect(wide).toEqual([]);
     expect(problems).toEqual([]);

@@ -11,7 +11,15 @@ import type { Browser, Page } from 'playwright-core';
 import { MemoryStore } from '../../../src/store/index.js';
 import { bilingualDemoAgentDefinition } from '../../../src/agent/index.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, signIn, watchedPage } from './browser-kit.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  signIn,
+  watchedPage,
+} from './browser-kit.js';
 
 const run = browserAvailable();
 const WELCOME_ES = 'Bienvenido a Casa Luigi. Puede reservar una mesa o preguntar por nuestro horario.';
@@ -47,7 +55,8 @@ describe.skipIf(!run)('the console in two languages', () => {
     await signIn(page, gw.url, gw.config.adminToken);
   });
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') console.log('the page showed:', problems, await page.locator('main').innerText());
+    if (ctx.task.result?.state === 'fail')
+      console.log('the page showed:', problems, await page.locator('main').innerText());
   });
   afterAll(async () => {
     await browser?.close();
@@ -67,7 +76,9 @@ describe.skipIf(!run)('the console in two languages', () => {
     await summary.getByText('1 text missing a translation.').waitFor();
     const row = view.getByTestId('tr-row').filter({ has: page.getByLabel('welcome.hello text (es-US)') });
     expect(await row.getByTestId('tr-missing').innerText()).toBe('Missing in es-US');
-    expect(await view.getByLabel('welcome.hello text (en-US)').inputValue()).toContain('Welcome to Casa Luigi.');
+    expect(await view.getByLabel('welcome.hello text (en-US)').inputValue()).toContain(
+      'Welcome to Casa Luigi.',
+    );
     await checkBothSizes('translations-missing');
 
     await page.getByRole('button', { name: 'Save the agent' }).click();
@@ -82,12 +93,21 @@ describe.skipIf(!run)('the console in two languages', () => {
     const phrases = view.getByLabel('Intent BookTable: phrases (es-US), one phrase a line');
     await phrases.fill(`${await phrases.inputValue()}\nme gustaría reservar`);
     await page.getByRole('button', { name: 'Save the agent' }).click();
-    await page.getByTestId('agent-status').getByText(/^Live: version |^Saved; training/).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('agent-status')
+      .getByText(/^Live: version |^Saved; training/)
+      .waitFor({ timeout: 60_000 });
     expect(await refused.count()).toBe(0);
     const stored = await gw.admin('GET', `/api/admin/apps/${app.streamId}/agent`);
-    expect(stored.body.dialogs.welcome.nodes.hello.text).toEqual({ 'en-US': expect.stringContaining('Welcome to Casa Luigi.'), 'es-US': 'Bienvenido de nuevo a Casa Luigi.' });
+    expect(stored.body.dialogs.welcome.nodes.hello.text).toEqual({
+      'en-US': expect.stringContaining('Welcome to Casa Luigi.'),
+      'es-US': 'Bienvenido de nuevo a Casa Luigi.',
+    });
     expect(stored.body.intents[0].translations['es-US'].utterances).toContain('me gustaría reservar');
-    await page.getByTestId('agent-status').getByText(/^Live: version /).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('agent-status')
+      .getByText(/^Live: version /)
+      .waitFor({ timeout: 60_000 });
     await checkBothSizes('translations-saved');
     expect(problems).toEqual([]);
   });

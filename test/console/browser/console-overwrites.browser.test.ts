@@ -10,7 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MemoryStore } from '../../../src/store/index.js';
 import { importSkillGroup, startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, signIn } from './browser-kit.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  watchedPage,
+  signIn,
+} from './browser-kit.js';
 import { SUITE_CSV } from './console-fixtures.js';
 import { WRONG_CREDENTIALS, sandboxLogin } from './sandbox-login.js';
 
@@ -26,11 +34,13 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
   let backOffice = '';
   let sandbox = { phoneNumber: '', pin: '', secret: '' };
 
-  const createApp = async (name: string) => (await gw.admin('POST', '/api/admin/apps', { name })).body.streamId as string;
+  const createApp = async (name: string) =>
+    (await gw.admin('POST', '/api/admin/apps', { name })).body.streamId as string;
   const appUrl = (streamId: string, tab: string) => `${gw.url}/console/apps/${streamId}/${tab}`;
   const table = async (name: string) => (await gw.admin('GET', `/api/admin/tables/${name}`)).body;
 
-  const login = (from: string, creds: { pin: string; secret: string }) => sandboxLogin(gw.url, sandbox.phoneNumber, from, creds);
+  const login = (from: string, creds: { pin: string; secret: string }) =>
+    sandboxLogin(gw.url, sandbox.phoneNumber, from, creds);
   const wrong = WRONG_CREDENTIALS;
 
   /** Fills the Define a table form: the name and one string column per name given. */
@@ -39,7 +49,10 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
     await page.getByLabel('Table name').fill(name);
     for (let i = 0; i < columns.length; i++) {
       if (i > 0) await page.getByRole('button', { name: 'Add a column' }).click();
-      await page.getByRole('group', { name: `Column ${i + 1}` }).getByLabel('Name', { exact: true }).fill(columns[i]!);
+      await page
+        .getByRole('group', { name: `Column ${i + 1}` })
+        .getByLabel('Name', { exact: true })
+        .fill(columns[i]!);
     }
   }
 
@@ -47,7 +60,10 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
     store = new MemoryStore('console-overwrites:');
     // the number and the address stay open: only the callers' own lockouts are made here
     const open = { points: 100, durationS: 60, blockDurationS: 60 };
-    gw = await startGateway({ store, options: { sandbox: { limits: { numberSlow: open, numberLock: open, address: open } } } });
+    gw = await startGateway({
+      store,
+      options: { sandbox: { limits: { numberSlow: open, numberLock: open, address: open } } },
+    });
     frontDesk = await createApp('Front desk');
     backOffice = await createApp('Back office');
     browser = await launchBrowser();
@@ -64,7 +80,13 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
 
   it('when a table that exists is defined again, then a confirmation names it and its access rules; Cancel changes nothing and confirming replaces its columns but keeps its access rules', async () => {
     const access = { [frontDesk]: { read: true, write: true }, [backOffice]: { read: true, write: false } };
-    const put = await gw.admin('PUT', '/api/admin/tables/bookings', { columns: [{ name: 'guest', type: 'string', required: true }, { name: 'size', type: 'number' }], access });
+    const put = await gw.admin('PUT', '/api/admin/tables/bookings', {
+      columns: [
+        { name: 'guest', type: 'string', required: true },
+        { name: 'size', type: 'number' },
+      ],
+      access,
+    });
     expect(put.status).toBe(200);
     const before = await table('bookings');
 
@@ -74,7 +96,9 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
     await dialog.waitFor();
     const said = await dialog.innerText();
     expect(said).toContain('replaces its columns');
-    expect(said).toContain('Its columns now: guest (string, required); size (number). After: guest (string); party (string).');
+    expect(said).toContain(
+      'Its columns now: guest (string, required); size (number). After: guest (string); party (string).',
+    );
     expect(said).toContain('Its access rules are kept: Front desk (read and write); Back office (read).');
     await screenshot(page, 'tables-redefine-confirm-desktop');
     expect(await seriousViolations(page)).toEqual([]);
@@ -87,17 +111,25 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
     await page.getByRole('heading', { name: 'bookings', level: 2 }).waitFor();
     await page.getByRole('cell', { name: 'party' }).waitFor();
     const after = await table('bookings');
-    expect(after.columns).toMatchObject([{ name: 'guest', type: 'string', required: false }, { name: 'party', type: 'string' }]);
+    expect(after.columns).toMatchObject([
+      { name: 'guest', type: 'string', required: false },
+      { name: 'party', type: 'string' },
+    ]);
     expect(after.access).toEqual(access);
     // the table's view names the apps its rules are for
     const rules = await page.locator('section[aria-labelledby="table-title"] li').allInnerTexts();
-    expect(rules).toEqual(expect.arrayContaining([`Front desk ${frontDesk}: read and write`, `Back office ${backOffice}: read`]));
+    expect(rules).toEqual(
+      expect.arrayContaining([`Front desk ${frontDesk}: read and write`, `Back office ${backOffice}: read`]),
+    );
     expect(problems).toEqual([]);
   });
 
   it('when a table whose access names a deleted app is defined again, then the confirmation says that rule is dropped and the others are kept', async () => {
     const spare = await createApp('Spare line');
-    await gw.admin('PUT', '/api/admin/tables/leads', { columns: [{ name: 'phone', type: 'string' }], access: { [frontDesk]: { read: true, write: false }, [spare]: { read: true, write: true } } });
+    await gw.admin('PUT', '/api/admin/tables/leads', {
+      columns: [{ name: 'phone', type: 'string' }],
+      access: { [frontDesk]: { read: true, write: false }, [spare]: { read: true, write: true } },
+    });
     expect((await gw.admin('DELETE', `/api/admin/apps/${spare}`)).status).toBe(204);
 
     await fillTable('leads', ['phone', 'note']);
@@ -116,23 +148,35 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
     await page.getByRole('button', { name: 'Define the table' }).click();
     await page.getByRole('heading', { name: 'callbacks', level: 2 }).waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
-    expect(await table('callbacks')).toMatchObject({ columns: [{ name: 'phone', type: 'string' }], access: {} });
+    expect(await table('callbacks')).toMatchObject({
+      columns: [{ name: 'phone', type: 'string' }],
+      access: {},
+    });
     expect(problems).toEqual([]);
   });
 
   it('when a suite is uploaded under a name that exists, then a confirmation names it; Cancel keeps the old suite and confirming replaces it', async () => {
-    const old = [{ utterance: 'are you open', intent: 'Hours' }, { utterance: 'book a table', intent: 'Booking' }];
-    expect((await gw.admin('PUT', `/api/admin/apps/${frontDesk}/testsuites/smoke`, { utterances: old })).status).toBe(200);
+    const old = [
+      { utterance: 'are you open', intent: 'Hours' },
+      { utterance: 'book a table', intent: 'Booking' },
+    ];
+    expect(
+      (await gw.admin('PUT', `/api/admin/apps/${frontDesk}/testsuites/smoke`, { utterances: old })).status,
+    ).toBe(200);
     const suite = async () => (await gw.admin('GET', `/api/admin/apps/${frontDesk}/testsuites/smoke`)).body;
 
     await page.goto(appUrl(frontDesk, 'test-runs'));
     expect(await page.getByLabel('Suite name').inputValue()).toBe('smoke');
-    await page.getByLabel('Suite file (CSV or JSON)').setInputFiles({ name: 'smoke.csv', mimeType: 'text/csv', buffer: Buffer.from(SUITE_CSV) });
+    await page
+      .getByLabel('Suite file (CSV or JSON)')
+      .setInputFiles({ name: 'smoke.csv', mimeType: 'text/csv', buffer: Buffer.from(SUITE_CSV) });
     await page.getByText('7 utterances read.').waitFor();
     await page.getByRole('button', { name: 'Upload the suite' }).click();
     const dialog = page.getByRole('dialog', { name: 'Replace the suite “smoke”?' });
     await dialog.waitFor();
-    expect(await dialog.innerText()).toMatch(/“smoke” exists, with 2 utterances \(changed .+\)\. Uploading replaces them with the 7 of this file\./);
+    expect(await dialog.innerText()).toMatch(
+      /“smoke” exists, with 2 utterances \(changed .+\)\. Uploading replaces them with the 7 of this file\./,
+    );
     await screenshot(page, 'suite-replace-confirm-desktop');
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -152,18 +196,24 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
   it('when a suite is uploaded under a new name, then it is stored without a confirmation', async () => {
     await page.goto(appUrl(frontDesk, 'test-runs'));
     await page.getByLabel('Suite name').fill('regression');
-    await page.getByLabel('Suite file (CSV or JSON)').setInputFiles({ name: 'regression.csv', mimeType: 'text/csv', buffer: Buffer.from(SUITE_CSV) });
+    await page
+      .getByLabel('Suite file (CSV or JSON)')
+      .setInputFiles({ name: 'regression.csv', mimeType: 'text/csv', buffer: Buffer.from(SUITE_CSV) });
     await page.getByText('7 utterances read.').waitFor();
     await page.getByRole('button', { name: 'Upload the suite' }).click();
     await page.getByRole('button', { name: 'Start a run' }).waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
-    expect((await gw.admin('GET', `/api/admin/apps/${frontDesk}/testsuites/regression`)).body.utteranceCount).toBe(7);
+    expect(
+      (await gw.admin('GET', `/api/admin/apps/${frontDesk}/testsuites/regression`)).body.utteranceCount,
+    ).toBe(7);
     expect(problems).toEqual([]);
   });
 
   it('when a skill group is added with an id that exists, then a confirmation names it; Cancel keeps it and confirming replaces it', async () => {
     await importSkillGroup(gw, frontDesk, 'sg-front', 'Front office');
-    const groups = async () => (await gw.admin('GET', `/api/admin/apps/${frontDesk}/skill-groups?accountId=acc-1&orgId=org-1`)).body.skillGroups as Array<{ _id: string; name: string }>;
+    const groups = async () =>
+      (await gw.admin('GET', `/api/admin/apps/${frontDesk}/skill-groups?accountId=acc-1&orgId=org-1`)).body
+        .skillGroups as Array<{ _id: string; name: string }>;
 
     await page.goto(`${appUrl(frontDesk, 'skill-groups')}?accountId=acc-1&orgId=org-1`);
     await page.getByRole('cell', { name: 'Front office' }).waitFor();
@@ -172,7 +222,9 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Replace the skill group “sg-front”?' });
     await dialog.waitFor();
-    expect(await dialog.innerText()).toContain('A skill group with this id exists: “Front office”, ACTIVE, with 0 skills. Adding replaces it with “Reception”, with no skills.');
+    expect(await dialog.innerText()).toContain(
+      'A skill group with this id exists: “Front office”, ACTIVE, with 0 skills. Adding replaces it with “Reception”, with no skills.',
+    );
     await screenshot(page, 'skill-group-replace-confirm-desktop');
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -195,20 +247,31 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
   });
 
   it('when one lockout is cleared, then a confirmation names the caller; Cancel keeps it and confirming ends it', async () => {
-    sandbox = (await gw.admin('PUT', `/api/admin/apps/${backOffice}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 5 })).body;
+    sandbox = (
+      await gw.admin('PUT', `/api/admin/apps/${backOffice}/ivr-sandbox`, {
+        enabled: true,
+        maxConcurrentCalls: 5,
+      })
+    ).body;
     const from = '+15550907001';
     for (let i = 0; i < 5; i++) await login(from, wrong);
     expect(await login(from, { pin: sandbox.pin, secret: sandbox.secret })).toBe('locked');
-    const lockouts = async () => (await gw.admin('GET', `/api/admin/apps/${backOffice}/ivr-sandbox/lockouts`)).body.lockouts as unknown[];
+    const lockouts = async () =>
+      (await gw.admin('GET', `/api/admin/apps/${backOffice}/ivr-sandbox/lockouts`)).body
+        .lockouts as unknown[];
     expect(await lockouts()).toHaveLength(1);
 
     await page.goto(appUrl(backOffice, 'sandbox'));
     const list = page.getByTestId('sandbox-lockouts');
     const row = list.getByRole('row', { name: new RegExp(`\\${from} at `) });
     await row.getByRole('button', { name: /^Clear / }).click();
-    const dialog = page.getByRole('dialog', { name: new RegExp(`^Clear the lockout of \\${from} at \\S+\\?$`) });
+    const dialog = page.getByRole('dialog', {
+      name: new RegExp(`^Clear the lockout of \\${from} at \\S+\\?$`),
+    });
     await dialog.waitFor();
-    expect(await dialog.innerText()).toMatch(/Locked until .+ after 5 wrong entries\. Cleared, the PIN may be tried again from there at once .+ a cleared lockout cannot be put back\./);
+    expect(await dialog.innerText()).toMatch(
+      /Locked until .+ after 5 wrong entries\. Cleared, the PIN may be tried again from there at once .+ a cleared lockout cannot be put back\./,
+    );
     await screenshot(page, 'lockout-clear-confirm-desktop');
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -233,7 +296,10 @@ describe.skipIf(!run)('the console asks before it replaces or ends something', (
     const showPin = region.getByRole('button', { name: 'Show PIN' });
     const showSecret = region.getByRole('button', { name: 'Show secret' });
     // masked, the length hidden too: both show the same mask
-    const masked = { pin: await page.getByTestId('sandbox-pin').innerText(), secret: await page.getByTestId('sandbox-secret').innerText() };
+    const masked = {
+      pin: await page.getByTestId('sandbox-pin').innerText(),
+      secret: await page.getByTestId('sandbox-secret').innerText(),
+    };
     expect(masked.pin).toMatch(/^•{8}\s*hidden$/);
     expect(masked.secret).toBe(masked.pin);
     expect(await showPin.getAttribute('aria-pressed')).toBe('false');

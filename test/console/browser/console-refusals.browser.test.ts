@@ -17,7 +17,15 @@ import { storeKeys, type WriteOp } from '../../../src/store/index.js';
 import { GatedStore, writes } from '../../helpers/gated-store.js';
 import { IvrCall } from '../../helpers/ivr-call.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, signIn } from './browser-kit.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  watchedPage,
+  signIn,
+} from './browser-kit.js';
 import { FIXED_AGENT, SUITE_CSV } from './console-fixtures.js';
 
 const run = browserAvailable();
@@ -54,10 +62,20 @@ describe.skipIf(!run)('the console and what the service refuses', () => {
     const app = await setupIvrApp(gw, { agent: FIXED_AGENT, name: 'Busy desk' });
     // the run's last write (its end: status, result file) waits until the test lets it through
     const runScope = storeKeys.testRun(app.streamId, '');
-    const end = store.hold((ops: WriteOp[]) => ops.some((op) => op.op === 'hset' && op.key.startsWith(runScope) && op.fields.status !== undefined && op.fields.status !== 'running'));
+    const end = store.hold((ops: WriteOp[]) =>
+      ops.some(
+        (op) =>
+          op.op === 'hset' &&
+          op.key.startsWith(runScope) &&
+          op.fields.status !== undefined &&
+          op.fields.status !== 'running',
+      ),
+    );
 
     await page.goto(appUrl(app.streamId, 'test-runs'));
-    await page.getByLabel('Suite file (CSV or JSON)').setInputFiles({ name: 'smoke.csv', mimeType: 'text/csv', buffer: Buffer.from(SUITE_CSV) });
+    await page
+      .getByLabel('Suite file (CSV or JSON)')
+      .setInputFiles({ name: 'smoke.csv', mimeType: 'text/csv', buffer: Buffer.from(SUITE_CSV) });
     await page.getByText('7 utterances read.').waitFor();
     await page.getByRole('button', { name: 'Upload the suite' }).click();
     await page.getByRole('button', { name: 'Start a run' }).click();
@@ -72,9 +90,13 @@ describe.skipIf(!run)('the console and what the service refuses', () => {
     await dialog.getByRole('button', { name: 'Delete Busy desk' }).click();
     const refusal = page.getByRole('alert');
     await refusal.waitFor();
-    expect(await refusal.innerText()).toContain('Busy desk was not deleted: one of its test runs is in progress. Wait for it to finish, then delete again.');
+    expect(await refusal.innerText()).toContain(
+      'Busy desk was not deleted: one of its test runs is in progress. Wait for it to finish, then delete again.',
+    );
     // the service's own words
-    expect(await refusal.innerText()).toContain('A test run of this app is in progress: delete the app when it has ended');
+    expect(await refusal.innerText()).toContain(
+      'A test run of this app is in progress: delete the app when it has ended',
+    );
     expect(await page.getByRole('status').filter({ hasText: 'Deleted' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Busy desk' }).count()).toBe(1);
     expect((await gw.admin('GET', `/api/admin/apps/${app.streamId}`)).status).toBe(200);
@@ -96,14 +118,22 @@ describe.skipIf(!run)('the console and what the service refuses', () => {
 
   it('when the training of a saved agent fails, then the Agent page says so and that the previous version still answers, and a call meets the previous version', async () => {
     const app: IvrApp = await setupIvrApp(gw, { agent: FIXED_AGENT, name: 'Help line' });
-    const live = (await gw.admin('GET', `/api/admin/apps/${app.streamId}/agent/status`)).body as { liveVersion: string };
+    const live = (await gw.admin('GET', `/api/admin/apps/${app.streamId}/agent/status`)).body as {
+      liveVersion: string;
+    };
     // the write that would make the new version live is refused, as a Redis out of memory answers
-    const commit = store.refuse(writes(storeKeys.agentModel(app.streamId)), "OOM command not allowed when used memory > 'maxmemory'.");
+    const commit = store.refuse(
+      writes(storeKeys.agentModel(app.streamId)),
+      "OOM command not allowed when used memory > 'maxmemory'.",
+    );
 
     const changed = structuredClone(FIXED_AGENT);
     changed.dialogs.hours.nodes.tell.text = 'We are open around the clock.';
     await page.goto(appUrl(app.streamId, 'agent'));
-    await page.getByTestId('agent-status').getByText(`Live: version ${live.liveVersion}`, { exact: false }).waitFor();
+    await page
+      .getByTestId('agent-status')
+      .getByText(`Live: version ${live.liveVersion}`, { exact: false })
+      .waitFor();
     await page.locator('.cm-content').click();
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.insertText(JSON.stringify(changed, null, 2));
@@ -112,10 +142,17 @@ describe.skipIf(!run)('the console and what the service refuses', () => {
 
     const status = page.getByTestId('agent-status');
     await status.getByText(/training failed/).waitFor({ timeout: 60_000 });
-    const answer = (await gw.admin('GET', `/api/admin/apps/${app.streamId}/agent/status`)).body as { state: string; liveVersion: string; latestVersion: string; error: string };
+    const answer = (await gw.admin('GET', `/api/admin/apps/${app.streamId}/agent/status`)).body as {
+      state: string;
+      liveVersion: string;
+      latestVersion: string;
+      error: string;
+    };
     expect(answer).toMatchObject({ state: 'failed', liveVersion: live.liveVersion });
     expect(answer.latestVersion).not.toBe(live.liveVersion);
-    expect(await status.innerText()).toBe(`Version ${answer.latestVersion} was saved but its training failed. Turns use version ${live.liveVersion}.`);
+    expect(await status.innerText()).toBe(
+      `Version ${answer.latestVersion} was saved but its training failed. Turns use version ${live.liveVersion}.`,
+    );
     const failure = page.getByRole('alert').filter({ hasText: 'The training failed' });
     expect(await failure.innerText()).toContain(answer.error);
     expect(answer.error).toBe('The intent model could not be trained; the previous agent stays live');
@@ -125,7 +162,10 @@ describe.skipIf(!run)('the console and what the service refuses', () => {
 
     // opened again, the page still says so (the status is read, not remembered)
     await page.reload();
-    await page.getByTestId('agent-status').getByText(`Version ${answer.latestVersion} was saved but its training failed.`, { exact: false }).waitFor();
+    await page
+      .getByTestId('agent-status')
+      .getByText(`Version ${answer.latestVersion} was saved but its training failed.`, { exact: false })
+      .waitFor();
     // and a caller meets the previous version
     const call = new IvrCall(gw, app.webhookUrl);
     await call.start();

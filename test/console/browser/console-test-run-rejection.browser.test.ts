@@ -13,7 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MemoryStore, storeKeys } from '../../../src/store/index.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, signIn, watchedPage } from './browser-kit.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  signIn,
+  watchedPage,
+} from './browser-kit.js';
 import { FIXED_AGENT } from './console-fixtures.js';
 
 const run = browserAvailable();
@@ -47,7 +55,9 @@ const share = (v: number | null): string => (v === null ? 'n/a' : `${(v * 100).t
 const two = (v: number | null): string => (v === null ? '–' : v.toFixed(2));
 
 /** The matrix as the page shows it: column labels, then each row's label and cells. */
-async function shownMatrix(page: Page): Promise<{ columns: string[]; rows: Array<{ label: string; cells: number[] }> }> {
+async function shownMatrix(
+  page: Page,
+): Promise<{ columns: string[]; rows: Array<{ label: string; cells: number[] }> }> {
   const table = page.getByTestId('confusion-matrix');
   const columns = (await table.locator('thead th').allInnerTexts()).slice(1).map((s) => s.trim());
   const rows = await Promise.all(
@@ -71,7 +81,10 @@ describe.skipIf(!run)('the test-run page and rejection', () => {
 
   beforeAll(async () => {
     store = new MemoryStore('console-rejection:');
-    gw = await startGateway({ store, options: { rateLimits: { botApi: { perMinute: 10_000, perHour: 100_000 } } } });
+    gw = await startGateway({
+      store,
+      options: { rateLimits: { botApi: { perMinute: 10_000, perHour: 100_000 } } },
+    });
     app = await setupIvrApp(gw, { agent: FIXED_AGENT, name: 'Front desk' });
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
@@ -87,12 +100,21 @@ describe.skipIf(!run)('the test-run page and rejection', () => {
   it('when a suite with out-of-scope utterances is run, then the page shows the false-accept rate beside accuracy, the matrix with None and the reliability chart the status gives', async () => {
     await page.goto(`${gw.url}/console/apps/${app.streamId}/test-runs`);
     await page.getByLabel('Suite name').fill('rejection');
-    await page.getByLabel('Suite file (CSV or JSON)').setInputFiles({ name: 'rejection.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ utterances: SUITE })) });
+    await page
+      .getByLabel('Suite file (CSV or JSON)')
+      .setInputFiles({
+        name: 'rejection.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify({ utterances: SUITE })),
+      });
     await page.getByText(`${SUITE.length} utterances read.`).waitFor();
     await page.getByRole('button', { name: 'Upload the suite' }).click();
     // the status answer the page reads once the run has ended
     const completed = page.waitForResponse(
-      async (res) => res.url().includes('/status') && res.status() === 200 && ((await res.json()) as { status: string }).status === 'completed',
+      async (res) =>
+        res.url().includes('/status') &&
+        res.status() === 200 &&
+        ((await res.json()) as { status: string }).status === 'completed',
       { timeout: 60_000 },
     );
     await page.getByRole('button', { name: 'Start a run' }).click();
@@ -121,21 +143,29 @@ describe.skipIf(!run)('the test-run page and rejection', () => {
     expect(m.rows.map((r) => r.label)).toEqual(result.confusionMatrix.labels);
     expect(m.rows.map((r) => r.cells)).toEqual(result.confusionMatrix.matrix);
     const expectedOf = (label: string) => SUITE.filter((u) => u.intent === label).length;
-    for (const r of m.rows) expect(r.cells.reduce((a, b) => a + b, 0), r.label).toBe(expectedOf(r.label));
+    for (const r of m.rows)
+      expect(
+        r.cells.reduce((a, b) => a + b, 0),
+        r.label,
+      ).toBe(expectedOf(r.label));
     const noneRow = m.rows.find((r) => r.label === 'None')!;
     expect(noneRow.cells.slice(0, -1).reduce((a, b) => a + b, 0)).toBe(c.falseAcceptCount);
 
     // per utterance, None as a class: the false accepts are the rows that say so
     const perUtterance = page.getByRole('group', { name: 'Results per utterance' });
     expect(await perUtterance.locator('thead th').allInnerTexts()).toContain('Outcome');
-    const outcomes = (await perUtterance.locator('tbody tr td:last-child').allInnerTexts()).map((t) => t.trim());
+    const outcomes = (await perUtterance.locator('tbody tr td:last-child').allInnerTexts()).map((t) =>
+      t.trim(),
+    );
     expect(outcomes).toHaveLength(SUITE.length);
     expect(outcomes.filter((t) => t === 'False Accept')).toHaveLength(c.falseAcceptCount!);
     expect(outcomes.filter((t) => t === 'False Reject')).toHaveLength(c.falseRejectCount!);
 
     // the reliability chart and its table: the ten bins of the status answer
     const chart = page.getByTestId('reliability-chart');
-    expect(await page.getByTestId('run-ece').innerText()).toBe(result.calibration.ece === null ? '–' : result.calibration.ece.toFixed(3));
+    expect(await page.getByTestId('run-ece').innerText()).toBe(
+      result.calibration.ece === null ? '–' : result.calibration.ece.toFixed(3),
+    );
     const used = result.calibration.bins.filter((b) => b.count > 0);
     expect(used.reduce((n, b) => n + b.count, 0)).toBe(SUITE.length);
     expect(await chart.locator('rect.bar.accuracy').count()).toBe(used.length);
@@ -144,8 +174,12 @@ describe.skipIf(!run)('the test-run page and rejection', () => {
     for (const b of used) expect(label).toContain(`${b.count} utterance`);
     const tableRows = await page.getByTestId('calibration-table').locator('tbody tr').all();
     expect(tableRows).toHaveLength(10);
-    const cells = await Promise.all(tableRows.map(async (tr) => (await tr.locator('td').allInnerTexts()).map((s) => s.trim())));
-    expect(cells).toEqual(result.calibration.bins.map((b) => [String(b.count), two(b.meanConfidence), two(b.accuracy)]));
+    const cells = await Promise.all(
+      tableRows.map(async (tr) => (await tr.locator('td').allInnerTexts()).map((s) => s.trim())),
+    );
+    expect(cells).toEqual(
+      result.calibration.bins.map((b) => [String(b.count), two(b.meanConfidence), two(b.accuracy)]),
+    );
 
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
@@ -159,7 +193,9 @@ describe.skipIf(!run)('the test-run page and rejection', () => {
     await page.setViewportSize(VIEWPORTS.desktop);
     // on a phone the matrix scrolls inside its own box, never the page
     await page.setViewportSize(VIEWPORTS.phone);
-    const widths = await page.evaluate<{ doc: number; view: number }>(`({ doc: document.documentElement.scrollWidth, view: window.innerWidth })`);
+    const widths = await page.evaluate<{ doc: number; view: number }>(
+      `({ doc: document.documentElement.scrollWidth, view: window.innerWidth })`,
+    );
     expect(widths.doc).toBeLessThanOrEqual(widths.view);
     await page.setViewportSize(VIEWPORTS.desktop);
     expect(problems).toEqual([]);
@@ -169,7 +205,9 @@ describe.skipIf(!run)('the test-run page and rejection', () => {
     expect(runId).not.toBe('');
     await store.atomic([{ op: 'hdel', key: storeKeys.testRun(app.streamId, runId), fields: ['analysis'] }]);
     await page.goto(`${gw.url}/console/apps/${app.streamId}/test-runs?suite=rejection&run=${runId}`);
-    await page.getByText('This run was stored before runs reported out-of-scope figures').waitFor({ timeout: 30_000 });
+    await page
+      .getByText('This run was stored before runs reported out-of-scope figures')
+      .waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('rejection-facts').count()).toBe(0);
     expect(await page.getByTestId('reliability-chart').count()).toBe(0);
     const m = await shownMatrix(page);

@@ -9,7 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MemoryStore } from '../../../src/store/index.js';
 import { setupIvrApp, startGateway, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, signIn, watchedPage } from './browser-kit.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  signIn,
+  watchedPage,
+} from './browser-kit.js';
 import { FIXED_AGENT } from './console-fixtures.js';
 
 const run = browserAvailable();
@@ -42,7 +50,8 @@ describe.skipIf(!run)('the console asks before unsaved edits are left behind', (
   }
   const editorText = () => page.locator('.cm-content').innerText();
   /** whether a cancelable beforeunload event is cancelled by the page (what makes the browser ask) */
-  const holdsUnload = () => page.evaluate<boolean>(`!window.dispatchEvent(new Event('beforeunload', { cancelable: true }))`);
+  const holdsUnload = () =>
+    page.evaluate<boolean>(`!window.dispatchEvent(new Event('beforeunload', { cancelable: true }))`);
   const retries = () => page.getByLabel('Retries', { exact: true });
 
   beforeAll(async () => {
@@ -98,7 +107,9 @@ describe.skipIf(!run)('the console asks before unsaved edits are left behind', (
     await heading('IVR settings').waitFor();
     expect(new URL(page.url()).pathname).toBe(`/console/apps/${streamId}/ivr-settings`);
     // nothing was saved
-    expect((await gw.admin('GET', `/api/admin/apps/${streamId}/agent`)).body).toMatchObject({ intentThreshold: 0.5 });
+    expect((await gw.admin('GET', `/api/admin/apps/${streamId}/agent`)).body).toMatchObject({
+      intentThreshold: 0.5,
+    });
     expect(problems).toEqual([]);
   });
 
@@ -119,7 +130,9 @@ describe.skipIf(!run)('the console asks before unsaved edits are left behind', (
     await tab('Agent').click();
     await dialog.getByRole('button', { name: 'Leave without saving' }).click();
     await heading('Agent').waitFor();
-    expect((await gw.admin('GET', `/api/admin/apps/${streamId}/ivr-settings`)).body).toMatchObject({ retries: 3 });
+    expect((await gw.admin('GET', `/api/admin/apps/${streamId}/ivr-settings`)).body).toMatchObject({
+      retries: 3,
+    });
     expect(problems).toEqual([]);
   });
 
@@ -163,12 +176,17 @@ describe.skipIf(!run)('the console asks before unsaved edits are left behind', (
     await openAgent();
     await editAgent();
     await page.getByRole('button', { name: 'Save the agent' }).click();
-    await page.getByTestId('agent-status').getByText(/^Live: version /).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('agent-status')
+      .getByText(/^Live: version /)
+      .waitFor({ timeout: 60_000 });
     expect(await holdsUnload()).toBe(false);
     await tab('IVR settings').click();
     await heading('IVR settings').waitFor();
     expect(await leaveDialog().count()).toBe(0);
-    expect((await gw.admin('GET', `/api/admin/apps/${streamId}/agent`)).body).toMatchObject({ intentThreshold: 0.6 });
+    expect((await gw.admin('GET', `/api/admin/apps/${streamId}/agent`)).body).toMatchObject({
+      intentThreshold: 0.6,
+    });
     expect(problems).toEqual([]);
   });
 
@@ -182,7 +200,9 @@ describe.skipIf(!run)('the console asks before unsaved edits are left behind', (
     await tab('Agent').click();
     await heading('Agent').waitFor();
     expect(await leaveDialog().count()).toBe(0);
-    expect((await gw.admin('GET', `/api/admin/apps/${streamId}/ivr-settings`)).body).toMatchObject({ retries: 2 });
+    expect((await gw.admin('GET', `/api/admin/apps/${streamId}/ivr-settings`)).body).toMatchObject({
+      retries: 2,
+    });
     expect(problems).toEqual([]);
   });
 });

@@ -12,7 +12,14 @@ import { startGateway, type RunningGateway } from '../../helpers/test-gateway.js
 import { putAgentAndWait, waitUntilAgentTrained } from '../../helpers/agent-upload.js';
 import { makeOperator } from '../../accounts/operator-kit.js';
 import { agentSaying, callLines, eventuallyHears, hear } from '../../admin/versions-kit.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage } from './browser-kit.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  watchedPage,
+} from './browser-kit.js';
 
 const run = browserAvailable();
 
@@ -49,7 +56,8 @@ describe.skipIf(!run)('the console Versions page', () => {
   beforeAll(async () => {
     store = new MemoryStore('console-versions:');
     gw = await startGateway({ store, config: { cacheTtlMs: 1 } });
-    streamId = (await gw.admin('POST', '/api/admin/apps', { name: 'Front desk', language: 'en' })).body.streamId;
+    streamId = (await gw.admin('POST', '/api/admin/apps', { name: 'Front desk', language: 'en' })).body
+      .streamId;
     await putAgentAndWait(gw.admin, streamId, agentSaying('Version one speaking'));
     await gw.admin('PUT', `/api/admin/apps/${streamId}/ivr-settings`, { enabled: true });
     ({ callUrl, sandboxUrl } = await callLines(gw, streamId));
@@ -70,7 +78,10 @@ describe.skipIf(!run)('the console Versions page', () => {
     await editor.keyboard.press('ControlOrMeta+a');
     await editor.keyboard.insertText(JSON.stringify(agentSaying('Version two speaking'), null, 2));
     await editor.getByRole('button', { name: 'Save draft' }).click();
-    await editor.getByTestId('agent-status').getByText(/Draft: version /).waitFor({ timeout: 60_000 });
+    await editor
+      .getByTestId('agent-status')
+      .getByText(/Draft: version /)
+      .waitFor({ timeout: 60_000 });
     expect(await hear(gw, callUrl)).toContain('Version one speaking');
     expect(await hear(gw, sandboxUrl)).toContain('Version two speaking');
     expect(problems.flat()).toEqual([]);
@@ -106,7 +117,9 @@ describe.skipIf(!run)('the console Versions page', () => {
     const dialog = editor.getByRole('dialog');
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Roll back' }).click();
-    await agent.getByText(/is training; calls use it when it is trained|is published: calls use it now/).waitFor();
+    await agent
+      .getByText(/is training; calls use it when it is trained|is published: calls use it now/)
+      .waitFor();
     expect((await waitUntilAgentTrained(gw.admin, streamId)).state).toBe('ready');
     expect(await eventuallyHears(gw, callUrl, 'Version one speaking')).toContain('Version one speaking');
     await screenshot(editor, 'versions-rolled-back');

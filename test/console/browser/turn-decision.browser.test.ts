@@ -8,17 +8,34 @@ import type { Browser, Page } from 'playwright-core';
 import { MemoryStore } from '../../../src/store/index.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
 import { IvrCall } from '../../helpers/ivr-call.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, seriousViolations, signIn, watchedPage } from './browser-kit.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchBrowser,
+  seriousViolations,
+  signIn,
+  watchedPage,
+} from './browser-kit.js';
 
 const end = (text: string) => ({ start: 'say', nodes: { say: { type: 'end', text } } });
 const pharmacy = {
   language: 'en',
   welcomeDialog: 'welcome',
   fallbackDialog: 'fallback',
-  intents: [{ name: 'RefillPrescription', dialog: 'refill', confirm: 'always', utterances: ['refill my prescription', 'i need a refill'] }],
+  intents: [
+    {
+      name: 'RefillPrescription',
+      dialog: 'refill',
+      confirm: 'always',
+      utterances: ['refill my prescription', 'i need a refill'],
+    },
+  ],
   dialogs: {
     welcome: { start: 'hi', nodes: { hi: { type: 'message', text: 'How can I help?' } } },
-    fallback: { start: 'sorry', nodes: { sorry: { type: 'message', text: 'Sorry, I can only refill prescriptions.' } } },
+    fallback: {
+      start: 'sorry',
+      nodes: { sorry: { type: 'message', text: 'Sorry, I can only refill prescriptions.' } },
+    },
     refill: end('Refilling your prescription.'),
   },
 };
@@ -49,7 +66,10 @@ describe.skipIf(!browserAvailable())('the decision in a turn panel of the call p
     await store?.close();
   });
 
-  const panel = (turn: number) => page.getByTestId('turn-panel').filter({ has: page.locator('.turn-no', { hasText: new RegExp(`^Turn ${turn}$`) }) });
+  const panel = (turn: number) =>
+    page
+      .getByTestId('turn-panel')
+      .filter({ has: page.locator('.turn-no', { hasText: new RegExp(`^Turn ${turn}$`) }) });
 
   it('when a turn asked, was answered or fell back, then its panel says the decision and why', async () => {
     const confirmed = new IvrCall(gw, app.webhookUrl);
@@ -64,14 +84,18 @@ describe.skipIf(!browserAvailable())('the decision in a turn panel of the call p
     await page.goto(`${gw.url}/console/apps/${app.streamId}/calls/${confirmed.callId}`);
     await page.getByRole('heading', { name: /^Call /, level: 1 }).waitFor();
     await panel(1).locator('summary').click();
-    expect(await panel(1).getByTestId('decision').innerText()).toBe('confirm: confirm RefillPrescription (always asked)');
+    expect(await panel(1).getByTestId('decision').innerText()).toBe(
+      'confirm: confirm RefillPrescription (always asked)',
+    );
     await panel(2).locator('summary').click();
     expect(await panel(2).getByTestId('decision').innerText()).toBe('accept: RefillPrescription confirmed');
 
     await page.goto(`${gw.url}/console/apps/${app.streamId}/calls/${fallback.callId}`);
     await page.getByRole('heading', { name: /^Call /, level: 1 }).waitFor();
     await panel(1).locator('summary').click();
-    expect(await panel(1).getByTestId('decision').innerText()).toMatch(/^reject: (out of scope|below threshold)$/);
+    expect(await panel(1).getByTestId('decision').innerText()).toMatch(
+      /^reject: (out of scope|below threshold)$/,
+    );
     expect(await seriousViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });

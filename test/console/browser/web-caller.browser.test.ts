@@ -11,7 +11,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MemoryStore } from '../../../src/store/index.js';
 import { setupIvrApp, startGateway, type IvrApp, type RunningGateway } from '../../helpers/test-gateway.js';
-import { VIEWPORTS, browserAvailable, launchBrowser, screenshot, seriousViolations, watchedPage, signIn } from './browser-kit.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  watchedPage,
+  signIn,
+} from './browser-kit.js';
 
 const run = browserAvailable();
 
@@ -95,7 +103,10 @@ describe.skipIf(!run)('the web caller in the console', () => {
     gw = await startGateway({ store });
     // the demo agent; one retry, so a second silence reaches the max-retries path
     app = await setupIvrApp(gw, { settings: { retries: 1 } });
-    const line = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, { enabled: true, maxConcurrentCalls: 2 });
+    const line = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-sandbox`, {
+      enabled: true,
+      maxConcurrentCalls: 2,
+    });
     sandbox = { number: line.body.phoneNumber, pin: line.body.pin, secret: line.body.secret };
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: VIEWPORTS.desktop });
@@ -105,7 +116,8 @@ describe.skipIf(!run)('the web caller in the console', () => {
   });
   afterEach(async (ctx) => {
     // what the panel showed when a test failed, to see why
-    if (ctx.task.result?.state === 'fail') console.log('the panel showed:', problems, await page.locator('main').innerText());
+    if (ctx.task.result?.state === 'fail')
+      console.log('the panel showed:', problems, await page.locator('main').innerText());
   });
   afterAll(async () => {
     await browser?.close();
@@ -130,17 +142,23 @@ describe.skipIf(!run)('the web caller in the console', () => {
     await page.getByRole('button', { name: 'Call', exact: true }).click();
     await heard('PIN');
     // the PIN on the keypad's buttons, # sends it
-    for (const key of sandbox.pin) await page.getByRole('button', { name: `Key ${key}`, exact: true }).click();
+    for (const key of sandbox.pin)
+      await page.getByRole('button', { name: `Key ${key}`, exact: true }).click();
     expect(await page.getByTestId('keypad-digits').innerText()).toContain(sandbox.pin);
     await page.getByRole('button', { name: 'Key pound' }).click();
     // the secret from the keyboard
-    await lastPrompt().filter({ hasText: /secret/i }).waitFor();
+    await lastPrompt()
+      .filter({ hasText: /secret/i })
+      .waitFor();
     await page.locator('#keypad-title').click();
     await page.keyboard.type(`${sandbox.secret}#`);
     await heard("Welcome to Luigi's");
     expect(await page.getByTestId('field-waiting').innerText()).toContain('book a table');
     // the microphone button, or a clear word that this browser has no speech recognition
-    expect((await page.getByRole('button', { name: 'Speak into the microphone' }).count()) + (await page.getByTestId('no-microphone').count())).toBe(1);
+    expect(
+      (await page.getByRole('button', { name: 'Speak into the microphone' }).count()) +
+        (await page.getByTestId('no-microphone').count()),
+    ).toBe(1);
     await say('book a table');
     await heard('For how many people?');
     await say('four');
@@ -161,7 +179,9 @@ describe.skipIf(!run)('the web caller in the console', () => {
     expect(await documents.first().getAttribute('open')).toBeNull();
     expect(await documents.last().locator('pre').textContent()).toContain('<vxml');
     const callId = await page.getByTestId('call-id').innerText();
-    expect(await page.getByRole('link', { name: 'Open this call in the inspector' }).getAttribute('href')).toBe(`/console/apps/${app.streamId}/calls/${callId}`);
+    expect(
+      await page.getByRole('link', { name: 'Open this call in the inspector' }).getAttribute('href'),
+    ).toBe(`/console/apps/${app.streamId}/calls/${callId}`);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'web-caller-desktop');
     await page.setViewportSize(VIEWPORTS.phone);
@@ -200,29 +220,45 @@ describe.skipIf(!run)('the web caller in the console', () => {
 
   it("when the app's documents are written for Voxeo and a W3C browser is emulated, then the number question fails with error.badfetch as on that browser, and emulating Voxeo takes the answer", async () => {
     const settings = (await gw.admin('GET', `/api/admin/apps/${app.streamId}/ivr-settings`)).body;
-    expect((await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-settings`, { ...settings, dialect: 'voxeo-prophecy' })).status).toBe(200);
+    expect(
+      (
+        await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-settings`, {
+          ...settings,
+          dialect: 'voxeo-prophecy',
+        })
+      ).status,
+    ).toBe(200);
     try {
       /** Dials the webhook as a browser of `dialect`; answers what the form said that browser has. */
       const dial = async (dialect: string): Promise<string> => {
         await openPanel();
         // the form takes the app's dialect first; then the operator picks another
-        await page.getByTestId('dialect-note').filter({ hasText: 'for the voxeo-prophecy dialect' }).waitFor();
+        await page
+          .getByTestId('dialect-note')
+          .filter({ hasText: 'for the voxeo-prophecy dialect' })
+          .waitFor();
         await page.getByLabel('the webhook directly').check();
         await page.getByLabel('Dialect to emulate').selectOption(dialect);
         const note = await page.getByTestId('dialect-note').innerText();
         await page.getByRole('button', { name: 'Call', exact: true }).click();
         return note;
       };
-      expect(await dial('w3c')).toContain('voice builtins boolean, digits; DTMF builtins boolean, digits; transcribes free speech');
+      expect(await dial('w3c')).toContain(
+        'voice builtins boolean, digits; DTMF builtins boolean, digits; transcribes free speech',
+      );
       await heard("Welcome to Luigi's");
       await say('book a table');
       await page.getByTestId('call-events').filter({ hasText: 'error.badfetch' }).waitFor();
       // the document's first grammar this browser lacks, named as the browser would, and its catch ends the call
-      expect(await page.getByTestId('call-events').innerText()).toContain("builtin:dtmf/number is not supported: this browser's dtmf builtins are boolean, digits");
+      expect(await page.getByTestId('call-events').innerText()).toContain(
+        "builtin:dtmf/number is not supported: this browser's dtmf builtins are boolean, digits",
+      );
       expect(await transcript().innerText()).toContain('error.badfetch');
       await page.getByTestId('call-ended').waitFor();
 
-      expect(await dial('voxeo-prophecy')).toContain('voice builtins boolean, date, digits, currency, number, phone, time');
+      expect(await dial('voxeo-prophecy')).toContain(
+        'voice builtins boolean, date, digits, currency, number, phone, time',
+      );
       await heard("Welcome to Luigi's");
       await say('book a table');
       await heard('For how many people?');
@@ -273,7 +309,10 @@ describe.skipIf(!run)('the web caller in the console', () => {
   it('when the operator answers through the microphone, then what the recognizer heard goes to the webhook as speech with its confidence', async () => {
     // headless Chromium's recognizer needs a network service: a stand-in for the browser's engine
     // (outside the system) hears what the test puts in window.__nextUtterance
-    const own = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState: await context.storageState() });
+    const own = await browser.newContext({
+      viewport: VIEWPORTS.desktop,
+      storageState: await context.storageState(),
+    });
     await own.addInitScript(FAKE_RECOGNIZER);
     const watched = await watchedPage(own);
     const p = watched.page;
@@ -287,7 +326,9 @@ describe.skipIf(!run)('the web caller in the console', () => {
       await p.getByRole('button', { name: 'Speak into the microphone' }).click();
       await p.getByTestId('last-prompt').filter({ hasText: 'For how many people?' }).waitFor();
       // the recognizer listens in the app's language
-      expect(await p.evaluate<string>('window.__recognizerLang')).toBe((await gw.admin('GET', `/api/admin/apps/${app.streamId}`)).body.language);
+      expect(await p.evaluate<string>('window.__recognizerLang')).toBe(
+        (await gw.admin('GET', `/api/admin/apps/${app.streamId}`)).body.language,
+      );
       const lines = await p.getByTestId('call-transcript').innerText();
       expect(lines).toMatch(/book a table[\s\S]*voice, confidence 0\.77/);
       // nothing heard: the panel says so, and the field still waits
@@ -303,12 +344,19 @@ describe.skipIf(!run)('the web caller in the console', () => {
   });
 
   it('when the operator types while a prompt is spoken, then the prompt stops only where the documents allow barge-in', async () => {
-    const own = await browser.newContext({ viewport: VIEWPORTS.desktop, storageState: await context.storageState() });
+    const own = await browser.newContext({
+      viewport: VIEWPORTS.desktop,
+      storageState: await context.storageState(),
+    });
     await own.addInitScript(FAKE_SPEECH_ENGINE);
     const watched = await watchedPage(own);
     const p = watched.page;
     /** Calls the webhook with sound on, types two letters while the welcome plays; answers whether it stopped. */
-    const typeDuringWelcome = async (): Promise<{ cancelled: number; stillSpeaking: boolean; field: string }> => {
+    const typeDuringWelcome = async (): Promise<{
+      cancelled: number;
+      stillSpeaking: boolean;
+      field: string;
+    }> => {
       await p.goto(callUrl());
       await p.getByRole('switch', { name: /Sound/ }).click();
       await p.getByLabel('the webhook directly').check();
@@ -332,7 +380,11 @@ describe.skipIf(!run)('the web caller in the console', () => {
       const closed = await typeDuringWelcome();
       expect(closed).toMatchObject({ cancelled: 0, stillSpeaking: true });
       expect(closed.field).toContain('no barge-in');
-      const put = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-settings`, { enabled: true, retries: 1, vxmlProperties: { bargein: true } });
+      const put = await gw.admin('PUT', `/api/admin/apps/${app.streamId}/ivr-settings`, {
+        enabled: true,
+        retries: 1,
+        vxmlProperties: { bargein: true },
+      });
       expect(put.status).toBe(200);
       const open = await typeDuringWelcome();
       expect(open.cancelled).toBeGreaterThanOrEqual(1);

@@ -4,7 +4,15 @@
  * compiling the definition lists them), and the edits it writes into the definition.
  */
 import { describe, expect, it } from 'vitest';
-import { definitionLanguages, missingCount, missingIn, translationRows, withPhrases, withText, type TextRow } from '../../../console/src/pages/agent/translation-table.js';
+import {
+  definitionLanguages,
+  missingCount,
+  missingIn,
+  translationRows,
+  withPhrases,
+  withText,
+  type TextRow,
+} from '../../../console/src/pages/agent/translation-table.js';
 import { bilingualDemoAgentDefinition, compileAgent } from '../../../src/agent/index.js';
 
 const gappy = () => {
@@ -19,7 +27,9 @@ describe('the translations side by side', () => {
   it('when the definition is the bilingual demo, then every phrase list and text has both languages and none is missing', () => {
     const rows = translationRows(bilingualDemoAgentDefinition);
     expect(definitionLanguages(bilingualDemoAgentDefinition)).toEqual(['en-US', 'es-US']);
-    expect(rows.filter((r) => r.kind === 'phrases')).toHaveLength((bilingualDemoAgentDefinition as any).intents.length);
+    expect(rows.filter((r) => r.kind === 'phrases')).toHaveLength(
+      (bilingualDemoAgentDefinition as any).intents.length,
+    );
     expect(rows.some((r) => r.key === 'dialogs.welcome.nodes.hello.text')).toBe(true);
     expect(missingCount(rows, ['en-US', 'es-US'])).toBe(0);
   });
@@ -31,16 +41,23 @@ describe('the translations side by side', () => {
     expect(missing).toEqual(['intents[0]', 'dialogs.welcome.nodes.hello.text']);
     expect(rows.filter((r) => missingIn(r, 'en-US'))).toEqual([]);
     const compiled = await compileAgent(def);
-    expect(compiled.missingTranslations.map((g) => g.path).sort()).toEqual(['dialogs.welcome.nodes.hello.text.es-US', 'intents[0].translations.es-US.utterances']);
+    expect(compiled.missingTranslations.map((g) => g.path).sort()).toEqual([
+      'dialogs.welcome.nodes.hello.text.es-US',
+      'intents[0].translations.es-US.utterances',
+    ]);
   });
 
   it('when the missing texts are written in, then the definition holds them per language and nothing is missing', async () => {
     let def = gappy();
-    const text = translationRows(def).find((r): r is TextRow => r.key === 'dialogs.welcome.nodes.hello.text')!;
+    const text = translationRows(def).find(
+      (r): r is TextRow => r.key === 'dialogs.welcome.nodes.hello.text',
+    )!;
     def = withText(def, text.path, 'es-US', 'Bienvenido.');
     def = withPhrases(def, 0, 'es-US', ['reservar una mesa', 'quiero reservar']);
-    expect((def).dialogs.welcome.nodes.hello.text).toEqual({ 'en-US': 'Welcome.', 'es-US': 'Bienvenido.' });
-    expect((def).intents[0].translations['es-US']).toEqual({ utterances: ['reservar una mesa', 'quiero reservar'] });
+    expect(def.dialogs.welcome.nodes.hello.text).toEqual({ 'en-US': 'Welcome.', 'es-US': 'Bienvenido.' });
+    expect(def.intents[0].translations['es-US']).toEqual({
+      utterances: ['reservar una mesa', 'quiero reservar'],
+    });
     expect(missingCount(translationRows(def), ['en-US', 'es-US'])).toBe(0);
     expect((await compileAgent(def)).missingTranslations).toEqual([]);
     // the definition given is left as it was
@@ -48,7 +65,12 @@ describe('the translations side by side', () => {
   });
 
   it('when a Spanish text is emptied, then its key is removed (missing again), and the default language is edited in place', () => {
-    const def = withText(bilingualDemoAgentDefinition, ['dialogs', 'welcome', 'nodes', 'hello', 'text'], 'es-US', '');
+    const def = withText(
+      bilingualDemoAgentDefinition,
+      ['dialogs', 'welcome', 'nodes', 'hello', 'text'],
+      'es-US',
+      '',
+    );
     expect(Object.keys((def as any).dialogs.welcome.nodes.hello.text)).toEqual(['en-US']);
     const row = translationRows(def).find((r) => r.key === 'dialogs.welcome.nodes.hello.text')!;
     expect(missingIn(row, 'es-US')).toBe(true);

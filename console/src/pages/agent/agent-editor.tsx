@@ -13,7 +13,8 @@ import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { editorDarkTheme } from './editor-dark-theme.js';
 
 /** The page's CSP nonce (the service puts a fresh one in every page), for CodeMirror's style elements. */
-const pageNonce = (): string => document.querySelector<HTMLMetaElement>('meta[property=csp-nonce]')?.nonce ?? '';
+const pageNonce = (): string =>
+  document.querySelector<HTMLMetaElement>('meta[property=csp-nonce]')?.nonce ?? '';
 
 export interface EditorProblem {
   from: number;
@@ -29,7 +30,17 @@ export interface EditorHandle {
   replace(text: string): void;
 }
 
-export function AgentEditor({ initial, onChange, handle, labelledBy }: { initial: string; onChange: (text: string) => void; handle: (h: EditorHandle) => void; labelledBy: string }) {
+export function AgentEditor({
+  initial,
+  onChange,
+  handle,
+  labelledBy,
+}: {
+  initial: string;
+  onChange: (text: string) => void;
+  handle: (h: EditorHandle) => void;
+  labelledBy: string;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const changed = useRef(onChange);
   changed.current = onChange;
@@ -48,7 +59,11 @@ export function AgentEditor({ initial, onChange, handle, labelledBy }: { initial
           json(),
           lintGutter(),
           // tabindex makes the text area a focus stop that accessibility checkers recognise
-          EditorView.contentAttributes.of({ 'aria-labelledby': labelledBy, 'aria-multiline': 'true', tabindex: '0' }),
+          EditorView.contentAttributes.of({
+            'aria-labelledby': labelledBy,
+            'aria-multiline': 'true',
+            tabindex: '0',
+          }),
           EditorView.updateListener.of((u) => {
             if (u.docChanged) changed.current(u.state.doc.toString());
           }),
@@ -58,12 +73,20 @@ export function AgentEditor({ initial, onChange, handle, labelledBy }: { initial
     handle({
       showProblems(problems) {
         const len = view.state.doc.length;
-        const diagnostics: Diagnostic[] = problems.map((p) => ({ from: Math.min(p.from, len), to: Math.min(Math.max(p.to, p.from), len), severity: 'error', message: p.message }));
+        const diagnostics: Diagnostic[] = problems.map((p) => ({
+          from: Math.min(p.from, len),
+          to: Math.min(Math.max(p.to, p.from), len),
+          severity: 'error',
+          message: p.message,
+        }));
         view.dispatch(setDiagnostics(view.state, diagnostics));
       },
       reveal(offset) {
         const pos = Math.min(offset, view.state.doc.length);
-        view.dispatch({ selection: { anchor: pos }, effects: EditorView.scrollIntoView(pos, { y: 'center' }) });
+        view.dispatch({
+          selection: { anchor: pos },
+          effects: EditorView.scrollIntoView(pos, { y: 'center' }),
+        });
         view.focus();
       },
       text: () => view.state.doc.toString(),

@@ -42,7 +42,11 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
   const [busy, setBusy] = useState<'' | 'draft' | 'publish'>('');
   const [problems, setProblems] = useState<Located[]>([]);
   const [failure, setFailure] = useState<unknown>(null);
-  const [saved, setSaved] = useState(stored ? 'The stored definition is shown.' : 'No agent is set for this app yet: a starter definition is shown.');
+  const [saved, setSaved] = useState(
+    stored
+      ? 'The stored definition is shown.'
+      : 'No agent is set for this app yet: a starter definition is shown.',
+  );
   const training = useAgentStatus(app.streamId);
   const mayEdit = useCan('editor', app.streamId);
   const editor = useRef<EditorHandle | null>(null);
@@ -67,18 +71,30 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
     try {
       training.follow(await putAgent(app.streamId, body.value, { publish }));
       setSavedText(text);
-      if (!publish) setSaved('Saved as a draft: calls keep the published version until it is published on the Versions tab.');
+      if (!publish)
+        setSaved(
+          'Saved as a draft: calls keep the published version until it is published on the Versions tab.',
+        );
     } catch (err) {
       if (err instanceof ApiError && err.status === 400 && err.details.some((d) => d.path)) {
         const located = err.details.map((d): Located => {
           const range = d.path ? locatePath(text, d.path) : null;
-          return { path: (d.path ?? '').replace(/^body\.?/, ''), msg: d.msg, line: range ? lineOf(text, range.from) : null, offset: range?.from ?? 0 };
+          return {
+            path: (d.path ?? '').replace(/^body\.?/, ''),
+            msg: d.msg,
+            line: range ? lineOf(text, range.from) : null,
+            offset: range?.from ?? 0,
+          };
         });
         setProblems(located);
         editor.current?.showProblems(
           err.details.map((d) => {
             const range = d.path ? locatePath(text, d.path) : null;
-            return { from: range?.from ?? 0, to: range?.to ?? 1, message: `${(d.path ?? '').replace(/^body\.?/, '') || 'definition'}: ${d.msg}` };
+            return {
+              from: range?.from ?? 0,
+              to: range?.to ?? 1,
+              message: `${(d.path ?? '').replace(/^body\.?/, '') || 'definition'}: ${d.msg}`,
+            };
           }),
         );
       } else setFailure(err);
@@ -92,21 +108,42 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
       <div class="editor-head">
         <h2 id="definition-title">Definition (JSON)</h2>
         <div class="actions">
-          <button type="button" disabled={busy !== '' || !mayEdit} aria-describedby={mayEdit ? 'agent-save-note' : 'agent-role-note'} onClick={() => void save(false)}>
+          <button
+            type="button"
+            disabled={busy !== '' || !mayEdit}
+            aria-describedby={mayEdit ? 'agent-save-note' : 'agent-role-note'}
+            onClick={() => void save(false)}
+          >
             {busy === 'draft' ? 'Saving…' : 'Save draft'}
           </button>
-          <button type="button" class="primary" disabled={busy !== '' || !mayEdit} aria-describedby={mayEdit ? 'agent-save-note' : 'agent-role-note'} onClick={() => void save(true)}>
+          <button
+            type="button"
+            class="primary"
+            disabled={busy !== '' || !mayEdit}
+            aria-describedby={mayEdit ? 'agent-save-note' : 'agent-role-note'}
+            onClick={() => void save(true)}
+          >
             {busy === 'publish' ? 'Saving…' : 'Save the agent and publish'}
           </button>
         </div>
       </div>
       {mayEdit ? (
         <p id="agent-save-note" class="muted small">
-          A draft trains for the test sandbox while calls keep the published version; <a href={`/console/apps/${app.streamId}/versions`}>Versions</a> lists, compares and publishes them.
+          A draft trains for the test sandbox while calls keep the published version;{' '}
+          <a href={`/console/apps/${app.streamId}/versions`}>Versions</a> lists, compares and publishes them.
         </p>
       ) : null}
-      {mayEdit ? null : <p id="agent-role-note" role="note">{needsRole('editor')} You can read the agent; an editor or owner saves it.</p>}
-      <AgentEditor initial={initial} onChange={setText} handle={(h) => (editor.current = h)} labelledBy="definition-title" />
+      {mayEdit ? null : (
+        <p id="agent-role-note" role="note">
+          {needsRole('editor')} You can read the agent; an editor or owner saves it.
+        </p>
+      )}
+      <AgentEditor
+        initial={initial}
+        onChange={setText}
+        handle={(h) => (editor.current = h)}
+        labelledBy="definition-title"
+      />
       <p class="muted small" role="status">
         {current.ok ? saved : `Not valid JSON yet: ${current.message}`}
       </p>
@@ -129,7 +166,11 @@ function Editor({ app, initial, stored }: { app: AppRecord; initial: string; sto
           </ol>
         </div>
       ) : null}
-      <TranslationsView definition={current.ok ? current.value : undefined} readOnly={!mayEdit} onChange={(def) => editor.current?.replace(JSON.stringify(def, null, 2))} />
+      <TranslationsView
+        definition={current.ok ? current.value : undefined}
+        readOnly={!mayEdit}
+        onChange={(def) => editor.current?.replace(JSON.stringify(def, null, 2))}
+      />
       <section aria-labelledby="diagram-title">
         <h2 id="diagram-title">Dialogs</h2>
         <DialogDiagram graphs={graphs} />
@@ -144,7 +185,8 @@ export function AgentPage({ app }: { app: AppRecord }) {
     try {
       return { text: JSON.stringify(await getAgent(app.streamId), null, 2), stored: true };
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404 && /agent/i.test(err.message)) return { text: STARTER_AGENT, stored: false };
+      if (err instanceof ApiError && err.status === 404 && /agent/i.test(err.message))
+        return { text: STARTER_AGENT, stored: false };
       throw err;
     }
   }, [app.streamId]);

@@ -74,11 +74,17 @@ export function useAgentStatus(streamId: string): AgentStatusState {
 const since = (iso: string | undefined) => (iso ? ` since ${new Date(iso).toLocaleTimeString()}` : '');
 
 function text(status: AgentStatus, saved: boolean): string {
-  const meanwhile = status.liveVersion ? ` Turns use version ${status.liveVersion} meanwhile.` : ' No version answers turns yet.';
-  if (status.state === 'training') return `${saved ? 'Saved; training…' : `Training version ${status.latestVersion}…`}${meanwhile}`;
-  const draft = status.draftVersion ? ` Draft: version ${status.draftVersion} (the test sandbox may use it; publish it on the Versions tab).` : '';
+  const meanwhile = status.liveVersion
+    ? ` Turns use version ${status.liveVersion} meanwhile.`
+    : ' No version answers turns yet.';
+  if (status.state === 'training')
+    return `${saved ? 'Saved; training…' : `Training version ${status.latestVersion}…`}${meanwhile}`;
+  const draft = status.draftVersion
+    ? ` Draft: version ${status.draftVersion} (the test sandbox may use it; publish it on the Versions tab).`
+    : '';
   if (status.state === 'ready' && !status.liveVersion) return `No version is published yet.${draft}`;
-  if (status.state === 'ready') return `Live: version ${status.liveVersion}${since(status.liveSince)}.${draft}`;
+  if (status.state === 'ready')
+    return `Live: version ${status.liveVersion}${since(status.liveSince)}.${draft}`;
   return `Version ${status.latestVersion} was saved but its training failed.${status.liveVersion ? ` Turns use version ${status.liveVersion}.` : ''}`;
 }
 
@@ -89,8 +95,12 @@ export function AgentStatusView({ state }: { state: AgentStatusState }) {
       <p class="small" role="status" data-testid="agent-status">
         {status ? text(status, saved) : ''}
       </p>
-      {status?.state === 'failed' ? <ErrorBox error={new Error(status.error ?? 'The training failed.')} title="The training failed" /> : null}
-      {error ? <ErrorBox error={error} title="The training status could not be read" onRetry={state.retry} /> : null}
+      {status?.state === 'failed' ? (
+        <ErrorBox error={new Error(status.error ?? 'The training failed.')} title="The training failed" />
+      ) : null}
+      {error ? (
+        <ErrorBox error={error} title="The training status could not be read" onRetry={state.retry} />
+      ) : null}
     </>
   );
 }

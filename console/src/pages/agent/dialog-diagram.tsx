@@ -14,7 +14,14 @@ interface Laid {
   width: number;
   height: number;
   nodes: Array<{ id: string; x: number; y: number; missing: boolean }>;
-  edges: Array<{ points: Array<{ x: number; y: number }>; label: string; x: number; y: number; broken: boolean; key: string }>;
+  edges: Array<{
+    points: Array<{ x: number; y: number }>;
+    label: string;
+    x: number;
+    y: number;
+    broken: boolean;
+    key: string;
+  }>;
 }
 
 const MISSING = '\u0000missing:';
@@ -39,7 +46,14 @@ function layout(graph: DialogGraph): Laid {
   const edges = g.edges().map((ref, i) => {
     const e = g.edge(ref) as { points: Array<{ x: number; y: number }>; label: string; x: number; y: number };
     const source = graph.edges[Number(ref.name?.slice(1) ?? i)];
-    return { points: e.points, label: e.label, x: e.x, y: e.y, broken: source?.broken ?? false, key: ref.name ?? String(i) };
+    return {
+      points: e.points,
+      label: e.label,
+      x: e.x,
+      y: e.y,
+      broken: source?.broken ?? false,
+      key: ref.name ?? String(i),
+    };
   });
   return { width: info.width ?? 200, height: info.height ?? 100, nodes, edges };
 }
@@ -51,19 +65,49 @@ function Drawing({ graph }: { graph: DialogGraph }) {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const markerId = `arrow-${graph.name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   const summary = `Dialog ${graph.name}: ${graph.nodes.length} nodes, start ${graph.start || 'not set'}${
-    graph.nodes.some((n) => n.unreachable) ? `, unreachable: ${graph.nodes.filter((n) => n.unreachable).map((n) => n.id).join(', ')}` : ''
+    graph.nodes.some((n) => n.unreachable)
+      ? `, unreachable: ${graph.nodes
+          .filter((n) => n.unreachable)
+          .map((n) => n.id)
+          .join(', ')}`
+      : ''
   }`;
   return (
-    <svg class="diagram" viewBox={`0 0 ${laid.width} ${laid.height}`} width={laid.width} height={laid.height} role="img" aria-label={summary}>
+    <svg
+      class="diagram"
+      viewBox={`0 0 ${laid.width} ${laid.height}`}
+      width={laid.width}
+      height={laid.height}
+      role="img"
+      aria-label={summary}
+    >
       <defs>
-        <marker id={markerId} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+        <marker
+          id={markerId}
+          viewBox="0 0 10 10"
+          refX="9"
+          refY="5"
+          markerWidth="8"
+          markerHeight="8"
+          orient="auto-start-reverse"
+        >
           <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
         </marker>
       </defs>
       {laid.edges.map((e) => (
         <g key={e.key} class={e.broken ? 'edge broken' : 'edge'}>
-          <polyline points={e.points.map((p) => `${p.x},${p.y}`).join(' ')} marker-end={`url(#${markerId})`} />
-          <rect x={e.x - (e.label.length * charW + 8) / 2} y={e.y - 9} width={e.label.length * charW + 8} height={18} rx={4} class="edge-label-bg" />
+          <polyline
+            points={e.points.map((p) => `${p.x},${p.y}`).join(' ')}
+            marker-end={`url(#${markerId})`}
+          />
+          <rect
+            x={e.x - (e.label.length * charW + 8) / 2}
+            y={e.y - 9}
+            width={e.label.length * charW + 8}
+            height={18}
+            rx={4}
+            class="edge-label-bg"
+          />
           <text x={e.x} y={e.y + 4} text-anchor="middle" class="edge-label">
             {e.label}
           </text>
@@ -83,7 +127,12 @@ function Drawing({ graph }: { graph: DialogGraph }) {
         }
         const cls = `node type-${node.type}${node.start ? ' start' : ''}${node.unreachable ? ' unreachable' : ''}`;
         return (
-          <g key={n.id} class={cls} transform={`translate(${n.x - NODE_W / 2},${n.y - NODE_H / 2})`} data-node={n.id}>
+          <g
+            key={n.id}
+            class={cls}
+            transform={`translate(${n.x - NODE_W / 2},${n.y - NODE_H / 2})`}
+            data-node={n.id}
+          >
             <rect width={NODE_W} height={NODE_H} rx={6} />
             <text x={10} y={17} class="node-type">
               {node.type}
@@ -133,7 +182,9 @@ export function DialogDiagram({ graphs }: { graphs: DialogGraph[] }) {
           <figcaption>
             <strong>{g.name}</strong>
             {g.entry.length ? <span class="muted"> · started by {g.entry.join(', ')}</span> : null}
-            {g.nodes.some((n) => n.unreachable) ? <span class="warn"> · {g.nodes.filter((n) => n.unreachable).length} unreachable</span> : null}
+            {g.nodes.some((n) => n.unreachable) ? (
+              <span class="warn"> · {g.nodes.filter((n) => n.unreachable).length} unreachable</span>
+            ) : null}
           </figcaption>
           <div class="diagram-scroll" tabIndex={0} role="group" aria-label={`Diagram of dialog ${g.name}`}>
             <Drawing graph={g} />

@@ -78,11 +78,14 @@ function reachableFrom(start: string, edges: GraphEdge[]): Set<string> {
 export function dialogGraphs(definition: unknown): DialogGraph[] {
   if (!isObj(definition) || !isObj(definition.dialogs)) return [];
   const entries = new Map<string, string[]>();
-  const addEntry = (dialog: string, what: string) => entries.set(dialog, [...(entries.get(dialog) ?? []), what]);
+  const addEntry = (dialog: string, what: string) =>
+    entries.set(dialog, [...(entries.get(dialog) ?? []), what]);
   if (typeof definition.welcomeDialog === 'string') addEntry(definition.welcomeDialog, 'welcome');
   if (typeof definition.fallbackDialog === 'string') addEntry(definition.fallbackDialog, 'fallback');
   if (Array.isArray(definition.intents)) {
-    for (const intent of definition.intents) if (isObj(intent) && typeof intent.dialog === 'string') addEntry(intent.dialog, `intent ${str(intent.name)}`);
+    for (const intent of definition.intents)
+      if (isObj(intent) && typeof intent.dialog === 'string')
+        addEntry(intent.dialog, `intent ${str(intent.name)}`);
   }
   const graphs: DialogGraph[] = [];
   for (const [name, raw] of Object.entries(definition.dialogs)) {
@@ -90,7 +93,9 @@ export function dialogGraphs(definition: unknown): DialogGraph[] {
     const nodesObj = isObj(raw.nodes) ? raw.nodes : {};
     const start = str(raw.start);
     const exists = (n: string) => Object.hasOwn(nodesObj, n);
-    const edges = Object.entries(nodesObj).flatMap(([id, node]) => (isObj(node) ? edgesOf(id, node, exists) : []));
+    const edges = Object.entries(nodesObj).flatMap(([id, node]) =>
+      isObj(node) ? edgesOf(id, node, exists) : [],
+    );
     const reached = exists(start) ? reachableFrom(start, edges) : new Set<string>();
     const nodes = Object.entries(nodesObj).map(([id, node]) => ({
       id,

@@ -14,7 +14,9 @@ export const editorDarkTheme = [
       '&': { color: '#e6e9ed', backgroundColor: BG },
       '.cm-content': { caretColor: '#e6e9ed' },
       '.cm-cursor, .cm-dropCursor': { borderLeftColor: '#e6e9ed' },
-      '&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection': { backgroundColor: '#3a4a63' },
+      '&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection': {
+        backgroundColor: '#3a4a63',
+      },
       '.cm-activeLine': { backgroundColor: '#232a33' },
       '.cm-gutters': { backgroundColor: BG, color: '#aab2bf', borderRight: '1px solid #3b4450' },
       '.cm-activeLineGutter': { backgroundColor: '#232a33', color: '#e6e9ed' },

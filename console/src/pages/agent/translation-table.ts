@@ -36,7 +36,8 @@ export type TranslationRow = TextRow | PhrasesRow;
 export function definitionLanguages(def: unknown): string[] {
   if (!isObject(def)) return [];
   const { languages, language } = def;
-  if (Array.isArray(languages) && languages.length > 0 && languages.every((l) => typeof l === 'string')) return languages;
+  if (Array.isArray(languages) && languages.length > 0 && languages.every((l) => typeof l === 'string'))
+    return languages;
   return typeof language === 'string' ? [language] : ['en-US'];
 }
 
@@ -73,13 +74,25 @@ export function translationRows(def: unknown): TranslationRow[] {
     const translations = isObject(intent.translations) ? intent.translations : {};
     const phrases: Record<string, string[]> = {};
     for (const lang of languages) {
-      const own = lang === base ? intent.utterances : isObject(translations[lang]) ? translations[lang].utterances : undefined;
+      const own =
+        lang === base
+          ? intent.utterances
+          : isObject(translations[lang])
+            ? translations[lang].utterances
+            : undefined;
       phrases[lang] = Array.isArray(own) ? own.filter((p): p is string => typeof p === 'string') : [];
     }
-    rows.push({ kind: 'phrases', key: `intents[${i}]`, label: `Intent ${typeof intent.name === 'string' ? intent.name : i + 1}: phrases`, intent: i, phrases });
+    rows.push({
+      kind: 'phrases',
+      key: `intents[${i}]`,
+      label: `Intent ${typeof intent.name === 'string' ? intent.name : i + 1}: phrases`,
+      intent: i,
+      phrases,
+    });
   });
   const text = (value: unknown, path: string[], label: string): void => {
-    if (typeof value === 'string' || isObject(value)) rows.push({ kind: 'text', key: path.join('.'), label, path, texts: textsOf(value, languages) });
+    if (typeof value === 'string' || isObject(value))
+      rows.push({ kind: 'text', key: path.join('.'), label, path, texts: textsOf(value, languages) });
   };
   const dialogs = isObject(def.dialogs) ? def.dialogs : {};
   for (const [name, dialog] of Object.entries(dialogs)) {
@@ -87,19 +100,23 @@ export function translationRows(def: unknown): TranslationRow[] {
     for (const [id, node] of Object.entries(nodes)) {
       if (!isObject(node)) continue;
       const at = ['dialogs', name, 'nodes', id];
-      for (const field of HEARD[typeof node.type === 'string' ? node.type : ''] ?? []) text(node[field], [...at, field], `${name}.${id} ${field}`);
+      for (const field of HEARD[typeof node.type === 'string' ? node.type : ''] ?? [])
+        text(node[field], [...at, field], `${name}.${id} ${field}`);
       const ivr = isObject(node.ivr) ? node.ivr : {};
       for (const field of IVR_PROMPTS) text(ivr[field], [...at, 'ivr', field], `${name}.${id} ivr.${field}`);
     }
   }
   const prompts = isObject(def.nlu) && isObject(def.nlu.prompts) ? def.nlu.prompts : {};
-  for (const [name, value] of Object.entries(prompts)) if (isObject(value)) text(value, ['nlu', 'prompts', name], `nlu prompt ${name}`);
+  for (const [name, value] of Object.entries(prompts))
+    if (isObject(value)) text(value, ['nlu', 'prompts', name], `nlu prompt ${name}`);
   return rows;
 }
 
 /** Whether a row lacks its text (or phrases) in `lang`. */
 export function missingIn(row: TranslationRow, lang: string): boolean {
-  return row.kind === 'text' ? row.texts[lang]?.trim() === '' || row.texts[lang] === undefined : (row.phrases[lang]?.length ?? 0) === 0;
+  return row.kind === 'text'
+    ? row.texts[lang]?.trim() === '' || row.texts[lang] === undefined
+    : (row.phrases[lang]?.length ?? 0) === 0;
 }
 
 /** How many texts and phrase lists miss a translation in any language. */
@@ -121,7 +138,11 @@ export function withText(def: unknown, path: readonly string[], lang: string, va
   }
   const last = path[path.length - 1]!;
   const current = parent[last];
-  const texts: Json = isObject(current) ? { ...current } : typeof current === 'string' ? { [base]: current } : {};
+  const texts: Json = isObject(current)
+    ? { ...current }
+    : typeof current === 'string'
+      ? { [base]: current }
+      : {};
   if (value === '' && lang !== base) delete texts[lang];
   else texts[lang] = value;
   parent[last] = texts;

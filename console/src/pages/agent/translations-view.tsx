@@ -6,7 +6,15 @@
  */
 import { useState } from 'preact/hooks';
 import './translations.css';
-import { definitionLanguages, missingCount, missingIn, translationRows, withPhrases, withText, type TranslationRow } from './translation-table.js';
+import {
+  definitionLanguages,
+  missingCount,
+  missingIn,
+  translationRows,
+  withPhrases,
+  withText,
+  type TranslationRow,
+} from './translation-table.js';
 
 interface Props {
   /** The editor's definition, parsed; undefined while its text is not valid JSON. */
@@ -15,10 +23,30 @@ interface Props {
   readOnly: boolean;
 }
 
-const phraseLines = (text: string): string[] => text.split('\n').map((l) => l.trim()).filter(Boolean);
+const phraseLines = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 /** A phrase list edited as lines: the text typed is kept while it has the focus (blank lines included). */
-function PhrasesField({ id, lang, label, phrases, onChange, readOnly, note }: { id: string; lang: string; label: string; phrases: string[]; onChange: (p: string[]) => void; readOnly: boolean; note: string | undefined }) {
+function PhrasesField({
+  id,
+  lang,
+  label,
+  phrases,
+  onChange,
+  readOnly,
+  note,
+}: {
+  id: string;
+  lang: string;
+  label: string;
+  phrases: string[];
+  onChange: (p: string[]) => void;
+  readOnly: boolean;
+  note: string | undefined;
+}) {
   const [draft, setDraft] = useState<string | null>(null);
   return (
     <textarea
@@ -39,9 +67,21 @@ function PhrasesField({ id, lang, label, phrases, onChange, readOnly, note }: { 
   );
 }
 
-type Edit = { kind: 'text'; path: string[]; lang: string; value: string } | { kind: 'phrases'; intent: number; lang: string; phrases: string[] };
+type Edit =
+  | { kind: 'text'; path: string[]; lang: string; value: string }
+  | { kind: 'phrases'; intent: number; lang: string; phrases: string[] };
 
-function Cell({ row, lang, onChange, readOnly }: { row: TranslationRow; lang: string; onChange: (e: Edit) => void; readOnly: boolean }) {
+function Cell({
+  row,
+  lang,
+  onChange,
+  readOnly,
+}: {
+  row: TranslationRow;
+  lang: string;
+  onChange: (e: Edit) => void;
+  readOnly: boolean;
+}) {
   const missing = missingIn(row, lang);
   const id = `tr-${row.key}-${lang}`.replace(/[^A-Za-z0-9_-]/g, '_');
   const label = `${row.label} (${lang})`;
@@ -61,7 +101,15 @@ function Cell({ row, lang, onChange, readOnly }: { row: TranslationRow; lang: st
           onInput={(e) => onChange({ kind: 'text', path: row.path, lang, value: e.currentTarget.value })}
         />
       ) : (
-        <PhrasesField id={id} lang={lang} label={`${label}, one phrase a line`} phrases={row.phrases[lang] ?? []} readOnly={readOnly} note={note} onChange={(p) => onChange({ kind: 'phrases', intent: row.intent, lang, phrases: p })} />
+        <PhrasesField
+          id={id}
+          lang={lang}
+          label={`${label}, one phrase a line`}
+          phrases={row.phrases[lang] ?? []}
+          readOnly={readOnly}
+          note={note}
+          onChange={(p) => onChange({ kind: 'phrases', intent: row.intent, lang, phrases: p })}
+        />
       )}
       {missing ? (
         <span id={note} class="tr-missing-note" data-testid="tr-missing">
@@ -83,13 +131,18 @@ export function TranslationsView({ definition, onChange, readOnly }: Props) {
   const missing = missingCount(rows, [base, shown]);
   const visible = onlyMissing ? rows.filter((r) => missingIn(r, base) || missingIn(r, shown)) : rows;
   const apply = (edit: Edit) => {
-    onChange(edit.kind === 'text' ? withText(definition, edit.path, edit.lang, edit.value) : withPhrases(definition, edit.intent, edit.lang, edit.phrases));
+    onChange(
+      edit.kind === 'text'
+        ? withText(definition, edit.path, edit.lang, edit.value)
+        : withPhrases(definition, edit.intent, edit.lang, edit.phrases),
+    );
   };
   return (
     <section aria-labelledby="translations-title" class="translations" data-testid="translations">
       <h2 id="translations-title">Translations</h2>
       <p class="help">
-        Each intent&apos;s phrases and each text a caller hears, in {base} and in another language. Edits go into the definition above; save it there.
+        Each intent&apos;s phrases and each text a caller hears, in {base} and in another language. Edits go
+        into the definition above; save it there.
       </p>
       <div class="row">
         {languages.length > 2 ? (
@@ -105,14 +158,23 @@ export function TranslationsView({ definition, onChange, readOnly }: Props) {
           </div>
         ) : null}
         <label class="inline">
-          <input type="checkbox" checked={onlyMissing} onChange={(e) => setOnlyMissing(e.currentTarget.checked)} /> Only texts with a missing translation
+          <input
+            type="checkbox"
+            checked={onlyMissing}
+            onChange={(e) => setOnlyMissing(e.currentTarget.checked)}
+          />{' '}
+          Only texts with a missing translation
         </label>
       </div>
       <p role="status" data-testid="tr-summary" class={missing ? 'warn' : 'muted'}>
-        {missing === 0 ? `Every text has its ${shown} translation.` : `${missing} text${missing === 1 ? '' : 's'} missing a translation.`}
+        {missing === 0
+          ? `Every text has its ${shown} translation.`
+          : `${missing} text${missing === 1 ? '' : 's'} missing a translation.`}
       </p>
       <table class="list translations-table">
-        <caption class="sr-only">Texts in {base} and {shown}</caption>
+        <caption class="sr-only">
+          Texts in {base} and {shown}
+        </caption>
         <thead>
           <tr>
             <th scope="col">Text</th>

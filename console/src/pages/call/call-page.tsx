@@ -8,8 +8,22 @@
  * how the call ended.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { getAgent, listDialects, mintWebhookToken, sandboxStatus, type AppRecord, type DialectProfile, type SandboxStatus } from '../../api/client.js';
-import { runCall, type CallerInput, type InputRequest, type CallResult, type RunCallOptions } from '../../../../sandbox/browser.js';
+import {
+  getAgent,
+  listDialects,
+  mintWebhookToken,
+  sandboxStatus,
+  type AppRecord,
+  type DialectProfile,
+  type SandboxStatus,
+} from '../../api/client.js';
+import {
+  runCall,
+  type CallerInput,
+  type InputRequest,
+  type CallResult,
+  type RunCallOptions,
+} from '../../../../sandbox/browser.js';
 import { ErrorBox } from '../../ui/status.js';
 import { CallEnded, EventsView, TranscriptView, WaitingField } from './call-view.js';
 import { agentLanguages, newCallId, SetupForm, type Setup } from './call-setup.js';
@@ -19,14 +33,23 @@ import { WebInput } from './web-input.js';
 import { WebTranscript, type TranscriptEntry } from './web-transcript.js';
 import './call-page.css';
 
-
 /** The same URL on this origin (the page may only connect to itself: CSP connect-src 'self'). */
 const sameOrigin = (url: string): string => {
   const u = new URL(url, location.origin);
   return `${location.origin}${u.pathname}${u.search}`;
 };
 
-function Answers({ waiting, onAnswer, onKey, lang }: { waiting: InputRequest | null; onAnswer: (i: CallerInput) => void; onKey: () => void; lang: string }) {
+function Answers({
+  waiting,
+  onAnswer,
+  onKey,
+  lang,
+}: {
+  waiting: InputRequest | null;
+  onAnswer: (i: CallerInput) => void;
+  onKey: () => void;
+  lang: string;
+}) {
   const [text, setText] = useState('');
   const [confidence, setConfidence] = useState(0.9);
   const [listening, setListening] = useState(false);
@@ -50,9 +73,11 @@ function Answers({ waiting, onAnswer, onKey, lang }: { waiting: InputRequest | n
     r.maxAlternatives = 1;
     r.onresult = (ev) => {
       const best = ev.results[0]?.[0];
-      if (best) onAnswer({ kind: 'speech', text: best.transcript, confidence: best.confidence || confidence });
+      if (best)
+        onAnswer({ kind: 'speech', text: best.transcript, confidence: best.confidence || confidence });
     };
-    r.onerror = (ev) => setMicError(ev.error === 'no-speech' ? 'Nothing was heard.' : `The microphone failed: ${ev.error}.`);
+    r.onerror = (ev) =>
+      setMicError(ev.error === 'no-speech' ? 'Nothing was heard.' : `The microphone failed: ${ev.error}.`);
     r.onend = () => setListening(false);
     recognizer.current = r;
     setListening(true);
@@ -76,7 +101,15 @@ function Answers({ waiting, onAnswer, onKey, lang }: { waiting: InputRequest | n
         </div>
         <div class="field narrow">
           <label for="call-confidence">Confidence {confidence.toFixed(2)}</label>
-          <input id="call-confidence" type="range" min={0} max={1} step={0.05} value={confidence} onInput={(e) => setConfidence(Number(e.currentTarget.value))} />
+          <input
+            id="call-confidence"
+            type="range"
+            min={0}
+            max={1}
+            step={0.05}
+            value={confidence}
+            onInput={(e) => setConfidence(Number(e.currentTarget.value))}
+          />
         </div>
         <button type="submit" class="primary" disabled={!enabled}>
           Say it
@@ -94,7 +127,8 @@ function Answers({ waiting, onAnswer, onKey, lang }: { waiting: InputRequest | n
         </p>
       ) : (
         <p class="note" data-testid="no-microphone">
-          This browser offers no speech recognition, so the microphone cannot be used here: type what you would say.
+          This browser offers no speech recognition, so the microphone cannot be used here: type what you
+          would say.
         </p>
       )}
       <Keypad enabled={enabled} onKey={onKey} onSend={(digits) => onAnswer({ kind: 'dtmf', digits })} />
@@ -103,7 +137,17 @@ function Answers({ waiting, onAnswer, onKey, lang }: { waiting: InputRequest | n
 }
 
 export function CallPage({ app }: { app: AppRecord }) {
-  const [setup, setSetup] = useState<Setup>({ target: 'sandbox', mode: 'strict-w3c', dialect: 'w3c', hangupTo: 'innermost', callId: newCallId(), from: '+15550001111', pin: '', secret: '', language: '' });
+  const [setup, setSetup] = useState<Setup>({
+    target: 'sandbox',
+    mode: 'strict-w3c',
+    dialect: 'w3c',
+    hangupTo: 'innermost',
+    callId: newCallId(),
+    from: '+15550001111',
+    pin: '',
+    secret: '',
+    language: '',
+  });
   const [entries, setEntries] = useState<TranscriptEntry[]>([]);
   const [waiting, setWaiting] = useState<InputRequest | null>(null);
   const [running, setRunning] = useState(false);
@@ -125,14 +169,23 @@ export function CallPage({ app }: { app: AppRecord }) {
   useEffect(() => {
     sandboxStatus(app.streamId).then(setSandbox, setError);
     // without the profiles the call still runs, with the mode's builtins (the note says so)
-    listDialects().then((r) => setDialects(r.dialects), () => setDialects([]));
+    listDialects().then(
+      (r) => setDialects(r.dialects),
+      () => setDialects([]),
+    );
     // without the agent's languages the call still runs; no language is offered
-    getAgent(app.streamId).then((def) => setLanguages(agentLanguages(def)), () => setLanguages([]));
+    getAgent(app.streamId).then(
+      (def) => setLanguages(agentLanguages(def)),
+      () => setLanguages([]),
+    );
   }, [app.streamId]);
-  useEffect(() => () => {
-    input.current?.hangUp();
-    speaker.current.stop();
-  }, []);
+  useEffect(
+    () => () => {
+      input.current?.hangUp();
+      speaker.current.stop();
+    },
+    [],
+  );
   const change = (s: Partial<Setup>) => setSetup((prev) => ({ ...prev, ...s }));
   const toggleSound = () => {
     speaker.current.enabled = !sound;
@@ -164,8 +217,18 @@ export function CallPage({ app }: { app: AppRecord }) {
       },
     });
     const profile = dialects.find((d) => d.name === setup.dialect);
-    const builtins = profile ? { voice: profile.builtins.voice, dtmf: profile.builtins.dtmf, transcription: profile.transcription } : undefined;
-    const common = { mode: setup.mode, builtins, hangupDelivery: setup.hangupTo, inputs: source, transcript, callId, from: setup.from || undefined };
+    const builtins = profile
+      ? { voice: profile.builtins.voice, dtmf: profile.builtins.dtmf, transcription: profile.transcription }
+      : undefined;
+    const common = {
+      mode: setup.mode,
+      builtins,
+      hangupDelivery: setup.hangupTo,
+      inputs: source,
+      transcript,
+      callId,
+      from: setup.from || undefined,
+    };
     try {
       if (setup.target === 'webhook') {
         const minted = await mintWebhookToken(app.streamId, { expiresInS: 3600 });
@@ -176,7 +239,8 @@ export function CallPage({ app }: { app: AppRecord }) {
         options = { ...common, webhookUrl: url.toString() };
       } else {
         const number = sandbox?.enabled ? sandbox.phoneNumber : undefined;
-        if (!number) throw new Error('The sandbox is off or still loading: switch it on first (Sandbox page).');
+        if (!number)
+          throw new Error('The sandbox is off or still loading: switch it on first (Sandbox page).');
         options = {
           ...common,
           to: number,
@@ -218,12 +282,23 @@ export function CallPage({ app }: { app: AppRecord }) {
   return (
     <section aria-labelledby="call-title" class="call-page">
       <h1 id="call-title">Call</h1>
-      <p class="muted">Call this app from the browser: the same VoiceXML interpreter as the terminal caller, run in this page.</p>
+      <p class="muted">
+        Call this app from the browser: the same VoiceXML interpreter as the terminal caller, run in this
+        page.
+      </p>
       <div class="call-controls">
-        <button type="button" role="switch" aria-checked={sound} onClick={toggleSound} disabled={!speaker.current.available}>
+        <button
+          type="button"
+          role="switch"
+          aria-checked={sound}
+          onClick={toggleSound}
+          disabled={!speaker.current.available}
+        >
           Sound {sound ? 'on' : 'off'}
         </button>
-        {!speaker.current.available ? <span class="note">This browser has no speech synthesis: prompts are shown as text only.</span> : null}
+        {!speaker.current.available ? (
+          <span class="note">This browser has no speech synthesis: prompts are shown as text only.</span>
+        ) : null}
         {running ? (
           <button type="button" class="danger" onClick={hangUp}>
             Hang up
@@ -235,7 +310,18 @@ export function CallPage({ app }: { app: AppRecord }) {
           </span>
         ) : null}
       </div>
-      {!running ? <SetupForm app={app} setup={setup} onChange={change} onStart={() => void start()} busy={dialling} status={sandbox} dialects={dialects} languages={languages} /> : null}
+      {!running ? (
+        <SetupForm
+          app={app}
+          setup={setup}
+          onChange={change}
+          onStart={() => void start()}
+          busy={dialling}
+          status={sandbox}
+          dialects={dialects}
+          languages={languages}
+        />
+      ) : null}
       {error ? <ErrorBox error={error} /> : null}
       {result ? <CallEnded result={result} inspectorHref={inspectorHref} /> : null}
       <div class="call-grid">
@@ -247,7 +333,9 @@ export function CallPage({ app }: { app: AppRecord }) {
             </p>
             <WaitingField request={waiting} />
           </section>
-          {running ? <Answers waiting={waiting} onAnswer={answer} onKey={bargeIn} lang={callLanguage} /> : null}
+          {running ? (
+            <Answers waiting={waiting} onAnswer={answer} onKey={bargeIn} lang={callLanguage} />
+          ) : null}
           <section class="card" aria-labelledby="events-title">
             <h2 id="events-title">Events</h2>
             <EventsView entries={entries} />

@@ -5,7 +5,13 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { dialectMode, type EmulatedDialect } from '../../../../sandbox/browser.js';
-import { getSettings, rotateSandboxSecret, type AppRecord, type DialectProfile, type SandboxStatus } from '../../api/client.js';
+import {
+  getSettings,
+  rotateSandboxSecret,
+  type AppRecord,
+  type DialectProfile,
+  type SandboxStatus,
+} from '../../api/client.js';
 import { useConfirm } from '../../ui/confirm-dialog.js';
 import { ErrorBox } from '../../ui/status.js';
 
@@ -34,12 +40,12 @@ export interface Setup {
 export function agentLanguages(def: unknown): string[] {
   if (def === null || typeof def !== 'object') return [];
   const { languages, language } = def as { languages?: unknown; language?: unknown };
-  if (Array.isArray(languages) && languages.length > 0 && languages.every((l) => typeof l === 'string')) return languages;
+  if (Array.isArray(languages) && languages.length > 0 && languages.every((l) => typeof l === 'string'))
+    return languages;
   return typeof language === 'string' ? [language] : [];
 }
 
 export const newCallId = (): string => crypto.randomUUID();
-
 
 interface ChoiceProps {
   app: AppRecord;
@@ -49,10 +55,18 @@ interface ChoiceProps {
 }
 
 /** What the emulated browser has, from the dialect's profile (or why nothing is emulated). */
-function DialectNote({ profile, appDialect }: { profile: DialectProfile | undefined; appDialect: string | null }) {
+function DialectNote({
+  profile,
+  appDialect,
+}: {
+  profile: DialectProfile | undefined;
+  appDialect: string | null;
+}) {
   return (
     <p class="help" data-testid="dialect-note">
-      {appDialect ? `The gateway writes this app's documents for the ${appDialect} dialect (IVR settings). ` : ''}
+      {appDialect
+        ? `The gateway writes this app's documents for the ${appDialect} dialect (IVR settings). `
+        : ''}
       {profile
         ? `Emulated browser (${profile.title}): voice builtins ${list(profile.builtins.voice)}; DTMF builtins ${list(profile.builtins.dtmf)}; ${profile.transcription ? 'transcribes free speech' : 'no transcription'}. A document that needs another builtin fails with error.badfetch, as on that browser. `
         : 'The dialect profiles did not load: every builtin of the mode is available. '}
@@ -68,7 +82,12 @@ function SandboxChoice({ app, setup, onChange, status }: ChoiceProps) {
   const fillIn = async () => {
     const ok = await ask({
       title: 'Fill in a PIN and secret for you?',
-      body: <p>The service keeps the PIN and secret sealed and cannot read them back, so this makes new ones. The old ones stop working for every tester.</p>,
+      body: (
+        <p>
+          The service keeps the PIN and secret sealed and cannot read them back, so this makes new ones. The
+          old ones stop working for every tester.
+        </p>
+      ),
       confirmLabel: 'Make new ones and fill them in',
       danger: true,
     });
@@ -88,23 +107,38 @@ function SandboxChoice({ app, setup, onChange, status }: ChoiceProps) {
     <div class="dial-detail">
       {status && !status.enabled ? (
         <p class="warn">
-          The sandbox is off. <a href={`/console/apps/${app.streamId}/sandbox`}>Switch it on</a> to call its number.
+          The sandbox is off. <a href={`/console/apps/${app.streamId}/sandbox`}>Switch it on</a> to call its
+          number.
         </p>
       ) : null}
       {status?.enabled ? (
         <p>
-          Number <code data-testid="call-sandbox-number">{status.phoneNumber}</code>. Type the PIN and secret on the keypad when asked, or give them here
-          to have them keyed for you.
+          Number <code data-testid="call-sandbox-number">{status.phoneNumber}</code>. Type the PIN and secret
+          on the keypad when asked, or give them here to have them keyed for you.
         </p>
       ) : null}
       <div class="row">
         <div class="field narrow">
           <label for="call-pin">PIN (optional)</label>
-          <input id="call-pin" type="password" inputMode="numeric" autoComplete="off" value={setup.pin} onInput={(e) => onChange({ pin: e.currentTarget.value.trim() })} />
+          <input
+            id="call-pin"
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            value={setup.pin}
+            onInput={(e) => onChange({ pin: e.currentTarget.value.trim() })}
+          />
         </div>
         <div class="field narrow">
           <label for="call-secret">Secret (optional)</label>
-          <input id="call-secret" type="password" inputMode="numeric" autoComplete="off" value={setup.secret} onInput={(e) => onChange({ secret: e.currentTarget.value.trim() })} />
+          <input
+            id="call-secret"
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            value={setup.secret}
+            onInput={(e) => onChange({ secret: e.currentTarget.value.trim() })}
+          />
         </div>
         <button type="button" disabled={busy || !status?.enabled} onClick={() => void fillIn()}>
           Fill in for me
@@ -117,12 +151,25 @@ function SandboxChoice({ app, setup, onChange, status }: ChoiceProps) {
 }
 
 /** The language of a webhook call: one of the agent's, or none (the number dialled or the caller's choice decides). */
-function LanguageChoice({ setup, onChange, languages }: { setup: Setup; onChange: (s: Partial<Setup>) => void; languages: string[] }) {
+function LanguageChoice({
+  setup,
+  onChange,
+  languages,
+}: {
+  setup: Setup;
+  onChange: (s: Partial<Setup>) => void;
+  languages: string[];
+}) {
   if (languages.length < 2) return null;
   return (
     <div class="field narrow">
       <label for="call-language">Language</label>
-      <select id="call-language" aria-describedby="call-language-help" value={setup.language} onChange={(e) => onChange({ language: e.currentTarget.value })}>
+      <select
+        id="call-language"
+        aria-describedby="call-language-help"
+        value={setup.language}
+        onChange={(e) => onChange({ language: e.currentTarget.value })}
+      >
         <option value="">none sent (the caller chooses)</option>
         {languages.map((l, i) => (
           <option key={l} value={l}>
@@ -135,14 +182,24 @@ function LanguageChoice({ setup, onChange, languages }: { setup: Setup; onChange
   );
 }
 
-export function SetupForm({ app, setup, onChange, onStart, busy, status, dialects, languages }: ChoiceProps & { onStart: () => void; busy: boolean; dialects: DialectProfile[]; languages: string[] }) {
+export function SetupForm({
+  app,
+  setup,
+  onChange,
+  onStart,
+  busy,
+  status,
+  dialects,
+  languages,
+}: ChoiceProps & { onStart: () => void; busy: boolean; dialects: DialectProfile[]; languages: string[] }) {
   const [appDialect, setAppDialect] = useState<string | null>(null);
   useEffect(() => {
     getSettings(app.streamId).then(
       (s) => {
         const d = typeof s.dialect === 'string' ? s.dialect : null;
         setAppDialect(d);
-        if (d && (DIALECTS as readonly string[]).includes(d)) onChange({ dialect: d as Dialect, mode: MODE_OF[d as Dialect] });
+        if (d && (DIALECTS as readonly string[]).includes(d))
+          onChange({ dialect: d as Dialect, mode: MODE_OF[d as Dialect] });
       },
       () => setAppDialect(null),
     );
@@ -160,10 +217,22 @@ export function SetupForm({ app, setup, onChange, onStart, busy, status, dialect
       <fieldset class="choices">
         <legend>Call</legend>
         <label>
-          <input type="radio" name="call-target" checked={setup.target === 'sandbox'} onChange={() => onChange({ target: 'sandbox' })} /> the sandbox number
+          <input
+            type="radio"
+            name="call-target"
+            checked={setup.target === 'sandbox'}
+            onChange={() => onChange({ target: 'sandbox' })}
+          />{' '}
+          the sandbox number
         </label>
         <label>
-          <input type="radio" name="call-target" checked={setup.target === 'webhook'} onChange={() => onChange({ target: 'webhook' })} /> the webhook directly
+          <input
+            type="radio"
+            name="call-target"
+            checked={setup.target === 'webhook'}
+            onChange={() => onChange({ target: 'webhook' })}
+          />{' '}
+          the webhook directly
         </label>
       </fieldset>
       {setup.target === 'sandbox' ? (
@@ -171,25 +240,37 @@ export function SetupForm({ app, setup, onChange, onStart, busy, status, dialect
           <SandboxChoice app={app} setup={setup} onChange={onChange} status={status} />
           {languages.length > 1 ? (
             <p class="small muted" data-testid="sandbox-language-note">
-              The sandbox number sends no language: the caller chooses one at the welcome, or IVR settings <code>languages.byNumber</code> gives the number one.
-              To call in a language, call the webhook directly.
+              The sandbox number sends no language: the caller chooses one at the welcome, or IVR settings{' '}
+              <code>languages.byNumber</code> gives the number one. To call in a language, call the webhook
+              directly.
             </p>
           ) : null}
         </>
       ) : (
         <div class="dial-detail">
-          <p class="small muted">A webhook token valid for one hour is minted when the call starts; the page acts as your platform&apos;s root document.</p>
+          <p class="small muted">
+            A webhook token valid for one hour is minted when the call starts; the page acts as your
+            platform&apos;s root document.
+          </p>
           <div class="row">
             <div class="field">
               <label for="call-id">Call id</label>
-              <input id="call-id" value={setup.callId} onInput={(e) => onChange({ callId: e.currentTarget.value.trim() })} />
+              <input
+                id="call-id"
+                value={setup.callId}
+                onInput={(e) => onChange({ callId: e.currentTarget.value.trim() })}
+              />
             </div>
             <button type="button" onClick={() => onChange({ callId: newCallId() })}>
               New call id
             </button>
             <div class="field narrow">
               <label for="call-from">From</label>
-              <input id="call-from" value={setup.from} onInput={(e) => onChange({ from: e.currentTarget.value.trim() })} />
+              <input
+                id="call-from"
+                value={setup.from}
+                onInput={(e) => onChange({ from: e.currentTarget.value.trim() })}
+              />
             </div>
             <LanguageChoice setup={setup} onChange={onChange} languages={languages} />
           </div>
@@ -203,7 +284,16 @@ export function SetupForm({ app, setup, onChange, onStart, busy, status, dialect
       <div class="row">
         <div class="field narrow">
           <label for="call-dialect">Dialect to emulate</label>
-          <select id="call-dialect" value={setup.dialect} onChange={(e) => onChange({ dialect: e.currentTarget.value as Dialect, mode: MODE_OF[e.currentTarget.value as Dialect] })}>
+          <select
+            id="call-dialect"
+            value={setup.dialect}
+            onChange={(e) =>
+              onChange({
+                dialect: e.currentTarget.value as Dialect,
+                mode: MODE_OF[e.currentTarget.value as Dialect],
+              })
+            }
+          >
             {DIALECTS.map((d) => (
               <option key={d} value={d}>
                 {dialects.find((p) => p.name === d)?.title ?? d}
@@ -213,14 +303,22 @@ export function SetupForm({ app, setup, onChange, onStart, busy, status, dialect
         </div>
         <div class="field narrow">
           <label for="call-mode">Mode</label>
-          <select id="call-mode" value={setup.mode} onChange={(e) => onChange({ mode: e.currentTarget.value as Mode })}>
+          <select
+            id="call-mode"
+            value={setup.mode}
+            onChange={(e) => onChange({ mode: e.currentTarget.value as Mode })}
+          >
             <option value="lenient">lenient</option>
             <option value="strict-w3c">strict-w3c</option>
           </select>
         </div>
         <div class="field narrow">
           <label for="call-hangup">A hang-up reaches</label>
-          <select id="call-hangup" value={setup.hangupTo} onChange={(e) => onChange({ hangupTo: e.currentTarget.value as Setup['hangupTo'] })}>
+          <select
+            id="call-hangup"
+            value={setup.hangupTo}
+            onChange={(e) => onChange({ hangupTo: e.currentTarget.value as Setup['hangupTo'] })}
+          >
             <option value="innermost">the running document</option>
             <option value="top">the top document only</option>
           </select>

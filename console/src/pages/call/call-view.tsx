@@ -8,18 +8,30 @@ import type { InputRequest, CallResult } from '../../../../sandbox/browser.js';
 import type { TranscriptEntry } from './web-transcript.js';
 
 /** Webhook tokens in a URL inside a message, shown by their start only (as the transcript masks them). */
-export const hideTokens = (text: string): string => text.replace(/([?&](?:token|auth)=)([^&\s"]{0,6})[^&\s"]*/gi, '$1$2***');
+export const hideTokens = (text: string): string =>
+  text.replace(/([?&](?:token|auth)=)([^&\s"]{0,6})[^&\s"]*/gi, '$1$2***');
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
 export function WaitingField({ request }: { request: InputRequest | null }) {
-  if (!request) return <p class="muted" data-testid="field-waiting">No field is listening right now.</p>;
+  if (!request)
+    return (
+      <p class="muted" data-testid="field-waiting">
+        No field is listening right now.
+      </p>
+    );
   return (
     <div data-testid="field-waiting">
       <p>
         Listening: field <code data-testid="field-name">{request.fieldName}</code>
-        {request.depth > 0 ? <span class="muted"> (in the agent, depth {request.depth})</span> : <span class="muted"> (top document)</span>}
-        {request.bargein === false ? <span class="muted"> · no barge-in: prompts play to the end</span> : null}
+        {request.depth > 0 ? (
+          <span class="muted"> (in the agent, depth {request.depth})</span>
+        ) : (
+          <span class="muted"> (top document)</span>
+        )}
+        {request.bargein === false ? (
+          <span class="muted"> · no barge-in: prompts play to the end</span>
+        ) : null}
       </p>
       {request.grammars && request.grammars.length > 0 ? (
         <ul class="grammars" aria-label="What can be said or keyed">
@@ -87,8 +99,11 @@ export function EventsView({ entries }: { entries: TranscriptEntry[] }) {
     <ol class="call-events" data-testid="call-events">
       {events.map((e) => (
         <li key={e.id}>
-          <span class="at">{seconds(e.at)}</span> <code>{e.event?.name}</code> {e.event?.message ? <span>{hideTokens(e.event.message)}</span> : null}{' '}
-          <span class={e.event?.caught ? 'muted' : 'warn'}>{e.event?.caught ? `caught (depth ${e.event.depth})` : `not caught (depth ${e.event?.depth})`}</span>
+          <span class="at">{seconds(e.at)}</span> <code>{e.event?.name}</code>{' '}
+          {e.event?.message ? <span>{hideTokens(e.event.message)}</span> : null}{' '}
+          <span class={e.event?.caught ? 'muted' : 'warn'}>
+            {e.event?.caught ? `caught (depth ${e.event.depth})` : `not caught (depth ${e.event?.depth})`}
+          </span>
         </li>
       ))}
     </ol>

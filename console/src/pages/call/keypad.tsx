@@ -61,7 +61,13 @@ export function Keypad({ enabled, onKey, onSend }: KeypadProps) {
       </p>
       <div class="keypad-keys">
         {KEYS.map((k) => (
-          <button key={k} type="button" disabled={!enabled} onClick={() => press(k)} aria-label={`Key ${k === '*' ? 'star' : k === '#' ? 'pound' : k}`}>
+          <button
+            key={k}
+            type="button"
+            disabled={!enabled}
+            onClick={() => press(k)}
+            aria-label={`Key ${k === '*' ? 'star' : k === '#' ? 'pound' : k}`}
+          >
             {k}
           </button>
         ))}

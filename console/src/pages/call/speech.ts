@@ -39,7 +39,8 @@ export interface Recognizer {
   lang: string;
   interimResults: boolean;
   maxAlternatives: number;
-  onresult: ((e: { results: ArrayLike<ArrayLike<{ transcript: string; confidence: number }>> }) => void) | null;
+  onresult:
+    ((e: { results: ArrayLike<ArrayLike<{ transcript: string; confidence: number }>> }) => void) | null;
   onerror: ((e: { error: string }) => void) | null;
   onend: (() => void) | null;
   start(): void;
@@ -50,6 +51,9 @@ type RecognizerClass = new () => Recognizer;
 
 /** The browser's speech recognizer class, or undefined when it offers none. */
 export function recognizerClass(): RecognizerClass | undefined {
-  const w = window as unknown as { SpeechRecognition?: RecognizerClass; webkitSpeechRecognition?: RecognizerClass };
+  const w = window as unknown as {
+    SpeechRecognition?: RecognizerClass;
+    webkitSpeechRecognition?: RecognizerClass;
+  };
   return w.SpeechRecognition ?? w.webkitSpeechRecognition;
 }

@@ -3,9 +3,25 @@
  * time since the call started, each fetch with its answer's body) for the panel to show, and each
  * prompt handed to the speaker as it is spoken.
  */
-import { Transcript, type EventRecord, type FetchRecord, type CallerInput } from '../../../../sandbox/browser.js';
+import {
+  Transcript,
+  type EventRecord,
+  type FetchRecord,
+  type CallerInput,
+} from '../../../../sandbox/browser.js';
 
-export type EntryKind = 'say' | 'unheard' | 'caller' | 'recognized' | 'fetch' | 'fetched' | 'event' | 'note' | 'log' | 'transfer' | 'line';
+export type EntryKind =
+  | 'say'
+  | 'unheard'
+  | 'caller'
+  | 'recognized'
+  | 'fetch'
+  | 'fetched'
+  | 'event'
+  | 'note'
+  | 'log'
+  | 'transfer'
+  | 'line';
 
 export interface TranscriptEntry {
   id: number;
@@ -41,7 +57,13 @@ export class WebTranscript extends Transcript {
     super.line(text, echo);
     // the panel names each entry's kind itself: the terminal's emoji marker is dropped
     const shown = text.replace(MARKER, '');
-    this.hooks.onEntry({ id: ++this.count, at: Math.round(performance.now() - this.started), kind: this.kind ?? 'line', text: shown, ...this.extra });
+    this.hooks.onEntry({
+      id: ++this.count,
+      at: Math.round(performance.now() - this.started),
+      kind: this.kind ?? 'line',
+      text: shown,
+      ...this.extra,
+    });
   }
 
   private as(kind: EntryKind, extra: Partial<TranscriptEntry>, write: () => void): void {
@@ -64,16 +86,29 @@ export class WebTranscript extends Transcript {
     this.as('caller', {}, () => super.caller(input, echo, timeout));
   }
 
-  override recognized(field: string, interpretation: unknown, inputmode: string, confidence: number, grammar: string): void {
+  override recognized(
+    field: string,
+    interpretation: unknown,
+    inputmode: string,
+    confidence: number,
+    grammar: string,
+  ): void {
     this.as('recognized', {}, () => super.recognized(field, interpretation, inputmode, confidence, grammar));
   }
 
-  override fetchStarted(kind: FetchRecord['kind'], method: string, url: string, params: Record<string, string>): void {
+  override fetchStarted(
+    kind: FetchRecord['kind'],
+    method: string,
+    url: string,
+    params: Record<string, string>,
+  ): void {
     this.as('fetch', {}, () => super.fetchStarted(kind, method, url, params));
   }
 
   override fetchDone(record: FetchRecord, body?: string): void {
-    this.as('fetched', { fetch: record, ...(body !== undefined ? { body } : {}) }, () => super.fetchDone(record, body));
+    this.as('fetched', { fetch: record, ...(body !== undefined ? { body } : {}) }, () =>
+      super.fetchDone(record, body),
+    );
   }
 
   override event(record: EventRecord, handling: string): void {

@@ -21,14 +21,20 @@ function callerLine(t: TurnTrace): string | null {
 
 function agentLine(t: TurnTrace): string | null {
   if (t.marks.includes('duplicate')) return null;
-  if (t.document.xml) return spokenText(t.document.xml) || `(a ${t.document.kind} document with nothing to say)`;
+  if (t.document.xml)
+    return spokenText(t.document.xml) || `(a ${t.document.kind} document with nothing to say)`;
   return `(a ${t.document.kind} document)`;
 }
 
 export function CallBubbles({ turns }: { turns: TurnTrace[] }) {
   if (turns.length === 0) return <p class="empty">No turn of this call is kept.</p>;
   return (
-    <ol class="turns call-bubbles" data-testid="call-bubbles" tabIndex={0} aria-label="What was said, turn by turn">
+    <ol
+      class="turns call-bubbles"
+      data-testid="call-bubbles"
+      tabIndex={0}
+      aria-label="What was said, turn by turn"
+    >
       {turns.flatMap((t) => {
         const out = [];
         const caller = callerLine(t);
@@ -36,14 +42,22 @@ export function CallBubbles({ turns }: { turns: TurnTrace[] }) {
         const mode = t.asr?.Inputmode ?? t.request.inputmode;
         if (caller !== null) {
           out.push(
-            <li key={`${t.turn}-${t.receivedAt}-in`} class={`turn caller${t.nomatch ? ' nomatch' : ''}`} data-testid="caller-bubble">
+            <li
+              key={`${t.turn}-${t.receivedAt}-in`}
+              class={`turn caller${t.nomatch ? ' nomatch' : ''}`}
+              data-testid="caller-bubble"
+            >
               <p class="who">
-                <strong>Caller</strong> · turn {t.turn} · <time dateTime={new Date(t.receivedAt).toISOString()}>{new Date(t.receivedAt).toLocaleTimeString()}</time>
+                <strong>Caller</strong> · turn {t.turn} ·{' '}
+                <time dateTime={new Date(t.receivedAt).toISOString()}>
+                  {new Date(t.receivedAt).toLocaleTimeString()}
+                </time>
               </p>
               <p class="said">{caller}</p>
               {confidence !== undefined || mode !== undefined ? (
                 <p class="asr small">
-                  ASR confidence <strong>{percent(confidence)}</strong> · input mode <strong>{mode ?? '–'}</strong>
+                  ASR confidence <strong>{percent(confidence)}</strong> · input mode{' '}
+                  <strong>{mode ?? '–'}</strong>
                 </p>
               ) : null}
               {t.nomatch ? (

@@ -80,7 +80,9 @@ export function CallDetailPage({ app, callId }: { app: AppRecord; callId: string
               <dt>Turns</dt>
               <dd data-testid="call-turns">{call.turns}</dd>
               <dt>Language</dt>
-              <dd data-testid="call-language">{callLanguages(turns).join(' → ') || <span class="muted">–</span>}</dd>
+              <dd data-testid="call-language">
+                {callLanguages(turns).join(' → ') || <span class="muted">–</span>}
+              </dd>
               <dt>Outcome</dt>
               <dd>
                 <Outcome outcome={call.outcome} />
@@ -97,7 +99,10 @@ export function CallDetailPage({ app, callId }: { app: AppRecord; callId: string
               </p>
             ) : null}
             {turns.length < call.turns ? (
-              <p class="muted small">The oldest turns are no longer kept (CALL_TRACE_MAX_TURNS): {turns.length} of {call.turns} shown.</p>
+              <p class="muted small">
+                The oldest turns are no longer kept (CALL_TRACE_MAX_TURNS): {turns.length} of {call.turns}{' '}
+                shown.
+              </p>
             ) : null}
             <div class="call-columns">
               <section aria-labelledby="bubbles-title" class="card">
@@ -106,12 +111,19 @@ export function CallDetailPage({ app, callId }: { app: AppRecord; callId: string
               </section>
               <section aria-labelledby="chart-title" class="card">
                 <h2 id="chart-title">Latency and confidence</h2>
-                {turns.length ? <TurnChart turns={turns} id="turn-chart" /> : <p class="empty">No turn to chart.</p>}
+                {turns.length ? (
+                  <TurnChart turns={turns} id="turn-chart" />
+                ) : (
+                  <p class="empty">No turn to chart.</p>
+                )}
               </section>
             </div>
             <section aria-labelledby="turns-title">
               <h2 id="turns-title">Turns</h2>
-              <p class="help">Open a turn for its trace: timing, request, recognition, rules, model calls, table writes and the document answered.</p>
+              <p class="help">
+                Open a turn for its trace: timing, request, recognition, rules, model calls, table writes and
+                the document answered.
+              </p>
               <div class="turn-panels" data-testid="turn-panels">
                 {turns.map((t, i) => (
                   <TurnPanel key={`${t.turn}-${t.receivedAt}`} t={t} index={i} />

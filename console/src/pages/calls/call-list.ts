@@ -7,8 +7,23 @@ export function listedOf(s: FeedSummary, prev: CallListed | undefined): CallList
   const hasError = Boolean(prev?.hasError || s.error);
   const endedBefore = prev && prev.outcome !== 'live' ? prev.outcome : undefined;
   const ended = s.ended ?? (endedBefore === 'transferred' ? 'completed' : endedBefore);
-  const outcome: CallListed['outcome'] = !ended ? 'live' : ended === 'error' ? 'error' : transferred ? 'transferred' : ended;
-  const out: CallListed = { callId: s.callId, startedAt: s.startedAt, lastTurnAt: s.lastTurnAt, turns: s.turns, outcome, hasError, transferred, lastEvent: s.lastEvent };
+  const outcome: CallListed['outcome'] = !ended
+    ? 'live'
+    : ended === 'error'
+      ? 'error'
+      : transferred
+        ? 'transferred'
+        : ended;
+  const out: CallListed = {
+    callId: s.callId,
+    startedAt: s.startedAt,
+    lastTurnAt: s.lastTurnAt,
+    turns: s.turns,
+    outcome,
+    hasError,
+    transferred,
+    lastEvent: s.lastEvent,
+  };
   const from = s.from ?? prev?.from;
   const to = s.to ?? prev?.to;
   const node = s.node ?? prev?.node;

@@ -13,7 +13,13 @@ import { apiFilters, applyFeed } from './call-list.js';
 import { feedStateText, useCallFeed } from './use-call-feed.js';
 import './calls.css';
 
-const OUTCOME_TEXT: Record<CallListed['outcome'], string> = { live: 'live', completed: 'completed', transferred: 'transferred', hungup: 'hung up', error: 'error' };
+const OUTCOME_TEXT: Record<CallListed['outcome'], string> = {
+  live: 'live',
+  completed: 'completed',
+  transferred: 'transferred',
+  hungup: 'hung up',
+  error: 'error',
+};
 
 export function Outcome({ outcome }: { outcome: CallListed['outcome'] }) {
   return (
@@ -24,7 +30,8 @@ export function Outcome({ outcome }: { outcome: CallListed['outcome'] }) {
   );
 }
 
-export const when = (ms: number): string => new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+export const when = (ms: number): string =>
+  new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 
 function CallRows({ app, calls }: { app: AppRecord; calls: CallListed[] }) {
   const base = `/console/apps/${encodeURIComponent(app.streamId)}/calls`;
@@ -37,10 +44,14 @@ function CallRows({ app, calls }: { app: AppRecord; calls: CallListed[] }) {
         <tr>
           <th scope="col">Started</th>
           <th scope="col">From</th>
-          <th scope="col" class="hide-narrow">Language</th>
+          <th scope="col" class="hide-narrow">
+            Language
+          </th>
           <th scope="col">Turns</th>
           <th scope="col">Outcome</th>
-          <th scope="col" class="hide-narrow">Last node</th>
+          <th scope="col" class="hide-narrow">
+            Last node
+          </th>
           <th scope="col">Error</th>
         </tr>
       </thead>
@@ -54,13 +65,23 @@ function CallRows({ app, calls }: { app: AppRecord; calls: CallListed[] }) {
               </a>
             </td>
             <td class="from">{c.from ?? <span class="muted">unknown</span>}</td>
-            <td class="hide-narrow" data-testid="lang">{c.lang ?? <span class="muted">–</span>}</td>
+            <td class="hide-narrow" data-testid="lang">
+              {c.lang ?? <span class="muted">–</span>}
+            </td>
             <td data-testid="turns">{c.turns}</td>
             <td>
               <Outcome outcome={c.outcome} />
             </td>
             <td class="hide-narrow">{c.node ? <code>{c.node}</code> : <span class="muted">–</span>}</td>
-            <td>{c.hasError ? <span class="error-mark">⚠ error</span> : <span class="muted">–<span class="sr-only">none</span></span>}</td>
+            <td>
+              {c.hasError ? (
+                <span class="error-mark">⚠ error</span>
+              ) : (
+                <span class="muted">
+                  –<span class="sr-only">none</span>
+                </span>
+              )}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -77,7 +98,9 @@ export function CallsPage({ app }: { app: AppRecord }) {
   const [calls, setCalls] = useState<CallListed[]>([]);
   const [synced, setSynced] = useState<typeof first>(undefined);
   const [cursor, setCursor] = useState<string | null>(null);
-  const [more, setMore] = useState<{ state: 'idle' | 'loading' } | { state: 'error'; error: unknown }>({ state: 'idle' });
+  const [more, setMore] = useState<{ state: 'idle' | 'loading' } | { state: 'error'; error: unknown }>({
+    state: 'idle',
+  });
   useEffect(() => {
     if (!first) return;
     setCalls(first.calls);
@@ -85,7 +108,9 @@ export function CallsPage({ app }: { app: AppRecord }) {
     setCursor(first.nextCursor);
     setMore({ state: 'idle' });
   }, [first]);
-  const feed = useCallFeed(app.streamId, (e) => setCalls((prev) => applyFeed(prev, e.summary, filters)), { enabled: load.state === 'ready' });
+  const feed = useCallFeed(app.streamId, (e) => setCalls((prev) => applyFeed(prev, e.summary, filters)), {
+    enabled: load.state === 'ready',
+  });
   const loadMore = async () => {
     if (!cursor) return;
     setMore({ state: 'loading' });
@@ -117,18 +142,28 @@ export function CallsPage({ app }: { app: AppRecord }) {
         {() =>
           shown.length === 0 ? (
             <p class="empty" data-testid="no-calls">
-              {filtered ? 'No calls match these filters.' : 'No traced calls yet. Calls appear here as they come.'}
+              {filtered
+                ? 'No calls match these filters.'
+                : 'No traced calls yet. Calls appear here as they come.'}
             </p>
           ) : (
             <>
               <CallRows app={app} calls={shown} />
-              {more.state === 'error' ? <ErrorBox error={more.error} title="The next calls could not be loaded" onRetry={() => void loadMore()} /> : null}
+              {more.state === 'error' ? (
+                <ErrorBox
+                  error={more.error}
+                  title="The next calls could not be loaded"
+                  onRetry={() => void loadMore()}
+                />
+              ) : null}
               {cursor ? (
                 <button type="button" onClick={() => void loadMore()} disabled={more.state === 'loading'}>
                   {more.state === 'loading' ? 'Loading…' : 'Load more'}
                 </button>
               ) : (
-                <p class="muted small">That is every call{filtered ? ' matching these filters' : ''} still kept.</p>
+                <p class="muted small">
+                  That is every call{filtered ? ' matching these filters' : ''} still kept.
+                </p>
               )}
             </>
           )

@@ -31,9 +31,14 @@ export function TurnChart({ turns, id }: { turns: TurnTrace[]; id: string }) {
     .filter((p): p is { i: number; c: number } => p.c !== undefined)
     .map((p) => ({ x: LEFT + p.i * W + W / 2, y: yConf(p.c), c: p.c }));
   const withAsr = points.length;
-  const slowest = turns.reduce<TurnTrace | undefined>((a, t) => (!a || t.durationMs > a.durationMs ? t : a), undefined);
+  const slowest = turns.reduce<TurnTrace | undefined>(
+    (a, t) => (!a || t.durationMs > a.durationMs ? t : a),
+    undefined,
+  );
   const desc = `${turns.length} turns; the slowest took ${slowest?.durationMs ?? 0} ms (turn ${slowest?.turn ?? '–'}); ${withAsr} had a recogniser confidence${
-    withAsr ? `, from ${percent(Math.min(...points.map((p) => p.c)))} to ${percent(Math.max(...points.map((p) => p.c)))}` : ''
+    withAsr
+      ? `, from ${percent(Math.min(...points.map((p) => p.c)))} to ${percent(Math.max(...points.map((p) => p.c)))}`
+      : ''
   }.`;
   return (
     <figure class="chart turn-chart" data-testid="turn-chart">
@@ -44,8 +49,19 @@ export function TurnChart({ turns, id }: { turns: TurnTrace[]; id: string }) {
           <span class="key confidence">Confidence</span>
         </span>
       </figcaption>
-      <div class="chart-scroll" tabIndex={0} role="group" aria-label="Chart of latency and confidence per turn">
-        <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
+      <div
+        class="chart-scroll"
+        tabIndex={0}
+        role="group"
+        aria-label="Chart of latency and confidence per turn"
+      >
+        <svg
+          viewBox={`0 0 ${width} ${height}`}
+          width={width}
+          height={height}
+          role="img"
+          aria-labelledby={`${id}-title ${id}-desc`}
+        >
           <title id={`${id}-title`}>Latency and ASR confidence per turn</title>
           <desc id={`${id}-desc`}>{desc}</desc>
           <line x1={LEFT} x2={width - RIGHT} y1={TOP + H} y2={TOP + H} class="axis" />
@@ -60,13 +76,21 @@ export function TurnChart({ turns, id }: { turns: TurnTrace[]; id: string }) {
           </text>
           {turns.map((t, i) => (
             <g key={`${t.turn}-${t.receivedAt}`}>
-              <rect x={LEFT + i * W + 8} y={yMs(t.durationMs)} width={W - 16} height={Math.max(1, TOP + H - yMs(t.durationMs))} class={t.error ? 'bar latency error' : 'bar latency'} />
+              <rect
+                x={LEFT + i * W + 8}
+                y={yMs(t.durationMs)}
+                width={W - 16}
+                height={Math.max(1, TOP + H - yMs(t.durationMs))}
+                class={t.error ? 'bar latency error' : 'bar latency'}
+              />
               <text x={LEFT + i * W + W / 2} y={TOP + H + 16} text-anchor="middle" class="chart-label">
                 {t.turn}
               </text>
             </g>
           ))}
-          {points.length > 1 ? <polyline points={points.map((p) => `${p.x},${p.y}`).join(' ')} class="confidence-line" /> : null}
+          {points.length > 1 ? (
+            <polyline points={points.map((p) => `${p.x},${p.y}`).join(' ')} class="confidence-line" />
+          ) : null}
           {points.map((p) => (
             <circle key={p.x} cx={p.x} cy={p.y} r={4} class="confidence-dot" />
           ))}

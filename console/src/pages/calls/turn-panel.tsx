@@ -12,7 +12,8 @@ const NOMATCH_REASON: Record<string, string> = {
 
 /** Why the turn went to the fallback dialog (every reason the trace can carry: a new one fails the type check). */
 const FALLBACK_REASON: Record<NonNullable<TurnTrace['fallback']>['reason'], string> = {
-  out_of_scope: 'the utterance is out of scope (nearest the out-of-scope examples, or nothing in common with the intents)',
+  out_of_scope:
+    'the utterance is out of scope (nearest the out-of-scope examples, or nothing in common with the intents)',
   below_threshold: "the best intent's confidence was below the threshold",
   no_dialog: 'the intent recognised has no dialog of its own',
 };
@@ -27,17 +28,20 @@ const MARK_MEANING: Record<string, string> = {
   idle: 'the gateway closed a call that stopped sending turns',
 };
 
-const position = (dialog: string | null | undefined, node: string | null | undefined): string => (dialog ? `${dialog}.${node ?? '?'}` : '(none)');
+const position = (dialog: string | null | undefined, node: string | null | undefined): string =>
+  dialog ? `${dialog}.${node ?? '?'}` : '(none)';
 
 function Facts({ rows }: { rows: Array<[string, ComponentChildren] | null | false | undefined | ''> }) {
   return (
     <dl class="facts">
-      {rows.filter((r): r is [string, ComponentChildren] => Boolean(r)).map(([k, v]) => (
-        <Fragment key={k}>
-          <dt>{k}</dt>
-          <dd>{v}</dd>
-        </Fragment>
-      ))}
+      {rows
+        .filter((r): r is [string, ComponentChildren] => Boolean(r))
+        .map(([k, v]) => (
+          <Fragment key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </Fragment>
+        ))}
     </dl>
   );
 }
@@ -66,9 +70,14 @@ export function TurnPanel({ t, index }: { t: TurnTrace; index: number }) {
   const [open, setOpen] = useState(false);
   const params = Object.entries(t.request);
   return (
-    <details class={`turn-panel${t.error || t.answer?.error ? ' failed' : ''}`} data-testid="turn-panel" onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details
+      class={`turn-panel${t.error || t.answer?.error ? ' failed' : ''}`}
+      data-testid="turn-panel"
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+    >
       <summary>
-        <span class="turn-no">Turn {t.turn}</span> <code>{t.event}</code> <span class="muted">→ {t.document.kind}</span> <span class="muted">· {t.durationMs} ms</span>
+        <span class="turn-no">Turn {t.turn}</span> <code>{t.event}</code>{' '}
+        <span class="muted">→ {t.document.kind}</span> <span class="muted">· {t.durationMs} ms</span>
         {t.lang ? (
           <span class="badge lang-badge" data-testid="turn-lang" lang={t.lang}>
             <span class="sr-only">language </span>
@@ -76,50 +85,148 @@ export function TurnPanel({ t, index }: { t: TurnTrace; index: number }) {
           </span>
         ) : null}
         {t.nomatch ? <span class="badge warn-badge">{t.nomatch.kind}</span> : null}
-        {t.fallback ? <span class="badge warn-badge" data-testid="fallback-badge">fallback</span> : null}
+        {t.fallback ? (
+          <span class="badge warn-badge" data-testid="fallback-badge">
+            fallback
+          </span>
+        ) : null}
         {t.marks.map((m) => (
           <span key={m} class="badge">
             {m}
           </span>
         ))}
-        {t.error || t.answer?.error ? <span class="badge error-badge">error {t.error ?? t.answer?.error}</span> : null}
+        {t.error || t.answer?.error ? (
+          <span class="badge error-badge">error {t.error ?? t.answer?.error}</span>
+        ) : null}
       </summary>
       {open ? (
         <div class="turn-body">
           <Timing t={t} />
           <Facts
             rows={[
-              ['Received', <time dateTime={new Date(t.receivedAt).toISOString()}>{new Date(t.receivedAt).toLocaleString()}</time>],
+              [
+                'Received',
+                <time dateTime={new Date(t.receivedAt).toISOString()}>
+                  {new Date(t.receivedAt).toLocaleString()}
+                </time>,
+              ],
               ['Instance', <code>{t.instance}</code>],
               ['Event', <code>{t.event}</code>],
               t.lang && ['Language', <code>{t.lang}</code>],
               t.transferResult !== undefined && ['Transfer result', <code>{t.transferResult}</code>],
-              t.marks.length > 0 && ['Marks', <ul class="plain">{t.marks.map((m) => <li key={m}><code>{m}</code>: {MARK_MEANING[m] ?? ''}</li>)}</ul>],
-              t.asr && ['ASR', <span>“{t.asr.utterance}” · confidence {t.asr.confidence} · {t.asr.Inputmode}{t.asr.belowThreshold ? ' · below the threshold' : ''}</span>],
+              t.marks.length > 0 && [
+                'Marks',
+                <ul class="plain">
+                  {t.marks.map((m) => (
+                    <li key={m}>
+                      <code>{m}</code>: {MARK_MEANING[m] ?? ''}
+                    </li>
+                  ))}
+                </ul>,
+              ],
+              t.asr && [
+                'ASR',
+                <span>
+                  “{t.asr.utterance}” · confidence {t.asr.confidence} · {t.asr.Inputmode}
+                  {t.asr.belowThreshold ? ' · below the threshold' : ''}
+                </span>,
+              ],
               t.recognition && [
                 'Recognition',
                 <span>
-                  <code>{t.recognition.intent}</code> {t.recognition.score.toFixed(2)} ({t.recognition.source}); top: {t.recognition.top.map((x) => `${x.intent} ${x.score.toFixed(2)}`).join(', ')}
+                  <code>{t.recognition.intent}</code> {t.recognition.score.toFixed(2)} ({t.recognition.source}
+                  ); top: {t.recognition.top.map((x) => `${x.intent} ${x.score.toFixed(2)}`).join(', ')}
                 </span>,
               ],
-              t.decision && ['Decision', <span data-testid="decision"><code>{t.decision.outcome}</code>: {t.decision.why}</span>],
-              t.fallback && ['Fallback', <span data-testid="fallback">{FALLBACK_REASON[t.fallback.reason]} (<code>{t.fallback.reason}</code>)</span>],
-              t.nomatch && ['No match', <span data-testid="nomatch"><code>{t.nomatch.kind}</code>: {NOMATCH_REASON[t.nomatch.reason] ?? t.nomatch.reason} (<code>{t.nomatch.reason}</code>)</span>],
-              t.entities && Object.keys(t.entities).length > 0 && ['Entities', <code>{JSON.stringify(t.entities)}</code>],
-              ['Dialog and node', <span data-testid="node"><code>{position(t.before?.dialog, t.before?.node)}</code> → <code>{position(t.dialog, t.node)}</code></span>],
-              t.path && t.path.length > 0 && ['Path', <span>{t.path.map((p, i) => <Fragment key={i}>{i ? ' → ' : ''}<code>{p}</code></Fragment>)}</span>],
-              t.rules && t.rules.length > 0 && ['Rules', <ul class="plain">{t.rules.map((r, i) => <li key={i}><code>{r.node}</code> rule {r.rule} → <code>{r.goto}</code></li>)}</ul>],
-              t.answer && ['Answer', <span><code>{t.answer.action}</code>{t.answer.error ? <span class="warn"> error {t.answer.error}</span> : null}</span>],
+              t.decision && [
+                'Decision',
+                <span data-testid="decision">
+                  <code>{t.decision.outcome}</code>: {t.decision.why}
+                </span>,
+              ],
+              t.fallback && [
+                'Fallback',
+                <span data-testid="fallback">
+                  {FALLBACK_REASON[t.fallback.reason]} (<code>{t.fallback.reason}</code>)
+                </span>,
+              ],
+              t.nomatch && [
+                'No match',
+                <span data-testid="nomatch">
+                  <code>{t.nomatch.kind}</code>: {NOMATCH_REASON[t.nomatch.reason] ?? t.nomatch.reason} (
+                  <code>{t.nomatch.reason}</code>)
+                </span>,
+              ],
+              t.entities &&
+                Object.keys(t.entities).length > 0 && ['Entities', <code>{JSON.stringify(t.entities)}</code>],
+              [
+                'Dialog and node',
+                <span data-testid="node">
+                  <code>{position(t.before?.dialog, t.before?.node)}</code> →{' '}
+                  <code>{position(t.dialog, t.node)}</code>
+                </span>,
+              ],
+              t.path &&
+                t.path.length > 0 && [
+                  'Path',
+                  <span>
+                    {t.path.map((p, i) => (
+                      <Fragment key={i}>
+                        {i ? ' → ' : ''}
+                        <code>{p}</code>
+                      </Fragment>
+                    ))}
+                  </span>,
+                ],
+              t.rules &&
+                t.rules.length > 0 && [
+                  'Rules',
+                  <ul class="plain">
+                    {t.rules.map((r, i) => (
+                      <li key={i}>
+                        <code>{r.node}</code> rule {r.rule} → <code>{r.goto}</code>
+                      </li>
+                    ))}
+                  </ul>,
+                ],
+              t.answer && [
+                'Answer',
+                <span>
+                  <code>{t.answer.action}</code>
+                  {t.answer.error ? <span class="warn"> error {t.answer.error}</span> : null}
+                </span>,
+              ],
               t.error && ['Error', <code class="warn">{t.error}</code>],
             ]}
           />
           {t.modelCalls && t.modelCalls.length > 0 ? (
             <table class="list compact">
               <caption>Model calls</caption>
-              <thead><tr><th scope="col">Connection</th><th scope="col">Step</th><th scope="col">Latency</th><th scope="col">Tokens in/out</th><th scope="col">Outcome</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Connection</th>
+                  <th scope="col">Step</th>
+                  <th scope="col">Latency</th>
+                  <th scope="col">Tokens in/out</th>
+                  <th scope="col">Outcome</th>
+                </tr>
+              </thead>
               <tbody>
                 {t.modelCalls.map((m, i) => (
-                  <tr key={i}><td><code>{m.connectionId}</code></td><td>{m.step ?? '–'}</td><td>{m.latencyMs} ms</td><td>{m.inputTokens ?? '–'} / {m.outputTokens ?? '–'}</td><td>{m.outcome}{m.error ? ` (${m.error})` : ''}</td></tr>
+                  <tr key={i}>
+                    <td>
+                      <code>{m.connectionId}</code>
+                    </td>
+                    <td>{m.step ?? '–'}</td>
+                    <td>{m.latencyMs} ms</td>
+                    <td>
+                      {m.inputTokens ?? '–'} / {m.outputTokens ?? '–'}
+                    </td>
+                    <td>
+                      {m.outcome}
+                      {m.error ? ` (${m.error})` : ''}
+                    </td>
+                  </tr>
                 ))}
               </tbody>
             </table>
@@ -127,10 +234,27 @@ export function TurnPanel({ t, index }: { t: TurnTrace; index: number }) {
           {t.tableWrites && t.tableWrites.length > 0 ? (
             <table class="list compact">
               <caption>Table writes</caption>
-              <thead><tr><th scope="col">Table</th><th scope="col">Step</th><th scope="col">Latency</th><th scope="col">Outcome</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Table</th>
+                  <th scope="col">Step</th>
+                  <th scope="col">Latency</th>
+                  <th scope="col">Outcome</th>
+                </tr>
+              </thead>
               <tbody>
                 {t.tableWrites.map((w, i) => (
-                  <tr key={i}><td><code>{w.table}</code></td><td>{w.step ?? '–'}</td><td>{w.latencyMs} ms</td><td>{w.outcome}{w.error ? ` (${w.error})` : ''}</td></tr>
+                  <tr key={i}>
+                    <td>
+                      <code>{w.table}</code>
+                    </td>
+                    <td>{w.step ?? '–'}</td>
+                    <td>{w.latencyMs} ms</td>
+                    <td>
+                      {w.outcome}
+                      {w.error ? ` (${w.error})` : ''}
+                    </td>
+                  </tr>
                 ))}
               </tbody>
             </table>
@@ -153,7 +277,11 @@ export function TurnPanel({ t, index }: { t: TurnTrace; index: number }) {
             </dl>
           )}
           <h3>Document</h3>
-          <VxmlView xml={t.document.xml} kind={t.document.kind} label={`The VoiceXML document of turn ${t.turn} (${index + 1})`} />
+          <VxmlView
+            xml={t.document.xml}
+            kind={t.document.kind}
+            label={`The VoiceXML document of turn ${t.turn} (${index + 1})`}
+          />
         </div>
       ) : null}
     </details>

@@ -9,7 +9,11 @@ import { callFeedUrl, type FeedTurn } from '../../api/client.js';
 
 export type FeedState = 'off' | 'connecting' | 'live' | 'reconnecting';
 
-export function useCallFeed(streamId: string, onTurn: (turn: FeedTurn) => void, opts: { callId?: string; enabled?: boolean } = {}): FeedState {
+export function useCallFeed(
+  streamId: string,
+  onTurn: (turn: FeedTurn) => void,
+  opts: { callId?: string; enabled?: boolean } = {},
+): FeedState {
   const [state, setState] = useState<FeedState>('off');
   const handler = useRef(onTurn);
   handler.current = onTurn;

@@ -20,7 +20,9 @@ const TEXT = 3;
 
 function indent(el: Element, depth: number): void {
   const kids = [...el.childNodes];
-  const mixed = kids.some((n) => n.nodeType === TEXT && (n.textContent ?? '').trim() !== '') || kids.some((n) => n.nodeType === 4);
+  const mixed =
+    kids.some((n) => n.nodeType === TEXT && (n.textContent ?? '').trim() !== '') ||
+    kids.some((n) => n.nodeType === 4);
   if (mixed || kids.length === 0) return;
   const doc = el.ownerDocument;
   for (const n of kids) if (n.nodeType === TEXT) el.removeChild(n);
@@ -35,7 +37,8 @@ function indent(el: Element, depth: number): void {
 export function readableDocument(xml: string): ReadableDocument {
   const doc = new DOMParser().parseFromString(xml, 'application/xml');
   const error = doc.getElementsByTagName('parsererror')[0];
-  if (error) return { text: xml, wellFormed: false, problem: (error.textContent ?? '').trim().split('\n')[0] ?? '' };
+  if (error)
+    return { text: xml, wellFormed: false, problem: (error.textContent ?? '').trim().split('\n')[0] ?? '' };
   indent(doc.documentElement, 1);
   // the serializer keeps the XML declaration on the root's line: a line break after it, for reading
   const body = new XMLSerializer().serializeToString(doc);
@@ -66,8 +69,10 @@ export function highlightedLines(text: string): Token[][] {
 function promptText(node: Node): string {
   let text = '';
   for (const child of [...node.childNodes]) {
-    if (child.nodeType === Node.TEXT_NODE || child.nodeType === Node.CDATA_SECTION_NODE) text += child.nodeValue ?? '';
-    else if (child.nodeType === Node.ELEMENT_NODE) text += (child as Element).localName === 'break' ? ' ' : promptText(child);
+    if (child.nodeType === Node.TEXT_NODE || child.nodeType === Node.CDATA_SECTION_NODE)
+      text += child.nodeValue ?? '';
+    else if (child.nodeType === Node.ELEMENT_NODE)
+      text += (child as Element).localName === 'break' ? ' ' : promptText(child);
   }
   return text;
 }

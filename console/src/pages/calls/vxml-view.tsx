@@ -3,7 +3,8 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { validateVxml } from '../../api/client.js';
 import { highlightedLines, readableDocument } from './vxml-document.js';
 
-type Validity = { state: 'checking' } | { state: 'done'; valid: boolean; errors: string[] } | { state: 'failed' };
+type Validity =
+  { state: 'checking' } | { state: 'done'; valid: boolean; errors: string[] } | { state: 'failed' };
 
 /** The service's schema check of the document as it was answered (asked when the panel shows it). */
 function useValidity(xml: string | undefined): Validity | null {
@@ -24,8 +25,10 @@ function useValidity(xml: string | undefined): Validity | null {
 }
 
 function ValidityMark({ validity }: { validity: Validity | null }) {
-  if (!validity || validity.state === 'checking') return <span class="mark unknown">Checking against vxml.xsd…</span>;
-  if (validity.state === 'failed') return <span class="mark unknown">The schema check could not be made</span>;
+  if (!validity || validity.state === 'checking')
+    return <span class="mark unknown">Checking against vxml.xsd…</span>;
+  if (validity.state === 'failed')
+    return <span class="mark unknown">The schema check could not be made</span>;
   if (validity.valid) return <span class="mark ok">Valid VoiceXML 2.1 (vxml.xsd)</span>;
   return (
     <>
@@ -46,7 +49,9 @@ export function VxmlView({ xml, kind, label }: { xml: string | undefined; kind: 
   if (!doc) {
     return (
       <p class="muted" data-testid="no-document">
-        A <code>{kind}</code> document. Its XML is not kept: the service runs with <code>CALL_TRACE_DOCUMENTS=false</code>, or the turn came through the live feed, which leaves documents out.
+        A <code>{kind}</code> document. Its XML is not kept: the service runs with{' '}
+        <code>CALL_TRACE_DOCUMENTS=false</code>, or the turn came through the live feed, which leaves
+        documents out.
       </p>
     );
   }
@@ -56,9 +61,7 @@ export function VxmlView({ xml, kind, label }: { xml: string | undefined; kind: 
         {doc.wellFormed ? (
           <span class="mark ok">Well-formed XML</span>
         ) : (
-          <span class="mark bad">
-            Not well-formed: {doc.problem}
-          </span>
+          <span class="mark bad">Not well-formed: {doc.problem}</span>
         )}{' '}
         <ValidityMark validity={validity} />
       </p>
@@ -66,7 +69,15 @@ export function VxmlView({ xml, kind, label }: { xml: string | undefined; kind: 
         <code>
           {lines.map((line, i) => (
             <span key={i} class="line">
-              {line.map((t, j) => (t.classes ? <span key={j} class={t.classes}>{t.text}</span> : t.text))}
+              {line.map((t, j) =>
+                t.classes ? (
+                  <span key={j} class={t.classes}>
+                    {t.text}
+                  </span>
+                ) : (
+                  t.text
+                ),
+              )}
               {i < lines.length - 1 ? '\n' : ''}
             </span>
           ))}

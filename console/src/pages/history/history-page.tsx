@@ -6,7 +6,13 @@
  */
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { CHANNELS, getMessages, type AppRecord, type HistoryFilters, type HistoryMessage } from '../../api/client.js';
+import {
+  CHANNELS,
+  getMessages,
+  type AppRecord,
+  type HistoryFilters,
+  type HistoryMessage,
+} from '../../api/client.js';
 import { Loaded } from '../../ui/status.js';
 import { useLoad } from '../../ui/use-load.js';
 import { Transcript } from './transcript.js';
@@ -21,7 +27,12 @@ interface CallSummary {
 function calls(messages: HistoryMessage[]): CallSummary[] {
   const by = new Map<string, CallSummary>();
   for (const m of messages) {
-    const s = by.get(m.sessionId) ?? { sessionId: m.sessionId, user: m.channels[0]?.channelUId || m.createdBy, first: m.createdOn, count: 0 };
+    const s = by.get(m.sessionId) ?? {
+      sessionId: m.sessionId,
+      user: m.channels[0]?.channelUId || m.createdBy,
+      first: m.createdOn,
+      count: 0,
+    };
     s.count += 1;
     if (m.createdOn < s.first) s.first = m.createdOn;
     by.set(m.sessionId, s);
@@ -34,7 +45,12 @@ function Filters({ initial, onApply }: { initial: HistoryFilters; onApply: (f: H
   const field = (key: keyof HistoryFilters, label: string, type = 'text') => (
     <div class="field">
       <label for={`h-${key}`}>{label}</label>
-      <input id={`h-${key}`} type={type} value={(f[key] as string | undefined) ?? ''} onInput={(e) => setF({ ...f, [key]: e.currentTarget.value })} />
+      <input
+        id={`h-${key}`}
+        type={type}
+        value={(f[key] as string | undefined) ?? ''}
+        onInput={(e) => setF({ ...f, [key]: e.currentTarget.value })}
+      />
     </div>
   );
   return (
@@ -51,7 +67,11 @@ function Filters({ initial, onApply }: { initial: HistoryFilters; onApply: (f: H
         {field('sessionId', 'Session id')}
         <div class="field narrow">
           <label for="h-channel">Channel</label>
-          <select id="h-channel" value={f.channelType ?? 'ivr'} onChange={(e) => setF({ ...f, channelType: e.currentTarget.value })}>
+          <select
+            id="h-channel"
+            value={f.channelType ?? 'ivr'}
+            onChange={(e) => setF({ ...f, channelType: e.currentTarget.value })}
+          >
             {CHANNELS.map((c) => (
               <option key={c} value={c}>
                 {c}
@@ -80,9 +100,14 @@ export function HistoryPage({ app }: { app: AppRecord }) {
     dateTo: query.dateTo,
   };
   const open = query.call;
-  const load = useLoad(() => getMessages(app.streamId, filters), [app.streamId, query.userId, query.sessionId, query.channelType, query.dateFrom, query.dateTo]);
+  const load = useLoad(
+    () => getMessages(app.streamId, filters),
+    [app.streamId, query.userId, query.sessionId, query.channelType, query.dateFrom, query.dateTo],
+  );
   const go = (q: Record<string, string | boolean | undefined>) => {
-    const clean = Object.fromEntries(Object.entries(q).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
+    const clean = Object.fromEntries(
+      Object.entries(q).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''),
+    );
     route(`${path}?${new URLSearchParams(clean)}`);
   };
   return (
@@ -90,7 +115,14 @@ export function HistoryPage({ app }: { app: AppRecord }) {
       <h1 id="history-title">History</h1>
       <Filters initial={filters} onApply={(f) => go({ ...f })} />
       {open ? (
-        <Transcript app={app} sessionId={open} channelType={filters.channelType ?? 'ivr'} dateFrom={filters.dateFrom} dateTo={filters.dateTo} onClose={() => go({ ...filters, call: undefined })} />
+        <Transcript
+          app={app}
+          sessionId={open}
+          channelType={filters.channelType ?? 'ivr'}
+          dateFrom={filters.dateFrom}
+          dateTo={filters.dateTo}
+          onClose={() => go({ ...filters, call: undefined })}
+        />
       ) : (
         <Loaded load={load} label="Searching the history…">
           {(data) => {
@@ -106,7 +138,9 @@ export function HistoryPage({ app }: { app: AppRecord }) {
                   <tr>
                     <th scope="col">Started</th>
                     <th scope="col">Caller</th>
-                    <th scope="col" class="hide-narrow">Messages</th>
+                    <th scope="col" class="hide-narrow">
+                      Messages
+                    </th>
                     <th scope="col">Session</th>
                   </tr>
                 </thead>
@@ -117,8 +151,11 @@ export function HistoryPage({ app }: { app: AppRecord }) {
                       <td>{c.user}</td>
                       <td class="hide-narrow">{c.count}</td>
                       <td>
-                        <a href={`${path}?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter((e): e is [string, string] => Boolean(e[1]))), call: c.sessionId })}`}>
-                          Open transcript <span class="sr-only">of session</span> <code>{c.sessionId.slice(0, 18)}</code>
+                        <a
+                          href={`${path}?${new URLSearchParams({ ...Object.fromEntries(Object.entries(filters).filter((e): e is [string, string] => Boolean(e[1]))), call: c.sessionId })}`}
+                        >
+                          Open transcript <span class="sr-only">of session</span>{' '}
+                          <code>{c.sessionId.slice(0, 18)}</code>
                         </a>
                       </td>
                     </tr>

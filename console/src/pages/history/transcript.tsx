@@ -35,7 +35,10 @@ interface TranscriptProps {
 }
 
 export function Transcript({ app, sessionId, channelType, dateFrom, dateTo, onClose }: TranscriptProps) {
-  const load = useLoad(() => getMessages(app.streamId, { sessionId, channelType, dateFrom, dateTo, forward: true }), [app.streamId, sessionId, channelType, dateFrom, dateTo]);
+  const load = useLoad(
+    () => getMessages(app.streamId, { sessionId, channelType, dateFrom, dateTo, forward: true }),
+    [app.streamId, sessionId, channelType, dateFrom, dateTo],
+  );
   return (
     <section class="card transcript" aria-labelledby="transcript-title" data-testid="transcript">
       <div class="editor-head">
@@ -49,31 +52,41 @@ export function Transcript({ app, sessionId, channelType, dateFrom, dateTo, onCl
       <Loaded load={load} label="Loading the transcript…">
         {(data) =>
           data.messages.length === 0 ? (
-            <p class="empty">This conversation has no messages {dateFrom || dateTo ? 'in the days searched' : 'in the last seven days'}.</p>
+            <p class="empty">
+              This conversation has no messages{' '}
+              {dateFrom || dateTo ? 'in the days searched' : 'in the last seven days'}.
+            </p>
           ) : (
             <>
-            <CallLinks app={app} callIds={[...new Set(data.messages.map((m) => m.callId).filter((c): c is string => Boolean(c)))]} />
-            <ol class="turns">
-              {[...data.messages]
-                .sort((a, b) => a.createdOn.localeCompare(b.createdOn) || (a.type === 'incoming' ? -1 : 1))
-                .map((m) => {
-                  const text = m.components[0]?.data.text ?? '';
-                  const asr = m.asrMetaData;
-                  return (
-                    <li key={m._id} class={m.type === 'incoming' ? 'turn caller' : 'turn agent'}>
-                      <p class="who">
-                        <strong>{m.type === 'incoming' ? 'Caller' : 'Agent'}</strong> <time dateTime={m.createdOn}>{new Date(m.createdOn).toLocaleTimeString()}</time>
-                      </p>
-                      <p class="said">{text || <span class="muted">(no words)</span>}</p>
-                      {m.type === 'incoming' && asr ? (
-                        <p class="asr small" data-testid="asr">
-                          ASR confidence <strong>{confidenceText(asr.confidence)}</strong> · input mode <strong>{asr.Inputmode ?? '-'}</strong>
+              <CallLinks
+                app={app}
+                callIds={[
+                  ...new Set(data.messages.map((m) => m.callId).filter((c): c is string => Boolean(c))),
+                ]}
+              />
+              <ol class="turns">
+                {[...data.messages]
+                  .sort((a, b) => a.createdOn.localeCompare(b.createdOn) || (a.type === 'incoming' ? -1 : 1))
+                  .map((m) => {
+                    const text = m.components[0]?.data.text ?? '';
+                    const asr = m.asrMetaData;
+                    return (
+                      <li key={m._id} class={m.type === 'incoming' ? 'turn caller' : 'turn agent'}>
+                        <p class="who">
+                          <strong>{m.type === 'incoming' ? 'Caller' : 'Agent'}</strong>{' '}
+                          <time dateTime={m.createdOn}>{new Date(m.createdOn).toLocaleTimeString()}</time>
                         </p>
-                      ) : null}
-                    </li>
-                  );
-                })}
-            </ol>
+                        <p class="said">{text || <span class="muted">(no words)</span>}</p>
+                        {m.type === 'incoming' && asr ? (
+                          <p class="asr small" data-testid="asr">
+                            ASR confidence <strong>{confidenceText(asr.confidence)}</strong> · input mode{' '}
+                            <strong>{asr.Inputmode ?? '-'}</strong>
+                          </p>
+                        ) : null}
+                      </li>
+                    );
+                  })}
+              </ol>
             </>
           )
         }

@@ -28,7 +28,8 @@ export interface JsonSchema {
   pattern?: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, Json> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function getAt(value: Json | undefined, path: Path): Json | undefined {
   let cur: Json | undefined = value;
@@ -63,7 +64,8 @@ export interface Change {
   after: Json | undefined;
 }
 
-const pathText = (path: Path): string => path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
+const pathText = (path: Path): string =>
+  path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
 
 /** Every leaf that differs, with its old and new value (arrays compared as whole values). */
 export function diff(before: Json | undefined, after: Json | undefined, path: Path = []): Change[] {
@@ -72,12 +74,15 @@ export function diff(before: Json | undefined, after: Json | undefined, path: Pa
     return keys.flatMap((k) => diff(before[k], after[k], [...path, k]));
   }
   if (JSON.stringify(before) === JSON.stringify(after)) return [];
-  if (isRecord(before) && after === undefined) return Object.keys(before).flatMap((k) => diff(before[k], undefined, [...path, k]));
-  if (before === undefined && isRecord(after)) return Object.keys(after).flatMap((k) => diff(undefined, after[k], [...path, k]));
+  if (isRecord(before) && after === undefined)
+    return Object.keys(before).flatMap((k) => diff(before[k], undefined, [...path, k]));
+  if (before === undefined && isRecord(after))
+    return Object.keys(after).flatMap((k) => diff(undefined, after[k], [...path, k]));
   return [{ path: pathText(path), before, after }];
 }
 
-export const typeOf = (s: JsonSchema): string | undefined => (Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type);
+export const typeOf = (s: JsonSchema): string | undefined =>
+  Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
 
 /** `retries` → "Retries", `noInput` → "No input", `vxmlProperties` → "VXML properties". */
 export function humanize(key: string): string {
@@ -87,7 +92,11 @@ export function humanize(key: string): string {
     .replace(/[_-]+/g, ' ')
     .trim()
     .split(/\s+/);
-  const text = words.map((w, i) => (w === 'VXML' ? w : i === 0 ? w.charAt(0).toUpperCase() + w.slice(1).toLowerCase() : w.toLowerCase())).join(' ');
+  const text = words
+    .map((w, i) =>
+      w === 'VXML' ? w : i === 0 ? w.charAt(0).toUpperCase() + w.slice(1).toLowerCase() : w.toLowerCase(),
+    )
+    .join(' ');
   return text.replace(/\bivr\b/gi, 'IVR').replace(/\basr\b/gi, 'ASR');
 }
 

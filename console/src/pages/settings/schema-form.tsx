@@ -15,9 +15,14 @@ export interface FormProps {
   errors: Map<string, string>;
 }
 
-const idOf = (path: Path): string => `f-${path.map(String).join('-').replace(/[^A-Za-z0-9_-]/g, '_')}`;
+const idOf = (path: Path): string =>
+  `f-${path
+    .map(String)
+    .join('-')
+    .replace(/[^A-Za-z0-9_-]/g, '_')}`;
 const withStop = (s: string): string => (/[.!?]$/.test(s) ? s : `${s}.`);
-const shown = (v: Json | undefined): string => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+const shown = (v: Json | undefined): string =>
+  v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
 
 function Help({ schema, path, error }: { schema: JsonSchema; path: Path; error?: string }) {
   const id = idOf(path);
@@ -26,7 +31,9 @@ function Help({ schema, path, error }: { schema: JsonSchema; path: Path; error?:
       {schema.description || schema.default !== undefined ? (
         <p class="help" id={`${id}-help`}>
           {schema.description}
-          {schema.default !== undefined && typeof schema.default !== 'object' ? <span class="default"> Default: {withStop(shown(schema.default) || '(empty)')}</span> : null}
+          {schema.default !== undefined && typeof schema.default !== 'object' ? (
+            <span class="default"> Default: {withStop(shown(schema.default) || '(empty)')}</span>
+          ) : null}
         </p>
       ) : null}
       {error ? (
@@ -40,15 +47,32 @@ function Help({ schema, path, error }: { schema: JsonSchema; path: Path; error?:
 
 const describedBy = (schema: JsonSchema, path: Path, error?: string): string | undefined => {
   const id = idOf(path);
-  const ids = [schema.description || schema.default !== undefined ? `${id}-help` : '', error ? `${id}-error` : ''].filter(Boolean);
+  const ids = [
+    schema.description || schema.default !== undefined ? `${id}-help` : '',
+    error ? `${id}-error` : '',
+  ].filter(Boolean);
   return ids.length ? ids.join(' ') : undefined;
 };
 
-function Leaf({ name, schema, path, props }: { name: string; schema: JsonSchema; path: Path; props: FormProps }) {
+function Leaf({
+  name,
+  schema,
+  path,
+  props,
+}: {
+  name: string;
+  schema: JsonSchema;
+  path: Path;
+  props: FormProps;
+}) {
   const id = idOf(path);
   const value = getAt(props.value, path);
   const error = props.errors.get(keyOf(path));
-  const common = { id, 'aria-describedby': describedBy(schema, path, error), 'aria-invalid': error ? true : undefined } as const;
+  const common = {
+    id,
+    'aria-describedby': describedBy(schema, path, error),
+    'aria-invalid': error ? true : undefined,
+  } as const;
   const type = typeOf(schema);
   if (schema.enum) {
     const index = schema.enum.findIndex((e) => e === (value ?? schema.default));
@@ -56,7 +80,11 @@ function Leaf({ name, schema, path, props }: { name: string; schema: JsonSchema;
     return (
       <div class="field">
         <label for={id}>{name}</label>
-        <select {...common} value={shown(value ?? schema.default)} onChange={(e) => props.onChange(path, e.currentTarget.value)}>
+        <select
+          {...common}
+          value={shown(value ?? schema.default)}
+          onChange={(e) => props.onChange(path, e.currentTarget.value)}
+        >
           {schema.enum.map((opt) => (
             <option key={shown(opt)} value={shown(opt)}>
               {shown(opt)}
@@ -75,7 +103,12 @@ function Leaf({ name, schema, path, props }: { name: string; schema: JsonSchema;
   if (type === 'boolean') {
     return (
       <div class="field check">
-        <input {...common} type="checkbox" checked={(value ?? schema.default) === true} onChange={(e) => props.onChange(path, e.currentTarget.checked)} />
+        <input
+          {...common}
+          type="checkbox"
+          checked={(value ?? schema.default) === true}
+          onChange={(e) => props.onChange(path, e.currentTarget.checked)}
+        />
         <label for={id}>{name}</label>
         <Help schema={schema} path={path} error={error} />
       </div>
@@ -104,25 +137,54 @@ function Leaf({ name, schema, path, props }: { name: string; schema: JsonSchema;
     );
   }
   const long = (schema.maxLength ?? 0) >= 1000;
-  const onInput = (raw: string) => props.onChange(path, raw === '' && schema.default === undefined ? undefined : raw);
+  const onInput = (raw: string) =>
+    props.onChange(path, raw === '' && schema.default === undefined ? undefined : raw);
   return (
     <div class={long ? 'field wide' : 'field'}>
       <label for={id}>{name}</label>
       {long ? (
-        <textarea {...common} rows={2} maxLength={schema.maxLength} value={shown(value)} placeholder={shown(schema.default)} onInput={(e) => onInput(e.currentTarget.value)} />
+        <textarea
+          {...common}
+          rows={2}
+          maxLength={schema.maxLength}
+          value={shown(value)}
+          placeholder={shown(schema.default)}
+          onInput={(e) => onInput(e.currentTarget.value)}
+        />
       ) : (
-        <input {...common} type="text" maxLength={schema.maxLength} value={shown(value)} placeholder={shown(schema.default)} onInput={(e) => onInput(e.currentTarget.value)} />
+        <input
+          {...common}
+          type="text"
+          maxLength={schema.maxLength}
+          value={shown(value)}
+          placeholder={shown(schema.default)}
+          onInput={(e) => onInput(e.currentTarget.value)}
+        />
       )}
       <Help schema={schema} path={path} error={error} />
     </div>
   );
 }
 
-function Variants({ name, schema, path, props }: { name: string; schema: JsonSchema; path: Path; props: FormProps }) {
+function Variants({
+  name,
+  schema,
+  path,
+  props,
+}: {
+  name: string;
+  schema: JsonSchema;
+  path: Path;
+  props: FormProps;
+}) {
   const variants = schema.oneOf ?? [];
-  const discriminator = Object.keys(variants[0]?.properties ?? {}).find((k) => variants.every((v) => v.properties?.[k]?.const !== undefined)) ?? 'type';
+  const discriminator =
+    Object.keys(variants[0]?.properties ?? {}).find((k) =>
+      variants.every((v) => v.properties?.[k]?.const !== undefined),
+    ) ?? 'type';
   const current = (getAt(props.value, path) ?? schema.default) as Record<string, Json> | undefined;
-  const chosen = variants.find((v) => v.properties?.[discriminator]?.const === current?.[discriminator]) ?? variants[0];
+  const chosen =
+    variants.find((v) => v.properties?.[discriminator]?.const === current?.[discriminator]) ?? variants[0];
   const id = idOf([...path, discriminator]);
   const error = props.errors.get(keyOf(path));
   return (
@@ -131,7 +193,11 @@ function Variants({ name, schema, path, props }: { name: string; schema: JsonSch
       <Help schema={schema} path={path} error={error} />
       <div class="field">
         <label for={id}>{humanize(discriminator)}</label>
-        <select id={id} value={shown(chosen?.properties?.[discriminator]?.const)} onChange={(e) => props.onChange(path, { [discriminator]: e.currentTarget.value })}>
+        <select
+          id={id}
+          value={shown(chosen?.properties?.[discriminator]?.const)}
+          onChange={(e) => props.onChange(path, { [discriminator]: e.currentTarget.value })}
+        >
           {variants.map((v) => {
             const c = shown(v.properties?.[discriminator]?.const);
             return (
@@ -151,7 +217,17 @@ function Variants({ name, schema, path, props }: { name: string; schema: JsonSch
   );
 }
 
-function Rows({ name, schema, path, props }: { name: string; schema: JsonSchema; path: Path; props: FormProps }) {
+function Rows({
+  name,
+  schema,
+  path,
+  props,
+}: {
+  name: string;
+  schema: JsonSchema;
+  path: Path;
+  props: FormProps;
+}) {
   const rows = (getAt(props.value, path) as Json[] | undefined) ?? [];
   const item = schema.items ?? {};
   const max = schema.maxItems ?? Infinity;
@@ -165,7 +241,12 @@ function Rows({ name, schema, path, props }: { name: string; schema: JsonSchema;
           {Object.entries(item.properties ?? {}).map(([k, s]) => (
             <Leaf key={k} name={`${humanize(k)} ${i + 1}`} schema={s} path={[...path, i, k]} props={props} />
           ))}
-          <button type="button" class="subtle" onClick={() => props.onChange([...path, i], undefined)} aria-label={`Remove ${name} ${i + 1}`}>
+          <button
+            type="button"
+            class="subtle"
+            onClick={() => props.onChange([...path, i], undefined)}
+            aria-label={`Remove ${name} ${i + 1}`}
+          >
             Remove
           </button>
         </div>
@@ -173,7 +254,12 @@ function Rows({ name, schema, path, props }: { name: string; schema: JsonSchema;
       <button
         type="button"
         disabled={rows.length >= max}
-        onClick={() => props.onChange([...path, rows.length], Object.fromEntries(Object.keys(item.properties ?? {}).map((k) => [k, ''])))}
+        onClick={() =>
+          props.onChange(
+            [...path, rows.length],
+            Object.fromEntries(Object.keys(item.properties ?? {}).map((k) => [k, ''])),
+          )
+        }
       >
         Add {name.toLowerCase().replace(/s$/, '')}
       </button>
@@ -181,7 +267,17 @@ function Rows({ name, schema, path, props }: { name: string; schema: JsonSchema;
   );
 }
 
-function Extras({ name, known, path, props }: { name: string; known: string[]; path: Path; props: FormProps }) {
+function Extras({
+  name,
+  known,
+  path,
+  props,
+}: {
+  name: string;
+  known: string[];
+  path: Path;
+  props: FormProps;
+}) {
   const obj = (getAt(props.value, path) ?? {}) as Record<string, Json>;
   const extra = Object.keys(obj).filter((k) => !known.includes(k));
   const [draft, setDraft] = useState('');
@@ -191,15 +287,30 @@ function Extras({ name, known, path, props }: { name: string; known: string[]; p
       {extra.map((k) => (
         <div class="array-row" key={k}>
           <code>{k}</code>
-          <Leaf name={`Value of ${k}`} schema={{ type: 'string', maxLength: 200 }} path={[...path, k]} props={props} />
-          <button type="button" class="subtle" onClick={() => props.onChange([...path, k], undefined)} aria-label={`Remove ${k}`}>
+          <Leaf
+            name={`Value of ${k}`}
+            schema={{ type: 'string', maxLength: 200 }}
+            path={[...path, k]}
+            props={props}
+          />
+          <button
+            type="button"
+            class="subtle"
+            onClick={() => props.onChange([...path, k], undefined)}
+            aria-label={`Remove ${k}`}
+          >
             Remove
           </button>
         </div>
       ))}
       <div class="row">
         <label for={`${idOf(path)}-extra`}>New property name</label>
-        <input id={`${idOf(path)}-extra`} pattern="[A-Za-z_][A-Za-z0-9_.\-]*" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
+        <input
+          id={`${idOf(path)}-extra`}
+          pattern="[A-Za-z_][A-Za-z0-9_.\-]*"
+          value={draft}
+          onInput={(e) => setDraft(e.currentTarget.value)}
+        />
         <button
           type="button"
           onClick={() => {
@@ -215,15 +326,31 @@ function Extras({ name, known, path, props }: { name: string; known: string[]; p
   );
 }
 
-export function SchemaFields({ name, schema, path, props }: { name: string; schema: JsonSchema; path: Path; props: FormProps }) {
-  if (schema.oneOf && !schema.properties) return <Variants name={name} schema={schema} path={path} props={props} />;
+export function SchemaFields({
+  name,
+  schema,
+  path,
+  props,
+}: {
+  name: string;
+  schema: JsonSchema;
+  path: Path;
+  props: FormProps;
+}) {
+  if (schema.oneOf && !schema.properties)
+    return <Variants name={name} schema={schema} path={path} props={props} />;
   const type = typeOf(schema);
-  if (type === 'array' && typeOf(schema.items ?? {}) === 'object') return <Rows name={name} schema={schema} path={path} props={props} />;
+  if (type === 'array' && typeOf(schema.items ?? {}) === 'object')
+    return <Rows name={name} schema={schema} path={path} props={props} />;
   if (type === 'object' && schema.properties) {
     // members of an open property bag (VoiceXML properties) are named as the property itself
     const bag = typeof schema.additionalProperties === 'object';
-    const fields = Object.entries(schema.properties).map(([k, s]) => <SchemaFields key={k} name={bag ? k : humanize(k)} schema={s} path={[...path, k]} props={props} />);
-    const extras = bag ? <Extras name={name.toLowerCase()} known={Object.keys(schema.properties)} path={path} props={props} /> : null;
+    const fields = Object.entries(schema.properties).map(([k, s]) => (
+      <SchemaFields key={k} name={bag ? k : humanize(k)} schema={s} path={[...path, k]} props={props} />
+    ));
+    const extras = bag ? (
+      <Extras name={name.toLowerCase()} known={Object.keys(schema.properties)} path={path} props={props} />
+    ) : null;
     if (path.length === 0) return <>{fields}</>;
     return (
       <fieldset class="group">

@@ -63,7 +63,9 @@ function Form({ app, schema, stored }: { app: AppRecord; schema: JsonSchema; sto
       setNotice(`Saved at ${new Date().toLocaleTimeString()}.`);
     } catch (err) {
       if (err instanceof ApiError && err.status === 400) {
-        setServerErrors(new Map(err.details.filter((d) => d.path).map((d) => [d.path!.replace(/^body\.?/, ''), d.msg])));
+        setServerErrors(
+          new Map(err.details.filter((d) => d.path).map((d) => [d.path!.replace(/^body\.?/, ''), d.msg])),
+        );
       }
       setFailure(err);
     } finally {
@@ -80,12 +82,29 @@ function Form({ app, schema, stored }: { app: AppRecord; schema: JsonSchema; sto
         if (errors.size === 0 && changes.length) setReviewing(true);
       }}
     >
-      <SchemaFields name="IVR settings" schema={schema} path={[]} props={{ schema, value, onChange, errors }} />
+      <SchemaFields
+        name="IVR settings"
+        schema={schema}
+        path={[]}
+        props={{ schema, value, onChange, errors }}
+      />
       <div class="sticky-actions">
         <p role="status" class="small">
-          {errors.size ? `${errors.size} field${errors.size === 1 ? ' needs' : 's need'} attention.` : changes.length ? `${changes.length} unsaved change${changes.length === 1 ? '' : 's'}.` : notice || 'No changes.'}
+          {errors.size
+            ? `${errors.size} field${errors.size === 1 ? ' needs' : 's need'} attention.`
+            : changes.length
+              ? `${changes.length} unsaved change${changes.length === 1 ? '' : 's'}.`
+              : notice || 'No changes.'}
         </p>
-        <button type="button" disabled={!changes.length || busy} onClick={() => { setValue(saved); setServerErrors(new Map()); setReviewing(false); }}>
+        <button
+          type="button"
+          disabled={!changes.length || busy}
+          onClick={() => {
+            setValue(saved);
+            setServerErrors(new Map());
+            setReviewing(false);
+          }}
+        >
           Discard changes
         </button>
         <button type="submit" class="primary" disabled={errors.size > 0 || !changes.length || busy}>
@@ -142,11 +161,12 @@ export function SettingsPage({ app }: { app: AppRecord }) {
   return (
     <section aria-labelledby="settings-title">
       <h1 id="settings-title">IVR settings</h1>
-      <p class="muted">The defaults every VoiceXML document of this app starts from; a node of the agent may override them.</p>
+      <p class="muted">
+        The defaults every VoiceXML document of this app starts from; a node of the agent may override them.
+      </p>
       <Loaded load={load} label="Loading the settings…">
         {(data) => <Form app={app} schema={data.schema} stored={data.stored} />}
       </Loaded>
     </section>
   );
 }
-

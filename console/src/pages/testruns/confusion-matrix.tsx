@@ -9,7 +9,9 @@ export function ConfusionMatrix({ labels, matrix }: { labels: string[]; matrix: 
   return (
     <div class="matrix-scroll" tabIndex={0} role="group" aria-label="Confusion matrix">
       <table class="matrix" data-testid="confusion-matrix">
-        <caption>Confusion matrix: expected intent (rows) against matched intent (columns); None is the fallback</caption>
+        <caption>
+          Confusion matrix: expected intent (rows) against matched intent (columns); None is the fallback
+        </caption>
         <thead>
           <tr>
             <th scope="col">Expected ↓ / matched →</th>
@@ -28,7 +30,10 @@ export function ConfusionMatrix({ labels, matrix }: { labels: string[]; matrix: 
                 const n = matrix[i]?.[j] ?? 0;
                 const level = n === 0 ? 0 : Math.min(4, Math.ceil((n / max) * 4));
                 return (
-                  <td key={col} class={`level-${level}${i === j ? ' diagonal' : ''}${col === 'None' ? ' none-class' : ''}`}>
+                  <td
+                    key={col}
+                    class={`level-${level}${i === j ? ' diagonal' : ''}${col === 'None' ? ' none-class' : ''}`}
+                  >
                     {n}
                   </td>
                 );

@@ -29,7 +29,8 @@ export function ReliabilityChart({ ece, bins }: { ece: number | null; bins: Cali
     <figure class="chart reliability" data-testid="reliability-chart">
       <figcaption>
         <span>
-          Calibration: how often a score is right · expected calibration error <strong data-testid="run-ece">{fixed(ece, 3)}</strong>
+          Calibration: how often a score is right · expected calibration error{' '}
+          <strong data-testid="run-ece">{fixed(ece, 3)}</strong>
         </span>
         <span class="legend" aria-hidden="true">
           <span class="key accuracy">Share right</span>
@@ -54,11 +55,24 @@ export function ReliabilityChart({ ece, bins }: { ece: number | null; bins: Cali
           <text x={PAD.left + PLOT_W / 2} y={H - 6} text-anchor="middle" class="chart-label">
             Score (confidence)
           </text>
-          <text x={12} y={PAD.top + PLOT_H / 2} text-anchor="middle" class="chart-label" transform={`rotate(-90 12 ${PAD.top + PLOT_H / 2})`}>
+          <text
+            x={12}
+            y={PAD.top + PLOT_H / 2}
+            text-anchor="middle"
+            class="chart-label"
+            transform={`rotate(-90 12 ${PAD.top + PLOT_H / 2})`}
+          >
             Share right
           </text>
           {used.map((b) => (
-            <rect key={b.from} x={x(b.from) + 2} width={x(b.to) - x(b.from) - 4} y={y(b.accuracy ?? 0)} height={y(0) - y(b.accuracy ?? 0)} class="bar accuracy" />
+            <rect
+              key={b.from}
+              x={x(b.from) + 2}
+              width={x(b.to) - x(b.from) - 4}
+              y={y(b.accuracy ?? 0)}
+              height={y(0) - y(b.accuracy ?? 0)}
+              class="bar accuracy"
+            />
           ))}
           <line x1={x(0)} y1={y(0)} x2={x(1)} y2={y(1)} class="ideal" />
           {used.map((b) => (
@@ -68,7 +82,10 @@ export function ReliabilityChart({ ece, bins }: { ece: number | null; bins: Cali
       </div>
       <div class="table-scroll" tabIndex={0} role="group" aria-label="Calibration per score bin">
         <table class="list compact" data-testid="calibration-table">
-          <caption>The chart as a table: utterances per bin of score, their mean score and the share whose best-scoring intent was the expected one (an utterance expected None never is)</caption>
+          <caption>
+            The chart as a table: utterances per bin of score, their mean score and the share whose
+            best-scoring intent was the expected one (an utterance expected None never is)
+          </caption>
           <thead>
             <tr>
               <th scope="col">Score</th>

@@ -44,7 +44,15 @@ export function readRunResults(csv: string): RunResults {
   if (head < 0) return { rows: [], intents: [], labels: [], matrix: [] };
   const cols = table[head]!;
   const at = (name: string) => cols.indexOf(name);
-  const [u, e, m, t, s, o, c] = [at('Utterance'), at('Expected Intent'), at('Matched Intent'), at('Result Type'), at("Matched Intent's Score"), at('Intent Outcome'), at('Confidence')];
+  const [u, e, m, t, s, o, c] = [
+    at('Utterance'),
+    at('Expected Intent'),
+    at('Matched Intent'),
+    at('Result Type'),
+    at("Matched Intent's Score"),
+    at('Intent Outcome'),
+    at('Confidence'),
+  ];
   const scoreOf = (r: string[]): string => {
     const confidence = c >= 0 ? Number.parseFloat(r[c] ?? '') : Number.NaN;
     return Number.isFinite(confidence) ? confidence.toFixed(2) : (r[s] ?? '');
@@ -52,9 +60,18 @@ export function readRunResults(csv: string): RunResults {
   const rows: UtteranceResult[] = [];
   for (const r of table.slice(head + 1)) {
     if (!r[t] || r.length < cols.length) continue; // further entities of the utterance above, or the last empty line
-    rows.push({ utterance: cell(r[u]), expected: intentOf(cell(r[e])), matched: intentOf(cell(r[m])), resultType: r[t] ?? '', score: scoreOf(r), outcome: o >= 0 ? (r[o] ?? '') : '' });
+    rows.push({
+      utterance: cell(r[u]),
+      expected: intentOf(cell(r[e])),
+      matched: intentOf(cell(r[m])),
+      resultType: r[t] ?? '',
+      score: scoreOf(r),
+      outcome: o >= 0 ? (r[o] ?? '') : '',
+    });
   }
-  const labels = [...new Set(rows.flatMap((r) => [r.expected, r.matched]))].sort((a, b) => (a === 'None' ? 1 : b === 'None' ? -1 : a.localeCompare(b)));
+  const labels = [...new Set(rows.flatMap((r) => [r.expected, r.matched]))].sort((a, b) =>
+    a === 'None' ? 1 : b === 'None' ? -1 : a.localeCompare(b),
+  );
   const index = new Map(labels.map((l, i) => [l, i]));
   const matrix = labels.map(() => labels.map(() => 0));
   for (const r of rows) matrix[index.get(r.expected)!]![index.get(r.matched)!]! += 1;

@@ -14,7 +14,9 @@ export function ScoreChart({ intents }: { intents: IntentScore[] }) {
   const barW = 300;
   const height = intents.length * groupH + 10;
   const width = labelW + barW + 60;
-  const summary = intents.map((i) => `${i.intent}: precision ${pct(i.precision)}, recall ${pct(i.recall)}, F1 ${pct(i.f1)}`).join('; ');
+  const summary = intents
+    .map((i) => `${i.intent}: precision ${pct(i.precision)}, recall ${pct(i.recall)}, F1 ${pct(i.f1)}`)
+    .join('; ');
   return (
     <figure class="chart" data-testid="score-chart">
       <figcaption>
@@ -33,15 +35,30 @@ export function ScoreChart({ intents }: { intents: IntentScore[] }) {
             const y0 = gi * groupH + 6;
             return (
               <g key={intent.intent}>
-                <text x={labelW - 8} y={y0 + (rowH * SERIES.length) / 2 + 4} text-anchor="end" class="chart-label">
+                <text
+                  x={labelW - 8}
+                  y={y0 + (rowH * SERIES.length) / 2 + 4}
+                  text-anchor="end"
+                  class="chart-label"
+                >
                   {intent.intent.length > 20 ? `${intent.intent.slice(0, 19)}…` : intent.intent}
                 </text>
                 {SERIES.map((s, si) => {
                   const v = intent[s.key];
                   return (
                     <g key={s.key}>
-                      <rect x={labelW} y={y0 + si * rowH} width={Math.max(1, v * barW)} height={rowH - 4} class={`bar ${s.key}`} />
-                      <text x={labelW + Math.max(1, v * barW) + 6} y={y0 + si * rowH + 12} class="chart-value">
+                      <rect
+                        x={labelW}
+                        y={y0 + si * rowH}
+                        width={Math.max(1, v * barW)}
+                        height={rowH - 4}
+                        class={`bar ${s.key}`}
+                      />
+                      <text
+                        x={labelW + Math.max(1, v * barW) + 6}
+                        y={y0 + si * rowH + 12}
+                        class="chart-value"
+                      >
                         {s.label.charAt(0)} {pct(v)}
                       </text>
                     </g>

@@ -21,10 +21,20 @@ function entitiesOf(cell: string): SuiteUtterance['entities'] {
 }
 
 function fromCsv(text: string): SuiteFile {
-  const parsed = Papa.parse<Record<string, string>>(text.trim(), { header: true, skipEmptyLines: true, transformHeader: (h) => h.trim().toLowerCase() });
+  const parsed = Papa.parse<Record<string, string>>(text.trim(), {
+    header: true,
+    skipEmptyLines: true,
+    transformHeader: (h) => h.trim().toLowerCase(),
+  });
   const problems = parsed.errors.slice(0, 10).map((e) => `Row ${(e.row ?? 0) + 2}: ${e.message}`);
   const fields = parsed.meta.fields ?? [];
-  if (!fields.includes('utterance') || !fields.includes('intent')) return { ok: false, problems: ['The CSV needs a header row with the columns utterance and intent (and optionally entities).'] };
+  if (!fields.includes('utterance') || !fields.includes('intent'))
+    return {
+      ok: false,
+      problems: [
+        'The CSV needs a header row with the columns utterance and intent (and optionally entities).',
+      ],
+    };
   const utterances: SuiteUtterance[] = [];
   parsed.data.forEach((row, i) => {
     const utterance = (row.utterance ?? '').trim();
@@ -47,11 +57,16 @@ function fromJson(text: string): SuiteFile {
     return { ok: false, problems: [`Not valid JSON: ${err instanceof Error ? err.message : String(err)}`] };
   }
   const list = Array.isArray(data) ? data : (data as { utterances?: unknown } | null)?.utterances;
-  if (!Array.isArray(list)) return { ok: false, problems: ['The JSON must be {"utterances": [...]} or an array of {utterance, intent}.'] };
+  if (!Array.isArray(list))
+    return {
+      ok: false,
+      problems: ['The JSON must be {"utterances": [...]} or an array of {utterance, intent}.'],
+    };
   const problems: string[] = [];
   list.forEach((u: unknown, i) => {
     const r = u as Partial<SuiteUtterance> | null;
-    if (!r || typeof r.utterance !== 'string' || typeof r.intent !== 'string') problems.push(`Item ${i + 1}: utterance and intent must be strings`);
+    if (!r || typeof r.utterance !== 'string' || typeof r.intent !== 'string')
+      problems.push(`Item ${i + 1}: utterance and intent must be strings`);
   });
   return problems.length ? { ok: false, problems } : { ok: true, utterances: list as SuiteUtterance[] };
 }
@@ -59,6 +74,7 @@ function fromJson(text: string): SuiteFile {
 export function readSuiteFile(name: string, text: string): SuiteFile {
   const looksJson = /\.json$/i.test(name) || /^\s*[[{]/.test(text);
   const result = looksJson ? fromJson(text) : fromCsv(text);
-  if (result.ok && result.utterances.length === 0) return { ok: false, problems: ['The file holds no utterances.'] };
+  if (result.ok && result.utterances.length === 0)
+    return { ok: false, problems: ['The file holds no utterances.'] };
   return result;
 }

@@ -8,7 +8,18 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { ApiError, getSuite, putSuite, resultCsv, runStatus, runSuite, type AppRecord, type RunStatus, type SuiteSummary, type SuiteUtterance } from '../../api/client.js';
+import {
+  ApiError,
+  getSuite,
+  putSuite,
+  resultCsv,
+  runStatus,
+  runSuite,
+  type AppRecord,
+  type RunStatus,
+  type SuiteSummary,
+  type SuiteUtterance,
+} from '../../api/client.js';
 import { useConfirm } from '../../ui/confirm-dialog.js';
 import { ErrorBox, Loading } from '../../ui/status.js';
 import { readRunResults, type RunResults } from './run-results.js';
@@ -29,9 +40,19 @@ async function storedSuite(streamId: string, name: string): Promise<SuiteSummary
   }
 }
 
-function UploadSuite({ app, suite, onSuite }: { app: AppRecord; suite: string; onSuite: (name: string, count: number) => void }) {
+function UploadSuite({
+  app,
+  suite,
+  onSuite,
+}: {
+  app: AppRecord;
+  suite: string;
+  onSuite: (name: string, count: number) => void;
+}) {
   const [name, setName] = useState(suite || 'smoke');
-  const [parsed, setParsed] = useState<{ utterances: SuiteUtterance[] } | { problems: string[] } | null>(null);
+  const [parsed, setParsed] = useState<{ utterances: SuiteUtterance[] } | { problems: string[] } | null>(
+    null,
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [confirm, ask] = useConfirm();
@@ -55,8 +76,9 @@ function UploadSuite({ app, suite, onSuite }: { app: AppRecord; suite: string; o
           title: `Replace the suite “${suiteName}”?`,
           body: (
             <p>
-              “{suiteName}” exists, with {old.utteranceCount} utterance{old.utteranceCount === 1 ? '' : 's'} (changed {new Date(old.updatedOn).toLocaleString()}). Uploading
-              replaces them with the {parsed.utterances.length} of this file. To keep it, cancel and give another suite name.
+              “{suiteName}” exists, with {old.utteranceCount} utterance{old.utteranceCount === 1 ? '' : 's'}{' '}
+              (changed {new Date(old.updatedOn).toLocaleString()}). Uploading replaces them with the{' '}
+              {parsed.utterances.length} of this file. To keep it, cancel and give another suite name.
             </p>
           ),
           confirmLabel: 'Replace the suite',
@@ -78,16 +100,29 @@ function UploadSuite({ app, suite, onSuite }: { app: AppRecord; suite: string; o
       <div class="row">
         <div class="field">
           <label for="suite-name">Suite name</label>
-          <input id="suite-name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            id="suite-name"
+            required
+            maxLength={100}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
         </div>
         <div class="field">
           <label for="suite-file">Suite file (CSV or JSON)</label>
-          <input id="suite-file" type="file" accept=".csv,.json,text/csv,application/json" aria-describedby="suite-file-help" onChange={(e) => void readFile(e.currentTarget.files?.[0])} />
+          <input
+            id="suite-file"
+            type="file"
+            accept=".csv,.json,text/csv,application/json"
+            aria-describedby="suite-file-help"
+            onChange={(e) => void readFile(e.currentTarget.files?.[0])}
+          />
         </div>
       </div>
       <p id="suite-file-help" class="help">
-        CSV: a header row <code>utterance,intent,entities</code> (entities optional, written <code>name=value; name=value</code>; intent <code>None</code> when no
-        intent is expected). JSON: <code>{'{"utterances": [{"utterance": "…", "intent": "…"}]}'}</code>.
+        CSV: a header row <code>utterance,intent,entities</code> (entities optional, written{' '}
+        <code>name=value; name=value</code>; intent <code>None</code> when no intent is expected). JSON:{' '}
+        <code>{'{"utterances": [{"utterance": "…", "intent": "…"}]}'}</code>.
       </p>
       {parsed && 'problems' in parsed ? (
         <div class="error-box" role="alert">
@@ -99,7 +134,9 @@ function UploadSuite({ app, suite, onSuite }: { app: AppRecord; suite: string; o
           </ul>
         </div>
       ) : null}
-      {parsed && 'utterances' in parsed ? <p role="status">{parsed.utterances.length} utterances read.</p> : null}
+      {parsed && 'utterances' in parsed ? (
+        <p role="status">{parsed.utterances.length} utterances read.</p>
+      ) : null}
       <button type="submit" class="primary" disabled={busy || !parsed || !('utterances' in parsed)}>
         {busy ? 'Uploading…' : 'Upload the suite'}
       </button>
@@ -112,11 +149,13 @@ function UploadSuite({ app, suite, onSuite }: { app: AppRecord; suite: string; o
 function Progress({ status }: { status: RunStatus }) {
   const total = status.totalUtterances ?? status.utterance_count;
   const ran = status.status === 'completed' ? total : (status.utterance_ran ?? 0);
-  const percent = status.status === 'completed' ? 100 : Math.round(status.percentage ?? (total ? (ran * 100) / total : 0));
+  const percent =
+    status.status === 'completed' ? 100 : Math.round(status.percentage ?? (total ? (ran * 100) / total : 0));
   return (
     <div class="progress-block">
       <label for="run-progress">
-        Run {status._id}: {status.status} · {ran} of {total} utterances · <span data-testid="run-percent">{percent}%</span>
+        Run {status._id}: {status.status} · {ran} of {total} utterances ·{' '}
+        <span data-testid="run-percent">{percent}%</span>
       </label>
       <progress id="run-progress" max={100} value={percent} data-testid="run-progress">
         {percent}%
@@ -125,21 +164,33 @@ function Progress({ status }: { status: RunStatus }) {
   );
 }
 
-const share = (v: number | null | undefined): string => (v === null || v === undefined ? 'n/a' : `${(v * 100).toFixed(1)}%`);
+const share = (v: number | null | undefined): string =>
+  v === null || v === undefined ? 'n/a' : `${(v * 100).toFixed(1)}%`;
 
 /** In-scope accuracy beside the false-accept rate, each with the counts behind it; absent for older runs. */
 function Rejection({ result }: { result: RunStatus['result'] }) {
   const c = result.results;
-  if (result.falseAcceptRate === undefined || !c) return <p class="muted">This run was stored before runs reported out-of-scope figures: run it again to see them.</p>;
+  if (result.falseAcceptRate === undefined || !c)
+    return (
+      <p class="muted">
+        This run was stored before runs reported out-of-scope figures: run it again to see them.
+      </p>
+    );
   return (
     <dl class="facts" data-testid="rejection-facts">
       <dt>In-scope accuracy</dt>
       <dd data-testid="in-scope-accuracy">
-        {share(result.inScopeAccuracy)} <span class="muted">({c.inScopeCorrectCount ?? 0} of {c.inScopeCount ?? 0} expecting an intent routed to it)</span>
+        {share(result.inScopeAccuracy)}{' '}
+        <span class="muted">
+          ({c.inScopeCorrectCount ?? 0} of {c.inScopeCount ?? 0} expecting an intent routed to it)
+        </span>
       </dd>
       <dt>False-accept rate</dt>
       <dd data-testid="false-accept-rate">
-        {share(result.falseAcceptRate)} <span class="muted">({c.falseAcceptCount ?? 0} of {c.outOfScopeCount ?? 0} expecting None routed to an intent)</span>
+        {share(result.falseAcceptRate)}{' '}
+        <span class="muted">
+          ({c.falseAcceptCount ?? 0} of {c.outOfScopeCount ?? 0} expecting None routed to an intent)
+        </span>
       </dd>
       <dt>False rejects</dt>
       <dd>
@@ -173,7 +224,11 @@ function Results({ status, results }: { status: RunStatus; results: RunResults }
           </a>
         </p>
       ) : null}
-      {results.intents.length ? <ScoreChart intents={results.intents} /> : <p class="empty">No intent was expected or matched.</p>}
+      {results.intents.length ? (
+        <ScoreChart intents={results.intents} />
+      ) : (
+        <p class="empty">No intent was expected or matched.</p>
+      )}
       <ConfusionMatrix labels={matrix.labels} matrix={matrix.matrix} />
       {r.calibration ? <ReliabilityChart ece={r.calibration.ece} bins={r.calibration.bins} /> : null}
       <details open={results.rows.length <= 50}>
@@ -205,12 +260,24 @@ function Results({ status, results }: { status: RunStatus; results: RunResults }
           </table>
         </div>
       </details>
-      <p class="muted small">Per intent: {results.intents.map((i) => `${i.intent} F1 ${pct(i.f1)}`).join(', ')}</p>
+      <p class="muted small">
+        Per intent: {results.intents.map((i) => `${i.intent} F1 ${pct(i.f1)}`).join(', ')}
+      </p>
     </section>
   );
 }
 
-function Run({ app, suite, runId, onRun }: { app: AppRecord; suite: string; runId: string; onRun: (id: string) => void }) {
+function Run({
+  app,
+  suite,
+  runId,
+  onRun,
+}: {
+  app: AppRecord;
+  suite: string;
+  runId: string;
+  onRun: (id: string) => void;
+}) {
   const [status, setStatus] = useState<RunStatus | null>(null);
   const [results, setResults] = useState<RunResults | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -228,7 +295,8 @@ function Run({ app, suite, runId, onRun }: { app: AppRecord; suite: string; runI
         if (stop) return;
         setStatus(s);
         if (s.status === 'running') timer = window.setTimeout(() => void poll(), POLL_MS);
-        else if (s.status === 'completed' && s.result.fileUrl) setResults(readRunResults(await resultCsv(s.result.fileUrl)));
+        else if (s.status === 'completed' && s.result.fileUrl)
+          setResults(readRunResults(await resultCsv(s.result.fileUrl)));
       } catch (err) {
         if (!stop) setError(err);
       }
@@ -257,12 +325,19 @@ function Run({ app, suite, runId, onRun }: { app: AppRecord; suite: string; runI
         <p>
           Suite <strong>{suite}</strong>. A run asks the agent&apos;s intent recognizer for every utterance.
         </p>
-        <button type="button" class="primary" disabled={busy || status?.status === 'running'} onClick={() => void start()}>
+        <button
+          type="button"
+          class="primary"
+          disabled={busy || status?.status === 'running'}
+          onClick={() => void start()}
+        >
           {busy ? 'Starting…' : 'Start a run'}
         </button>
         {runId && !status && !error ? <Loading label="Reading the run…" /> : null}
         {status ? <Progress status={status} /> : null}
-        {status?.status === 'failed' ? <ErrorBox error={new Error(status.result.reason ?? 'The run failed')} title="The run failed" /> : null}
+        {status?.status === 'failed' ? (
+          <ErrorBox error={new Error(status.result.reason ?? 'The run failed')} title="The run failed" />
+        ) : null}
         {error ? <ErrorBox error={error} /> : null}
       </section>
       {status?.status === 'completed' && !results && !error ? <Loading label="Reading the results…" /> : null}
@@ -280,7 +355,11 @@ export function TestRunsPage({ app }: { app: AppRecord }) {
     <section aria-labelledby="runs-title">
       <h1 id="runs-title">Test runs</h1>
       <UploadSuite app={app} suite={suite} onSuite={(name) => go({ suite: name })} />
-      {suite ? <Run app={app} suite={suite} runId={runId} onRun={(id) => go({ suite, run: id })} /> : <p class="muted">Upload a suite to run it.</p>}
+      {suite ? (
+        <Run app={app} suite={suite} runId={runId} onRun={(id) => go({ suite, run: id })} />
+      ) : (
+        <p class="muted">Upload a suite to run it.</p>
+      )}
     </section>
   );
 }

@@ -6,7 +6,17 @@
  * cannot publish.
  */
 import { useState } from 'preact/hooks';
-import { diffVersions, listVersions, publishVersion, type AgentStatus, type AppRecord, type VersionDiff, type VersionedKind, type VersionList, type VersionListed } from '../../api/client.js';
+import {
+  diffVersions,
+  listVersions,
+  publishVersion,
+  type AgentStatus,
+  type AppRecord,
+  type VersionDiff,
+  type VersionedKind,
+  type VersionList,
+  type VersionListed,
+} from '../../api/client.js';
 import { useConfirm } from '../../ui/confirm-dialog.js';
 import { needsRole, useCan } from '../../ui/roles.js';
 import { ErrorBox, Loaded } from '../../ui/status.js';
@@ -31,7 +41,9 @@ function Differences({ streamId, kind, list }: { streamId: string; kind: Version
   const ids = list.versions.map((v) => v.version);
   // by default the draft (else the newest) against the published one (else the one before)
   const newest = list.draft ?? ids[0] ?? '';
-  const [from, setFrom] = useState(list.published && list.published !== newest ? list.published : (ids.find((v) => v !== newest) ?? ''));
+  const [from, setFrom] = useState(
+    list.published && list.published !== newest ? list.published : (ids.find((v) => v !== newest) ?? ''),
+  );
   const [to, setTo] = useState(newest);
   const [diff, setDiff] = useState<VersionDiff | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -53,7 +65,11 @@ function Differences({ streamId, kind, list }: { streamId: string; kind: Version
   );
   return (
     <div class="card">
-      <form class="row wrap" onSubmit={(e) => void compare(e)} aria-label={`Compare two ${TITLES[kind].what} versions`}>
+      <form
+        class="row wrap"
+        onSubmit={(e) => void compare(e)}
+        aria-label={`Compare two ${TITLES[kind].what} versions`}
+      >
         <div class="field">
           <label for={`${kind}-from`}>From</label>
           <select id={`${kind}-from`} value={from} onChange={(e) => setFrom(e.currentTarget.value)}>
@@ -97,7 +113,9 @@ function History({ app, kind }: { app: AppRecord; kind: VersionedKind }) {
   const publish = async (v: VersionListed, list: VersionList) => {
     const rollback = !v.draft;
     const ok = await confirm({
-      title: rollback ? `Roll the ${what} back to ${short(v.version)}?` : `Publish the ${what} draft ${short(v.version)}?`,
+      title: rollback
+        ? `Roll the ${what} back to ${short(v.version)}?`
+        : `Publish the ${what} draft ${short(v.version)}?`,
       body: (
         <p>
           Calls use version {short(v.version)} (saved by {v.savedBy}) from then on
@@ -113,7 +131,11 @@ function History({ app, kind }: { app: AppRecord; kind: VersionedKind }) {
     try {
       const answer = await publishVersion(app.streamId, kind, v.version);
       const training = kind === 'agent' && (answer as AgentStatus).state === 'training';
-      setDone(training ? `Version ${short(v.version)} is training; calls use it when it is trained.` : `Version ${short(v.version)} is published: calls use it now.`);
+      setDone(
+        training
+          ? `Version ${short(v.version)} is training; calls use it when it is trained.`
+          : `Version ${short(v.version)} is published: calls use it now.`,
+      );
       load.reload();
     } catch (err) {
       setError(err);
@@ -124,7 +146,8 @@ function History({ app, kind }: { app: AppRecord; kind: VersionedKind }) {
       <h2 id={`${kind}-versions-title`}>{title}</h2>
       {mayPublish ? null : (
         <p role="note" id={`${kind}-role-note`}>
-          {needsRole('editor')} You can read the versions and compare them; an editor or owner publishes or rolls back.
+          {needsRole('editor')} You can read the versions and compare them; an editor or owner publishes or
+          rolls back.
         </p>
       )}
       <p class="muted small" role="status">
@@ -164,7 +187,8 @@ function History({ app, kind }: { app: AppRecord; kind: VersionedKind }) {
                           {v.lastPublished ? (
                             <span class="muted small">
                               {stateOf(v) ? <br /> : null}
-                              last published {new Date(v.lastPublished.at).toLocaleString()} by {v.lastPublished.by}
+                              last published {new Date(v.lastPublished.at).toLocaleString()} by{' '}
+                              {v.lastPublished.by}
                               {v.lastPublished.note ? `: ${v.lastPublished.note}` : ''}
                             </span>
                           ) : null}
@@ -172,7 +196,11 @@ function History({ app, kind }: { app: AppRecord; kind: VersionedKind }) {
                         {mayPublish ? (
                           <td>
                             {v.published ? null : (
-                              <button type="button" class={v.draft ? 'primary' : undefined} onClick={() => void publish(v, list)}>
+                              <button
+                                type="button"
+                                class={v.draft ? 'primary' : undefined}
+                                onClick={() => void publish(v, list)}
+                              >
                                 {v.draft ? 'Publish' : 'Roll back to this'}
                                 <span class="sr-only"> ({short(v.version)})</span>
                               </button>
@@ -199,7 +227,8 @@ export function VersionsPage({ app }: { app: AppRecord }) {
     <section aria-labelledby="versions-title">
       <h1 id="versions-title">Versions</h1>
       <p class="muted">
-        Calls use the published version. A draft is saved without being published: the test sandbox uses it (the IVR setting sandboxAnswersFrom says so), and publishing makes it live.
+        Calls use the published version. A draft is saved without being published: the test sandbox uses it
+        (the IVR setting sandboxAnswersFrom says so), and publishing makes it live.
       </p>
       <History app={app} kind="agent" />
       <History app={app} kind="ivr-settings" />
