@@ -65,17 +65,15 @@ export async function startDemoModel(port = 0): Promise<DemoModel> {
       }
       const question = lastUserText(body);
       const content = demoAnswer(question);
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            choices: [{ index: 0, message: { role: 'assistant', content } }],
-            usage: {
-              prompt_tokens: question.split(/\s+/).length,
-              completion_tokens: content.split(/\s+/).length,
-            },
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          choices: [{ index: 0, message: { role: 'assistant', content } }],
+          usage: {
+            prompt_tokens: question.split(/\s+/).length,
+            completion_tokens: content.split(/\s+/).length,
+          },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

@@ -33,12 +33,10 @@ const mintedToken = z.object({ token: z.string(), expiresAt: z.string(), webhook
 const dialectView = z.object({
   name: z.enum(dialectNames),
   title: z.string(),
-  builtins: z
-    .object({ voice: z.array(z.string()), dtmf: z.array(z.string()) })
-    .meta({
-      description:
-        'the builtin grammar types the documents use per mode (any other entity gets an SRGS grammar)',
-    }),
+  builtins: z.object({ voice: z.array(z.string()), dtmf: z.array(z.string()) }).meta({
+    description:
+      'the builtin grammar types the documents use per mode (any other entity gets an SRGS grammar)',
+  }),
   transcription: z
     .boolean()
     .meta({ description: 'whether the browser transcribes free speech (else free answers are recorded)' }),

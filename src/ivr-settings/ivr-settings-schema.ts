@@ -213,12 +213,9 @@ export const sandboxRequiredSettings = {
 
 export const channelBody = z.strictObject({
   enabled: z.boolean(),
-  allowTokensWithoutExpiry: z
-    .boolean()
-    .optional()
-    .meta({
-      description: 'accept webhook tokens without an exp claim (default false: such tokens are refused)',
-    }),
+  allowTokensWithoutExpiry: z.boolean().optional().meta({
+    description: 'accept webhook tokens without an exp claim (default false: such tokens are refused)',
+  }),
 });
 
 export const mintTokenBody = z.strictObject({

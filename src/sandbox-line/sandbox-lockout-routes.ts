@@ -8,18 +8,13 @@ const tags = ['operator', 'ivr'];
 const kinds = ['number', 'address', 'caller'] as const;
 
 const lockout = z.object({
-  kind: z
-    .enum(kinds)
-    .meta({
-      description:
-        'number: the sandbox number (every caller); address: a client address (every sandbox number); caller: one from at one address',
-    }),
-  state: z
-    .enum(['locked', 'slowed'])
-    .meta({
-      description:
-        'slowed: the number took too many wrong entries this minute; locked: refused until `until`',
-    }),
+  kind: z.enum(kinds).meta({
+    description:
+      'number: the sandbox number (every caller); address: a client address (every sandbox number); caller: one from at one address',
+  }),
+  state: z.enum(['locked', 'slowed']).meta({
+    description: 'slowed: the number took too many wrong entries this minute; locked: refused until `until`',
+  }),
   phoneNumber: z.string().optional(),
   address: z
     .string()

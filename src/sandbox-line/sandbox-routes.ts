@@ -33,11 +33,9 @@ const provisionedSandbox = sandboxAnswer.extend({
       description:
         'every IVR setting this request changed (the sandbox pre-fills what it needs when the settings were never saved or are not enabled); null stands for not set',
     }),
-  channelSwitchedOn: z
-    .boolean()
-    .meta({
-      description: 'true when this request switched the IVR channel on (creating it when there was none)',
-    }),
+  channelSwitchedOn: z.boolean().meta({
+    description: 'true when this request switched the IVR channel on (creating it when there was none)',
+  }),
 });
 
 function entryUrl(baseUrl: string, phoneNumber: string, q: Record<string, string>): string {

@@ -53,9 +53,7 @@ export interface TestApp extends ComponentDeps {
   app: Express;
   log: LogCapture;
   /** Creates an app (streamId) and an API app with the given scopes; returns a JWT signer. */
-  createAppWithClient(
-    scopes: string[],
-  ): Promise<{
+  createAppWithClient(scopes: string[]): Promise<{
     streamId: string;
     clientId: string;
     clientSecret: string;

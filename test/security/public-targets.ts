@@ -322,15 +322,13 @@ export function publicTargets(
         name: 'GET /api/public/bot|stream/:id/testsuite/:name/:runId/status',
         methods: ['GET'],
         auth: appAuth,
-        path: fc
-          .constantFrom('bot', 'stream')
-          .chain((form) =>
-            pathArb(`/api/public/${form}/:id/testsuite/:name/:runId/status`, {
-              id: streamId,
-              name: SUITE,
-              runId: fx.runId,
-            }),
-          ),
+        path: fc.constantFrom('bot', 'stream').chain((form) =>
+          pathArb(`/api/public/${form}/:id/testsuite/:name/:runId/status`, {
+            id: streamId,
+            name: SUITE,
+            runId: fx.runId,
+          }),
+        ),
       },
     },
     {

@@ -563,13 +563,11 @@ describe.skipIf(!run)('the console in detail', () => {
   it('when a JSON suite is uploaded and run, then the progress shows a value part way, the results list each utterance with its expected and matched intent, and the CSV download holds the same rows', async () => {
     await page.goto(appUrl('test-runs'));
     await page.getByLabel('Suite name').fill('json-smoke');
-    await page
-      .getByLabel('Suite file (CSV or JSON)')
-      .setInputFiles({
-        name: 'smoke.json',
-        mimeType: 'application/json',
-        buffer: Buffer.from(JSON.stringify({ utterances: SUITE })),
-      });
+    await page.getByLabel('Suite file (CSV or JSON)').setInputFiles({
+      name: 'smoke.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ utterances: SUITE })),
+    });
     await page.getByText(`${SUITE.length} utterances read.`).waitFor();
     await page.getByRole('button', { name: 'Upload the suite' }).click();
     await page.getByRole('button', { name: 'Start a run' }).waitFor();

@@ -100,13 +100,11 @@ describe.skipIf(!run)('the test-run page and rejection', () => {
   it('when a suite with out-of-scope utterances is run, then the page shows the false-accept rate beside accuracy, the matrix with None and the reliability chart the status gives', async () => {
     await page.goto(`${gw.url}/console/apps/${app.streamId}/test-runs`);
     await page.getByLabel('Suite name').fill('rejection');
-    await page
-      .getByLabel('Suite file (CSV or JSON)')
-      .setInputFiles({
-        name: 'rejection.json',
-        mimeType: 'application/json',
-        buffer: Buffer.from(JSON.stringify({ utterances: SUITE })),
-      });
+    await page.getByLabel('Suite file (CSV or JSON)').setInputFiles({
+      name: 'rejection.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ utterances: SUITE })),
+    });
     await page.getByText(`${SUITE.length} utterances read.`).waitFor();
     await page.getByRole('button', { name: 'Upload the suite' }).click();
     // the status answer the page reads once the run has ended
