@@ -26,8 +26,8 @@ module.exports = {
       name: 'ioredis-only-in-redis-adapter',
       severity: 'error',
       comment:
-        'Only the Redis adapter of the store imports ioredis: redis-store, redis-client and rate-limiter-adapter.',
-      from: { path: '^src/', pathNot: '^src/store/(redis-store|redis-client|rate-limiter-adapter)\\.ts$' },
+        'Only the Redis adapter of the store imports ioredis: its redis-*.ts files and rate-limiter-adapter.',
+      from: { path: '^src/', pathNot: '^src/store/(redis-[a-z-]+|rate-limiter-adapter)\\.ts$' },
       to: { path: '^node_modules/ioredis/' },
     },
     {

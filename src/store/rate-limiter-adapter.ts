@@ -1,5 +1,11 @@
 /** Wraps a rate-limiter-flexible limiter (memory or Redis) behind the port's RateLimiter. */
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import type { RedisClient } from './redis-client.js';
 import type { RateLimiter, RateLimitEntry, RateLimitOutcome, RateLimitRule } from './store-port.js';
 
 const outcome = (res: RateLimiterRes, allowed: boolean): RateLimitOutcome => ({
@@ -66,6 +72,37 @@ export function memoryRateLimiter(prefix: string, rule: RateLimitRule): RateLimi
     const keys: string[] = [];
     for (const { key } of limiter.dump().storage) {
       if (String(key).startsWith(keyPrefix)) keys.push(String(key));
+      if (keys.length > max) break;
+    }
+    return keys;
+  };
+  return toRateLimiter(limiter, rule.points, keysOf);
+}
+
+/**
+ * A limiter kept in Redis (so limits hold across instances), its keys under `prefix`; `scan` lists
+ * the stored keys under a full key prefix, batch by batch.
+ */
+export function redisRateLimiter(
+  client: RedisClient,
+  prefix: string,
+  rule: RateLimitRule,
+  scan: (fullPrefix: string) => AsyncIterable<{ keys: string[] }>,
+): RateLimiter {
+  const limiter = new RateLimiterRedis({
+    storeClient: client,
+    useRedisPackage: false,
+    keyPrefix: prefix + rule.name,
+    points: rule.points,
+    duration: rule.durationS,
+    blockDuration: rule.blockDurationS ?? 0,
+    rejectIfRedisNotReady: true,
+  });
+  // the limiter names a key `<its prefix>:<key>`
+  const keysOf = async (keyPrefix: string, max: number): Promise<string[]> => {
+    const keys: string[] = [];
+    for await (const batch of scan(limiter.getKey(keyPrefix))) {
+      keys.push(...batch.keys.map((k) => limiter.parseKey(k)));
       if (keys.length > max) break;
     }
     return keys;

@@ -4,7 +4,6 @@
  * scripts it defines), the only module that talks to Redis. See docs/reliability.md.
  */
 import { Cluster, type Redis } from 'ioredis';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type {
   AtomicResult,
   Guard,
@@ -13,27 +12,21 @@ import type {
   RateLimiter,
   ScoredMember,
   Store,
-  StreamEntry,
   StreamReader,
   TurnCommit,
   TurnCommitOutcome,
   WriteOp,
 } from './store-port.js';
-import { toRateLimiter } from './rate-limiter-adapter.js';
+import { redisRateLimiter } from './rate-limiter-adapter.js';
 import { RedisLockListener } from './redis-lock-listener.js';
 import { encodeAtomic } from './encode-atomic.js';
 import { createRedisClient, type RedisClient, type RedisClientOptions } from './redis-client.js';
+import { redisStreamReader } from './redis-stream-reader.js';
+import { groupByHashTag, pipelineWrites } from './redis-write-pipeline.js';
 
 export interface RedisStoreOptions extends RedisClientOptions {
   prefix?: string;
   onError?: (err: Error) => void;
-}
-
-/** The hash tag of a key (what Redis Cluster hashes: the text between its first `{` and the next `}`), else the key. */
-function hashTagOf(key: string): string {
-  const open = key.indexOf('{');
-  const close = open < 0 ? -1 : key.indexOf('}', open + 1);
-  return close > open + 1 ? key.slice(open + 1, close) : key;
 }
 
 export class RedisStore implements Store {
@@ -227,55 +220,9 @@ export class RedisStore implements Store {
     return last[0]?.[0] ?? null;
   }
 
-  /**
-   * A reader on a connection of its own (a copy of the client's), whose command timeout and socket
-   * timeout both outlast its blocking reads: XREAD BLOCK holds its connection silent until an entry
-   * comes or the wait ends, and the client's own socket timeout (shorter than a feed's wait) would
-   * drop the connection mid-wait. A dead peer is still noticed: the socket timeout is the wait plus
-   * a margin, not off.
-   */
+  /** A reader on a connection of its own (redis-stream-reader.ts). */
   async streamReader(): Promise<StreamReader> {
-    const conn = this.client.duplicate();
-    conn.on('error', () => undefined);
-    let timeoutMs = 0;
-    const setTimeoutFor = (blockMs: number) => {
-      if (blockMs + 2_000 <= timeoutMs) return;
-      timeoutMs = blockMs + 2_000;
-      const socketTimeout = timeoutMs + 2_000;
-      if (conn instanceof Cluster)
-        conn.options.redisOptions = {
-          ...conn.options.redisOptions,
-          commandTimeout: timeoutMs,
-          socketTimeout,
-        };
-      else Object.assign(conn.options, { commandTimeout: timeoutMs, socketTimeout });
-    };
-    setTimeoutFor(20_000); // a feed's wait (HEARTBEAT_MS) and more, set before connecting (a Cluster's nodes take it then)
-    await conn.connect();
-    const k = (key: string) => this.k(key);
-    return {
-      async read(key: string, afterId: string, count: number, blockMs: number): Promise<StreamEntry[]> {
-        setTimeoutFor(blockMs);
-        const r = await conn.xread(
-          'COUNT',
-          count,
-          'BLOCK',
-          Math.max(1, Math.floor(blockMs)),
-          'STREAMS',
-          k(key),
-          afterId,
-        );
-        const entries = r?.[0]?.[1] ?? [];
-        return entries.map(([id, flat]) => {
-          const fields: Record<string, string> = {};
-          for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!;
-          return { id, fields };
-        });
-      },
-      async close(): Promise<void> {
-        conn.disconnect();
-      },
-    };
+    return redisStreamReader(this.client, (key) => this.k(key));
   }
 
   async hgetallMany(keys: string[]): Promise<Array<Record<string, string>>> {
@@ -406,104 +353,17 @@ export class RedisStore implements Store {
   }
 
   rateLimiter(rule: RateLimitRule): RateLimiter {
-    const limiter = new RateLimiterRedis({
-      storeClient: this.client,
-      useRedisPackage: false,
-      keyPrefix: this.prefix + rule.name,
-      points: rule.points,
-      duration: rule.durationS,
-      blockDuration: rule.blockDurationS ?? 0,
-      rejectIfRedisNotReady: true,
-    });
-    // the limiter names a key `<its prefix>:<key>`
-    const keysOf = async (keyPrefix: string, max: number): Promise<string[]> => {
-      const keys: string[] = [];
-      for await (const batch of this.scanPrefix(limiter.getKey(keyPrefix))) {
-        keys.push(...batch.keys.map((k) => limiter.parseKey(k)));
-        if (keys.length > max) break;
-      }
-      return keys;
-    };
-    return toRateLimiter(limiter, rule.points, keysOf);
+    return redisRateLimiter(this.client, this.prefix, rule, (fullPrefix) => this.scanPrefix(fullPrefix));
   }
 
   async bulk(ops: WriteOp[]): Promise<void> {
     if (ops.length === 0) return;
     if (this.isCluster) {
       // one script per hash tag (one slot), the tags in parallel: the ops of one tag keep their order
-      const byTag = new Map<string, WriteOp[]>();
-      for (const op of ops) {
-        const tag = hashTagOf(op.key);
-        const group = byTag.get(tag);
-        if (group) group.push(op);
-        else byTag.set(tag, [op]);
-      }
-      await Promise.all([...byTag.values()].map((group) => this.atomic(group)));
+      await Promise.all(groupByHashTag(ops).map((group) => this.atomic(group)));
       return;
     }
-    const pipe = this.client.pipeline();
-    for (const op of ops) {
-      const k = this.k(op.key);
-      switch (op.op) {
-        case 'set':
-          if (op.ttlMs) pipe.set(k, op.value, 'PX', op.ttlMs);
-          else pipe.set(k, op.value);
-          break;
-        case 'del':
-          pipe.del(k);
-          break;
-        case 'hset':
-          pipe.hset(k, op.fields);
-          break;
-        case 'hdel':
-          pipe.hdel(k, ...op.fields);
-          break;
-        case 'hincrby':
-          pipe.hincrby(k, op.field, op.by);
-          break;
-        case 'zadd':
-          pipe.zadd(k, op.score, op.member);
-          break;
-        case 'zrem':
-          pipe.zrem(k, op.member);
-          break;
-        case 'sadd':
-          pipe.sadd(k, op.member);
-          break;
-        case 'srem':
-          pipe.srem(k, op.member);
-          break;
-        case 'incrby':
-          pipe.incrby(k, op.by);
-          break;
-        case 'pexpire':
-          pipe.pexpire(k, op.ttlMs);
-          break;
-        case 'rpush':
-          pipe.rpush(k, op.value).ltrim(k, -Math.max(1, Math.floor(op.keepLast)), -1);
-          break;
-        case 'zremrangebyscore':
-          pipe.zremrangebyscore(
-            k,
-            Number.isFinite(op.min) ? op.min : '-inf',
-            Number.isFinite(op.max) ? op.max : '+inf',
-          );
-          break;
-        case 'xadd':
-          pipe.xadd(
-            k,
-            'MAXLEN',
-            '~',
-            Math.max(1, Math.floor(op.maxLen)),
-            '*',
-            ...Object.entries(op.fields).flat(),
-          );
-          break;
-      }
-    }
-    const res = await pipe.exec();
-    const failed = res?.find(([err]) => err)?.[0];
-    if (failed) throw failed;
+    await pipelineWrites(this.client, (key) => this.k(key), ops);
   }
 
   async ping(): Promise<boolean> {
