@@ -9,10 +9,8 @@ import { EventEmitter } from 'node:events';
 import type {
   AtomicResult,
   Guard,
-  RangeOptions,
   RateLimitRule,
   RateLimiter,
-  ScoredMember,
   Store,
   StreamEntry,
   StreamReader,
@@ -26,6 +24,9 @@ import { memoryRateLimiter } from './rate-limiter-adapter.js';
 import { eventStreamReader } from './event-stream-reader.js';
 import { openDatabase, type OpenedDatabase } from './sqlite-database.js';
 import { SqliteKeyspace } from './sqlite-keyspace.js';
+import { prepareQueries, type SqliteQueries } from './sqlite-queries.js';
+import { SqliteWriteGroup } from './sqlite-write-group.js';
+import { SqliteSortedSets } from './sqlite-sorted-sets.js';
 
 export interface SqliteStoreOptions {
   /** The data directory (created when absent). */
@@ -35,18 +36,16 @@ export interface SqliteStoreOptions {
   syncMs?: number;
 }
 
-const finite = (n: number): number => Math.min(Math.max(n, -Number.MAX_VALUE), Number.MAX_VALUE);
-
 export class SqliteStore implements Store {
   readonly kind = 'embedded' as const;
   readonly atomicAcrossSlots = true;
   private readonly space: SqliteKeyspace;
-  private readonly q;
+  private readonly q: SqliteQueries;
+  private readonly writes: SqliteWriteGroup;
+  private readonly zsets: SqliteSortedSets;
   private readonly sweeper: NodeJS.Timeout;
   private readonly added = new EventEmitter().setMaxListeners(0);
   private closed = false;
-  /** The steps of the open group, answered when it commits. */
-  private readonly grouped: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
 
   private constructor(
     readonly database: OpenedDatabase,
@@ -54,35 +53,9 @@ export class SqliteStore implements Store {
   ) {
     const db = database.db;
     this.space = new SqliteKeyspace(db, prefix, (key) => this.added.emit(key));
-    const p = (sql: string) => db.prepare(sql);
-    this.q = {
-      hall: p('SELECT f, v FROM hash WHERE k = ?').raw(),
-      members: p('SELECT m FROM sset WHERE k = ? ORDER BY m').pluck(),
-      zasc: p(
-        'SELECT m AS member, s AS score FROM zset WHERE k = ? AND s >= ? AND s <= ? ORDER BY s, m LIMIT ? OFFSET ?',
-      ),
-      zdesc: p(
-        'SELECT m AS member, s AS score FROM zset WHERE k = ? AND s >= ? AND s <= ? ORDER BY s DESC, m DESC LIMIT ? OFFSET ?',
-      ),
-      zcount: p('SELECT count(*) FROM zset WHERE k = ? AND s >= ? AND s <= ?').pluck(),
-      zcard: p('SELECT count(*) FROM zset WHERE k = ?').pluck(),
-      zscore: p('SELECT s FROM zset WHERE k = ? AND m = ?').pluck(),
-      zbelow: p('SELECT count(*) FROM zset WHERE k = ? AND (s < ? OR (s = ? AND m < ?))').pluck(),
-      zdelBelow: p('DELETE FROM zset WHERE k = ? AND s <= ?'),
-      zput: p('INSERT INTO zset (k, m, s) VALUES (?, ?, ?) ON CONFLICT (k, m) DO UPDATE SET s = excluded.s'),
-      zdel: p('DELETE FROM zset WHERE k = ? AND m = ?'),
-      zfrom: p('SELECT count(*) FROM zset WHERE k = ? AND s > ?').pluck(),
-      lall: p('SELECT v FROM list WHERE k = ? ORDER BY i').pluck(),
-      xafter: p(
-        'SELECT ms, seq, f FROM stream WHERE k = ? AND (ms > ? OR (ms = ? AND seq > ?)) ORDER BY ms, seq LIMIT ?',
-      ),
-      size: p(`SELECT coalesce((SELECT length(v) FROM keys WHERE k = @k), 0)
-        + coalesce((SELECT sum(length(f) + length(v) + 32) FROM hash WHERE k = @k), 0)
-        + coalesce((SELECT sum(length(m) + 40) FROM zset WHERE k = @k), 0)
-        + coalesce((SELECT sum(length(m) + 16) FROM sset WHERE k = @k), 0)
-        + coalesce((SELECT sum(length(v) + 16) FROM list WHERE k = @k), 0)
-        + coalesce((SELECT sum(length(f) + 32) FROM stream WHERE k = @k), 0)`).pluck(),
-    };
+    this.q = prepareQueries(db);
+    this.writes = new SqliteWriteGroup(db);
+    this.zsets = new SqliteSortedSets(this.space, this.q);
     this.sweeper = setInterval(() => {
       if (!this.closed) this.space.sweep();
     }, 5_000);
@@ -96,34 +69,9 @@ export class SqliteStore implements Store {
     return new SqliteStore(database, opts.prefix ?? '');
   }
 
-  /**
-   * Runs one step of writes in the current group: the steps of one turn of the event loop share one
-   * SQLite transaction, committed on the next turn (one write to the log for all of them). Each step
-   * is a savepoint inside it, so a failing step undoes only itself. A step is answered once its
-   * group is committed: nothing is acknowledged before it is in the log.
-   */
-  private async tx<T>(fn: () => T): Promise<T> {
-    const db = this.space.db;
-    if (!db.inTransaction) {
-      // IMMEDIATE: the write lock now, waiting (busy_timeout) while the checkpointer restarts the log
-      db.exec('BEGIN IMMEDIATE');
-      setImmediate(() => this.commitGroup());
-    }
-    const result = db.transaction(fn)();
-    await new Promise<void>((resolve, reject) => this.grouped.push({ resolve, reject }));
-    return result;
-  }
-
-  private commitGroup(): void {
-    const waiting = this.grouped.splice(0);
-    const db = this.space.db;
-    try {
-      if (db.inTransaction) db.exec('COMMIT');
-      for (const w of waiting) w.resolve();
-    } catch (err) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      for (const w of waiting) w.reject(err);
-    }
+  /** One step of writes in the current group commit (sqlite-write-group.ts). */
+  private tx<T>(fn: () => T): Promise<T> {
+    return this.writes.step(fn);
   }
 
   async get(key: string): Promise<string | null> {
@@ -192,66 +140,13 @@ export class SqliteStore implements Store {
     return this.q.members.all(this.space.k(key)) as string[];
   }
 
-  private range(
-    key: string,
-    min: number,
-    max: number,
-    rev: boolean,
-    offset: number,
-    count: number,
-  ): ScoredMember[] {
-    if (!this.space.typed(key, 'zset')) return [];
-    return (rev ? this.q.zdesc : this.q.zasc).all(
-      this.space.k(key),
-      finite(min),
-      finite(max),
-      count,
-      offset,
-    ) as ScoredMember[];
-  }
-
-  async zrangeByScore(
-    key: string,
-    min: number,
-    max: number,
-    opts: RangeOptions = {},
-  ): Promise<ScoredMember[]> {
-    return this.range(key, min, max, opts.rev ?? false, opts.offset ?? 0, opts.count ?? -1);
-  }
-
-  async zrange(
-    key: string,
-    start: number,
-    stop: number,
-    opts: { rev?: boolean } = {},
-  ): Promise<ScoredMember[]> {
-    const n = await this.zcard(key);
-    const s = start < 0 ? Math.max(0, n + start) : start;
-    const e = stop < 0 ? n + stop : Math.min(stop, n - 1);
-    return s > e ? [] : this.range(key, -Infinity, Infinity, opts.rev ?? false, s, e - s + 1);
-  }
-
-  async zcount(key: string, min: number, max: number): Promise<number> {
-    if (!this.space.typed(key, 'zset')) return 0;
-    return this.q.zcount.get(this.space.k(key), finite(min), finite(max)) as number;
-  }
-
-  async zcard(key: string): Promise<number> {
-    if (!this.space.typed(key, 'zset')) return 0;
-    return this.q.zcard.get(this.space.k(key)) as number;
-  }
-
-  async zscore(key: string, member: string): Promise<number | null> {
-    if (!this.space.typed(key, 'zset')) return null;
-    return (this.q.zscore.get(this.space.k(key), member) as number | undefined) ?? null;
-  }
-
-  async zrank(key: string, member: string, opts: { rev?: boolean } = {}): Promise<number | null> {
-    const score = await this.zscore(key, member);
-    if (score === null) return null;
-    const below = this.q.zbelow.get(this.space.k(key), score, score, member) as number;
-    return opts.rev ? (await this.zcard(key)) - 1 - below : below;
-  }
+  // sorted-set reads (sqlite-sorted-sets.ts)
+  zrangeByScore: Store['zrangeByScore'] = (...a) => this.zsets.zrangeByScore(...a);
+  zrange: Store['zrange'] = (...a) => this.zsets.zrange(...a);
+  zcount: Store['zcount'] = (...a) => this.zsets.zcount(...a);
+  zcard: Store['zcard'] = (...a) => this.zsets.zcard(...a);
+  zscore: Store['zscore'] = (...a) => this.zsets.zscore(...a);
+  zrank: Store['zrank'] = (...a) => this.zsets.zrank(...a);
 
   async lrange(key: string, start: number, stop: number): Promise<string[]> {
     if (!this.space.typed(key, 'list')) return [];
@@ -367,7 +262,7 @@ export class SqliteStore implements Store {
 
   async claimDue(key: string, nowMs: number, leaseUntilMs: number, max: number): Promise<string[]> {
     return this.tx(() => {
-      const due = this.range(key, -Infinity, nowMs, false, 0, Math.max(1, Math.floor(max)));
+      const due = this.zsets.range(key, -Infinity, nowMs, false, 0, Math.max(1, Math.floor(max)));
       for (const { member } of due) this.q.zput.run(this.space.k(key), member, leaseUntilMs);
       return due.map((x) => x.member);
     });
@@ -440,7 +335,7 @@ export class SqliteStore implements Store {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.sweeper);
-    this.commitGroup();
+    this.writes.commitGroup();
     await this.database.close();
   }
 
