@@ -8,13 +8,7 @@
  * the composition root hands in, and its version re-checked at most every `recheckMs`.
  */
 import type { LRUCache } from 'lru-cache';
-import {
-  IntentModelError,
-  loadCompiledAgent,
-  validateAgentDefinition,
-  type AgentDefinition,
-  type CompiledAgent,
-} from '../agent/index.js';
+import { validateAgentDefinition, type AgentDefinition, type CompiledAgent } from '../agent/index.js';
 import { AppError, isoNow, newId, type Logger, type RateLimiter } from '../platform/index.js';
 import { storeKeys, type Store } from '../store/index.js';
 import type { AgentStatus } from './admin-schemas.js';
@@ -22,6 +16,8 @@ import { checkAgentLimits, type AgentLimits } from './agent-limits.js';
 import { AgentTrainer, rawHashOf, versionOf, type TrainingTarget } from './agent-training.js';
 import type { TrainingPool } from './training-pool.js';
 import { VersionLog, type VersionRecord } from './version-log.js';
+import { agentKeys, CompiledAgents, type AgentCacheEntry } from './compiled-agents.js';
+import { agentStatusOf } from './agent-status.js';
 
 /** Which version answers: the published one (calls), or the latest trained draft (the sandbox may), else the published one. */
 export type AgentAudience = 'published' | 'draft';
@@ -39,14 +35,7 @@ export interface AgentVersionListed extends VersionRecord {
   draft: boolean;
 }
 
-/** A compiled agent as kept, with the version it was compiled from and when that was last checked. */
-export interface AgentCacheEntry {
-  version: string;
-  checkedAt: number;
-  agent: Promise<CompiledAgent>;
-  /** A newer live version being loaded while this one keeps answering. */
-  loading?: string;
-}
+export type { AgentCacheEntry } from './compiled-agents.js';
 
 /** Checks that need other components (e.g. that a transfer names an imported skill group). */
 export type DefinitionCheck = (
@@ -71,18 +60,19 @@ export interface AgentRegistryOptions {
 const TRAINING_LOCK_MS = 15_000;
 
 export class AgentRegistry {
-  private readonly store: Store;
-  private readonly cache: LRUCache<string, AgentCacheEntry>;
-  private readonly logger: Logger;
+  private readonly compiled: CompiledAgents;
   private readonly training: AgentTrainer;
-  private readonly recheckMs: number;
   readonly versions: VersionLog;
 
   constructor(private readonly opts: AgentRegistryOptions) {
-    this.store = opts.store;
-    this.cache = opts.cache;
-    this.logger = opts.logger;
-    this.recheckMs = opts.recheckMs ?? 2_000;
+    this.compiled = new CompiledAgents({
+      store: opts.store,
+      cache: opts.cache,
+      trainer: opts.trainer,
+      logger: opts.logger,
+      recheckMs: opts.recheckMs ?? 2_000,
+      takeOver: (streamId) => this.takeOver(streamId),
+    });
     this.versions = new VersionLog(opts.store, {
       index: storeKeys.agentVersions,
       doc: storeKeys.agentVersion,
@@ -91,12 +81,7 @@ export class AgentRegistry {
       opts.store,
       opts.trainer,
       opts.logger,
-      (streamId, version, agent, target) =>
-        this.cache.set(cacheKeyOf(streamId, target), {
-          version,
-          checkedAt: Date.now(),
-          agent: Promise.resolve(agent),
-        }),
+      (streamId, version, agent, target) => this.compiled.keep(streamId, target, version, agent),
       opts.trainingLockMs ?? TRAINING_LOCK_MS,
     );
   }
@@ -118,13 +103,13 @@ export class AgentRegistry {
       if (!r.allowed) throw AppError.rateLimited(r.msBeforeNext / 1000);
     }
     const raw = rawHashOf(input);
-    const keys = this.keys(streamId);
+    const keys = agentKeys(streamId);
     // the live definition's version and hash only: its JSON (up to AGENT_MAX_BYTES) is read when needed
     const [live, liveRaw, upload, trainingHeld] = await Promise.all([
-      this.store.hget(keys.definition, 'version').then((v) => v ?? undefined),
-      this.store.hget(keys.definition, 'raw').then((v) => v ?? undefined),
-      this.store.hgetall(keys.upload),
-      this.store.exists(keys.lock),
+      this.opts.store.hget(keys.definition, 'version').then((v) => v ?? undefined),
+      this.opts.store.hget(keys.definition, 'raw').then((v) => v ?? undefined),
+      this.opts.store.hgetall(keys.upload),
+      this.opts.store.exists(keys.lock),
     ]);
     const unchanged = save.publish
       ? await this.unchanged(streamId, raw, { live, liveRaw, upload, trainingHeld })
@@ -142,7 +127,7 @@ export class AgentRegistry {
       );
     const json = JSON.stringify(checked.definition);
     const version = versionOf(json);
-    const draft = await this.store.hget(keys.draft, 'version');
+    const draft = await this.opts.store.hget(keys.draft, 'version');
     await this.keepUnversionedLive(streamId, live);
     await this.versions.record(
       streamId,
@@ -155,7 +140,7 @@ export class AgentRegistry {
       // draft (the latest save is the published one)
       await this.dropUpload(streamId, upload);
       if (draft)
-        await this.store.atomic([
+        await this.opts.store.atomic([
           { op: 'del', key: keys.draft },
           { op: 'del', key: keys.draftModel },
         ]);
@@ -192,7 +177,7 @@ export class AgentRegistry {
   /** The live agent of an app saved before versions were kept becomes a version, so that it can be rolled back to. */
   private async keepUnversionedLive(streamId: string, live: string | undefined): Promise<void> {
     if (!live || (await this.versions.get(streamId, live))) return;
-    const def = await this.store.hgetall(this.keys(streamId).definition);
+    const def = await this.opts.store.hgetall(agentKeys(streamId).definition);
     if (def.version !== live || !def.json) return;
     await this.versions.record(
       streamId,
@@ -218,12 +203,12 @@ export class AgentRegistry {
     },
     live: string | null,
   ): Promise<AgentStatus> {
-    const keys = this.keys(streamId);
+    const keys = agentKeys(streamId);
     this.opts.trainer.admit(streamId);
     const token = newId('tr');
     const since = isoNow();
     const { version, json, raw, target, clearDraft } = job;
-    await this.store.atomic([
+    await this.opts.store.atomic([
       { op: 'del', key: keys.upload },
       {
         op: 'hset',
@@ -253,10 +238,10 @@ export class AgentRegistry {
    * the version is not kept.
    */
   async publish(streamId: string, version: string): Promise<{ status: AgentStatus; trained: boolean }> {
-    const keys = this.keys(streamId);
+    const keys = agentKeys(streamId);
     const [live, draft, saved] = await Promise.all([
-      this.store.hget(keys.definition, 'version'),
-      this.store.hgetall(keys.draft),
+      this.opts.store.hget(keys.definition, 'version'),
+      this.opts.store.hgetall(keys.draft),
       this.versions.get(streamId, version),
     ]);
     if (!saved)
@@ -264,9 +249,9 @@ export class AgentRegistry {
         `The agent has no saved version ${version} (it was never saved, or is past the retention)`,
       );
     if (live === version) return { status: (await this.status(streamId))!, trained: true };
-    const draftModel = draft.version === version ? await this.store.get(keys.draftModel) : null;
+    const draftModel = draft.version === version ? await this.opts.store.get(keys.draftModel) : null;
     if (draft.version === version && draftModel && draft.json) {
-      const done = await this.store.atomic(
+      const done = await this.opts.store.atomic(
         [
           {
             op: 'hset',
@@ -281,10 +266,7 @@ export class AgentRegistry {
       );
       if (!done.ok) throw AppError.conflict('The agent draft changed meanwhile; try again');
       // this instance answers calls from the draft's compiled agent at once (others load it on their next check)
-      const compiled = this.cache.get(cacheKeyOf(streamId, 'draft'));
-      if (compiled?.version === version)
-        this.cache.set(streamId, { version, checkedAt: Date.now(), agent: compiled.agent });
-      this.cache.delete(cacheKeyOf(streamId, 'draft'));
+      this.compiled.promoteDraft(streamId, version);
       return { status: (await this.status(streamId))!, trained: true };
     }
     const status = await this.startTraining(
@@ -299,11 +281,11 @@ export class AgentRegistry {
   async listVersions(
     streamId: string,
   ): Promise<{ versions: AgentVersionListed[]; published: string | null; draft: string | null }> {
-    const keys = this.keys(streamId);
+    const keys = agentKeys(streamId);
     const [list, published, draft] = await Promise.all([
       this.versions.list(streamId),
-      this.store.hget(keys.definition, 'version'),
-      this.store.hget(keys.draft, 'version'),
+      this.opts.store.hget(keys.definition, 'version'),
+      this.opts.store.hget(keys.draft, 'version'),
     ]);
     return {
       versions: list.map((v) => ({ ...v, published: v.version === published, draft: v.version === draft })),
@@ -314,7 +296,7 @@ export class AgentRegistry {
 
   /** The published version's id (null before a first one is live). */
   published(streamId: string): Promise<string | null> {
-    return this.store.hget(this.keys(streamId).definition, 'version');
+    return this.opts.store.hget(agentKeys(streamId).definition, 'version');
   }
 
   /** The status of an upload sent again exactly as before (the live agent, or the one training); null when it is new. */
@@ -347,45 +329,33 @@ export class AgentRegistry {
   /** Drops an upload still training (the live agent was sent again); only the upload read (a newer one stored meanwhile stays). */
   private async dropUpload(streamId: string, upload: Record<string, string>): Promise<void> {
     if (!upload.version) return;
-    const keys = this.keys(streamId);
+    const keys = agentKeys(streamId);
     this.training.abort(streamId);
     const drop = [keys.upload, keys.uploadDefinition, keys.lock].map((key) => ({ op: 'del' as const, key }));
-    await this.store.atomic(drop, [{ key: keys.upload, hashField: 'version', equals: upload.version }]);
+    await this.opts.store.atomic(drop, [{ key: keys.upload, hashField: 'version', equals: upload.version }]);
   }
 
   /** The latest accepted definition (the one training, or that failed to train, else the draft, else the live one). */
   async getDefinition(streamId: string): Promise<AgentDefinition | null> {
-    const keys = this.keys(streamId);
+    const keys = agentKeys(streamId);
     const json =
-      (await this.store.get(keys.uploadDefinition)) ??
-      (await this.store.hget(keys.draft, 'json')) ??
-      (await this.store.hget(keys.definition, 'json'));
+      (await this.opts.store.get(keys.uploadDefinition)) ??
+      (await this.opts.store.hget(keys.draft, 'json')) ??
+      (await this.opts.store.hget(keys.definition, 'json'));
     return json ? (JSON.parse(json) as AgentDefinition) : null;
   }
 
   /** Which version is live and how the latest upload stands; null when the app has no agent. */
   async status(streamId: string): Promise<AgentStatus | null> {
-    const keys = this.keys(streamId);
+    const keys = agentKeys(streamId);
     const [live, liveSince, upload, draft] = await Promise.all([
-      this.store.hget(keys.definition, 'version'),
-      this.store.hget(keys.definition, 'since'),
-      this.store.hgetall(keys.upload),
-      this.store.hget(keys.draft, 'version'),
+      this.opts.store.hget(keys.definition, 'version'),
+      this.opts.store.hget(keys.definition, 'since'),
+      this.opts.store.hgetall(keys.upload),
+      this.opts.store.hget(keys.draft, 'version'),
     ]);
-    const since = { ...(liveSince ? { liveSince } : {}), ...(draft ? { draftVersion: draft } : {}) };
-    if (upload.version) {
-      if (upload.state === 'training') this.takeOver(streamId);
-      return {
-        state: upload.state === 'failed' ? 'failed' : 'training',
-        liveVersion: live,
-        latestVersion: upload.version,
-        ...since,
-        ...(upload.since ? { trainingSince: upload.since } : {}),
-        ...(upload.error ? { error: upload.error } : {}),
-      };
-    }
-    if (draft) return { state: 'ready', liveVersion: live, latestVersion: draft, ...since };
-    return live ? { state: 'ready', liveVersion: live, latestVersion: live, ...since } : null;
+    if (upload.version && upload.state === 'training') this.takeOver(streamId);
+    return agentStatusOf({ live, liveSince, upload, draft });
   }
 
   /**
@@ -402,54 +372,15 @@ export class AgentRegistry {
     from: AgentAudience = 'published',
   ): Promise<{ agent: CompiledAgent; version: string; from: AgentAudience } | null> {
     if (from === 'draft') {
-      const draft = await this.getTarget(streamId, 'draft');
+      const draft = await this.compiled.entry(streamId, 'draft');
       if (draft) return { agent: await draft.agent, version: draft.version, from: 'draft' };
     }
-    const live = await this.getTarget(streamId, 'live');
+    const live = await this.compiled.entry(streamId, 'live');
     return live ? { agent: await live.agent, version: live.version, from: 'published' } : null;
   }
 
-  /** The cache entry of the app's live (or draft) agent, loaded or refreshed as needed; null when there is none. */
-  private async getTarget(streamId: string, target: TrainingTarget): Promise<AgentCacheEntry | null> {
-    const now = Date.now();
-    const cacheKey = cacheKeyOf(streamId, target);
-    const hit = this.cache.get(cacheKey);
-    if (hit && now - hit.checkedAt < this.recheckMs) return hit;
-    const keys = this.keys(streamId);
-    const [version, uploadState] = await Promise.all([
-      this.store.hget(target === 'draft' ? keys.draft : keys.definition, 'version'),
-      this.store.hget(keys.upload, 'state'),
-    ]);
-    if (uploadState === 'training') this.takeOver(streamId);
-    if (!version) {
-      this.cache.delete(cacheKey);
-      return null;
-    }
-    if (hit && hit.version === version) {
-      hit.checkedAt = now;
-      return hit;
-    }
-    if (hit) {
-      // another version went live: the one kept answers until the new one is loaded
-      hit.checkedAt = now;
-      if (hit.loading !== version) this.refresh(streamId, target, version, hit);
-      return hit;
-    }
-    const entry: AgentCacheEntry = {
-      version,
-      checkedAt: now,
-      agent: this.load(streamId, target).then((l) => l.agent),
-    };
-    this.cache.set(cacheKey, entry);
-    entry.agent.catch(() => {
-      if (this.cache.get(cacheKey) === entry) this.cache.delete(cacheKey);
-    });
-    return entry;
-  }
-
   forget(streamId: string): void {
-    this.cache.delete(streamId);
-    this.cache.delete(cacheKeyOf(streamId, 'draft'));
+    this.compiled.forget(streamId);
     this.training.abort(streamId);
   }
 
@@ -458,75 +389,11 @@ export class AgentRegistry {
     return this.training.stop();
   }
 
-  private keys(streamId: string) {
-    return {
-      definition: storeKeys.agentDefinition(streamId),
-      model: storeKeys.agentModel(streamId),
-      upload: storeKeys.agentUpload(streamId),
-      uploadDefinition: storeKeys.agentUploadDefinition(streamId),
-      lock: storeKeys.agentTrainingLock(streamId),
-      draft: storeKeys.agentDraft(streamId),
-      draftModel: storeKeys.agentDraftModel(streamId),
-    };
-  }
-
   private takeOver(streamId: string): void {
     this.training
       .takeOver(streamId)
-      .catch((err: unknown) => this.logger.warn({ err, streamId }, 'could not take over an agent training'));
-  }
-
-  /** Loads a newer live version in the background; `old` answers until it is ready. */
-  private refresh(streamId: string, target: TrainingTarget, version: string, old: AgentCacheEntry): void {
-    old.loading = version;
-    const cacheKey = cacheKeyOf(streamId, target);
-    this.load(streamId, target).then(
-      (loaded) => {
-        if (this.cache.get(cacheKey) === old)
-          this.cache.set(cacheKey, {
-            version: loaded.version,
-            checkedAt: Date.now(),
-            agent: Promise.resolve(loaded.agent),
-          });
-      },
-      (err: unknown) => {
-        old.loading = undefined;
-        this.logger.warn(
-          { err, streamId, version },
-          'could not load the new agent version; the previous one answers',
-        );
-      },
-    );
-  }
-
-  /** The live (or draft) version from the store: its stored model imported, or (missing or stale) trained on a thread. */
-  private async load(
-    streamId: string,
-    target: TrainingTarget,
-  ): Promise<{ version: string; agent: CompiledAgent }> {
-    const keys = this.keys(streamId);
-    const defKey = target === 'draft' ? keys.draft : keys.definition;
-    const modelKey = target === 'draft' ? keys.draftModel : keys.model;
-    const [def, model] = await Promise.all([this.store.hgetall(defKey), this.store.get(modelKey)]);
-    if (!def.json || !def.version) throw AppError.notFound('Agent not found');
-    const definition = JSON.parse(def.json) as unknown;
-    if (model) {
-      try {
-        return { version: def.version, agent: loadCompiledAgent(definition, model) };
-      } catch (err) {
-        if (!(err instanceof IntentModelError)) throw err;
-        // a model trained from other utterances (written by an older version, or read across a commit)
-      }
-    }
-    const trained = await this.opts.trainer.train(def.json, undefined, streamId);
-    await this.store.atomic(
-      [{ op: 'set', key: modelKey, value: trained }],
-      [{ key: defKey, hashField: 'version', equals: def.version }],
-    );
-    return { version: def.version, agent: loadCompiledAgent(definition, trained) };
+      .catch((err: unknown) =>
+        this.opts.logger.warn({ err, streamId }, 'could not take over an agent training'),
+      );
   }
 }
-
-/** The cache key of an app's published agent (its streamId) or of its draft. */
-const cacheKeyOf = (streamId: string, target: TrainingTarget): string =>
-  target === 'draft' ? `${streamId}#draft` : streamId;
