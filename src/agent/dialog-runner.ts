@@ -13,6 +13,7 @@ import { languageChoiceEnabled, languageKeys } from './language-choice.js';
 import { primary } from './languages.js';
 import type { NluSettings } from './nlu-settings.js';
 import { nodeRegistry } from './node-registry.js';
+import { nodeOverrides } from './node-overrides.js';
 import {
   parsePromptTemplate,
   promptToText,
@@ -293,24 +294,7 @@ export class DialogRunner implements NodeRuntime {
   // ---- results -----------------------------------------------------------------------------
 
   private withOverrides(node: CompiledNode): { overrides?: IvrOverrides } {
-    const ivr = node.def.ivr;
-    if (!ivr) return {};
-    const o: IvrOverrides = {};
-    const noInput = this.prompt(node, 'ivr.noInputPrompt');
-    const noMatch = this.prompt(node, 'ivr.noMatchPrompt');
-    const error = this.prompt(node, 'ivr.errorPrompt');
-    if (noInput) o.noInputPrompt = noInput;
-    if (noMatch) o.noMatchPrompt = noMatch;
-    if (error) o.errorPrompt = error;
-    if (ivr.grammar)
-      o.grammar = (Array.isArray(ivr.grammar) ? ivr.grammar : [ivr.grammar]).map((g) => ({ ...g }));
-    if (ivr.timeout !== undefined) o.timeout = ivr.timeout;
-    if (ivr.retries !== undefined) o.retries = ivr.retries;
-    if (ivr.bargein !== undefined) o.bargein = ivr.bargein;
-    if (ivr.recording !== undefined) o.recording = ivr.recording;
-    if (ivr.locale !== undefined) o.locale = ivr.locale;
-    if (ivr.properties !== undefined) o.properties = { ...ivr.properties };
-    return Object.keys(o).length > 0 ? { overrides: o } : {};
+    return nodeOverrides(node, (field) => this.prompt(node, field));
   }
 
   askResult(node: CompiledNode, prompt: PromptPart[], awaitSpec: AwaitSpec): TurnResult {
