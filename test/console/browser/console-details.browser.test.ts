@@ -147,12 +147,15 @@ describe.skipIf(!run)('the console in detail', () => {
 
   it("when a page's data request fails, then the error box shows the service's words and Try again loads the page once the service answers", async () => {
     const statusUrl = `**/api/admin/apps/${app.streamId}/ivr-sandbox/status`;
-    const outage = (route: Route) =>
-      route.fulfill({
+    let refused = 0;
+    const outage = (route: Route) => {
+      refused += 1;
+      return route.fulfill({
         status: 503,
         contentType: 'application/json',
         body: JSON.stringify({ ...AppError.storeUnavailable().toBody(), requestId: 'req-outage-1' }),
       });
+    };
     await page.route(statusUrl, outage);
     await page.goto(appUrl('sandbox'));
     const box = page.getByRole('alert');
@@ -168,8 +171,11 @@ describe.skipIf(!run)('the console in detail', () => {
     await page.setViewportSize(VIEWPORTS.phone);
     await screenshot(page, 'details-data-failed-phone');
     await page.setViewportSize(VIEWPORTS.desktop);
-    // still failing: Try again asks again and says so again
+    // still failing: Try again asks again and says so again (the outage answered the second request
+    // before the service comes back: the old box may still show while the retry is on its way)
+    const before = refused;
     await page.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => refused).toBe(before + 1);
     await box.waitFor();
     await page.unroute(statusUrl, outage);
     await page.getByRole('button', { name: 'Try again' }).click();

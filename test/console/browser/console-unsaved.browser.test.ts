@@ -49,7 +49,10 @@ describe.skipIf(!run)('the console asks before unsaved edits are left behind', (
     await page.keyboard.insertText(editedAgent());
   }
   const editorText = () => page.locator('.cm-content').innerText();
-  /** whether a cancelable beforeunload event is cancelled by the page (what makes the browser ask) */
+  /**
+   * whether a cancelable beforeunload event is cancelled by the page (what makes the browser ask);
+   * the page adds or drops its handler once it has rendered the edit or the save, so it is polled
+   */
   const holdsUnload = () =>
     page.evaluate<boolean>(`!window.dispatchEvent(new Event('beforeunload', { cancelable: true }))`);
   const retries = () => page.getByLabel('Retries', { exact: true });
@@ -78,7 +81,7 @@ describe.skipIf(!run)('the console asks before unsaved edits are left behind', (
     await tab('Agent').click();
     await page.locator('.cm-content').waitFor();
     expect(await leaveDialog().count()).toBe(0);
-    expect(await holdsUnload()).toBe(false);
+    await expect.poll(() => holdsUnload()).toBe(false);
     expect(problems).toEqual([]);
   });
 
@@ -117,7 +120,7 @@ describe.skipIf(!run)('the console asks before unsaved edits are left behind', (
     await page.goto(appUrl('ivr-settings'));
     await retries().fill('2');
     await page.getByText('1 unsaved change.').waitFor();
-    expect(await holdsUnload()).toBe(true);
+    await expect.poll(() => holdsUnload()).toBe(true);
     await tab('Agent').click();
     const dialog = leaveDialog();
     await dialog.waitFor();
@@ -157,12 +160,12 @@ describe.skipIf(!run)('the console asks before unsaved edits are left behind', (
       await expect.poll(() => asked).toEqual(['beforeunload']);
       expect(page.isClosed()).toBe(false);
       // the handler cancels the unload, which is what makes the browser ask
-      expect(await holdsUnload()).toBe(true);
+      await expect.poll(() => holdsUnload()).toBe(true);
       // with the edit undone, the text is as it was loaded and nothing holds the page any more
       await page.locator('.cm-content').click();
       await page.keyboard.press('ControlOrMeta+z');
       await expect.poll(() => editorText()).toContain('"intentThreshold": 0.5');
-      expect(await holdsUnload()).toBe(false);
+      await expect.poll(() => holdsUnload()).toBe(false);
       await page.close({ runBeforeUnload: true });
       await expect.poll(() => page.isClosed()).toBe(true);
       expect(asked).toEqual(['beforeunload']);
@@ -180,7 +183,7 @@ describe.skipIf(!run)('the console asks before unsaved edits are left behind', (
       .getByTestId('agent-status')
       .getByText(/^Live: version /)
       .waitFor({ timeout: 60_000 });
-    expect(await holdsUnload()).toBe(false);
+    await expect.poll(() => holdsUnload()).toBe(false);
     await tab('IVR settings').click();
     await heading('IVR settings').waitFor();
     expect(await leaveDialog().count()).toBe(0);
@@ -196,7 +199,7 @@ describe.skipIf(!run)('the console asks before unsaved edits are left behind', (
     await page.getByRole('button', { name: 'Review changes' }).click();
     await page.getByRole('button', { name: 'Save these changes' }).click();
     await page.getByText(/Saved at/).waitFor();
-    expect(await holdsUnload()).toBe(false);
+    await expect.poll(() => holdsUnload()).toBe(false);
     await tab('Agent').click();
     await heading('Agent').waitFor();
     expect(await leaveDialog().count()).toBe(0);
