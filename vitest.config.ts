@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/helpers/longest-first-sequencer.js';
 
 /**
  * Six projects, chosen by each test file's suffix, so a new file says where it runs:
@@ -19,14 +20,17 @@ import { defineConfig } from 'vitest/config';
 const projectOf = (name: string) => `test/**/*.${name}.test.ts`;
 
 /**
- * Three groups, one after the other. First unit, integration and e2e, one more file at a time than
- * the machine has cores (much of their time is spent waiting on servers and Redis, not computing).
- * Then reliability and browser, one file per core: they kill processes and wait on timeouts, or
- * drive Chromium, and the first group's load would only add noise. Last the load suites, one file
- * at a time: each compares a p99 with a baseline of its own run, which any neighbour would skew.
+ * Three groups, one after the other, each starting its longest files first whatever their project
+ * (test/helpers/longest-first-sequencer.ts, from the committed record test/file-timings.json), so
+ * that no long file starts last. First unit, integration and e2e, one more file at a time than the
+ * machine has cores (much of their time is spent waiting on servers and Redis, not computing).
+ * Then reliability and browser, also one more than the cores: they kill processes and wait on
+ * timeouts, or drive Chromium, and run after the first group, whose load would only add noise to
+ * their timeouts. Last the load suites, one file at a time: each compares a p99 with a baseline of
+ * its own run, which any neighbour would skew.
  */
 const busy = { maxWorkers: availableParallelism() + 1, sequence: { groupOrder: 0 } };
-const quiet = { maxWorkers: availableParallelism(), sequence: { groupOrder: 1 } };
+const quiet = { maxWorkers: availableParallelism() + 1, sequence: { groupOrder: 1 } };
 const alone = { maxWorkers: 1, sequence: { groupOrder: 2 } };
 
 /** Decides whether Redis suites run, starts the local Redis Cluster, gives each run its key prefix. */
@@ -39,6 +43,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    sequence: { sequencer: LongestFirstSequencer },
     reporters: ['default'],
     coverage: {
       provider: 'v8',
