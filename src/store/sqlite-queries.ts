@@ -20,8 +20,6 @@ export function prepareQueries(db: Database) {
     zscore: p('SELECT s FROM zset WHERE k = ? AND m = ?').pluck(),
     zbelow: p('SELECT count(*) FROM zset WHERE k = ? AND (s < ? OR (s = ? AND m < ?))').pluck(),
     zdelBelow: p('DELETE FROM zset WHERE k = ? AND s <= ?'),
-    zput: p('INSERT INTO zset (k, m, s) VALUES (?, ?, ?) ON CONFLICT (k, m) DO UPDATE SET s = excluded.s'),
-    zdel: p('DELETE FROM zset WHERE k = ? AND m = ?'),
     zfrom: p('SELECT count(*) FROM zset WHERE k = ? AND s > ?').pluck(),
     lall: p('SELECT v FROM list WHERE k = ? ORDER BY i').pluck(),
     xafter: p(

@@ -252,7 +252,7 @@ export class SqliteStore implements Store {
       const held = this.q.zscore.get(full, member) !== undefined;
       let inUse = this.q.zcard.get(full) as number;
       if (held || inUse < max) {
-        this.q.zput.run(full, member, expiresAtMs);
+        this.space.sql.zput.run(full, member, expiresAtMs);
         if (!held) inUse++;
         return { acquired: true, inUse };
       }
@@ -263,7 +263,7 @@ export class SqliteStore implements Store {
   async claimDue(key: string, nowMs: number, leaseUntilMs: number, max: number): Promise<string[]> {
     return this.tx(() => {
       const due = this.zsets.range(key, -Infinity, nowMs, false, 0, Math.max(1, Math.floor(max)));
-      for (const { member } of due) this.q.zput.run(this.space.k(key), member, leaseUntilMs);
+      for (const { member } of due) this.space.sql.zput.run(this.space.k(key), member, leaseUntilMs);
       return due.map((x) => x.member);
     });
   }
