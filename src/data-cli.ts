@@ -48,7 +48,7 @@ async function run(argv: string[]): Promise<string> {
       );
     const store = await SqliteStore.open({ dir: config.dataDir, prefix: config.keyPrefix });
     try {
-      const token = readAdminToken(
+      const token = await readAdminToken(
         store,
         config.masterKeyGenerated ? keptMasterKey(config.dataDir) : config.masterKey,
       );

@@ -18,7 +18,7 @@ import {
 import {
   MemoryStore,
   RedisStore,
-  SqliteStore,
+  EmbeddedStore,
   keptAdminToken,
   keptMasterKey,
   type Store,
@@ -47,8 +47,8 @@ const shownRedisUrl = (urls: string): string =>
 async function openEmbedded(
   config: Config,
   logger: Logger,
-): Promise<{ store: SqliteStore; config: Config; tokenNote: string }> {
-  const store = await SqliteStore.open({
+): Promise<{ store: EmbeddedStore; config: Config; tokenNote: string }> {
+  const store = await EmbeddedStore.open({
     dir: config.dataDir,
     prefix: config.keyPrefix,
     syncMs: config.dataSyncMs,
@@ -63,7 +63,7 @@ async function openEmbedded(
   let next: Config = { ...config, masterKey, masterKeyGenerated: false };
   let tokenNote = ' admin token: from ADMIN_TOKEN';
   if (config.adminTokenGenerated) {
-    const kept = keptAdminToken(store, masterKey, config.adminToken);
+    const kept = await keptAdminToken(store, masterKey, config.adminToken);
     next = { ...next, adminToken: kept.token };
     tokenNote = kept.created
       ? ` admin token (shown this once; \`npm run data -- admin-token\` shows it again): ${kept.token}`

@@ -8,10 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSealer } from '../platform/index.js';
-import type { SqliteStore } from './sqlite-store.js';
 
 export const MASTER_KEY_FILE = 'master.key';
 const ADMIN_TOKEN = 'admin-token';
+
+/** What the data directory keeps beside the port's keys (the embedded store, on its thread or not). */
+export interface MetaKeeper {
+  readMeta(name: string): Promise<string | null>;
+  keepMeta(name: string, value: string): Promise<string>;
+}
 
 /** The sealing key kept in `dir` (made, readable by its owner only, when absent). */
 export function keptMasterKey(dir: string): Buffer {
@@ -31,19 +36,19 @@ export function keptMasterKey(dir: string): Buffer {
  * The admin token kept in the store (sealed with `masterKey`): the one made on first start, or
  * `fresh` when none is kept yet. `created` says this start made it (the only time it is printed).
  */
-export function keptAdminToken(
-  store: SqliteStore,
+export async function keptAdminToken(
+  store: MetaKeeper,
   masterKey: Buffer,
   fresh: string,
-): { token: string; created: boolean } {
+): Promise<{ token: string; created: boolean }> {
   const sealer = createSealer(masterKey);
   const sealed = sealer.seal(fresh);
-  const kept = store.keepMeta(ADMIN_TOKEN, sealed);
+  const kept = await store.keepMeta(ADMIN_TOKEN, sealed);
   return { token: sealer.open(kept), created: kept === sealed };
 }
 
 /** The admin token kept in the store, or null when the service generated none there. */
-export function readAdminToken(store: SqliteStore, masterKey: Buffer): string | null {
-  const sealed = store.readMeta(ADMIN_TOKEN);
+export async function readAdminToken(store: MetaKeeper, masterKey: Buffer): Promise<string | null> {
+  const sealed = await store.readMeta(ADMIN_TOKEN);
   return sealed === null ? null : createSealer(masterKey).open(sealed);
 }

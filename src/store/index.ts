@@ -17,6 +17,7 @@ export { storeKeys, type StoreKeys } from './store-keys.js';
 export { MemoryStore } from './memory-store.js';
 export { RedisStore, type RedisStoreOptions } from './redis-store.js';
 export { SqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
+export { EmbeddedStore } from './embedded-store.js';
 export { NewerDataError, SCHEMA_VERSION, DATABASE_FILE } from './sqlite-database.js';
 export { isStoreUnavailable } from './store-errors.js';
 export { rateLimitersOf } from './rate-limiters-of.js';

@@ -192,7 +192,7 @@ export class MemoryStore implements Store {
     return eventStreamReader({
       added: this.added,
       lastStreamId: (key) => this.lastStreamId(key),
-      after: (key, afterId, count) => this.after(key, afterId, count),
+      after: async (key, afterId, count) => this.after(key, afterId, count),
     });
   }
 

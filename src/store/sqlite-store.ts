@@ -34,6 +34,8 @@ export interface SqliteStoreOptions {
   prefix?: string;
   /** How often the WAL is flushed to the disk (the most a power cut can lose). */
   syncMs?: number;
+  /** Hears the key of each stream that got an entry (the worker's side of embedded-store.ts). */
+  onStreamAdded?: (key: string) => void;
 }
 
 export class SqliteStore implements Store {
@@ -50,9 +52,13 @@ export class SqliteStore implements Store {
   private constructor(
     readonly database: OpenedDatabase,
     private readonly prefix: string,
+    onStreamAdded?: (key: string) => void,
   ) {
     const db = database.db;
-    this.space = new SqliteKeyspace(db, prefix, (key) => this.added.emit(key));
+    this.space = new SqliteKeyspace(db, prefix, (key) => {
+      this.added.emit(key);
+      onStreamAdded?.(key);
+    });
     this.q = prepareQueries(db);
     this.writes = new SqliteWriteGroup(db);
     this.zsets = new SqliteSortedSets(this.space, this.q);
@@ -66,7 +72,7 @@ export class SqliteStore implements Store {
   static async open(opts: SqliteStoreOptions): Promise<SqliteStore> {
     const database = await openDatabase(opts.dir);
     database.startSync(opts.syncMs ?? 1_000);
-    return new SqliteStore(database, opts.prefix ?? '');
+    return new SqliteStore(database, opts.prefix ?? '', opts.onStreamAdded);
   }
 
   /** One step of writes in the current group commit (sqlite-write-group.ts). */
@@ -161,7 +167,8 @@ export class SqliteStore implements Store {
     return this.space.typed(key, 'stream')?.v ?? null;
   }
 
-  private after(key: string, afterId: string, count: number): StreamEntry[] {
+  /** At most `count` entries of a stream after `afterId` (`<ms>-<seq>`), oldest first. */
+  async streamAfter(key: string, afterId: string, count: number): Promise<StreamEntry[]> {
     if (!this.space.typed(key, 'stream')) return [];
     const [ms, seq] = afterId.split('-').map(Number) as [number, number];
     const rows = this.q.xafter.all(this.space.k(key), ms, ms, seq ?? 0, count) as Array<{
@@ -176,7 +183,7 @@ export class SqliteStore implements Store {
     return eventStreamReader({
       added: this.added,
       lastStreamId: (key) => this.lastStreamId(key),
-      after: (key, afterId, count) => this.after(key, afterId, count),
+      after: (key, afterId, count) => this.streamAfter(key, afterId, count),
     });
   }
 
@@ -316,7 +323,7 @@ export class SqliteStore implements Store {
   }
 
   /** A value of the data directory itself (not a key of the port), e.g. the sealed admin token. */
-  readMeta(name: string): string | null {
+  async readMeta(name: string): Promise<string | null> {
     return (
       (this.space.db.prepare('SELECT v FROM meta WHERE name = ?').pluck().get(name) as string | undefined) ??
       null
@@ -324,11 +331,11 @@ export class SqliteStore implements Store {
   }
 
   /** Keeps `value` under `name` unless one is kept already; answers the one kept. */
-  keepMeta(name: string, value: string): string {
+  async keepMeta(name: string, value: string): Promise<string> {
     this.space.db
       .prepare('INSERT INTO meta (name, v) VALUES (?, ?) ON CONFLICT (name) DO NOTHING')
       .run(name, value);
-    return this.readMeta(name)!;
+    return (await this.readMeta(name))!;
   }
 
   async close(): Promise<void> {

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryStore, RedisStore, SqliteStore, type Store } from '../../src/store/index.js';
+import { EmbeddedStore, MemoryStore, RedisStore, type Store } from '../../src/store/index.js';
 
 export const redisAvailable = (): boolean => inject('redisAvailable');
 export const redisUrl = (): string => inject('redisUrl');
@@ -27,11 +27,14 @@ export async function makeRedisClusterStore(prefix = testPrefix()): Promise<Redi
   return RedisStore.connect({ url: redisClusterUrl(), cluster: true, prefix });
 }
 
-/** The embedded (SQLite) store in a fresh data directory of its own, under the system's temp dir. */
+/**
+ * The embedded store (SQLite on its worker thread, as the service runs it) in a fresh data
+ * directory of its own, under the system's temp dir.
+ */
 export async function makeEmbeddedStore(
   dir = mkdtempSync(join(tmpdir(), 'ivr-data-')),
-): Promise<SqliteStore> {
-  return SqliteStore.open({ dir, prefix: testPrefix() });
+): Promise<EmbeddedStore> {
+  return EmbeddedStore.open({ dir, prefix: testPrefix() });
 }
 
 export interface StoreFactory {
