@@ -52,6 +52,11 @@ async function openEmbedded(
     dir: config.dataDir,
     prefix: config.keyPrefix,
     syncMs: config.dataSyncMs,
+    // without its thread the service can answer nothing: stop, for the supervisor to start it again
+    onFailure: (err) => {
+      logger.fatal({ err: { message: err.message } }, 'the embedded store stopped');
+      process.exit(1);
+    },
   });
   const { backup, foundVersion } = store.database;
   if (backup)

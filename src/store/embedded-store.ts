@@ -100,6 +100,7 @@ export class EmbeddedStore implements Store {
     /** The data directory's file as opened: its path, the version found, the copy a migration kept. */
     readonly database: EmbeddedDatabaseInfo,
     private readonly prefix: string,
+    private readonly onFailure?: (err: Error) => void,
   ) {
     worker.on('message', (m: EmbeddedReply) => this.answered(m));
     worker.on('error', (err) => this.stop(err.message));
@@ -107,12 +108,17 @@ export class EmbeddedStore implements Store {
   }
 
   /** Opens (or creates) the store of a data directory on a worker thread; see sqlite-database.ts. */
-  static async open(opts: Omit<SqliteStoreOptions, 'onStreamAdded'>): Promise<EmbeddedStore> {
+  static async open(
+    opts: Omit<SqliteStoreOptions, 'onStreamAdded'> & {
+      /** Told when the thread stops without a close (every call fails from then on). */
+      onFailure?: (err: Error) => void;
+    },
+  ): Promise<EmbeddedStore> {
     const prefix = opts.prefix ?? '';
     const worker = startWorker({ dir: opts.dir, prefix, syncMs: opts.syncMs ?? 1_000 });
     try {
       const info = await opened(worker);
-      return new EmbeddedStore(worker, info, prefix);
+      return new EmbeddedStore(worker, info, prefix, opts.onFailure);
     } catch (err) {
       await worker.terminate();
       throw err;
@@ -135,6 +141,7 @@ export class EmbeddedStore implements Store {
     this.stopped = new Error(`${STOPPED}: ${why}`);
     for (const p of this.pending.values()) p.reject(this.stopped);
     this.pending.clear();
+    if (!this.closing) this.onFailure?.(this.stopped);
   }
 
   private call<T>(m: EmbeddedCall, ...a: unknown[]): Promise<T> {

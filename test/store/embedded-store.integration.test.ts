@@ -58,6 +58,21 @@ describe('the embedded store on its worker thread', () => {
     await expect(EmbeddedStore.open({ dir })).rejects.toThrow(NewerDataError);
   });
 
+  it('when its thread dies, then every call fails as an outage and the owner is told once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ivr-embedded-'));
+    dirs.push(dir);
+    const failures: Error[] = [];
+    const store = await EmbeddedStore.open({ dir, onFailure: (err) => failures.push(err) });
+    stores.push(store);
+    await store.set('k', 'v');
+    // no public way to crash it: the thread is ended from outside, as a fatal error in it would
+    await (store as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    const err = await store.get('k').catch((e: unknown) => e);
+    expect(isStoreUnavailable(err)).toBe(true);
+    expect(await store.ping()).toBe(false);
+    expect(failures).toHaveLength(1);
+  });
+
   it('when the store is closed, then what it acknowledged is kept and later calls are refused as an outage', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ivr-embedded-'));
     const store = await open(dir);
