@@ -24,13 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.js';
 import { AppsService } from '../src/admin/index.js';
-import {
-  createHistoryComponent,
-  historyLayout,
-  type HistoryParams,
-  type HistoryVersion,
-  type ValidMessage,
-} from '../src/history/index.js';
+import { createHistoryComponent, type HistoryParams, type HistoryVersion } from '../src/history/index.js';
 import {
   createAuthenticator,
   createLogger,
@@ -40,8 +34,9 @@ import {
   testConfig,
   type RateLimiterFactory,
 } from '../src/platform/index.js';
-import { isStoreUnavailable, rateLimitersOf, RedisStore, type WriteOp } from '../src/store/index.js';
-import { seededRandom } from './lib/nlu-dataset.js';
+import { isStoreUnavailable, rateLimitersOf, RedisStore } from '../src/store/index.js';
+import { line } from './lib/bench-env.js';
+import { fillHistory, INTENTS, type Probe } from './lib/fill-history.js';
 
 const smoke = process.argv.includes('--smoke');
 const env = (name: string, normal: number, small: number): number => {
@@ -57,118 +52,11 @@ const ITERATIONS = env('HISTORY_BENCH_ITERATIONS', 3_000, 40);
 const PREFIX = `bench-history:${randomUUID().slice(0, 8)}:`;
 const NOW = Date.now();
 const D = 24 * 3600 * 1000;
-const INTENTS = Array.from({ length: 20 }, (_, i) => `Intent${i}`);
 
 const SESSIONS_PER_USER = Math.max(1, Math.round(SESSIONS / USERS));
 const MSGS_PER_SESSION = Math.max(2, Math.round(TOTAL / (USERS * SESSIONS_PER_USER)));
 const MSGS_PER_USER = SESSIONS_PER_USER * MSGS_PER_SESSION;
-
-const line = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(o)}\n`);
-
-interface Probe {
-  userId: string;
-  from: string;
-  sessions: string[];
-  /** Sessions that started in the last 7 days (else all). */
-  recentSessions: string[];
-  /** Messages of the last 7 days (id, createdOn), for msgId reads. */
-  recent: Array<{ id: string; at: number }>;
-}
-
-/** The messages of one user: SESSIONS_PER_USER IVR calls of MSGS_PER_SESSION turns' messages. */
-function userMessages(
-  streamId: string,
-  u: number,
-): { sessions: Array<{ id: string; msgs: ValidMessage[] }>; probe: Probe } {
-  const rand = seededRandom(u + 1);
-  const userId = `u-${u}`;
-  const from = `+1555${String(u).padStart(7, '0')}`;
-  const sessions: Array<{ id: string; msgs: ValidMessage[] }> = [];
-  const probe: Probe = { userId, from, sessions: [], recentSessions: [], recent: [] };
-  for (let j = 0; j < SESSIONS_PER_USER; j++) {
-    const callId = `call-${u}-${j}`;
-    const sessionId = `sess-${u}-${j}`;
-    const start = Math.floor(NOW - 30 * D + rand() * (30 * D - 3600_000));
-    const msgs: ValidMessage[] = [];
-    for (let i = 0; i < MSGS_PER_SESSION; i++) {
-      const incoming = i % 2 === 1;
-      const taskKind = !incoming && i > 0 && rand() < 0.05 ? (rand() < 0.5 ? 'Alert' : 'Action') : 'Dialog';
-      const m: ValidMessage = {
-        id: `ms-${randomUUID()}`,
-        streamId,
-        userId,
-        identities: [callId, from],
-        sessionId,
-        callId,
-        type: incoming ? 'incoming' : 'outgoing',
-        text: incoming ? `caller says ${i}` : `agent answers ${i}`,
-        channel: 'ivr',
-        channelUId: from,
-        createdOn: start + i * 5_000,
-        lang: 'en',
-        taskKind,
-        ...(incoming
-          ? { traceId: `tr-${randomUUID()}`, tags: { intent: INTENTS[Math.floor(rand() * INTENTS.length)]! } }
-          : {}),
-        ...(incoming && rand() < 0.02 ? { secureForm: true } : {}),
-      };
-      msgs.push(m);
-      if (m.createdOn > NOW - 7 * D) probe.recent.push({ id: m.id, at: m.createdOn });
-    }
-    sessions.push({ id: sessionId, msgs });
-    probe.sessions.push(sessionId);
-    if (start > NOW - 7 * D + 3600_000) probe.recentSessions.push(sessionId);
-  }
-  if (probe.recentSessions.length === 0) probe.recentSessions = probe.sessions;
-  return { sessions, probe };
-}
-
-async function fill(
-  store: RedisStore,
-  streamId: string,
-  fromUser: number,
-  toUser: number,
-  probes: Probe[],
-): Promise<void> {
-  const started = performance.now();
-  let messages = 0;
-  let opsCount = 0;
-  let batch: WriteOp[] = [];
-  const inFlight = new Set<Promise<void>>();
-  const flush = async () => {
-    const ops = batch;
-    batch = [];
-    const p = store.bulk(ops).finally(() => inFlight.delete(p));
-    inFlight.add(p);
-    if (inFlight.size >= 4) await Promise.race(inFlight);
-  };
-  for (let u = fromUser; u < toUser; u++) {
-    const { sessions, probe } = userMessages(streamId, u);
-    probes.push(probe);
-    for (const s of sessions) {
-      for (const m of s.msgs) batch.push(...historyLayout.messageOps(m, NOW));
-      batch.push(...historyLayout.sessionOps(streamId, s.id, {}, s.msgs).ops);
-      messages += s.msgs.length;
-    }
-    if (batch.length >= 20_000) {
-      opsCount += batch.length;
-      await flush();
-    }
-  }
-  opsCount += batch.length;
-  if (batch.length) await flush();
-  await Promise.all(inFlight);
-  const s = (performance.now() - started) / 1000;
-  line({
-    phase: 'fill',
-    users: toUser - fromUser,
-    messages,
-    writeOps: opsCount,
-    seconds: +s.toFixed(2),
-    messagesPerSec: Math.round(messages / s),
-    opsPerSec: Math.round(opsCount / s),
-  });
-}
+const SHAPE = { sessionsPerUser: SESSIONS_PER_USER, msgsPerSession: MSGS_PER_SESSION, now: NOW };
 
 type Measure = {
   name: string;
@@ -372,13 +260,13 @@ async function main(): Promise<void> {
     const small = await makeApp('history bench small');
     const large = await makeApp('history bench large');
     const smallUsers = Math.max(1, Math.round(SMALL / MSGS_PER_USER));
-    await fill(store, small.streamId, 0, smallUsers, small.probes);
+    await fillHistory(store, SHAPE, small.streamId, 0, smallUsers, small.probes);
     small.probes = small.probes.slice(0, 50);
     const smallSize = smallUsers * MSGS_PER_USER;
     line({ phase: 'stored', app: 'small', messages: smallSize, redisUsedMemoryMB: await usedMemory() });
     const alone = new Map<string, { p50: number; p99: number }>();
     for (const m of MEASURES) alone.set(m.name, (await measure(m, [small]))[0]!);
-    await fill(store, large.streamId, 0, USERS, large.probes);
+    await fillHistory(store, SHAPE, large.streamId, 0, USERS, large.probes);
     large.probes = large.probes.slice(0, 50);
     const largeSize = USERS * MSGS_PER_USER;
     line({ phase: 'stored', app: 'large', messages: largeSize, redisUsedMemoryMB: await usedMemory() });
