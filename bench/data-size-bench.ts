@@ -25,7 +25,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { composeGateway } from '../src/compose.js';
 import { createLogger, loadConfig } from '../src/platform/index.js';
-import { MemoryStore, SqliteStore, type Store } from '../src/store/index.js';
+import { EmbeddedStore, MemoryStore, type Store } from '../src/store/index.js';
 import { playOnce } from './lib/call-script.js';
 import { setupDemoApp } from './lib/operator-setup.js';
 
@@ -52,7 +52,7 @@ const config = loadConfig({
 });
 const store: Store =
   STORE === 'embedded'
-    ? await SqliteStore.open({ dir: dataDir, prefix: config.keyPrefix, syncMs: config.dataSyncMs })
+    ? await EmbeddedStore.open({ dir: dataDir, prefix: config.keyPrefix, syncMs: config.dataSyncMs })
     : new MemoryStore();
 const gateway = composeGateway({ config, store, logger: createLogger({ level: 'warn' }) });
 await gateway.start();
