@@ -89,7 +89,7 @@ export function summarizeProfile(profile: Profile, n = 15, lastMs = Infinity): P
     const seen = new Set<string>();
     for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
       const frame = byId.get(cur)!;
-      if (!/\/src\//.test(frame.callFrame.url) || /node_modules/.test(frame.callFrame.url)) continue;
+      if (!/\/(src|dist)\//.test(frame.callFrame.url) || /node_modules/.test(frame.callFrame.url)) continue;
       const k = keyOf(frame);
       if (seen.has(k)) continue;
       seen.add(k);
