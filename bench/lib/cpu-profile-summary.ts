@@ -35,18 +35,21 @@ export interface ProfileSummary {
   inclusiveOwnCode: Share[];
 }
 
-/** Where a frame's code lives: `pkg:<name>`, `src/<file>`, `node:internal`, or the V8 pseudo-frame. */
+/** The service's own code, run from its sources (tsx) or from its build (`BENCH_ENTRY=dist/main.js`). */
+const SERVICE_CODE = /\/(src|dist)\//;
+
+/** Where a frame's code lives: `pkg:<name>`, `src/<file>` (or `dist/`, `bench/`, `test/`), `node:internal`, or the V8 pseudo-frame. */
 export function areaOf(url: string, fn: string): string {
   if (!url) return fn.startsWith('(') ? fn : '(native)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return `pkg:${pkg[1]}`;
-  const own = /\/((?:src|bench|test)\/.*)$/.exec(url);
+  const own = /\/((?:src|dist|bench|test)\/.*)$/.exec(url);
   if (own) return own[1]!;
   if (url.startsWith('node:')) return 'node:internal';
   return url;
 }
 
-const short = (url: string) => url.replace(/^file:\/\/.*?\/(node_modules|src|bench|test)\//, '$1/');
+const short = (url: string) => url.replace(/^file:\/\/.*?\/(node_modules|src|dist|bench|test)\//, '$1/');
 const keyOf = (n: ProfileNode) =>
   `${n.callFrame.functionName || '(anonymous)'} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
 
@@ -89,7 +92,7 @@ export function summarizeProfile(profile: Profile, n = 15, lastMs = Infinity): P
     const seen = new Set<string>();
     for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
       const frame = byId.get(cur)!;
-      if (!/\/(src|dist)\//.test(frame.callFrame.url) || /node_modules/.test(frame.callFrame.url)) continue;
+      if (!SERVICE_CODE.test(frame.callFrame.url) || /node_modules/.test(frame.callFrame.url)) continue;
       const k = keyOf(frame);
       if (seen.has(k)) continue;
       seen.add(k);
